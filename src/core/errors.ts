@@ -1,0 +1,115 @@
+/**
+ * The one error type users see. Every failure carries one of the 12 wire codes shared with
+ * the seed library and the native bridge, a message that says what to do, and, for rate
+ * limits, how long to wait.
+ */
+export type AgentErrorCode =
+  | 'model_unavailable'
+  | 'guardrail_violation'
+  | 'refusal'
+  | 'context_size_exceeded'
+  | 'rate_limited'
+  | 'unsupported_language'
+  | 'invalid_schema'
+  | 'tool_failed'
+  | 'cancelled'
+  | 'busy'
+  | 'invalid_request'
+  | 'generation_failed';
+
+/** Wire names in a fixed order, with their JSON-RPC error numbers (−32001 … −32012). */
+export const AGENT_ERROR_CODES: readonly AgentErrorCode[] = [
+  'model_unavailable',
+  'guardrail_violation',
+  'refusal',
+  'context_size_exceeded',
+  'rate_limited',
+  'unsupported_language',
+  'invalid_schema',
+  'tool_failed',
+  'cancelled',
+  'busy',
+  'invalid_request',
+  'generation_failed',
+];
+
+export function isAgentErrorCode(value: unknown): value is AgentErrorCode {
+  return typeof value === 'string' && (AGENT_ERROR_CODES as readonly string[]).indexOf(value) >= 0;
+}
+
+/** JSON-RPC error number for a code: model_unavailable → −32001 … generation_failed → −32012. */
+export function rpcCodeOf(code: AgentErrorCode): number {
+  return -32001 - AGENT_ERROR_CODES.indexOf(code);
+}
+
+export function codeOfRpc(rpc: number): AgentErrorCode | undefined {
+  const i = -32001 - rpc;
+  return i >= 0 && i < AGENT_ERROR_CODES.length ? AGENT_ERROR_CODES[i] : undefined;
+}
+
+/** What a player-facing game should do about each code, appended when a message has no hint. */
+const HINTS: Record<AgentErrorCode, string> = {
+  model_unavailable: 'Check availability() and offer download(), or use another model.',
+  guardrail_violation: 'The model\'s safety filter blocked this; rephrase or use a fallback line.',
+  refusal: 'The model declined; rephrase or use a fallback line.',
+  context_size_exceeded: 'Shorten the instructions, tools or history (compactHistory()).',
+  rate_limited: 'Wait for retryAfterMs and try again; keep the app in the foreground.',
+  unsupported_language: 'Use a language the on-device model supports.',
+  invalid_schema: 'Fix the JSON Schema named in the message.',
+  tool_failed: 'Check the tool handler named in the message.',
+  cancelled: 'The turn was cancelled; nothing of it was kept.',
+  busy: 'The model is busy; try again shortly.',
+  invalid_request: 'Fix the argument named in the message.',
+  generation_failed: 'Try again; if it persists, simplify the prompt or schema.',
+};
+
+export class AgentError extends Error {
+  readonly code: AgentErrorCode;
+  /** Milliseconds the caller should wait before retrying, when the backend said so. */
+  readonly retryAfterMs?: number;
+  /** Raw backend code (ML Kit's GenAiException code, HTTP status…), when there is one. */
+  readonly nativeCode?: number;
+  readonly cause?: unknown;
+
+  constructor(code: AgentErrorCode, message: string, options: { retryAfterMs?: number; nativeCode?: number; cause?: unknown } = {}) {
+    super(message);
+    this.name = 'AgentError';
+    this.code = code;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.nativeCode !== undefined) this.nativeCode = options.nativeCode;
+    if (options.cause !== undefined) this.cause = options.cause;
+    Object.setPrototypeOf(this, AgentError.prototype);
+  }
+
+  /** A short suggestion of what to do next, for logs and UIs. */
+  get hint(): string {
+    return HINTS[this.code];
+  }
+
+  override toString(): string {
+    return `${this.code}: ${this.message}`;
+  }
+
+  toJSON(): { code: AgentErrorCode; message: string; retryAfterMs?: number; nativeCode?: number } {
+    const out: { code: AgentErrorCode; message: string; retryAfterMs?: number; nativeCode?: number } = { code: this.code, message: this.message };
+    if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
+    if (this.nativeCode !== undefined) out.nativeCode = this.nativeCode;
+    return out;
+  }
+
+  /** Normalises anything thrown into an AgentError: cancellations stay cancellations, the rest is generation_failed. */
+  static from(error: unknown, fallbackCode: AgentErrorCode = 'generation_failed'): AgentError {
+    if (error instanceof AgentError) return error;
+    if (isAbortLike(error)) return new AgentError('cancelled', 'The operation was cancelled.', { cause: error });
+    const message = error instanceof Error ? error.message : String(error);
+    return new AgentError(fallbackCode, message || 'Unknown error.', { cause: error });
+  }
+
+  static cancelled(what = 'The turn'): AgentError {
+    return new AgentError('cancelled', `${what} was cancelled.`);
+  }
+}
+
+function isAbortLike(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}

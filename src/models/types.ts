@@ -1,0 +1,120 @@
+/**
+ * The model interface every backend implements: Gemini Nano over the native bridge, the
+ * scripted model for tests and editor previews, an OpenAI-compatible server for development,
+ * and the scheduler that sits in front of any of them.
+ */
+import type { SignalLike } from '../core/abort';
+
+/** What a model step is for; scripted models and the scheduler look at it. */
+export type StepKind = 'decide' | 'toolArguments' | 'respond' | 'structured' | 'summary' | 'text';
+
+export type FinishReason = 'stop' | 'max_tokens' | 'other';
+
+export interface TokenUsage {
+  inputTokens: number;
+  /** Input tokens served from the device's prefix cache (0 when unknown). */
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+export interface GenerationRequest {
+  kind: StepKind;
+  /** The changing part of the prompt. The full prompt is `promptPrefix + prompt`. */
+  prompt: string;
+  /** Byte-stable leading part of the prompt (persona, tool catalog, rules): prefix-cacheable. */
+  promptPrefix?: string;
+  systemInstruction?: string;
+  temperature?: number;
+  topK?: number;
+  seed?: number;
+  maxOutputTokens?: number;
+  /** Scheduling hint, used by ModelScheduler: higher runs first. Ignored by backends. */
+  priority?: number;
+  /** Scheduling hint: a request not started by this time (ms since epoch, Date.now()) is dropped as stale. */
+  deadline?: number;
+  /** Free-form label for logs and previews (the NPC's name, "decision", …). */
+  label?: string;
+  /** Informational: the current turn, so scripted models can compute answers. */
+  turn?: { prompt: string; toolResults: Array<{ tool: string; args: unknown; output: string }> };
+  /** True when this step repeats an invalid answer with a repair note. */
+  isRepair?: boolean;
+}
+
+export interface GenerationChunk {
+  /** New text since the previous chunk. */
+  delta: string;
+  /** All text so far. */
+  text: string;
+  /** Set on the last chunk only. */
+  finishReason?: FinishReason;
+  /** Usage when the backend reports it (usually on the last chunk). */
+  usage?: TokenUsage;
+}
+
+export type ModelAvailability =
+  | { status: 'available' }
+  | { status: 'downloadable' }
+  | { status: 'downloading'; bytesDownloaded?: number; totalBytes?: number }
+  | { status: 'unavailable'; reason: UnavailableReason | string; detail?: string };
+
+export type UnavailableReason =
+  | 'device_not_eligible'
+  | 'aicore_unavailable'
+  | 'needs_system_update'
+  | 'not_enough_disk_space'
+  | 'model_not_ready'
+  | 'unreachable'
+  | 'not_native'
+  | 'unknown';
+
+export interface ModelCapabilities {
+  modelName: string;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  systemInstructions: boolean;
+  /** True when a `promptPrefix` is cached by the backend across calls. */
+  prefixCaching: boolean;
+  /** Always false for on-device Nano; the core brings its own tool calling. */
+  nativeToolCalling: boolean;
+}
+
+export const DEFAULT_CAPABILITIES: ModelCapabilities = {
+  modelName: 'unknown',
+  maxInputTokens: 4000,
+  maxOutputTokens: 4096,
+  systemInstructions: true,
+  prefixCaching: false,
+  nativeToolCalling: false,
+};
+
+export interface LanguageModel {
+  readonly capabilities: ModelCapabilities;
+  /**
+   * Streams the answer. Must stop promptly and throw AgentError('cancelled') when the signal
+   * aborts; every other failure is an AgentError with one of the 12 codes.
+   */
+  generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk>;
+  availability(): Promise<ModelAvailability>;
+  /** Exact token count, or null/undefined when the backend cannot count. */
+  countTokens?(text: string): Promise<number | null>;
+  /** Loads the model ahead of the first request (optional). */
+  prewarm?(systemInstruction?: string, promptPrefix?: string): Promise<void>;
+}
+
+/** The runtime's token estimate: 4 characters per token, rounded up. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Collects a whole generation into one string (for callers that do not stream). */
+export async function generateText(model: LanguageModel, request: GenerationRequest, signal?: SignalLike): Promise<{ text: string; finishReason?: FinishReason; usage?: TokenUsage }> {
+  let text = '';
+  let finishReason: FinishReason | undefined;
+  let usage: TokenUsage | undefined;
+  for await (const chunk of model.generate(request, signal)) {
+    text = chunk.text;
+    if (chunk.finishReason) finishReason = chunk.finishReason;
+    if (chunk.usage) usage = chunk.usage;
+  }
+  return { text, finishReason, usage };
+}
