@@ -1,0 +1,139 @@
+/**
+ * Finds the JSON inside a model's answer: Markdown fences and prose around it are skipped,
+ * the first balanced object or array that parses (leniently) wins, and an object cut off by
+ * the token limit is still read in partial mode as a last resort.
+ */
+import { parseLenient } from './lenient';
+import { findBalancedEnd } from './scan';
+
+export interface ExtractedJson {
+  value: unknown;
+  /** False when the value was read from text that ended before the JSON closed. */
+  complete: boolean;
+  /** Offsets of the JSON text inside the input (end is exclusive). */
+  start: number;
+  end: number;
+}
+
+/** How many opening brackets are tried before giving up, so garbage costs linear time. */
+const MAX_CANDIDATES = 24;
+
+/**
+ * An array whose first element is a bare word (`[the answer]`, `[note]`) is prose, not JSON;
+ * only arrays that start like JSON are taken.
+ */
+const JSON_LIKE_ARRAY = /^\[\s*(?:[[{"'\]+\-.\d]|true\b|false\b|null\b)/i;
+
+export function extractJson(text: string): ExtractedJson | undefined {
+  const source = String(text);
+  const fence = fencedRegion(source);
+  if (fence) {
+    const found = findComplete(source, fence.start, fence.end);
+    if (found) return found;
+  }
+  const found = findComplete(source, 0, source.length);
+  if (found) return found;
+  return readTruncated(source, fence ? fence.start : 0) ?? readScalar(source);
+}
+
+/**
+ * True as soon as the first top-level JSON object in the text has closed (and parses), so a
+ * stream can be stopped early. Braces inside strings and comments do not count.
+ */
+export function hasCompleteObject(text: string): boolean {
+  const source = String(text);
+  let from = 0;
+  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
+    const start = source.indexOf('{', from);
+    if (start < 0) return false;
+    const end = findBalancedEnd(source, start);
+    if (end < 0) return false;
+    const parsed = parseLenient(source.slice(start, end));
+    if (parsed.ok && isPlainObject(parsed.value)) return true;
+    from = start + 1;
+  }
+  return false;
+}
+
+/** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
+export function compactJson(value: unknown): string {
+  try {
+    const json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    return json === undefined ? 'null' : json;
+  } catch {
+    return JSON.stringify(String(value));
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Contents of the first ``` fence (to the closing fence, or to the end when it never closes). */
+function fencedRegion(text: string): { start: number; end: number } | undefined {
+  const open = text.indexOf('```');
+  if (open < 0) return undefined;
+  const lineEnd = text.indexOf('\n', open + 3);
+  // "```json {...}```" on one line: the info string is whatever letters follow the fence.
+  let start = lineEnd < 0 ? open + 3 : lineEnd + 1;
+  if (lineEnd < 0 || /[{[]/.test(text.slice(open + 3, lineEnd))) {
+    start = open + 3;
+    while (start < text.length && /[A-Za-z0-9_-]/.test(text[start])) start++;
+  }
+  const close = text.indexOf('```', start);
+  return { start, end: close < 0 ? text.length : close };
+}
+
+function findComplete(text: string, from: number, to: number): ExtractedJson | undefined {
+  const region = to === text.length ? text : text.slice(0, to);
+  let pos = from;
+  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
+    const start = nextOpening(region, pos);
+    if (start < 0) return undefined;
+    const end = findBalancedEnd(region, start);
+    const slice = end < 0 ? '' : region.slice(start, end);
+    if (end >= 0 && (region[start] === '{' || JSON_LIKE_ARRAY.test(slice))) {
+      const parsed = parseLenient(slice);
+      if (parsed.ok) return { value: parsed.value, complete: true, start, end };
+    }
+    pos = start + 1;
+  }
+  return undefined;
+}
+
+function readTruncated(text: string, from: number): ExtractedJson | undefined {
+  let pos = from;
+  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
+    const start = nextOpening(text, pos);
+    if (start < 0) return undefined;
+    if (findBalancedEnd(text, start) < 0) {
+      let slice = text.slice(start);
+      const fenceClose = slice.indexOf('```');
+      if (fenceClose >= 0) slice = slice.slice(0, fenceClose);
+      if (text[start] === '{' || JSON_LIKE_ARRAY.test(slice)) {
+        const parsed = parseLenient(slice, { partial: true });
+        if (parsed.ok) return { value: parsed.value, complete: false, start, end: start + slice.length };
+      }
+    }
+    pos = start + 1;
+  }
+  return undefined;
+}
+
+/** A whole answer that is just a string, number or literal (`"yes"`, `42`, `true`). */
+function readScalar(text: string): ExtractedJson | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '' || trimmed.length > 100000) return undefined;
+  const parsed = parseLenient(trimmed);
+  if (!parsed.ok || parsed.end !== trimmed.length) return undefined;
+  const start = text.indexOf(trimmed);
+  return { value: parsed.value, complete: true, start, end: start + trimmed.length };
+}
+
+function nextOpening(text: string, from: number): number {
+  const brace = text.indexOf('{', from);
+  const bracket = text.indexOf('[', from);
+  if (brace < 0) return bracket;
+  if (bracket < 0) return brace;
+  return Math.min(brace, bracket);
+}

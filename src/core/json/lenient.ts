@@ -1,0 +1,334 @@
+/**
+ * A forgiving JSON reader for the sloppy JSON small on-device models write. It accepts strict
+ * JSON plus: single-quoted (and backtick) strings, unquoted keys, trailing commas, `//` and
+ * `/* *\/` comments, Python/JS literals (True, False, None, nil, undefined), bare words as
+ * strings, `=` for `:`, a leading `+` on numbers, raw newlines in strings, unescaped quotes
+ * inside strings when no delimiter follows them, and copied unions (`"a" | "b"`: first wins).
+ *
+ * Partial mode reads text cut off mid-stream: open strings, arrays and objects are closed,
+ * a dangling key or an incomplete escape at the end is dropped, and an incomplete literal or
+ * number at the very end is dropped when it cannot be read.
+ *
+ * It never throws and never recurses deeper than MAX_DEPTH containers.
+ */
+import { isClosingQuote, isQuote, isSpace, skipComment, startsComment } from './scan';
+
+export interface LenientOptions {
+  /** Accept text cut off mid-value (streaming or max-token truncation). */
+  partial?: boolean;
+}
+
+export type LenientResult =
+  | { ok: true; value: unknown; end: number }
+  | { ok: false; error: string; offset: number };
+
+export const MAX_DEPTH = 64;
+
+export function parseLenient(text: string, options?: LenientOptions): LenientResult {
+  const reader = new Reader(String(text), options?.partial === true);
+  try {
+    reader.skipBlank();
+    const value = reader.readValue(0, 'top');
+    if (value === DROPPED) return { ok: false, error: 'unexpected end of input', offset: reader.pos };
+    return { ok: true, value, end: reader.valueEnd };
+  } catch (e) {
+    if (e instanceof ParseFailure) return { ok: false, error: e.message, offset: e.offset };
+    // Anything else is a bug; report it as a parse failure rather than throwing at callers.
+    return { ok: false, error: 'internal parser error: ' + String(e), offset: reader.pos };
+  }
+}
+
+class ParseFailure {
+  constructor(readonly message: string, readonly offset: number) {}
+}
+
+/** Marker for a value that partial mode left out (cut off before it could be read). */
+const DROPPED: unique symbol = Symbol('dropped');
+type Read = unknown | typeof DROPPED;
+
+/** Where a value sits: it decides which characters end a bare word. */
+type Place = 'top' | 'array' | 'member';
+
+const LITERALS: Record<string, unknown> = {
+  true: true,
+  false: false,
+  null: null,
+  none: null,
+  nil: null,
+  undefined: null,
+};
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Text at the very end of a partial input that may still grow into a number. */
+const NUMBER_PREFIX = /^[+-]?(?:\d+(?:\.\d*)?|\.\d*)?(?:[eE][+-]?\d*)?$/;
+/** After a comma inside a bare word: does a new member start here (`key:` / `"key"` / `}`)? */
+const MEMBER_START = /^\s*(?:["'`}]|[^\s,:={}[\]"'`]+\s*[:=]|$)/;
+
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
+
+class Reader {
+  pos = 0;
+  /** End of the last complete value read at top level (before trailing blanks). */
+  valueEnd = 0;
+
+  constructor(readonly text: string, readonly partial: boolean) {}
+
+  fail(message: string, offset = this.pos): never {
+    throw new ParseFailure(message, offset);
+  }
+
+  atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /** Skips whitespace and comments. */
+  skipBlank(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t[this.pos];
+      if (isSpace(c)) this.pos++;
+      else if (c === '/' && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) this.pos = skipComment(t, this.pos);
+      else break;
+    }
+  }
+
+  readValue(depth: number, place: Place): Read {
+    const first = this.readSingleValue(depth, place);
+    this.valueEnd = this.pos;
+    // A copied union (`"a" | "b"`): keep the first alternative, read and drop the rest.
+    for (;;) {
+      const save = this.pos;
+      this.skipBlank();
+      if (this.text[this.pos] !== '|') {
+        this.pos = save;
+        break;
+      }
+      this.pos++;
+      if (this.text[this.pos] === '|') this.pos++;
+      this.skipBlank();
+      if (this.atEnd()) {
+        if (this.partial) break;
+        this.fail('unexpected end of input after "|"');
+      }
+      this.readSingleValue(depth, place);
+      this.valueEnd = this.pos;
+    }
+    return first;
+  }
+
+  readSingleValue(depth: number, place: Place): Read {
+    if (this.atEnd()) {
+      if (this.partial) return DROPPED;
+      this.fail('unexpected end of input');
+    }
+    const c = this.text[this.pos];
+    if (c === '{') return this.readObject(depth + 1);
+    if (c === '[') return this.readArray(depth + 1);
+    if (isQuote(c)) return this.readString();
+    return this.readBare(place);
+  }
+
+  enter(depth: number): void {
+    if (depth > MAX_DEPTH) this.fail('nesting deeper than ' + MAX_DEPTH + ' levels');
+  }
+
+  readObject(depth: number): Read {
+    this.enter(depth);
+    const open = this.pos;
+    this.pos++;
+    const result: Record<string, unknown> = {};
+    for (;;) {
+      this.skipBlank();
+      if (this.atEnd()) return this.partial ? result : this.fail('unclosed object', open);
+      const c = this.text[this.pos];
+      if (c === '}') {
+        this.pos++;
+        return result;
+      }
+      if (c === ',') {
+        this.pos++; // stray or trailing commas are harmless
+        continue;
+      }
+      if (c === ']') this.fail('"]" closes an object');
+      const key = this.readKey();
+      if (key === DROPPED) return result;
+      this.skipBlank();
+      if (this.atEnd()) return result; // partial: a key without a value is dropped
+      const sep = this.text[this.pos];
+      if (sep === ':' || sep === '=') this.pos++;
+      else this.fail('expected ":" after key "' + clip(key) + '"');
+      this.skipBlank();
+      if (this.atEnd()) {
+        if (this.partial) return result;
+        this.fail('unexpected end of input');
+      }
+      const next = this.text[this.pos];
+      // `{"a": }` or `{"a": ,}`: a missing value reads as null.
+      const value = next === ',' || next === '}' ? null : this.readValue(depth, 'member');
+      if (value === DROPPED) return result;
+      setMember(result, key, value);
+    }
+  }
+
+  readKey(): string | typeof DROPPED {
+    const c = this.text[this.pos];
+    if (isQuote(c)) {
+      const key = this.readString();
+      // A key cut off inside its quotes is dropped, not kept half-written.
+      if (!this.lastStringClosed) return DROPPED;
+      return key as string;
+    }
+    const start = this.pos;
+    const t = this.text;
+    while (this.pos < t.length && ':={}[],"\'`\n\r'.indexOf(t[this.pos]) < 0) this.pos++;
+    const key = t.slice(start, this.pos).trim();
+    if (this.atEnd()) {
+      if (this.partial) return DROPPED;
+      this.fail('unexpected end of input in a key');
+    }
+    if (key === '') this.fail('unexpected character "' + t[this.pos] + '"');
+    return key;
+  }
+
+  /** Whether the last string read ended with its closing quote (partial mode may cut it). */
+  lastStringClosed = false;
+
+  readArray(depth: number): Read {
+    this.enter(depth);
+    const open = this.pos;
+    this.pos++;
+    const result: unknown[] = [];
+    for (;;) {
+      this.skipBlank();
+      if (this.atEnd()) return this.partial ? result : this.fail('unclosed array', open);
+      const c = this.text[this.pos];
+      if (c === ']') {
+        this.pos++;
+        return result;
+      }
+      if (c === ',') {
+        this.pos++;
+        continue;
+      }
+      if (c === '}') this.fail('"}" closes an array');
+      const value = this.readValue(depth, 'array');
+      if (value === DROPPED) return result;
+      result.push(value);
+    }
+  }
+
+  readString(): Read {
+    const t = this.text;
+    const quote = t[this.pos];
+    const open = this.pos;
+    this.pos++;
+    let out = '';
+    let chunkStart = this.pos;
+    this.lastStringClosed = false;
+    while (this.pos < t.length) {
+      const c = t[this.pos];
+      if (c === quote && isClosingQuote(t, this.pos)) {
+        out += t.slice(chunkStart, this.pos);
+        this.pos++;
+        this.lastStringClosed = true;
+        return out;
+      }
+      if (c !== '\\') {
+        this.pos++;
+        continue;
+      }
+      out += t.slice(chunkStart, this.pos);
+      const decoded = this.readEscape();
+      if (decoded === undefined) {
+        // partial: an escape cut off at the very end is dropped
+        this.pos = t.length;
+        return out;
+      }
+      out += decoded;
+      chunkStart = this.pos;
+    }
+    if (!this.partial) this.fail('unclosed string', open);
+    return out + t.slice(chunkStart, this.pos);
+  }
+
+  /** Reads the escape at pos (a backslash); undefined when partial text ends inside it. */
+  readEscape(): string | undefined {
+    const t = this.text;
+    const c = t[this.pos + 1];
+    if (c === undefined) {
+      if (this.partial) return undefined;
+      this.fail('unclosed string');
+    }
+    if (c === 'u') {
+      const hex = t.slice(this.pos + 2, this.pos + 6);
+      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        this.pos += 6;
+        return String.fromCharCode(parseInt(hex, 16));
+      }
+      if (this.partial && this.pos + 2 + hex.length >= t.length && /^[0-9a-fA-F]*$/.test(hex)) return undefined;
+      this.pos += 2; // not a real \u escape: keep the letter
+      return 'u';
+    }
+    if (c === 'x') {
+      const hex = t.slice(this.pos + 2, this.pos + 4);
+      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+        this.pos += 4;
+        return String.fromCharCode(parseInt(hex, 16));
+      }
+      if (this.partial && this.pos + 2 + hex.length >= t.length && /^[0-9a-fA-F]*$/.test(hex)) return undefined;
+    }
+    this.pos += 2;
+    return ESCAPES[c] ?? c;
+  }
+
+  /** A number, literal or bare word, read up to the next delimiter. */
+  readBare(place: Place): Read {
+    const t = this.text;
+    const start = this.pos;
+    while (this.pos < t.length) {
+      const c = t[this.pos];
+      if (c === '}' || c === ']' || c === '|' || c === '\n' || c === '\r') break;
+      if (c === '/' && isSpace(t[this.pos - 1] ?? ' ') && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) break;
+      if (c === ',' && (place !== 'member' || MEMBER_START.test(t.slice(this.pos + 1, this.pos + 200)))) break;
+      this.pos++;
+    }
+    const word = t.slice(start, this.pos).trim();
+    const cutOff = this.pos >= t.length;
+    if (word === '') this.fail('unexpected character "' + (t[this.pos] ?? '') + '"');
+    if (NUMBER.test(word)) return Number(word);
+    const literal = LITERALS[word.toLowerCase()];
+    if (literal !== undefined) return literal;
+    if (this.partial && cutOff && couldStillBecomeValue(word)) return DROPPED;
+    if (place === 'top') this.fail('expected a JSON value', start);
+    return word;
+  }
+}
+
+/** A word cut off at the end that could still become a literal or number cannot be read yet. */
+function couldStillBecomeValue(word: string): boolean {
+  if (NUMBER_PREFIX.test(word)) return true;
+  const lower = word.toLowerCase();
+  for (const name in LITERALS) if (name.startsWith(lower)) return true;
+  return false;
+}
+
+/** Sets an own member, even for "__proto__", without touching the prototype. */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+function clip(s: string): string {
+  return s.length > 40 ? s.slice(0, 40) + '…' : s;
+}
