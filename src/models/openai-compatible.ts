@@ -1,0 +1,362 @@
+/**
+ * Development backend: any server speaking OpenAI's /v1/chat/completions (llama.cpp server,
+ * Ollama, LM Studio). It sends what the on-device model would get — a system message and ONE
+ * user message (promptPrefix + prompt), never `tools` — so the core's own tool calling and
+ * prompt layout are exercised the same way. The only file in src/ that uses fetch.
+ */
+import { throwIfAborted, type SignalLike } from '../core/abort';
+import { AgentError } from '../core/errors';
+import { HttpExchange, runtimeFetch, type FetchLike, type FetchResponseLike } from './http-exchange';
+import { agentErrorFromServer, errorObjectOf, errorObjectOfValue, parseRetryAfter } from './openai-errors';
+import { SseDecoder, type SseEvent } from './sse';
+import {
+  DEFAULT_CAPABILITIES,
+  type FinishReason,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+  type TokenUsage,
+} from './types';
+
+export interface OpenAICompatibleOptions {
+  /** The API root, e.g. `http://127.0.0.1:8080/v1` (llama.cpp), `http://127.0.0.1:11434/v1` (Ollama). */
+  baseUrl: string;
+  /** Model name sent in the body; default `"default"` (llama.cpp ignores it, Ollama needs it). */
+  model?: string;
+  /** Sent as `Authorization: Bearer …` when set. */
+  apiKey?: string;
+  /** Stream with server-sent events (default true); false asks for one JSON answer. */
+  streaming?: boolean;
+  /** How long to wait for the server to answer each step (the head, then each chunk); default 120000. */
+  requestTimeoutMs?: number;
+  /** Extra fields merged into the request body last (e.g. `{ repeat_penalty: 1.1 }`). */
+  extraBody?: Record<string, unknown>;
+  /** The input budget the core plans prompts for; default 4000 like Gemini Nano. */
+  maxInputTokens?: number;
+  /** Injectable fetch; default the runtime's globalThis.fetch. */
+  fetch?: FetchLike;
+}
+
+const DEFAULT_TIMEOUT_MS = 120000;
+
+interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+/** What a stream has produced so far. */
+interface StreamProgress {
+  text: string;
+  finishReason?: FinishReason;
+  usage?: TokenUsage;
+  sawDone: boolean;
+}
+
+export class OpenAICompatibleModel implements LanguageModel {
+  readonly capabilities: ModelCapabilities;
+  readonly baseUrl: string;
+  private readonly model: string;
+  private readonly apiKey: string | undefined;
+  private readonly streaming: boolean;
+  private readonly timeoutMs: number;
+  private readonly extraBody: Record<string, unknown>;
+  private readonly fetchOverride: FetchLike | undefined;
+
+  constructor(options: OpenAICompatibleOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new AgentError('invalid_request', 'OpenAICompatibleModel needs options: { baseUrl: "http://127.0.0.1:8080/v1" }.');
+    }
+    const baseUrl = typeof options.baseUrl === 'string' ? options.baseUrl.trim().replace(/\/+$/, '') : '';
+    if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
+      throw new AgentError('invalid_request', `baseUrl must be an http(s) URL such as http://127.0.0.1:8080/v1, got ${JSON.stringify(options.baseUrl)}.`);
+    }
+    const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+      throw new AgentError('invalid_request', `requestTimeoutMs must be a positive number of milliseconds, got ${String(options.requestTimeoutMs)}.`);
+    }
+    const maxInputTokens = options.maxInputTokens ?? DEFAULT_CAPABILITIES.maxInputTokens;
+    if (typeof maxInputTokens !== 'number' || !(maxInputTokens > 0)) {
+      throw new AgentError('invalid_request', `maxInputTokens must be a positive number, got ${String(options.maxInputTokens)}.`);
+    }
+    if (options.model !== undefined && (typeof options.model !== 'string' || options.model.trim() === '')) {
+      throw new AgentError('invalid_request', 'model must be a non-empty string when given.');
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new AgentError('invalid_request', 'fetch must be a function when given.');
+    }
+    this.baseUrl = baseUrl;
+    this.model = options.model ?? 'default';
+    this.apiKey = options.apiKey || undefined;
+    this.streaming = options.streaming !== false;
+    this.timeoutMs = timeoutMs;
+    this.extraBody = options.extraBody ?? {};
+    this.fetchOverride = options.fetch;
+    this.capabilities = {
+      ...DEFAULT_CAPABILITIES,
+      modelName: this.model,
+      maxInputTokens,
+      systemInstructions: true,
+      prefixCaching: false,
+      nativeToolCalling: false,
+    };
+  }
+
+  /** The exact JSON body sent for a request (also handy for logging and tests). */
+  requestBody(request: GenerationRequest): Record<string, unknown> {
+    const messages: ChatMessage[] = [];
+    if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
+    messages.push({ role: 'user', content: (request.promptPrefix ?? '') + request.prompt });
+    const body: Record<string, unknown> = { model: this.model, messages, stream: this.streaming };
+    if (this.streaming) body.stream_options = { include_usage: true };
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.topK !== undefined) body.top_k = request.topK;
+    if (request.seed !== undefined) body.seed = request.seed;
+    if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
+    return { ...body, ...this.extraBody };
+  }
+
+  async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
+    validateRequest(request);
+    throwIfAborted(signal);
+    const url = `${this.baseUrl}/chat/completions`;
+    const exchange = new HttpExchange(signal, this.timeoutMs, () => `The server at ${url} did not answer in ${this.timeoutMs} ms.`);
+    try {
+      const response = await this.send(exchange, url, 'POST', JSON.stringify(this.requestBody(request)));
+      if (!response.ok) throw await this.httpError(exchange, url, response);
+      const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+      // Some servers ignore `stream: true` and answer with one JSON object; read it as such.
+      if (!this.streaming || contentType.indexOf('application/json') >= 0) {
+        yield await this.readWhole(exchange, url, response);
+        return;
+      }
+      yield* this.readStream(exchange, url, response);
+    } finally {
+      // Also reached when the consumer stops iterating early: drop the request quietly.
+      exchange.close();
+    }
+  }
+
+  async availability(): Promise<ModelAvailability> {
+    const url = `${this.baseUrl}/models`;
+    const exchange = new HttpExchange(undefined, this.timeoutMs, () => `no answer in ${this.timeoutMs} ms`);
+    try {
+      const response = await this.send(exchange, url, 'GET');
+      await exchange.wait(response.text()).catch(() => '');
+      if (response.ok) return { status: 'available' };
+      return { status: 'unavailable', reason: `http_${response.status}`, detail: `GET ${url} answered HTTP ${response.status}.` };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return { status: 'unavailable', reason: 'unreachable', detail };
+    } finally {
+      exchange.close();
+    }
+  }
+
+  /** A remote server's tokenizer is not reachable through this API. */
+  async countTokens(_text: string): Promise<number | null> {
+    return null;
+  }
+
+  private fetchFunction(): FetchLike {
+    const fetchFn = this.fetchOverride ?? runtimeFetch();
+    if (!fetchFn) {
+      throw new AgentError('model_unavailable', 'This runtime has no fetch (Cocos native builds do not); OpenAICompatibleModel is for development in the editor, browsers and Node. Pass options.fetch or use GeminiNanoModel on devices.');
+    }
+    return fetchFn;
+  }
+
+  private headers(method: 'GET' | 'POST'): Record<string, string> {
+    const headers: Record<string, string> = { Accept: method === 'POST' && this.streaming ? 'text/event-stream' : 'application/json' };
+    if (method === 'POST') headers['Content-Type'] = 'application/json';
+    if (this.apiKey !== undefined) headers.Authorization = `Bearer ${this.apiKey}`;
+    return headers;
+  }
+
+  /** Sends the request; a failure to connect becomes model_unavailable naming the URL. */
+  private async send(exchange: HttpExchange, url: string, method: 'GET' | 'POST', body?: string): Promise<FetchResponseLike> {
+    const fetchFn = this.fetchFunction();
+    const headers = this.headers(method);
+    let pending: Promise<FetchResponseLike>;
+    try {
+      pending = Promise.resolve(fetchFn(url, { method, headers, body, signal: exchange.fetchSignal }));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    try {
+      return await exchange.wait(pending);
+    } catch (error) {
+      if (error instanceof AgentError) throw error;
+      throw new AgentError('model_unavailable', `Could not reach ${this.baseUrl} (${describeNetworkError(error)}). Is llama.cpp/Ollama/LM Studio running and serving that URL? Start the server or fix baseUrl.`, { cause: error });
+    }
+  }
+
+  private async httpError(exchange: HttpExchange, url: string, response: FetchResponseLike): Promise<AgentError> {
+    let bodyText = '';
+    try {
+      bodyText = await exchange.wait(response.text());
+    } catch (error) {
+      if (error instanceof AgentError && error.code === 'cancelled') return error;
+    }
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+    return agentErrorFromServer(`POST ${url}`, response.status, errorObjectOf(bodyText), retryAfterMs);
+  }
+
+  private async readWhole(exchange: HttpExchange, url: string, response: FetchResponseLike): Promise<GenerationChunk> {
+    let bodyText: string;
+    try {
+      bodyText = await exchange.wait(response.text());
+    } catch (error) {
+      throw brokenConnection(url, error);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bodyText);
+    } catch (error) {
+      throw new AgentError('generation_failed', `The server at ${url} sent an answer that is not JSON: ${snippet(bodyText)}`, { cause: error });
+    }
+    const serverError = errorObjectOfValue(parsed);
+    if (serverError) throw agentErrorFromServer(`POST ${url}`, undefined, serverError);
+    const choice = firstChoice(parsed);
+    const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
+    if (!choice || typeof message !== 'object' || message === null) {
+      throw new AgentError('generation_failed', `The server at ${url} answered without choices[0].message: ${snippet(bodyText)}`);
+    }
+    throwOnRefusal(url, message.refusal);
+    const finish = finishReasonOf(url, choice.finish_reason);
+    const text = typeof message.content === 'string' ? message.content : '';
+    const chunk: GenerationChunk = { delta: text, text, finishReason: finish ?? 'stop' };
+    const usage = usageOf((parsed as { usage?: unknown }).usage);
+    if (usage) chunk.usage = usage;
+    return chunk;
+  }
+
+  private async *readStream(exchange: HttpExchange, url: string, response: FetchResponseLike): AsyncGenerator<GenerationChunk, void, undefined> {
+    const body = response.body;
+    if (!body || typeof body.getReader !== 'function') {
+      throw new AgentError('generation_failed', `The server at ${url} answered without a readable body.`);
+    }
+    const reader = body.getReader();
+    exchange.attachReader(reader);
+    const decoder = new TextDecoder('utf-8');
+    const sse = new SseDecoder();
+    const progress: StreamProgress = { text: '', sawDone: false };
+    while (!progress.sawDone) {
+      let read: { done: boolean; value?: Uint8Array };
+      try {
+        read = await exchange.wait(reader.read());
+      } catch (error) {
+        throw brokenConnection(url, error);
+      }
+      const events = read.done
+        ? sse.push(decoder.decode()).concat(sse.end())
+        : sse.push(decoder.decode(read.value, { stream: true }));
+      for (const event of events) {
+        const delta = applyEvent(url, event, progress);
+        if (delta) yield { delta, text: progress.text };
+        if (progress.sawDone) break;
+      }
+      if (read.done) break;
+    }
+    if (!progress.sawDone && progress.finishReason === undefined) {
+      throw new AgentError('generation_failed', `The stream from ${url} ended before the answer was complete (no finish_reason, no [DONE]).`);
+    }
+    // [DONE] without a finish_reason: the server finished normally but did not say why.
+    const last: GenerationChunk = { delta: '', text: progress.text, finishReason: progress.finishReason ?? 'stop' };
+    if (progress.usage) last.usage = progress.usage;
+    yield last;
+  }
+}
+
+function validateRequest(request: GenerationRequest): void {
+  if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
+    throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
+  }
+  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string') {
+    throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
+  }
+  if (request.maxOutputTokens !== undefined && !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)) {
+    throw new AgentError('invalid_request', `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`);
+  }
+}
+
+/** Applies one SSE event to the progress; returns the new text it carried. */
+function applyEvent(url: string, event: SseEvent, progress: StreamProgress): string {
+  const data = event.data.trim();
+  if (data === '[DONE]') {
+    progress.sawDone = true;
+    return '';
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch (error) {
+    throw new AgentError('generation_failed', `The stream from ${url} carried an event that is not JSON: ${snippet(data)}`, { cause: error });
+  }
+  const serverError = event.event === 'error' ? (errorObjectOfValue(parsed) ?? (parsed as object)) : errorObjectOfValue(parsed);
+  if (serverError) throw agentErrorFromServer(`The stream from ${url}`, undefined, serverError);
+  const usage = usageOf((parsed as { usage?: unknown }).usage);
+  if (usage) progress.usage = usage;
+  const choice = firstChoice(parsed);
+  if (!choice) return ''; // the usage-only chunk has an empty choices array
+  const delta = choice.delta as { content?: unknown; refusal?: unknown } | undefined;
+  throwOnRefusal(url, delta?.refusal);
+  const finish = finishReasonOf(url, choice.finish_reason);
+  if (finish) progress.finishReason = finish;
+  const content = typeof delta?.content === 'string' ? delta.content : '';
+  progress.text += content;
+  return content;
+}
+
+function firstChoice(parsed: unknown): { message?: unknown; delta?: unknown; finish_reason?: unknown } | undefined {
+  const choices = (parsed as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const choice: unknown = choices[0];
+  return typeof choice === 'object' && choice !== null ? choice : undefined;
+}
+
+function throwOnRefusal(url: string, refusal: unknown): void {
+  if (typeof refusal === 'string' && refusal.trim() !== '') {
+    throw new AgentError('refusal', `The model at ${url} refused: ${snippet(refusal)}`);
+  }
+}
+
+/** stop → stop, length → max_tokens, content_filter → guardrail error, anything else → other. */
+function finishReasonOf(url: string, value: unknown): FinishReason | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value === 'stop') return 'stop';
+  if (value === 'length') return 'max_tokens';
+  if (value === 'content_filter') {
+    throw new AgentError('guardrail_violation', `The server at ${url} stopped the answer with its content filter.`);
+  }
+  return 'other';
+}
+
+function usageOf(value: unknown): TokenUsage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const usage = value as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
+  const count = (n: unknown): number => (typeof n === 'number' && isFinite(n) && n >= 0 ? n : 0);
+  return {
+    inputTokens: count(usage.prompt_tokens),
+    cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),
+    outputTokens: count(usage.completion_tokens),
+  };
+}
+
+function brokenConnection(url: string, error: unknown): AgentError {
+  if (error instanceof AgentError) return error;
+  return new AgentError('generation_failed', `The connection to ${url} broke during the answer (${describeNetworkError(error)}).`, { cause: error });
+}
+
+/** Node's fetch hides the useful part ("ECONNREFUSED") in `cause`. */
+function describeNetworkError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const causeText = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  return causeText && message.indexOf(causeText) < 0 ? `${message}: ${causeText}` : message;
+}
+
+function snippet(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
