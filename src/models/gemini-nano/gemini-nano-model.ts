@@ -1,0 +1,368 @@
+/**
+ * Gemini Nano on Android, reached through the native bridge (native-android/ wraps ML Kit's
+ * GenAI Prompt API). The bridge is treated as unreliable: every call has a timeout, every
+ * answer is shape-checked, and a missing native module shows up as `model_unavailable`.
+ */
+import mitt, { type Emitter } from 'mitt';
+import { AgentError } from '../../core/errors';
+import { abortError, throwIfAborted, type SignalLike } from '../../core/abort';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../types';
+import type { BridgeTransport } from './bridge-transport';
+import { BridgeClient } from './bridge-client';
+import { ChunkQueue } from './chunk-queue';
+import {
+  BRIDGE_PROTOCOL_VERSION,
+  isAvailabilityResult,
+  isCountTokensResult,
+  isDownloadProgress,
+  isGenerateChunk,
+  isGenerateResult,
+  isModelInfoResult,
+  type GenerateParams,
+  type GenerateResult,
+  type ModelInfoResult,
+} from './protocol';
+
+export interface GeminiNanoModelOptions {
+  transport: BridgeTransport;
+  /** Timeout of every plain call (availability, modelInfo, countTokens, warmup). Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Timeout of the `ready` handshake; a native module missing from the build shows up here. Default 5 s. */
+  readyTimeoutMs?: number;
+  /** Time allowed until a generation's first chunk (prefill plus queueing). Default 60 s. */
+  firstChunkTimeoutMs?: number;
+  /** Time allowed between two chunks of a generation. Default 30 s. */
+  idleTimeoutMs?: number;
+  /** Time allowed between two download progress messages. Default 10 min. */
+  downloadIdleTimeoutMs?: number;
+  /** Send the stable prompt prefix as ML Kit's cached prefix when the device supports it. Default true. */
+  prefixCaching?: boolean;
+  /** Input budget to report instead of the device's token limit (at least 256). */
+  maxInputTokens?: number;
+}
+
+export interface DownloadProgress {
+  bytesDownloaded: number;
+  totalBytes?: number;
+  /** 0…1 when the total is known. */
+  fraction?: number;
+}
+
+export interface DownloadOptions {
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Stops waiting (AICore may finish the download anyway). */
+  signal?: SignalLike;
+}
+
+type NanoEvents = {
+  downloadProgress: DownloadProgress;
+  capabilities: ModelCapabilities;
+};
+
+const NOT_IN_BUILD = 'The native side did not answer; is the oam-cocos Android module in the build?';
+
+const BEFORE_DETECTION: ModelCapabilities = {
+  modelName: 'gemini-nano',
+  maxInputTokens: 4000,
+  maxOutputTokens: 4096,
+  systemInstructions: true,
+  prefixCaching: false,
+  nativeToolCalling: false,
+};
+
+export class GeminiNanoModel implements LanguageModel {
+  private caps: ModelCapabilities;
+  private info: ModelInfoResult | undefined;
+  private readonly client: BridgeClient;
+  private readonly events: Emitter<NanoEvents> = mitt<NanoEvents>();
+  private readyPromise: Promise<void> | undefined;
+  private infoPromise: Promise<ModelInfoResult> | undefined;
+  private downloadPromise: Promise<void> | undefined;
+  private lastProgress: DownloadProgress | undefined;
+  private readonly requestTimeoutMs: number;
+  private readonly readyTimeoutMs: number;
+  private readonly firstChunkTimeoutMs: number;
+  private readonly idleTimeoutMs: number;
+  private readonly downloadIdleTimeoutMs: number;
+  private readonly usePrefixCache: boolean;
+  private readonly maxInputTokens: number | undefined;
+
+  constructor(options: GeminiNanoModelOptions) {
+    if (!options || !options.transport) throw new AgentError('invalid_request', 'GeminiNanoModel needs a transport.');
+    if (options.maxInputTokens !== undefined && !(options.maxInputTokens >= 256)) {
+      throw new AgentError('invalid_request', 'maxInputTokens must be at least 256.');
+    }
+    this.client = new BridgeClient(options.transport);
+    this.requestTimeoutMs = positive(options.requestTimeoutMs, 30_000);
+    this.readyTimeoutMs = positive(options.readyTimeoutMs, 5_000);
+    this.firstChunkTimeoutMs = positive(options.firstChunkTimeoutMs, 60_000);
+    this.idleTimeoutMs = positive(options.idleTimeoutMs, 30_000);
+    this.downloadIdleTimeoutMs = positive(options.downloadIdleTimeoutMs, 600_000);
+    this.usePrefixCache = options.prefixCaching !== false;
+    this.maxInputTokens = options.maxInputTokens;
+    this.caps = { ...BEFORE_DETECTION, ...(this.maxInputTokens ? { maxInputTokens: this.maxInputTokens } : {}) };
+  }
+
+  get capabilities(): ModelCapabilities {
+    return this.caps;
+  }
+
+  /** What the device reported in `modelInfo`, once known. */
+  get modelInfo(): ModelInfoResult | undefined {
+    return this.info;
+  }
+
+  /** Listens for download progress (a game shows a progress bar); returns the unsubscribe function. */
+  onDownloadProgress(listener: (progress: DownloadProgress) => void): () => void {
+    this.events.on('downloadProgress', listener);
+    return () => this.events.off('downloadProgress', listener);
+  }
+
+  /** Listens for capability changes after `modelInfo`; returns the unsubscribe function. */
+  onCapabilities(listener: (capabilities: ModelCapabilities) => void): () => void {
+    this.events.on('capabilities', listener);
+    return () => this.events.off('capabilities', listener);
+  }
+
+  /** Handshake with the native side. Resolves once; a failure is retried on the next call. */
+  connect(): Promise<void> {
+    if (!this.readyPromise) {
+      const { result } = this.client.request('ready', { protocol: BRIDGE_PROTOCOL_VERSION }, {
+        timeoutMs: this.readyTimeoutMs,
+        timeoutCode: 'model_unavailable',
+        timeoutMessage: NOT_IN_BUILD,
+      });
+      this.readyPromise = result.then(
+        (value) => {
+          const protocol = isRecord(value) ? value.protocol : undefined;
+          if (protocol !== BRIDGE_PROTOCOL_VERSION) {
+            throw new AgentError('model_unavailable', `The oam-cocos Android module speaks bridge protocol ${String(protocol)}, this runtime speaks ${BRIDGE_PROTOCOL_VERSION}; rebuild with matching versions.`);
+          }
+        },
+        (error: unknown) => {
+          const e = AgentError.from(error);
+          throw e.code === 'model_unavailable' ? e : new AgentError('model_unavailable', `The native side refused the handshake: ${e.message}`, { cause: e });
+        },
+      );
+      this.readyPromise.catch(() => { this.readyPromise = undefined; });
+    }
+    return this.readyPromise;
+  }
+
+  async availability(): Promise<ModelAvailability> {
+    try {
+      await this.connect();
+    } catch (error) {
+      return { status: 'unavailable', reason: 'unreachable', detail: AgentError.from(error).message };
+    }
+    let value: unknown;
+    try {
+      value = await this.call('availability', {});
+    } catch (error) {
+      return { status: 'unavailable', reason: 'unknown', detail: AgentError.from(error).message };
+    }
+    if (!isAvailabilityResult(value)) return { status: 'unavailable', reason: 'unknown', detail: 'The native side sent a malformed availability answer.' };
+    switch (value.status) {
+      case 'available':
+      case 'downloadable':
+        return { status: value.status };
+      case 'downloading': {
+        const p = this.lastProgress;
+        return p ? { status: 'downloading', bytesDownloaded: p.bytesDownloaded, ...(p.totalBytes !== undefined ? { totalBytes: p.totalBytes } : {}) } : { status: 'downloading' };
+      }
+      default:
+        return { status: 'unavailable', reason: value.reason, ...(value.mlkitCode !== undefined ? { detail: `ML Kit code ${value.mlkitCode}` } : {}) };
+    }
+  }
+
+  /**
+   * Downloads the model (or follows a download AICore already runs). Progress goes to
+   * `options.onProgress` and to `onDownloadProgress` listeners. Concurrent calls share one download.
+   */
+  download(options: DownloadOptions = {}): Promise<void> {
+    const { onProgress, signal } = options;
+    if (onProgress) this.events.on('downloadProgress', onProgress);
+    const detach = () => { if (onProgress) this.events.off('downloadProgress', onProgress); };
+    if (!this.downloadPromise) {
+      this.downloadPromise = this.runDownload(signal).finally(() => { this.downloadPromise = undefined; });
+    }
+    const shared = this.downloadPromise;
+    return waitWithSignal(shared, signal).finally(detach);
+  }
+
+  private async runDownload(signal: SignalLike | undefined): Promise<void> {
+    await this.connect();
+    const { result } = this.client.request('download', {}, {
+      timeoutMs: this.requestTimeoutMs,
+      idleTimeoutMs: this.downloadIdleTimeoutMs,
+      signal,
+      onNotification: (method, params) => {
+        if (method !== 'download/progress' || !isDownloadProgress(params)) return;
+        const progress: DownloadProgress = { bytesDownloaded: params.bytesDownloaded };
+        if (params.totalBytes !== undefined && params.totalBytes > 0) {
+          progress.totalBytes = params.totalBytes;
+          progress.fraction = Math.min(1, params.bytesDownloaded / params.totalBytes);
+        }
+        this.lastProgress = progress;
+        this.events.emit('downloadProgress', progress);
+      },
+    });
+    try {
+      await result;
+    } finally {
+      this.lastProgress = undefined;
+    }
+    // A fresh model may bring different features.
+    this.infoPromise = undefined;
+  }
+
+  /** Asks the device what the model supports and updates `capabilities`. */
+  async loadModelInfo(): Promise<ModelInfoResult> {
+    if (!this.infoPromise) {
+      this.infoPromise = (async () => {
+        await this.connect();
+        const value = await this.call('modelInfo', {});
+        if (!isModelInfoResult(value)) throw new AgentError('generation_failed', 'The native side sent a malformed modelInfo answer.');
+        this.applyInfo(value);
+        return value;
+      })();
+      this.infoPromise.catch(() => { this.infoPromise = undefined; });
+    }
+    return this.infoPromise;
+  }
+
+  async countTokens(text: string): Promise<number | null> {
+    try {
+      await this.connect();
+      const value = await this.call('countTokens', { text });
+      return isCountTokensResult(value) ? value.totalTokens : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async prewarm(): Promise<void> {
+    await this.connect();
+    await this.call('warmup', {});
+    await this.loadModelInfo();
+  }
+
+  async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
+    throwIfAborted(signal);
+    if (!request || typeof request.prompt !== 'string') throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
+    const info = await waitWithSignal(this.loadModelInfo(), signal);
+    const params = this.buildParams(request, info);
+
+    const queue = new ChunkQueue<string>();
+    let nextSeq = 0;
+    const { id, result } = this.client.request('generate', params, {
+      timeoutMs: this.firstChunkTimeoutMs,
+      idleTimeoutMs: this.idleTimeoutMs,
+      signal,
+      onNotification: (method, p) => {
+        if (method !== 'generate/chunk') return;
+        if (!isGenerateChunk(p)) throw new AgentError('generation_failed', 'The native side sent a malformed chunk.');
+        if (p.seq !== nextSeq) throw new AgentError('generation_failed', `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${p.seq}).`);
+        nextSeq++;
+        queue.push(p.delta);
+      },
+    });
+    let final: GenerateResult | undefined;
+    result.then(
+      (value) => {
+        if (!isGenerateResult(value)) {
+          queue.fail(new AgentError('generation_failed', 'The native side sent a malformed generate answer.'));
+          return;
+        }
+        final = value;
+        queue.end();
+      },
+      (error: unknown) => queue.fail(AgentError.from(error)),
+    );
+
+    let text = '';
+    try {
+      for (;;) {
+        const delta = await queue.next();
+        throwIfAborted(signal);
+        if (delta === undefined) break;
+        if (delta.length === 0) continue;
+        text += delta;
+        yield { delta, text };
+      }
+      const done = final as GenerateResult;
+      const rest = done.text.startsWith(text) ? done.text.slice(text.length) : '';
+      if (rest) text += rest;
+      yield { delta: rest, text, finishReason: done.finishReason };
+    } finally {
+      // The consumer stopped early (break/return or abort): stop the native generation too.
+      if (this.client.isPending(id)) this.client.cancel(id, signal?.aborted ? abortError(signal) : AgentError.cancelled('The generation'));
+    }
+  }
+
+  /** Stops listening to the bridge and fails every pending call. */
+  dispose(): void {
+    this.client.dispose();
+    this.events.all.clear();
+  }
+
+  private call(method: 'availability' | 'modelInfo' | 'countTokens' | 'warmup', params: object): Promise<unknown> {
+    return this.client.request(method, params, { timeoutMs: this.requestTimeoutMs }).result;
+  }
+
+  private applyInfo(info: ModelInfoResult): void {
+    this.info = info;
+    const deviceLimit = info.tokenLimit > 0 ? info.tokenLimit : undefined;
+    this.caps = {
+      modelName: info.baseModelName || 'gemini-nano',
+      maxInputTokens: this.maxInputTokens ?? deviceLimit ?? 4000,
+      maxOutputTokens: 4096,
+      systemInstructions: info.systemInstructions,
+      prefixCaching: this.usePrefixCache && info.prefixCaching,
+      nativeToolCalling: false,
+    };
+    this.events.emit('capabilities', this.caps);
+  }
+
+  /**
+   * System instruction → ML Kit's system instruction where supported, else in front of
+   * everything (ahead of the prefix, so the prefix stays byte-stable). Prefix → ML Kit's
+   * cached prompt prefix where supported, else concatenated with the prompt.
+   */
+  private buildParams(request: GenerationRequest, info: ModelInfoResult): GenerateParams {
+    const system = request.systemInstruction || undefined;
+    let prefix = request.promptPrefix || '';
+    const params: GenerateParams = { prompt: request.prompt };
+    if (system && info.systemInstructions) params.systemInstruction = system;
+    else if (system) prefix = `${system}\n\n${prefix}`;
+    if (prefix && this.usePrefixCache && info.prefixCaching) params.promptPrefix = prefix;
+    else params.prompt = prefix + request.prompt;
+    if (request.temperature !== undefined) params.temperature = request.temperature;
+    if (request.topK !== undefined) params.topK = request.topK;
+    if (request.seed !== undefined) params.seed = request.seed;
+    if (request.maxOutputTokens !== undefined) params.maxOutputTokens = request.maxOutputTokens;
+    return params;
+  }
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && value > 0 ? value : fallback;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Resolves with the promise, or rejects with `cancelled` as soon as the signal aborts. */
+function waitWithSignal<T>(promise: Promise<T>, signal: SignalLike | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort);
+    promise.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}

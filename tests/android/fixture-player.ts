@@ -1,0 +1,134 @@
+/**
+ * Test doubles for the native side of the bridge: FixturePlayer replays a recorded exchange
+ * from fixtures/bridge/ (it checks every JS→native message against the recording and answers
+ * with the recorded native→JS messages), ScriptedNative lets a test answer by hand.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { isDeepStrictEqual } from 'util';
+import type { BridgeTransport } from '../../src/models/gemini-nano';
+
+export interface FixtureStep { dir: 'js->native' | 'native->js'; message: Record<string, unknown> }
+export interface JsCall {
+  call: 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'prewarm';
+  request?: Record<string, unknown>;
+  text?: string;
+  abortAfterChunks?: number;
+  expect: { result?: unknown; error?: { code: string; retryAfterMs?: number; nativeCode?: number }; chunks?: string[]; progress?: unknown[] };
+}
+export interface BridgeFixture { name: string; description: string; steps: FixtureStep[]; mlkit?: unknown; js: JsCall[] }
+
+export const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'bridge');
+
+export function loadFixtures(): BridgeFixture[] {
+  return fs.readdirSync(FIXTURE_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, f), 'utf8')) as BridgeFixture);
+}
+
+export function loadFixture(name: string): BridgeFixture {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, `${name}.json`), 'utf8')) as BridgeFixture;
+}
+
+/** Plays the native side of one fixture. */
+export class FixturePlayer implements BridgeTransport {
+  private next = 0;
+  private listeners: Array<(m: string) => void> = [];
+  readonly mismatches: string[] = [];
+  readonly sent: unknown[] = [];
+
+  constructor(private readonly steps: FixtureStep[]) {}
+
+  send(message: string): void {
+    const parsed: unknown = JSON.parse(message);
+    this.sent.push(parsed);
+    const step = this.steps[this.next];
+    if (!step || step.dir !== 'js->native') {
+      this.mismatches.push(`unexpected JS message #${this.sent.length}: ${message}`);
+      return;
+    }
+    if (!isDeepStrictEqual(parsed, step.message)) {
+      this.mismatches.push(`step ${this.next}: expected ${JSON.stringify(step.message)}, JS sent ${message}`);
+    }
+    this.next++;
+    this.deliverNative();
+  }
+
+  onMessage(listener: (message: string) => void): () => void {
+    this.listeners.push(listener);
+    return () => { this.listeners = this.listeners.filter((l) => l !== listener); };
+  }
+
+  get finished(): boolean {
+    return this.next === this.steps.length;
+  }
+
+  get remaining(): FixtureStep[] {
+    return this.steps.slice(this.next);
+  }
+
+  /** Native messages arrive later, one per macrotask, as the engine's game-thread queue does. */
+  private deliverNative(): void {
+    const step = this.steps[this.next];
+    if (!step || step.dir !== 'native->js') return;
+    this.next++;
+    setTimeout(() => {
+      const text = JSON.stringify(step.message);
+      for (const l of this.listeners.slice()) l(text);
+      this.deliverNative();
+    }, 0);
+  }
+}
+
+export interface IncomingRequest { id?: number; method: string; params: Record<string, unknown> }
+
+/** A native side the test drives by hand: `onRequest` sees every JS message, `emit` answers. */
+export class ScriptedNative implements BridgeTransport {
+  private listeners: Array<(m: string) => void> = [];
+  readonly received: IncomingRequest[] = [];
+  onRequest: (request: IncomingRequest) => void = () => undefined;
+  failSend = false;
+
+  send(message: string): void {
+    if (this.failSend) throw new Error('jsbBridgeWrapper is not available');
+    const parsed = JSON.parse(message) as IncomingRequest;
+    this.received.push(parsed);
+    this.onRequest(parsed);
+  }
+
+  onMessage(listener: (message: string) => void): () => void {
+    this.listeners.push(listener);
+    return () => { this.listeners = this.listeners.filter((l) => l !== listener); };
+  }
+
+  get listenerCount(): number {
+    return this.listeners.length;
+  }
+
+  /** Sends a raw string or a JSON value to JS, asynchronously. */
+  emit(message: unknown): void {
+    const text = typeof message === 'string' ? message : JSON.stringify({ jsonrpc: '2.0', ...(message as object) });
+    setTimeout(() => { for (const l of this.listeners.slice()) l(text); }, 0);
+  }
+
+  methods(): string[] {
+    return this.received.map((r) => r.method);
+  }
+
+  /** Answers ready and modelInfo like a nano-v3 device, and hands everything else to `handler`. */
+  static device(handler: (request: IncomingRequest, native: ScriptedNative) => void, info: Record<string, unknown> = {}): ScriptedNative {
+    const native = new ScriptedNative();
+    native.onRequest = (r) => {
+      if (r.method === 'ready') native.emit({ id: r.id, result: { protocol: 1 } });
+      else if (r.method === 'modelInfo') native.emit({ id: r.id, result: { baseModelName: 'nano-v3', tokenLimit: 4000, systemInstructions: true, prefixCaching: true, thinking: false, ...info } });
+      else handler(r, native);
+    };
+    return native;
+  }
+}
+
+/** Waits for pending timers and microtasks to run (real timers). */
+export function settle(ms = 5): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
