@@ -28,7 +28,7 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: AgentError): void;
   options: RequestOptions;
-  timer: unknown;
+  timer: ReturnType<typeof setTimeout> | undefined;
   unlinkSignal(): void;
 }
 
