@@ -62,7 +62,7 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** Text at the very end of a partial input that may still grow into a number. */
 const NUMBER_PREFIX = /^[+-]?(?:\d+(?:\.\d*)?|\.\d*)?(?:[eE][+-]?\d*)?$/;
 /** After a comma inside a bare word: does a new member start here (`key:` / `"key"` / `}`)? */
-const MEMBER_START = /^\s*(?:["'`}]|[^\s,:={}[\]"'`]+\s*[:=]|$)/;
+const MEMBER_START = /^\s*(?:["'`},]|[^\s,:={}[\]"'`]+\s*[:=]|$)/;
 
 const ESCAPES: Record<string, string> = {
   n: '\n',
@@ -289,6 +289,17 @@ class Reader {
     return ESCAPES[c] ?? c;
   }
 
+  /**
+   * Inside an object, prose values keep their commas (`{reply: Hello, friend}`) unless a new
+   * member follows the comma or the word so far is a number or literal.
+   */
+  commaEndsWord(start: number): boolean {
+    const t = this.text;
+    const soFar = t.slice(start, this.pos).trim();
+    if (NUMBER.test(soFar) || LITERALS[soFar.toLowerCase()] !== undefined) return true;
+    return MEMBER_START.test(t.slice(this.pos + 1, this.pos + 200));
+  }
+
   /** A number, literal or bare word, read up to the next delimiter. */
   readBare(place: Place): Read {
     const t = this.text;
@@ -297,7 +308,7 @@ class Reader {
       const c = t[this.pos];
       if (c === '}' || c === ']' || c === '|' || c === '\n' || c === '\r') break;
       if (c === '/' && isSpace(t[this.pos - 1] ?? ' ') && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) break;
-      if (c === ',' && (place !== 'member' || MEMBER_START.test(t.slice(this.pos + 1, this.pos + 200)))) break;
+      if (c === ',' && (place !== 'member' || this.commaEndsWord(start))) break;
       this.pos++;
     }
     const word = t.slice(start, this.pos).trim();
