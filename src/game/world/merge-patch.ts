@@ -1,0 +1,49 @@
+/**
+ * RFC 7386 JSON Merge Patch, computed without touching the input: `null` deletes a key,
+ * objects merge key by key, anything else replaces. It also lists each effective change so
+ * observers see exactly which keys moved.
+ */
+import { cloneJson, hasOwn, isJsonObject, jsonEquals, JsonObject, JsonValue, setOwn } from './json-value';
+import { WorldPath } from './world-path';
+
+export interface ChangeDraft {
+  path: WorldPath;
+  oldValue?: JsonValue;
+  newValue?: JsonValue;
+}
+
+/** Returns the patched value (undefined when the patch removed it) and appends its changes to `changes`. */
+export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue, at: WorldPath, changes: ChangeDraft[]): JsonValue | undefined {
+  if (!isJsonObject(patch)) {
+    if (!jsonEquals(target, patch)) changes.push(draft(at, target, patch));
+    return patch;
+  }
+  if (!isJsonObject(target)) {
+    // A non-object target becomes {} first (RFC 7386 §2); report the whole replacement once.
+    const result = applyMergePatch({}, patch, at, []) as JsonObject;
+    if (!jsonEquals(target, result)) changes.push(draft(at, target, result));
+    return result;
+  }
+  const result: JsonObject = {};
+  for (const key of Object.keys(target)) setOwn(result, key, target[key]);
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    if (value === null) {
+      if (hasOwn(result, key)) {
+        changes.push(draft(at.child(key), result[key], undefined));
+        delete result[key];
+      }
+      continue;
+    }
+    const merged = applyMergePatch(hasOwn(result, key) ? result[key] : undefined, value, at.child(key), changes);
+    setOwn(result, key, merged as JsonValue);
+  }
+  return result;
+}
+
+function draft(path: WorldPath, oldValue: JsonValue | undefined, newValue: JsonValue | undefined): ChangeDraft {
+  const out: ChangeDraft = { path };
+  if (oldValue !== undefined) out.oldValue = cloneJson(oldValue);
+  if (newValue !== undefined) out.newValue = cloneJson(newValue);
+  return out;
+}
