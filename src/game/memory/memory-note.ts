@@ -1,0 +1,41 @@
+/**
+ * The per-turn `Memory:` note. It goes after the cacheable prefix (it changes every turn), so
+ * it carries what the persona prompt must not: the relationship, remembered facts, the
+ * summary, and the secrets the NPC now trusts the player with.
+ */
+import { attitude, clampRelationship } from './npc-memory';
+import type { NPCMemoryState } from './npc-memory';
+
+export interface MemoryNoteOptions {
+  /**
+   * Show the relationship line. The NPC shows it when the relationship tool is on or the
+   * value is not 0, so a fresh NPC without that tool adds nothing.
+   */
+  showRelationship: boolean;
+  /** Secrets the NPC may now share (the relationship reached the unlock threshold). */
+  secretsUnlocked?: readonly string[];
+}
+
+function joined(items: readonly string[]): string {
+  const text = items.map((item) => item.trim().replace(/[.;]+$/, '')).filter((item) => item).join('; ');
+  return text ? `${text}.` : '';
+}
+
+/** The note, or "" when there is nothing to say (so nothing is added to the prompt). */
+export function renderMemoryNote(state: NPCMemoryState, options: MemoryNoteOptions): string {
+  const lines: string[] = [];
+  if (options.showRelationship) {
+    const r = clampRelationship(state.relationship);
+    lines.push(`You feel ${attitude(r)} toward the player (${r} on -100..100).`);
+  }
+  const facts = joined(state.facts ?? []);
+  if (facts) lines.push(`You remember: ${facts}`);
+  const summary = typeof state.summary === 'string' ? state.summary.replace(/\s+/g, ' ').trim() : '';
+  if (summary) lines.push(`Earlier conversation: ${summary}`);
+  const secrets = joined(options.secretsUnlocked ?? []);
+  if (secrets) {
+    const plural = (options.secretsUnlocked ?? []).filter((s) => s.trim()).length > 1;
+    lines.push(`You trust the player enough to share your ${plural ? 'secrets' : 'secret'}: ${secrets}`);
+  }
+  return lines.length > 0 ? `Memory:\n${lines.join('\n')}` : '';
+}

@@ -1,0 +1,79 @@
+/**
+ * The persona as a compact system prompt for a small on-device model: short imperative lines.
+ *
+ * This text is the head of the cacheable prompt prefix, so it is a pure function of
+ * (persona, options): byte-identical across turns. Nothing that changes per turn
+ * (relationship, memory, world, situation, unlocked secrets) belongs here; that goes in the
+ * memory note after the prefix.
+ */
+import { normalizePersona } from './persona';
+import type { Persona } from './persona';
+
+export interface PersonaInstructionOptions {
+  /** The NPC has tools: tell it to check facts with them instead of admitting ignorance. */
+  usesTools: boolean;
+  /** Overrides the persona's sentence limit (a bark uses 1). */
+  maxSentences?: number;
+  /**
+   * Put the secrets in the prompt, guarded by a rule to keep them until the memory note says
+   * the NPC trusts the player. False leaves them out entirely.
+   */
+  secretsInPrefix: boolean;
+  /** Extra instructions from the game, one rule per line. */
+  extra?: string;
+}
+
+/** Ends a sentence with a full stop unless it already ends with punctuation. */
+function sentence(text: string): string {
+  return /[.!?…"')\]]$/.test(text) ? text : `${text}.`;
+}
+
+function list(items: readonly string[]): string {
+  return sentence(items.map((item) => item.replace(/[.;]+$/, '')).join('; '));
+}
+
+function sentenceRule(count: number): string {
+  return count === 1 ? '- Say one short sentence at most.' : `- Say at most ${count} short sentences.`;
+}
+
+function extraRules(extra: string | undefined): string[] {
+  if (typeof extra !== 'string') return [];
+  const rules: string[] = [];
+  for (const raw of extra.split('\n')) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (!line) continue;
+    rules.push(/^[-*•] /.test(line) ? `- ${line.slice(2)}` : `- ${line}`);
+  }
+  return rules;
+}
+
+export function renderPersonaInstructions(persona: Persona, options: PersonaInstructionOptions): string {
+  const p = normalizePersona(persona);
+  const override = options.maxSentences;
+  const sentences = typeof override === 'number' && isFinite(override) ? Math.max(1, Math.floor(override)) : p.maxSentences;
+  const secrets = options.secretsInPrefix ? p.secrets : [];
+  const plural = secrets.length > 1;
+
+  const lines: string[] = [];
+  lines.push(p.role ? `You are ${p.name}, ${p.role.replace(/[.,;]+$/, '')}, a character in a video game.` : `You are ${p.name}, a character in a video game.`);
+  if (p.personality) lines.push(`Personality: ${sentence(p.personality)}`);
+  if (p.speakingStyle) lines.push(`Speaking style: ${sentence(p.speakingStyle)}`);
+  if (p.backstory) lines.push(`Background: ${sentence(p.backstory)}`);
+  if (p.goals.length > 0) lines.push(`Goals: ${list(p.goals)}`);
+  if (p.knowledge.length > 0) lines.push(`You know: ${list(p.knowledge)}`);
+  if (secrets.length > 0) lines.push(`${plural ? 'Your secrets' : 'Your secret'}: ${list(secrets)}`);
+
+  lines.push('Rules:');
+  lines.push(`- Speak only as ${p.name}. Never say you are an AI or a model.`);
+  lines.push(sentenceRule(sentences));
+  lines.push(
+    options.usesTools
+      ? '- Use your tools to check facts before you state them, and name the facts you found.'
+      : '- If you do not know something, say so in character.',
+  );
+  if (secrets.length > 0) {
+    lines.push(`- Never reveal ${plural ? 'your secrets' : 'your secret'} unless the game note below says you trust the player.`);
+  }
+  lines.push(...extraRules(options.extra));
+  return lines.join('\n');
+}

@@ -1,0 +1,215 @@
+/**
+ * Cleans a spoken line the way small models write them: a speaker label in front
+ * ("Greta:", "**Greta**:", "Greta says:") and quotes around the whole line. Works on a
+ * finished text and on a stream, where text that could still turn out to be a label or a
+ * closing quote is held back until it is decided.
+ *
+ * One rule serves both, so a streamed line and the same line cleaned at once are identical:
+ * - a label naming one of the given names is removed from the start;
+ * - an opening quote (" “ ‘ « „) right after it is removed, and its matching closing quote
+ *   is removed when it is the last character. A stream cannot take back what it has shown,
+ *   so the opening quote goes even when the line turns out to be `"Hi," she said.`;
+ * - a line opening with a plain apostrophe (' ) is held whole, because "'Tis late" and
+ *   "'Tis late'" can only be told apart at the end;
+ * - whitespace at both ends is trimmed.
+ */
+
+/** Opening quotes and the closing quotes that may end a line they open. */
+const CLOSERS: Record<string, readonly string[]> = {
+  '"': ['"', '”'],
+  '“': ['”', '"', '“'],
+  '„': ['“', '”', '"'],
+  '‘': ['’', "'"],
+  '«': ['»'],
+  "'": ["'", '’'],
+};
+
+const MARKER = /[*_]/;
+const SPACE = /\s/;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+type LabelMatch = { status: 'match'; end: number } | { status: 'partial' } | { status: 'none' };
+
+/**
+ * Matches `Name:`, `Name says:`, `**Name**:`, `**Name:**`, `*Name*:` (case-insensitive) at the
+ * start of `text`. `partial` means more text could still complete a label; with `final` the
+ * text is complete and partial after the colon counts as a match.
+ */
+function matchLabel(text: string, name: string, final: boolean): LabelMatch {
+  const n = text.length;
+  let i = 0;
+  const skipSpace = (): void => {
+    while (i < n && SPACE.test(text[i])) i++;
+  };
+  const skipMarkers = (max: number): number => {
+    let count = 0;
+    while (i < n && count < max && MARKER.test(text[i])) { i++; count++; }
+    return count;
+  };
+  const partial = (): LabelMatch => (final ? { status: 'none' } : { status: 'partial' });
+
+  skipSpace();
+  const opened = skipMarkers(2);
+  skipSpace();
+  for (let k = 0; k < name.length; k++) {
+    if (i >= n) return partial();
+    if (text[i].toLowerCase() !== name[k].toLowerCase()) return { status: 'none' };
+    i++;
+  }
+  if (i >= n) return partial();
+  // "Greta" must not match the start of "Gretchen".
+  if (WORD_CHAR.test(text[i]) && WORD_CHAR.test(name[name.length - 1])) return { status: 'none' };
+  let closed = skipMarkers(2);
+  skipSpace();
+  if (i >= n) return partial();
+  if (/[a-z]/i.test(text[i])) {
+    const start = i;
+    while (i < n && /[a-z]/i.test(text[i])) i++;
+    const word = text.slice(start, i).toLowerCase();
+    if (i >= n) return (word.length <= 4 && ('says'.startsWith(word) || 'said'.startsWith(word))) ? partial() : { status: 'none' };
+    if (word !== 'says' && word !== 'said') return { status: 'none' };
+    skipSpace();
+  }
+  closed += skipMarkers(2);
+  skipSpace();
+  if (i >= n) return partial();
+  if (text[i] !== ':') return { status: 'none' };
+  i++;
+  // "**Greta:** Hello": the emphasis closes after the colon.
+  const afterColon = i;
+  skipSpace();
+  if (opened > 0 && closed === 0) {
+    if (skipMarkers(opened) === 0) i = afterColon;
+    skipSpace();
+  }
+  if (i >= n && !final) return { status: 'partial' };
+  return { status: 'match', end: i };
+}
+
+function matchAnyLabel(text: string, names: readonly string[], final: boolean): LabelMatch {
+  let pending = false;
+  for (const name of names) {
+    const result = matchLabel(text, name, final);
+    if (result.status === 'match') return result;
+    if (result.status === 'partial') pending = true;
+  }
+  return pending ? { status: 'partial' } : { status: 'none' };
+}
+
+function usableNames(names: readonly string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const name of names ?? []) {
+    const trimmed = typeof name === 'string' ? name.trim() : '';
+    if (trimmed && out.indexOf(trimmed) < 0) out.push(trimmed);
+  }
+  // Longest first, so "Old Tom" wins over "Old".
+  return out.sort((a, b) => b.length - a.length);
+}
+
+/** Removes a leading speaker label naming one of `names`; other text is returned unchanged. */
+export function stripSpeakerLabel(text: string, names: readonly string[]): string {
+  const source = String(text ?? '');
+  const result = matchAnyLabel(source, usableNames(names), true);
+  return result.status === 'match' ? source.slice(result.end) : source;
+}
+
+/** Removes quotes wrapping the line ("…", “…”, ‘…’, «…», „…“, '…'), and trims it. */
+export function stripWrappingQuotes(text: string): string {
+  const cleaner = new LineCleaner([]);
+  return cleaner.push(String(text ?? '')) + cleaner.finish();
+}
+
+/** Label, then wrapping quotes, then whitespace: the line the player should see. */
+export function cleanLine(text: string, names: readonly string[]): string {
+  const cleaner = new LineCleaner(names);
+  return cleaner.push(String(text ?? '')) + cleaner.finish();
+}
+
+type Phase = 'label' | 'quote' | 'body' | 'held';
+
+/**
+ * Streaming cleanup: `push(delta)` returns the part that may be shown now, `finish()` the
+ * rest. Everything returned, concatenated, equals `cleanLine(fullText, names)`.
+ */
+export class LineCleaner {
+  private readonly names: string[];
+  private raw = '';
+  private phase: Phase = 'label';
+  private bodyStart = 0;
+  private opener: string | undefined;
+  private emitted = '';
+  private finished = false;
+
+  constructor(names: readonly string[]) {
+    this.names = usableNames(names);
+  }
+
+  /** What has been shown so far (after finish: the whole cleaned line). */
+  get text(): string {
+    return this.emitted;
+  }
+
+  push(delta: string): string {
+    if (this.finished) return '';
+    this.raw += String(delta ?? '');
+    return this.advance(false);
+  }
+
+  finish(): string {
+    if (this.finished) return '';
+    const out = this.advance(true);
+    this.finished = true;
+    return out;
+  }
+
+  private advance(final: boolean): string {
+    if (this.phase === 'label') {
+      const label = matchAnyLabel(this.raw, this.names, final);
+      if (label.status === 'partial') return '';
+      this.bodyStart = label.status === 'match' ? label.end : 0;
+      this.phase = 'quote';
+    }
+    if (this.phase === 'quote') {
+      let k = this.bodyStart;
+      while (k < this.raw.length && SPACE.test(this.raw[k])) k++;
+      if (k >= this.raw.length) return '';
+      const ch = this.raw[k];
+      if (ch === "'") {
+        this.phase = 'held';
+        this.bodyStart = k;
+      } else {
+        this.phase = 'body';
+        if (Object.prototype.hasOwnProperty.call(CLOSERS, ch)) {
+          this.opener = ch;
+          this.bodyStart = k + 1;
+        } else {
+          this.bodyStart = k;
+        }
+      }
+    }
+    const visible = this.phase === 'held' ? this.heldText(final) : this.bodyText();
+    // By construction what was shown is a prefix of what may be shown now.
+    const out = visible.slice(this.emitted.length);
+    this.emitted = visible;
+    return out;
+  }
+
+  /** The body without the tail that is still undecided (spaces, a possible closing quote). */
+  private bodyText(): string {
+    let body = this.raw.slice(this.bodyStart).replace(/^\s+/, '');
+    body = body.replace(/\s+$/, '');
+    if (this.opener && body.length > 0 && CLOSERS[this.opener].indexOf(body[body.length - 1]) >= 0) {
+      body = body.slice(0, -1).replace(/\s+$/, '');
+    }
+    return body;
+  }
+
+  private heldText(final: boolean): string {
+    if (!final) return '';
+    const body = this.raw.slice(this.bodyStart).trim();
+    if (body.length >= 2 && CLOSERS["'"].indexOf(body[body.length - 1]) >= 0) {
+      return body.slice(1, -1).trim();
+    }
+    return body;
+  }
+}

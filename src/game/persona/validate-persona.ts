@@ -1,0 +1,201 @@
+/**
+ * Checks a persona (an object or its JSON text) against the published schema and says, per
+ * field, what is wrong in words a designer can act on: `persona.maxSentences: must be at
+ * least 1; got 0`.
+ */
+import Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { AgentError } from '../../core/errors';
+import { EMOTIONS, matchEmotion } from '../emotion';
+import personaSchema from '../../../schemas/persona.schema.json';
+import { findJsonSyntaxError } from './json-syntax-error';
+import { PERSONA_FIELDS } from './persona';
+import type { Persona } from './persona';
+
+export interface PersonaProblem {
+  /** `persona.name`, `persona.goals[2]`, or `persona` for the whole value. */
+  field: string;
+  message: string;
+}
+
+export type PersonaValidation =
+  | { ok: true; persona: Persona }
+  | { ok: false; problems: PersonaProblem[] };
+
+export { personaSchema as PERSONA_SCHEMA };
+
+let compiled: ValidateFunction | undefined;
+
+/** Compiled once, on first use: ajv compiles to a function, which costs a few milliseconds. */
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    compiled = ajv.compile(personaSchema as object);
+  }
+  return compiled;
+}
+
+/** Never throws: the inspector shows every problem at once. */
+export function validatePersona(input: unknown): PersonaValidation {
+  let value = input;
+  if (typeof input === 'string') {
+    const parsed = parseJsonText(input);
+    if (!parsed.ok) return { ok: false, problems: [{ field: 'persona', message: parsed.message }] };
+    value = parsed.value;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, problems: [{ field: 'persona', message: `must be an object with at least a "name"; got ${describe(value)}` }] };
+  }
+  const validate = validator();
+  if (validate(value)) return { ok: true, persona: copyPersona(value as Record<string, unknown>) };
+  const problems: PersonaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const problem = toProblem(error, value);
+    if (!problem) continue;
+    const key = `${problem.field}\u0000${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  if (problems.length === 0) problems.push({ field: 'persona', message: 'does not match the persona schema' });
+  return { ok: false, problems };
+}
+
+/**
+ * The validated persona (without a `$schema` key), or an `invalid_request` AgentError whose
+ * message lists every bad field. Defaults are not filled in here (see normalizePersona), so a
+ * saved persona stays as the designer wrote it.
+ */
+export function parsePersona(input: unknown): Persona {
+  const result = validatePersona(input);
+  if (result.ok) return result.persona;
+  throw new AgentError('invalid_request', formatPersonaProblems(result.problems));
+}
+
+export function formatPersonaProblems(problems: readonly PersonaProblem[]): string {
+  return problems.map((p) => (p.field === 'persona' && p.message.startsWith('persona ') ? p.message : `${p.field}: ${p.message}`)).join('; ');
+}
+
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (source.trim() === '') return { ok: false, message: 'persona is not JSON: the text is empty' };
+  try {
+    return { ok: true, value: JSON.parse(source) };
+  } catch (error) {
+    const found = findJsonSyntaxError(source);
+    const engineMessage = error instanceof Error ? error.message : String(error);
+    if (!found) return { ok: false, message: `persona is not JSON: ${engineMessage}` };
+    return {
+      ok: false,
+      message: `persona is not JSON: ${found.message} at position ${found.position} (line ${found.line}, column ${found.column})`,
+    };
+  }
+}
+
+/** A shallow copy with only the persona's own fields, lists copied so callers cannot share them. */
+function copyPersona(value: Record<string, unknown>): Persona {
+  const out: Record<string, unknown> = {};
+  for (const field of PERSONA_FIELDS) {
+    const v = value[field];
+    if (v === undefined) continue;
+    out[field] = Array.isArray(v) ? v.slice() : v;
+  }
+  return out as unknown as Persona;
+}
+
+function fieldName(instancePath: string): string {
+  let out = 'persona';
+  for (const raw of instancePath.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(part) ? `[${part}]` : `.${part}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let current = root;
+  for (const raw of instancePath.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'string': {
+      const clipped = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      return JSON.stringify(clipped);
+    }
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text (a string)',
+  integer: 'a whole number',
+  number: 'a number',
+  array: 'a list',
+  object: 'an object',
+  boolean: 'true or false',
+};
+
+/** "speaking_style" → speakingStyle: the field a designer probably meant. */
+function closestField(name: string): string | undefined {
+  const squash = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
+  const key = squash(name);
+  for (const field of PERSONA_FIELDS) {
+    if (squash(field) === key) return field;
+  }
+  const aliases: Record<string, string> = {
+    style: 'speakingStyle', background: 'backstory', history: 'backstory', secret: 'secrets', goal: 'goals',
+    facts: 'knowledge', emotion: 'defaultEmotion', sentences: 'maxSentences', greetings: 'greeting',
+    fallback: 'fallbackLines', fallbacks: 'fallbackLines', title: 'role', job: 'role', traits: 'personality',
+  };
+  return aliases[key];
+}
+
+function toProblem(error: ErrorObject, root: unknown): PersonaProblem | undefined {
+  const field = fieldName(error.instancePath);
+  const value = valueAt(root, error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: `${field}.${String(params.missingProperty)}`, message: 'is required' };
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const guess = closestField(extra);
+      const hint = guess ? `did you mean "${guess}"?` : `known fields: ${PERSONA_FIELDS.join(', ')}`;
+      return { field: `${field}.${extra}`, message: `is not a persona field; ${hint}` };
+    }
+    case 'type': {
+      const wanted = String(params.type);
+      return { field, message: `must be ${TYPE_WORDS[wanted] ?? wanted}; got ${describe(value)}` };
+    }
+    case 'minimum':
+      return { field, message: `must be at least ${String(params.limit)}; got ${describe(value)}` };
+    case 'maximum':
+      return { field, message: `must be at most ${String(params.limit)}; got ${describe(value)}` };
+    case 'minLength':
+    case 'pattern':
+      return { field, message: 'must not be empty' };
+    case 'enum': {
+      const guess = matchEmotion(value, EMOTIONS, 'neutral');
+      const allowed = (params.allowedValues as unknown[]).join(', ');
+      const hint = typeof value === 'string' && guess !== 'neutral' ? ` (did you mean "${guess}"?)` : '';
+      return { field, message: `must be one of ${allowed}; got ${describe(value)}${hint}` };
+    }
+    default:
+      return { field, message: `${error.message ?? 'is not valid'}; got ${describe(value)}` };
+  }
+}
