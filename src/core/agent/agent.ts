@@ -1,0 +1,292 @@
+/**
+ * An agent over any LanguageModel: instructions, tools, a history of whole turns, and a queue
+ * that runs its turns one at a time, in order. A turn is atomic: it lands in the history
+ * whole when it completes, or not at all (failure, cancel).
+ */
+import { AgentError } from '../errors';
+import type { SignalLike } from '../abort';
+import { AgentTool, checkToolSet } from '../tools';
+import { JsonSchema } from '../schema';
+import type { LanguageModel, TokenUsage } from '../../models/types';
+import { generateText } from '../../models/types';
+import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
+import type { AgentResponse } from './events';
+import { AgentRun } from './run';
+import { TurnEngine, resolveTurnTools } from './turn';
+import { TurnState } from './turn-state';
+import { TokenCounter } from '../prompt/prompt-builder';
+import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
+import type { ExternalToolHandler } from './tool-runner';
+import { clone, checkEntry, splitTurns, transcriptFromJSON, transcriptToJSON, type TranscriptData, type TranscriptEntry } from './transcript';
+
+export interface AgentOptions {
+  instructions?: string;
+  tools?: AgentTool[];
+  config?: AgentConfigInput;
+  /** A transcript saved with `saveTranscript()`: its history and context note are restored. */
+  transcript?: unknown;
+}
+
+export interface RunOptions {
+  /** Structured turn: the reply is JSON valid against this schema, keys in schema order. */
+  schema?: JsonSchema | Record<string, unknown>;
+  toolChoice?: ToolChoice;
+  enabledTools?: string[];
+  /** A note for this turn only. */
+  context?: string;
+  signal?: SignalLike;
+  externalTools?: ExternalToolHandler;
+}
+
+export interface CompactOptions {
+  keepRecentTurns?: number;
+  instructions?: string;
+  signal?: SignalLike;
+}
+
+const DEFAULT_SUMMARY_INSTRUCTIONS = 'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
+
+let runCounter = 0;
+
+export class Agent {
+  readonly model: LanguageModel;
+  private _instructions: string;
+  private _tools: AgentTool[];
+  private _config: AgentConfig;
+  private _contextNote = '';
+  private _history: TranscriptEntry[] = [];
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly active = new Set<AgentRun>();
+  private running: { run: AgentRun; entries: TranscriptEntry[] } | null = null;
+  private readonly counter: TokenCounter;
+  private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+  private closed = false;
+
+  constructor(model: LanguageModel, options: AgentOptions = {}) {
+    if (!model || typeof model.generate !== 'function') {
+      throw new AgentError('invalid_request', 'Agent needs a LanguageModel (an object with generate()).');
+    }
+    this.model = model;
+    this._instructions = options.instructions ?? '';
+    const tools = options.tools ?? [];
+    checkToolSet(tools);
+    this._tools = tools.slice();
+    this._config = resolveConfig(options.config);
+    this.counter = new TokenCounter(model);
+    if (options.transcript !== undefined) {
+      const t = transcriptFromJSON(options.transcript);
+      this._history = t.entries;
+      this._contextNote = t.contextNote;
+    }
+  }
+
+  // ---- turns --------------------------------------------------------------------------------
+
+  /** Starts a turn (queued behind any running one) and returns its run at once. */
+  run(prompt: string, options: RunOptions = {}): AgentRun {
+    const run = new AgentRun(`run_${++runCounter}`, options.signal, options.externalTools);
+    let failure: AgentError | undefined;
+    let schema: JsonSchema | undefined;
+    let choice: ToolChoice = this._config.toolPolicy.choice;
+    try {
+      if (this.closed) throw new AgentError('invalid_request', 'This agent was closed.');
+      if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
+      if (options.toolChoice !== undefined) choice = validateToolChoice(options.toolChoice);
+      if (options.schema !== undefined) schema = options.schema instanceof JsonSchema ? options.schema : JsonSchema.from(options.schema);
+      resolveTurnTools(this._tools, choice, options.enabledTools ?? this._config.toolPolicy.enabledTools);
+    } catch (e) {
+      failure = AgentError.from(e);
+    }
+    this.active.add(run);
+    const previous = this.tail;
+    const work = previous.then(async () => {
+      if (failure) throw failure;
+      if (run.signal.aborted) throw run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled();
+      run.markRunning();
+      const entries: TranscriptEntry[] = [];
+      this.running = { run, entries };
+      const state = new TurnState(this.model, this._config, run.signal, (e) => run.emit(e));
+      const engine = new TurnEngine(
+        state,
+        { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter },
+        { prompt, schema, choice, enabledTools: options.enabledTools, context: options.context },
+        run.external,
+        entries,
+      );
+      const response = await engine.run();
+      if (run.signal.aborted) throw run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled();
+      // The point of no return: from here on the turn is committed and a cancel changes nothing.
+      this._history = this._history.concat(entries);
+      this.addUsage(response.usage);
+      this.running = null;
+      run.complete(response);
+      return response;
+    }).catch((e) => {
+      if (this.running?.run === run) this.running = null;
+      if (!run.isFinished) run.fail(AgentError.from(e));
+    }).finally(() => {
+      this.active.delete(run);
+    });
+    this.tail = work;
+    // A queued turn cancels at once, without waiting for the turns ahead of it.
+    run.signal.addEventListener('abort', () => {
+      if (run.status === 'queued') run.fail(run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled());
+    });
+    return run;
+  }
+
+  /** Runs a turn to completion; external tools are answered by `options.externalTools`. */
+  respond(prompt: string, options: RunOptions = {}): Promise<AgentResponse> {
+    return this.run(prompt, options).response(options.externalTools);
+  }
+
+  /** Resolves once every queued and running turn has finished. */
+  async waitUntilIdle(): Promise<void> {
+    let t: Promise<unknown>;
+    do {
+      t = this.tail;
+      await t.catch(() => undefined);
+    } while (t !== this.tail);
+  }
+
+  get isResponding(): boolean {
+    return this.active.size > 0;
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  /** Completed turns only (copies). */
+  get history(): TranscriptEntry[] {
+    return clone(this._history);
+  }
+
+  /** Instructions, note, tools and entries, including the turn in progress. */
+  get transcript(): TranscriptData {
+    const entries = this._history.concat(this.running ? this.running.entries : []);
+    return {
+      instructions: this._instructions,
+      contextNote: this._contextNote,
+      tools: this._tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters.json })),
+      entries: clone(entries),
+    };
+  }
+
+  get turnCount(): number {
+    return splitTurns(this._history).length;
+  }
+
+  get instructions(): string {
+    return this._instructions;
+  }
+
+  /** Applies from the next turn. */
+  set instructions(value: string) {
+    this._instructions = value ?? '';
+  }
+
+  get contextNote(): string {
+    return this._contextNote;
+  }
+
+  set contextNote(value: string) {
+    this._contextNote = value ?? '';
+  }
+
+  get tools(): AgentTool[] {
+    return this._tools.slice();
+  }
+
+  /** Replaces the tools (checked now; applies from the next turn). */
+  setTools(tools: AgentTool[]): void {
+    checkToolSet(tools);
+    this._tools = tools.slice();
+  }
+
+  get config(): AgentConfig {
+    return this._config;
+  }
+
+  /** Changes settings from the next turn on; invalid values throw invalid_request. */
+  configure(input: AgentConfigInput): void {
+    this._config = resolveConfig(input, this._config);
+  }
+
+  get totalUsage(): TokenUsage {
+    return { ...this._usage };
+  }
+
+  /** Replaces the history, after running turns finish. */
+  replaceHistory(entries: TranscriptEntry[]): Promise<void> {
+    entries.forEach((e, i) => checkEntry(e, i));
+    const copy = clone(entries);
+    return this.enqueue(() => { this._history = copy; });
+  }
+
+  /** Clears history and context note (keeps instructions and tools), after running turns finish. */
+  reset(): Promise<void> {
+    return this.enqueue(() => {
+      this._history = [];
+      this._contextNote = '';
+    });
+  }
+
+  saveTranscript(): { type: string; version: number; transcript: TranscriptData } {
+    return transcriptToJSON({ ...this.transcript, entries: clone(this._history) });
+  }
+
+  /**
+   * Folds all but the last `keepRecentTurns` turns into the context note with one summary call.
+   * Returns the new note, or null when there is nothing to compact. On failure nothing changes.
+   */
+  compactHistory(options: CompactOptions = {}): Promise<string | null> {
+    const keep = options.keepRecentTurns ?? 2;
+    if (!(keep >= 0)) return Promise.reject(new AgentError('invalid_request', 'keepRecentTurns must be ≥ 0.'));
+    return this.enqueue(async () => {
+      const turns = splitTurns(this._history);
+      if (turns.length <= keep) return null;
+      const old = turns.slice(0, turns.length - keep);
+      const labels = this._config.labels;
+      const render = this._config.structuredReplyRenderer ?? renderStructuredPlain;
+      const lines = old.map((t) => entryLines(t, labels, this._config.context.maxToolOutputChars, render).join('\n')).join('\n');
+      const earlier = this._contextNote ? `Earlier summary: ${this._contextNote}\n\n` : '';
+      const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
+      const { text } = await generateText(this.model, {
+        kind: 'summary',
+        prompt,
+        temperature: this._config.decisionTemperature,
+        maxOutputTokens: 400,
+        priority: 0,
+        label: this._config.label,
+      }, options.signal);
+      const summary = text.trim();
+      if (!summary) throw new AgentError('generation_failed', 'The summary came back empty; the history was left as it was.');
+      this._history = ([] as TranscriptEntry[]).concat(...turns.slice(turns.length - keep));
+      this._contextNote = summary;
+      return summary;
+    });
+  }
+
+  prewarm(): Promise<void> {
+    return this.model.prewarm ? this.model.prewarm(this._instructions) : Promise.resolve();
+  }
+
+  /** Cancels running and queued turns; the agent takes no more. */
+  close(): void {
+    this.closed = true;
+    for (const run of Array.from(this.active)) run.cancel('The agent was closed.');
+  }
+
+  private addUsage(u: TokenUsage): void {
+    this._usage = {
+      inputTokens: this._usage.inputTokens + u.inputTokens,
+      cachedInputTokens: this._usage.cachedInputTokens + u.cachedInputTokens,
+      outputTokens: this._usage.outputTokens + u.outputTokens,
+    };
+  }
+
+  private enqueue<T>(fn: () => T | Promise<T>): Promise<T> {
+    const p = this.tail.then(() => fn());
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+}

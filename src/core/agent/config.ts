@@ -1,0 +1,157 @@
+/** Agent settings with the defaults the seed library established (and where this one is faster). */
+import { AgentError } from '../errors';
+
+/** Which tools the model may or must use on a turn. Wire forms: "auto", "none", "required", "explicit", {"tool": name}. */
+export type ToolChoice = 'auto' | 'none' | 'required' | 'explicit' | { tool: string };
+
+export interface ToolPolicy {
+  choice: ToolChoice;
+  /** Decide/tool rounds per turn before the reply is forced. */
+  maxToolRounds: number;
+  /** Tool calls per turn before the reply is forced. */
+  maxToolCalls: number;
+  /** Only these tools are offered (undefined = all). */
+  enabledTools?: string[];
+}
+
+export interface ContextPolicy {
+  trimsHistory: boolean;
+  /** Input tokens kept free for the model's own framing. */
+  reservedTokens: number;
+  /** Overrides the model's input limit (the ~4000 tokens of Gemini Nano). */
+  maxInputTokens?: number;
+  /** Each tool output shown to the model is cut to this many characters. */
+  maxToolOutputChars: number;
+}
+
+export interface RetryPolicy {
+  /** Attempts per model step (1 = no retry). */
+  maxAttempts: number;
+  initialDelayMs: number;
+  /** A rate limit asking to wait longer than this is not retried. */
+  maxRetryAfterMs: number;
+}
+
+export interface AgentLabels {
+  user: string;
+  assistant: string;
+}
+
+export interface AgentConfig {
+  toolPolicy: ToolPolicy;
+  context: ContextPolicy;
+  retry: RetryPolicy;
+  labels: AgentLabels;
+  /**
+   * true (default): a decide step may carry the reply itself, streamed as it is written, so
+   * small talk costs 1 model call and a one-tool turn 2. false: the seed's separate reply step.
+   */
+  inlineReplies: boolean;
+  temperature?: number;
+  topK?: number;
+  seed?: number;
+  maxResponseTokens?: number;
+  decisionTemperature: number;
+  /** Output cap of decide and argument steps (an inline reply must fit in it). */
+  decisionMaxTokens: number;
+  /** Local tool handlers are abandoned after this long (ms). */
+  toolTimeoutMs: number;
+  /** How long an external tool waits for the host by default (ms); 0 = forever. */
+  externalToolTimeoutMs: number;
+  repairsInvalidOutput: boolean;
+  /** An identical successful call repeated in a turn means "reply". */
+  dedupesToolCalls: boolean;
+  /** How an earlier structured reply appears in the conversation (default `key: value; …`). */
+  structuredReplyRenderer?: (value: unknown) => string;
+  /** Passed on every request, for a ModelScheduler in front of the model. */
+  priority?: number;
+  /** Free-form label for logs and the preview. */
+  label?: string;
+}
+
+export type AgentConfigInput = Partial<Omit<AgentConfig, 'toolPolicy' | 'context' | 'retry' | 'labels'>> & {
+  toolPolicy?: Partial<ToolPolicy>;
+  context?: Partial<ContextPolicy>;
+  retry?: Partial<RetryPolicy>;
+  labels?: Partial<AgentLabels>;
+};
+
+export const DEFAULT_TOOL_POLICY: ToolPolicy = { choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 };
+export const DEFAULT_CONTEXT_POLICY: ContextPolicy = { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000 };
+
+export function resolveConfig(input: AgentConfigInput = {}, base?: AgentConfig): AgentConfig {
+  const b = base ?? {
+    toolPolicy: DEFAULT_TOOL_POLICY,
+    context: DEFAULT_CONTEXT_POLICY,
+    retry: DEFAULT_RETRY_POLICY,
+    labels: { user: 'User', assistant: 'Assistant' },
+    inlineReplies: true,
+    decisionTemperature: 0,
+    decisionMaxTokens: 256,
+    toolTimeoutMs: 60_000,
+    externalToolTimeoutMs: 60_000,
+    repairsInvalidOutput: true,
+    dedupesToolCalls: true,
+  };
+  const config: AgentConfig = {
+    ...b,
+    ...stripUndefined(input),
+    toolPolicy: { ...b.toolPolicy, ...stripUndefined(input.toolPolicy ?? {}) },
+    context: { ...b.context, ...stripUndefined(input.context ?? {}) },
+    retry: { ...b.retry, ...stripUndefined(input.retry ?? {}) },
+    labels: { ...b.labels, ...stripUndefined(input.labels ?? {}) },
+  };
+  validateConfig(config);
+  return config;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+export function validateToolChoice(choice: unknown): ToolChoice {
+  if (choice === 'auto' || choice === 'none' || choice === 'required' || choice === 'explicit') return choice;
+  if (typeof choice === 'object' && choice !== null && typeof (choice as { tool?: unknown }).tool === 'string') {
+    return { tool: (choice as { tool: string }).tool };
+  }
+  throw new AgentError('invalid_request', `toolChoice must be "auto", "none", "required", "explicit" or {tool: name}; got ${JSON.stringify(choice)}.`);
+}
+
+/** Reads the wire forms, including OpenAI's {"type":"function","function":{"name"}}, {"name"} and "any". */
+export function parseToolChoice(value: unknown): ToolChoice {
+  if (value === 'any') return 'required';
+  if (typeof value === 'object' && value !== null) {
+    const v = value as { tool?: unknown; name?: unknown; function?: { name?: unknown } };
+    if (typeof v.tool === 'string') return { tool: v.tool };
+    if (v.function && typeof v.function.name === 'string') return { tool: v.function.name };
+    if (typeof v.name === 'string') return { tool: v.name };
+  }
+  return validateToolChoice(value);
+}
+
+function nonNegativeInt(name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 0) throw new AgentError('invalid_request', `${name} must be a whole number ≥ 0; got ${v}.`);
+}
+
+export function validateConfig(c: AgentConfig): void {
+  validateToolChoice(c.toolPolicy.choice);
+  nonNegativeInt('toolPolicy.maxToolRounds', c.toolPolicy.maxToolRounds);
+  nonNegativeInt('toolPolicy.maxToolCalls', c.toolPolicy.maxToolCalls);
+  nonNegativeInt('context.reservedTokens', c.context.reservedTokens);
+  if (!(c.context.maxToolOutputChars >= 50)) throw new AgentError('invalid_request', 'context.maxToolOutputChars must be at least 50.');
+  if (c.context.maxInputTokens !== undefined && !(c.context.maxInputTokens >= 256)) {
+    throw new AgentError('invalid_request', 'context.maxInputTokens must be at least 256.');
+  }
+  if (!(c.retry.maxAttempts >= 1)) throw new AgentError('invalid_request', 'retry.maxAttempts must be at least 1.');
+  if (!(c.decisionMaxTokens >= 16)) throw new AgentError('invalid_request', 'decisionMaxTokens must be at least 16.');
+  if (!(c.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
+  if (!(c.externalToolTimeoutMs >= 0)) throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
+  for (const [k, v] of [['labels.user', c.labels.user], ['labels.assistant', c.labels.assistant]] as const) {
+    if (typeof v !== 'string' || !v.trim() || /[\n:]/.test(v)) {
+      throw new AgentError('invalid_request', `${k} must be a short name without ":" or line breaks; got ${JSON.stringify(v)}.`);
+    }
+  }
+}

@@ -1,0 +1,10 @@
+export { Agent } from './agent';
+export type { AgentOptions, RunOptions, CompactOptions } from './agent';
+export { AgentRun } from './run';
+export type { RunStatus } from './run';
+export { resolveConfig, parseToolChoice, validateToolChoice, DEFAULT_TOOL_POLICY, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY } from './config';
+export type { AgentConfig, AgentConfigInput, ToolChoice, ToolPolicy, ContextPolicy, RetryPolicy, AgentLabels } from './config';
+export type { AgentEvent, AgentEventType, AgentEventOf, AgentResponse, ModelStepInfo, StepRecord, ToolRecord, ToolCallingMode } from './events';
+export type { ExternalToolHandler } from './tool-runner';
+export { transcriptFromJSON, transcriptToJSON, splitTurns, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from './transcript';
+export type { TranscriptData, TranscriptEntry } from './transcript';

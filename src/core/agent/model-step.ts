@@ -1,0 +1,102 @@
+/**
+ * One model step: send the request, stream the answer, stop reading as soon as the caller has
+ * what it needs, and retry transient failures (busy, rate_limited, generation_failed) with
+ * backoff. A retry repeats this step only, so no tool ever runs twice.
+ */
+import { AgentError } from '../errors';
+import { Canceller, linkSignal, sleep, abortError } from '../abort';
+import { estimateTokens, type FinishReason, type TokenUsage } from '../../models/types';
+import type { BuiltPrompt } from '../prompt/prompt-builder';
+import type { ModelStepInfo } from './events';
+import type { TurnState } from './turn-state';
+
+export interface StepHandlers {
+  /** Called with all text so far after each chunk; return true to stop reading (the answer is complete). */
+  onText?: (text: string) => boolean | void;
+}
+
+export interface StepResult {
+  text: string;
+  stoppedEarly: boolean;
+  finishReason?: FinishReason;
+}
+
+const RETRYABLE = new Set(['busy', 'rate_limited', 'generation_failed']);
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+export async function runModelStep(
+  turn: TurnState,
+  built: BuiltPrompt,
+  info: Pick<ModelStepInfo, 'kind' | 'isRepair' | 'completedToolRounds' | 'toolCallingMode' | 'enabledTools'>,
+  handlers: StepHandlers,
+  buildMs: number,
+): Promise<StepResult> {
+  const { config, model } = turn;
+  const request = { ...built.request, isRepair: info.isRepair };
+  if (config.priority !== undefined) request.priority = config.priority;
+  if (config.label !== undefined) request.label = config.label;
+  const maxAttempts = config.retry.maxAttempts;
+  let coreMs = buildMs;
+
+  for (let attempt = 0; ; attempt++) {
+    const step: ModelStepInfo = { ...info, index: turn.stepIndex, attempt, trimmedTurns: built.trimmedTurns };
+    turn.emit({ type: 'step', step, request });
+    turn.modelCalls++;
+    const stepCanceller = new Canceller();
+    const unlink = linkSignal(turn.signal, stepCanceller);
+    let text = '';
+    let usage: TokenUsage | undefined;
+    let finishReason: FinishReason | undefined;
+    let stoppedEarly = false;
+    try {
+      for await (const chunk of model.generate(request, stepCanceller.signal)) {
+        const t0 = now();
+        if (turn.signal.aborted) throw abortError(turn.signal);
+        text = chunk.text;
+        if (chunk.usage) usage = chunk.usage;
+        if (chunk.finishReason) finishReason = chunk.finishReason;
+        const stop = handlers.onText ? handlers.onText(text) === true : false;
+        coreMs += now() - t0;
+        if (stop && !chunk.finishReason) {
+          stoppedEarly = true;
+          break; // ends the model's stream: the rest would only cost decode time
+        }
+      }
+      if (turn.signal.aborted) throw abortError(turn.signal);
+      const stepUsage: TokenUsage = usage ?? {
+        inputTokens: built.promptTokens,
+        cachedInputTokens: model.capabilities.prefixCaching ? built.cachedTokens : 0,
+        outputTokens: estimateTokens(text),
+      };
+      turn.usage.inputTokens += stepUsage.inputTokens;
+      turn.usage.cachedInputTokens += stepUsage.cachedInputTokens;
+      turn.usage.outputTokens += stepUsage.outputTokens;
+      turn.steps.push({
+        kind: info.kind,
+        isRepair: info.isRepair,
+        promptTokens: stepUsage.inputTokens,
+        cachedPromptTokens: built.cachedTokens,
+        outputTokens: stepUsage.outputTokens,
+        coreMs,
+        stoppedEarly,
+      });
+      turn.stepIndex++;
+      turn.emit({ type: 'stepFinished', step, output: text, usage: stepUsage, stoppedEarly });
+      return { text, stoppedEarly, finishReason };
+    } catch (error) {
+      if (turn.signal.aborted) throw abortError(turn.signal);
+      const e = AgentError.from(error);
+      const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > config.retry.maxRetryAfterMs;
+      if (!RETRYABLE.has(e.code) || attempt + 1 >= maxAttempts || tooLong) throw e;
+      const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
+      await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
+      turn.resetText();
+    } finally {
+      unlink();
+      stepCanceller.abort();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** What one running turn keeps while it works: events out, counters, the reply text shown so far. */
+import type { LanguageModel, TokenUsage } from '../../models/types';
+import type { SignalLike } from '../abort';
+import type { AgentConfig } from './config';
+import type { AgentEvent, StepRecord } from './events';
+
+export class TurnState {
+  readonly steps: StepRecord[] = [];
+  readonly usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+  modelCalls = 0;
+  stepIndex = 0;
+  /** The reply text the caller has been shown (sum of text deltas since the last reset). */
+  shownText = '';
+  private textEvents = 0;
+
+  constructor(
+    readonly model: LanguageModel,
+    readonly config: AgentConfig,
+    readonly signal: SignalLike,
+    readonly emit: (event: AgentEvent) => void,
+  ) {}
+
+  /** Shows `text` as the reply so far: a delta when it extends what was shown, else a reset. */
+  showText(text: string): void {
+    if (text === this.shownText) return;
+    if (text.startsWith(this.shownText)) {
+      const delta = text.slice(this.shownText.length);
+      this.shownText = text;
+      this.textEvents++;
+      this.emit({ type: 'text', delta, text, isReset: false });
+    } else {
+      this.shownText = text;
+      this.textEvents++;
+      this.emit({ type: 'text', delta: text, text, isReset: true });
+    }
+  }
+
+  /** Called before a retry or a new reply attempt: anything shown so far is withdrawn. */
+  resetText(): void {
+    if (this.textEvents === 0 || this.shownText === '') return;
+    this.shownText = '';
+    this.emit({ type: 'text', delta: '', text: '', isReset: true });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Builds each step's request: the stable prefix (system instruction + catalog), then the
+ * changing part (context note, conversation, this turn's tool results, a short task line),
+ * trimmed to the model's input budget by dropping whole oldest turns.
+ */
+import { AgentError } from '../errors';
+import type { GenerationRequest, LanguageModel, StepKind } from '../../models/types';
+import { estimateTokens } from '../../models/types';
+import type { AgentConfig } from '../agent/config';
+import { splitTurns, type TranscriptEntry } from '../agent/transcript';
+import { entryLines, renderStructuredPlain } from './render-conversation';
+
+export interface StablePrompt {
+  systemInstruction?: string;
+  promptPrefix?: string;
+}
+
+export interface StepPromptInput {
+  kind: StepKind;
+  history: readonly TranscriptEntry[];
+  /** This turn so far: its prompt entry and tool uses. */
+  current: readonly TranscriptEntry[];
+  contextNote: string;
+  task: string;
+  /** True when the prompt may be sent raw (first plain turn: no history, tools or note). */
+  raw?: boolean;
+}
+
+export interface BuiltPrompt {
+  request: GenerationRequest;
+  trimmedTurns: number;
+  promptTokens: number;
+  cachedTokens: number;
+}
+
+/** The prefix split for the model: instructions as system text where supported, else in front. */
+export function stablePrompt(instructions: string, toolSection: string, model: LanguageModel): StablePrompt {
+  const ins = instructions.trim();
+  if (model.capabilities.systemInstructions) {
+    return {
+      systemInstruction: ins || undefined,
+      promptPrefix: toolSection ? `${toolSection}\n\n` : undefined,
+    };
+  }
+  const joined = [ins, toolSection].filter(Boolean).join('\n\n');
+  return { promptPrefix: joined ? `${joined}\n\n` : undefined };
+}
+
+/** Counts tokens exactly with the model when it can, caching by text (blocks repeat across steps). */
+export class TokenCounter {
+  private cache = new Map<string, number>();
+  constructor(private readonly model: LanguageModel) {}
+
+  async count(text: string): Promise<number> {
+    if (!text) return 0;
+    const hit = this.cache.get(text);
+    if (hit !== undefined) return hit;
+    let n: number | null | undefined = null;
+    if (this.model.countTokens) {
+      try { n = await this.model.countTokens(text); } catch { n = null; }
+    }
+    const value = typeof n === 'number' && n >= 0 ? n : estimateTokens(text);
+    if (this.cache.size > 256) this.cache.clear();
+    this.cache.set(text, value);
+    return value;
+  }
+}
+
+export async function buildStepPrompt(
+  input: StepPromptInput,
+  stable: StablePrompt,
+  config: AgentConfig,
+  model: LanguageModel,
+  counter: TokenCounter,
+): Promise<BuiltPrompt> {
+  const render = config.structuredReplyRenderer ?? renderStructuredPlain;
+  const maxOut = config.context.maxToolOutputChars;
+  const turns = splitTurns(input.history).map((t) => entryLines(t, config.labels, maxOut, render).join('\n'));
+  const currentLines = entryLines(input.current, config.labels, maxOut, render).join('\n');
+  const note = input.contextNote.trim();
+
+  const stableText = (stable.systemInstruction ?? '') + (stable.promptPrefix ?? '');
+  const compose = (fromTurn: number): string => {
+    if (input.raw && turns.length === 0 && !note) {
+      const first = input.current[0];
+      if (first && first.type === 'prompt') return input.task ? `${first.text}\n\n${input.task}` : first.text;
+    }
+    const parts: string[] = [];
+    if (note) parts.push(note);
+    const convo = turns.slice(fromTurn).concat(currentLines ? [currentLines] : []);
+    parts.push(`Conversation:\n${convo.join('\n')}`);
+    if (input.task) parts.push(input.task);
+    return parts.join('\n\n');
+  };
+
+  const budget = (config.context.maxInputTokens ?? model.capabilities.maxInputTokens) - config.context.reservedTokens;
+  let from = 0;
+  let prompt = compose(0);
+  let total = estimateTokens(stableText + prompt);
+  // Exact counting only near the limit: it costs a bridge round trip per new block.
+  if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText) + await counter.count(prompt);
+  if (total > budget) {
+    if (!config.context.trimsHistory && turns.length > 0) {
+      throw new AgentError('context_size_exceeded', `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`);
+    }
+    while (total > budget && from < turns.length) {
+      from++;
+      prompt = compose(from);
+      total = estimateTokens(stableText + prompt);
+      if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText) + await counter.count(prompt);
+    }
+    if (total > budget) {
+      throw new AgentError('context_size_exceeded', `This turn alone needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message.`);
+    }
+  }
+  const request: GenerationRequest = { kind: input.kind, prompt };
+  if (stable.systemInstruction) request.systemInstruction = stable.systemInstruction;
+  if (stable.promptPrefix) request.promptPrefix = stable.promptPrefix;
+  return { request, trimmedTurns: from, promptTokens: total, cachedTokens: estimateTokens(stableText) };
+}

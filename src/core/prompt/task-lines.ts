@@ -1,0 +1,37 @@
+/** The short last line of each step's prompt: what to write now. Kept short; the rules live in the prefix. */
+import type { AgentTool } from '../tools';
+import type { JsonSchema } from '../schema';
+import type { AgentLabels } from '../agent/config';
+
+export function decideTask(required: boolean, enabled: readonly AgentTool[], allTools: readonly AgentTool[], inline: boolean): string {
+  const narrowed = enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
+  if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
+  return inline
+    ? `Next step: one JSON object, a tool or your reply.${narrowed}`
+    : `Next step: one JSON object, a tool or respond.${narrowed}`;
+}
+
+export function argumentsTask(tool: AgentTool): string {
+  const desc = tool.description ? ` (${tool.description.replace(/\.$/, '')})` : '';
+  return `Use ${tool.name}${desc} now. Write only its arguments as one JSON object with these keys:\n${tool.parameters.renderFields()}\nAnswer with the JSON object only.`;
+}
+
+export function respondTask(labels: AgentLabels, usedTools: boolean): string {
+  const facts = usedTools ? ', using the facts from the tool results in your own words' : '';
+  return `Write ${labels.assistant}'s reply to ${labels.user}'s last message${facts}. Answer with only what ${labels.assistant} says.`;
+}
+
+export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTools: boolean): string {
+  const facts = usedTools ? ', using the facts from the tool results' : '';
+  const isObject = (schema.json as { type?: unknown }).type === 'object' || (schema.json as { properties?: unknown }).properties !== undefined;
+  const shape = isObject
+    ? `one JSON object with these keys:\n${schema.renderFields()}`
+    : `JSON of this form: ${schema.render()}`;
+  return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}\nAnswer with the JSON only.`;
+}
+
+export function repairNote(problem: string, previous: string): string {
+  const flat = previous.replace(/\s+/g, ' ').trim();
+  const shown = flat.length > 240 ? `${flat.slice(0, 240)}…` : flat;
+  return `Your previous answer was invalid: ${problem.replace(/\.$/, '')}.\nPrevious answer: ${shown}\nAnswer again, correctly.`;
+}

@@ -1,0 +1,143 @@
+/**
+ * A game action the model may call. `local` tools run a handler in the game; `external` tools
+ * are answered later by the host (a Cocos node event, the preview panel) through the run.
+ */
+import { AgentError } from '../errors';
+import type { SignalLike } from '../abort';
+import { JsonSchema } from '../schema';
+import type { ToolOutput } from './tool-output';
+
+export interface ToolCall {
+  /** `call_` followed by 24 letters and digits. */
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface ToolContext {
+  call: ToolCall;
+  /** Aborts when the turn is cancelled or the tool times out. */
+  signal: SignalLike;
+}
+
+/** A handler may return a string (text), a ToolOutput, or any JSON value; throwing gives an error output. */
+export type ToolHandler<A = Record<string, unknown>> = (args: A, context: ToolContext) => unknown | Promise<unknown>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments: a JsonSchema or a plain schema object. Omitted → no parameters. */
+  parameters?: JsonSchema | Record<string, unknown>;
+  /** Local tools: how long the handler may run (default: the agent's toolTimeoutMs). External tools: how long to wait for the host (default: forever). */
+  timeoutMs?: number;
+}
+
+/** Names the model uses for "no tool": a tool may not take them. */
+export const RESERVED_TOOL_NAMES: readonly string[] = ['respond', 'respond_directly', 'reply'];
+
+const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+export class AgentTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  readonly timeoutMs?: number;
+  readonly execution: 'local' | 'external';
+  readonly handler?: ToolHandler<any>;
+
+  private constructor(definition: ToolDefinition, execution: 'local' | 'external', handler?: ToolHandler<any>) {
+    checkToolName(definition.name);
+    if (typeof definition.description !== 'string') {
+      throw new AgentError('invalid_request', `Tool "${definition.name}" needs a description (a string).`);
+    }
+    if (definition.timeoutMs !== undefined && !(definition.timeoutMs > 0)) {
+      throw new AgentError('invalid_request', `Tool "${definition.name}": timeoutMs must be a positive number of milliseconds.`);
+    }
+    this.name = definition.name;
+    this.description = definition.description.trim();
+    this.parameters = toSchema(definition.parameters, definition.name);
+    if (definition.timeoutMs !== undefined) this.timeoutMs = definition.timeoutMs;
+    this.execution = execution;
+    if (handler) this.handler = handler;
+  }
+
+  static local<A = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<A>): AgentTool {
+    if (typeof handler !== 'function') {
+      throw new AgentError('invalid_request', `Tool "${definition.name}": a local tool needs a handler function.`);
+    }
+    return new AgentTool(definition, 'local', handler);
+  }
+
+  static external(definition: ToolDefinition): AgentTool {
+    return new AgentTool(definition, 'external');
+  }
+
+  /** True when the tool takes no arguments, so a forced call needs no model step. */
+  get isParameterless(): boolean {
+    return this.parameters.isEmptyObject();
+  }
+
+  /** A plain, serialisable description (for transcripts, previews and the bridge). */
+  toJSON(): { name: string; description: string; parameters: Record<string, unknown>; execution: 'local' | 'external' } {
+    return { name: this.name, description: this.description, parameters: this.parameters.json, execution: this.execution };
+  }
+}
+
+export function checkToolName(name: unknown): void {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new AgentError('invalid_request', 'A tool needs a non-empty name.');
+  }
+  if (name !== name.trim()) {
+    throw new AgentError('invalid_request', `Tool name "${name}" has spaces around it; remove them.`);
+  }
+  if (!NAME_PATTERN.test(name)) {
+    throw new AgentError('invalid_request', `Tool name "${name}" must start with a letter or _ and use only letters, digits, _, . or - (at most 64).`);
+  }
+  if (RESERVED_TOOL_NAMES.indexOf(name.toLowerCase()) >= 0) {
+    throw new AgentError('invalid_request', `Tool name "${name}" is reserved (${RESERVED_TOOL_NAMES.join(', ')}); pick another name.`);
+  }
+}
+
+/** Rejects duplicate names in one tool list. */
+export function checkToolSet(tools: readonly AgentTool[]): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (!(tool instanceof AgentTool)) {
+      throw new AgentError('invalid_request', 'Tools must be built with AgentTool.local(...) or AgentTool.external(...).');
+    }
+    if (seen.has(tool.name)) {
+      throw new AgentError('invalid_request', `Two tools are named "${tool.name}"; tool names must be unique.`);
+    }
+    seen.add(tool.name);
+  }
+}
+
+function toSchema(parameters: ToolDefinition['parameters'], toolName: string): JsonSchema {
+  if (parameters === undefined) return JsonSchema.empty();
+  let schema: JsonSchema;
+  try {
+    schema = parameters instanceof JsonSchema ? parameters : JsonSchema.from(parameters);
+  } catch (error) {
+    const e = AgentError.from(error, 'invalid_schema');
+    throw new AgentError('invalid_schema', `Tool "${toolName}": ${e.message}`, { cause: error });
+  }
+  const type = (schema.json as { type?: unknown }).type;
+  if (type !== undefined && type !== 'object') {
+    throw new AgentError('invalid_schema', `Tool "${toolName}": parameters must be an object schema (got type ${JSON.stringify(type)}).`);
+  }
+  return schema;
+}
+
+let counter = 0;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A fresh call id. Math.random is enough: ids only need to be unique within a game session. */
+export function newCallId(): string {
+  counter = (counter + 1) % 1_000_000;
+  let id = 'call_';
+  for (let i = 0; i < 18; i++) id += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
+  const tail = counter.toString(36).padStart(6, '0').slice(-6);
+  return id + tail;
+}
+
+export type { ToolOutput };

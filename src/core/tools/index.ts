@@ -1,0 +1,3 @@
+export { AgentTool, RESERVED_TOOL_NAMES, checkToolName, checkToolSet, newCallId } from './agent-tool';
+export type { ToolCall, ToolContext, ToolHandler, ToolDefinition } from './agent-tool';
+export { ToolOutput, isToolOutput } from './tool-output';

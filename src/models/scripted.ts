@@ -1,0 +1,193 @@
+/**
+ * A deterministic model for tests, editor previews and the demo: it plays a script of steps,
+ * records every request it receives, and says so clearly when the script runs out.
+ */
+import { AgentError, type AgentErrorCode } from '../core/errors';
+import { abortError, sleep, type SignalLike } from '../core/abort';
+import {
+  DEFAULT_CAPABILITIES,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+} from './types';
+
+export type ScriptStep =
+  | { type: 'text'; text: string; chunks?: number }
+  | { type: 'template'; template: string; chunks?: number }
+  | { type: 'fail'; code: AgentErrorCode; message?: string; retryAfterMs?: number; afterText?: string }
+  | { type: 'delay'; ms: number; then: ScriptStep }
+  | { type: 'hang' }
+  | { type: 'dynamic'; compute: (request: GenerationRequest) => ScriptStep | string };
+
+/** Builders for script steps, in the envelope forms the agent understands. */
+export const Script = {
+  text(text: string, chunks = 3): ScriptStep {
+    return { type: 'text', text, chunks };
+  },
+  json(value: unknown, chunks = 3): ScriptStep {
+    return { type: 'text', text: JSON.stringify(value), chunks };
+  },
+  /** A decide step that answers directly: `{"reply": …}` (text or a structured object). */
+  reply(reply: unknown, chunks = 4): ScriptStep {
+    return { type: 'text', text: JSON.stringify({ reply }), chunks };
+  },
+  /** A decide step that calls a tool: `{"tool": name, "args": {…}}`. */
+  call(tool: string, args: Record<string, unknown> = {}, chunks = 3): ScriptStep {
+    return { type: 'text', text: JSON.stringify({ tool, args }), chunks };
+  },
+  /** The seed library's envelope: `{"action": name, "arguments": {…}}`. */
+  action(action: string, args: Record<string, unknown> = {}, chunks = 3): ScriptStep {
+    return { type: 'text', text: JSON.stringify({ action, arguments: args }), chunks };
+  },
+  fail(code: AgentErrorCode, message?: string, options: { retryAfterMs?: number; afterText?: string } = {}): ScriptStep {
+    return { type: 'fail', code, message, ...options };
+  },
+  delay(ms: number, then: ScriptStep): ScriptStep {
+    return { type: 'delay', ms, then };
+  },
+  /** `{prompt}` the player's words, `{toolOutput}` the last tool result, `{toolOutputs}` all of them. */
+  template(template: string, chunks = 3): ScriptStep {
+    return { type: 'template', template, chunks };
+  },
+  /** Never answers until cancelled (for timeout and cancel tests). */
+  hang(): ScriptStep {
+    return { type: 'hang' };
+  },
+  dynamic(compute: (request: GenerationRequest) => ScriptStep | string): ScriptStep {
+    return { type: 'dynamic', compute };
+  },
+};
+
+export interface ScriptedModelOptions {
+  capabilities?: Partial<ModelCapabilities>;
+  availability?: ModelAvailability;
+  /** Exact token counting for tests of the budget; omitted → countTokens is absent. */
+  countTokens?: (text: string) => number | null;
+  /** Pause between chunks (ms); 0 yields to other tasks without a timer. */
+  chunkDelayMs?: number;
+  /** Played when the script is empty, instead of failing. */
+  fallback?: ScriptStep | string;
+}
+
+export class ScriptedLanguageModel implements LanguageModel {
+  readonly capabilities: ModelCapabilities;
+  /** Every request received, in order (a copy of what the agent sent). */
+  readonly requests: GenerationRequest[] = [];
+  private steps: ScriptStep[];
+  private played = 0;
+  private _availability: ModelAvailability;
+  private readonly chunkDelayMs: number;
+  private readonly fallback?: ScriptStep;
+  countTokens?: (text: string) => Promise<number | null>;
+
+  constructor(steps: Array<ScriptStep | string> = [], options: ScriptedModelOptions = {}) {
+    this.steps = steps.map(toStep);
+    this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'scripted', ...options.capabilities };
+    this._availability = options.availability ?? { status: 'available' };
+    this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    if (options.fallback !== undefined) this.fallback = toStep(options.fallback);
+    const counter = options.countTokens;
+    if (counter) this.countTokens = (text: string) => Promise.resolve(counter(text));
+  }
+
+  /** How many generate() calls were made. */
+  get calls(): number {
+    return this.requests.length;
+  }
+
+  get remaining(): number {
+    return this.steps.length;
+  }
+
+  /** The step kinds received, in order: handy for asserting the exact sequence of steps. */
+  get kinds(): string[] {
+    return this.requests.map((r) => r.kind);
+  }
+
+  append(...steps: Array<ScriptStep | string>): void {
+    this.steps.push(...steps.map(toStep));
+  }
+
+  setAvailability(availability: ModelAvailability): void {
+    this._availability = availability;
+  }
+
+  availability(): Promise<ModelAvailability> {
+    return Promise.resolve(this._availability);
+  }
+
+  async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
+    this.requests.push({ ...request, turn: request.turn ? JSON.parse(JSON.stringify(request.turn)) : undefined });
+    if (signal?.aborted) throw abortError(signal);
+    let step = this.steps.shift() ?? this.fallback;
+    if (!step) {
+      throw new AgentError('invalid_request', `ScriptedLanguageModel: the script is exhausted after ${this.played} steps; add a step for request #${this.requests.length} (kind ${request.kind}).`);
+    }
+    this.played++;
+    while (step.type === 'delay' || step.type === 'dynamic') {
+      if (step.type === 'delay') {
+        await sleep(step.ms, signal);
+        step = step.then;
+      } else {
+        step = toStep(step.compute(request));
+      }
+    }
+    if (step.type === 'hang') {
+      await new Promise<never>((_, reject) => {
+        if (!signal) return; // without a signal it truly never answers
+        signal.addEventListener('abort', () => reject(abortError(signal)));
+      });
+      return;
+    }
+    if (step.type === 'fail') {
+      if (step.afterText) yield* this.stream(step.afterText, 2, signal, false);
+      throw new AgentError(step.code, step.message ?? `Scripted failure (${step.code}).`, step.retryAfterMs !== undefined ? { retryAfterMs: step.retryAfterMs } : {});
+    }
+    const text = step.type === 'template' ? fillTemplate(step.template, request) : step.text;
+    yield* this.stream(text, step.chunks ?? 3, signal, true);
+  }
+
+  private async *stream(text: string, chunks: number, signal: SignalLike | undefined, final: boolean): AsyncGenerator<GenerationChunk> {
+    const pieces = splitChunks(text, Math.max(1, chunks));
+    let sofar = '';
+    for (let i = 0; i < pieces.length; i++) {
+      if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, signal);
+      else await Promise.resolve();
+      if (signal?.aborted) throw abortError(signal);
+      sofar += pieces[i];
+      const last = final && i === pieces.length - 1;
+      yield last ? { delta: pieces[i], text: sofar, finishReason: 'stop' } : { delta: pieces[i], text: sofar };
+    }
+    if (final && pieces.length === 0) yield { delta: '', text: '', finishReason: 'stop' };
+  }
+}
+
+function toStep(step: ScriptStep | string): ScriptStep {
+  return typeof step === 'string' ? { type: 'text', text: step, chunks: 3 } : step;
+}
+
+function fillTemplate(template: string, request: GenerationRequest): string {
+  const outputs = request.turn?.toolResults.map((r) => r.output) ?? [];
+  return template
+    .replace(/\{prompt\}/g, request.turn?.prompt ?? request.prompt)
+    .replace(/\{toolOutputs\}/g, outputs.join('; '))
+    .replace(/\{toolOutput\}/g, outputs.length > 0 ? outputs[outputs.length - 1] : '');
+}
+
+/** Splits into about `n` pieces without cutting a surrogate pair in half. */
+export function splitChunks(text: string, n: number): string[] {
+  if (text.length === 0) return [];
+  const size = Math.max(1, Math.ceil(text.length / n));
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let end = Math.min(text.length, i + size);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}

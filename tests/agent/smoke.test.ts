@@ -1,0 +1,20 @@
+import { Agent } from '../../src/core/agent/agent';
+import { AgentTool } from '../../src/core/tools';
+import { JsonSchema } from '../../src/core/schema';
+import { ScriptedLanguageModel, Script } from '../../src/models/scripted';
+
+test('smoke: one tool then inline reply', async () => {
+  const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => ({ ale: 3, stew: 5 }));
+  const order = AgentTool.local({ name: 'take_order', description: 'Serves an item.', parameters: JsonSchema.obj({ item: JsonSchema.enumOf(['ale', 'stew']), quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) }) }, (a: any) => `Served ${a.quantity} ${a.item}.`);
+  const model = new ScriptedLanguageModel([Script.call('take_order', { item: 'Ale', quantity: '2' }), Script.reply('Here are your two ales!')]);
+  const agent = new Agent(model, { instructions: 'You are Mira, an innkeeper.', tools: [menu, order] });
+  const run = agent.run('Two ales please');
+  const texts: string[] = [];
+  run.on('text', (e) => texts.push(e.delta));
+  const r = await run.response();
+  console.log(JSON.stringify(r, null, 1).slice(0, 1500));
+  console.log(model.requests.map((q) => `--- ${q.kind}\nSYS: ${q.systemInstruction}\nPREFIX: ${q.promptPrefix}\nPROMPT: ${q.prompt}`).join('\n'));
+  console.log(texts);
+  expect(model.calls).toBe(2);
+  expect(r.text).toBe('Here are your two ales!');
+});
