@@ -25,7 +25,7 @@ export interface PersonaInstructionOptions {
 
 /** Ends a sentence with a full stop unless it already ends with punctuation. */
 function sentence(text: string): string {
-  return /[.!?…"')\]]$/.test(text) ? text : `${text}.`;
+  return /[.!?…]["'”’)\]]*$/.test(text) ? text : `${text}.`;
 }
 
 function list(items: readonly string[]): string {
