@@ -1,0 +1,152 @@
+/**
+ * Safe fixes for what small models get almost right: "2" for 2, "yes" for true, "Ale" for
+ * "ale", `itemName` for `item_name`, a lone value where a list is expected. Anything that
+ * could change the meaning (an ambiguous enum match, dropping keys while required ones are
+ * missing) is left for validation to report. Never mutates its input.
+ */
+import {
+  SchemaNode,
+  TypeName,
+  declaredTypes,
+  hasOwn,
+  isPlainObject,
+  jsonTypeOf,
+  looseKey,
+  typeAccepts,
+} from './schema-node';
+
+export interface CoerceContext {
+  resolve(ref: string): SchemaNode;
+  matches(node: SchemaNode, value: unknown): boolean;
+}
+
+const MAX_VALUE_DEPTH = 64;
+/** Schema hops (refs, allOf, anyOf) allowed without descending into the value. */
+const MAX_SCHEMA_HOPS = 48;
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+export class Coercer {
+  constructor(private readonly ctx: CoerceContext) {}
+
+  coerce(node: SchemaNode, value: unknown, depth = 0, hops = 0): unknown {
+    if (depth > MAX_VALUE_DEPTH || hops > MAX_SCHEMA_HOPS) return value;
+    let v = value;
+    if (node.$ref !== undefined) v = this.coerce(this.ctx.resolve(node.$ref), v, depth, hops + 1);
+    v = this.coerceOwn(node, v, depth, hops);
+    if (node.allOf) for (const part of node.allOf) v = this.coerce(part, v, depth, hops + 1);
+    const choices = node.anyOf ?? node.oneOf;
+    if (choices) v = this.coerceChoice(choices, v, depth, hops);
+    return v;
+  }
+
+  /** Whether null is a fine value for a node (then a null property is kept). */
+  acceptsNull(node: SchemaNode, hops = 0): boolean {
+    if (hops > MAX_SCHEMA_HOPS) return true;
+    const types = declaredTypes(node);
+    if (types && !typeAccepts(types, 'null')) return false;
+    if (node.$ref !== undefined && !this.acceptsNull(this.ctx.resolve(node.$ref), hops + 1)) return false;
+    if (node.allOf && !node.allOf.every((n) => this.acceptsNull(n, hops + 1))) return false;
+    const choices = node.anyOf ?? node.oneOf;
+    if (choices && !choices.some((n) => this.acceptsNull(n, hops + 1))) return false;
+    return true;
+  }
+
+  private coerceChoice(choices: SchemaNode[], value: unknown, depth: number, hops: number): unknown {
+    for (const choice of choices) if (this.ctx.matches(choice, value)) return value;
+    for (const choice of choices) {
+      const fixed = this.coerce(choice, value, depth, hops + 1);
+      if (this.ctx.matches(choice, fixed)) return fixed;
+    }
+    return value;
+  }
+
+  private coerceOwn(node: SchemaNode, value: unknown, depth: number, hops: number): unknown {
+    const types = declaredTypes(node);
+    let v = types ? this.coerceType(types, value) : value;
+    const valueType = jsonTypeOf(v);
+    if (valueType === 'array' && node.items) v = (v as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
+    if (valueType === 'object' && (node.properties || node.additionalProperties !== undefined || node.required)) {
+      v = this.coerceObject(node, v as Record<string, unknown>, depth);
+    }
+    if (node.enum) v = matchLoosely(node.enum, v);
+    else if (hasOwn(node, 'const')) v = matchLoosely([node.const], v);
+    return v;
+  }
+
+  private coerceType(types: TypeName[], value: unknown): unknown {
+    const valueType = jsonTypeOf(value);
+    if (typeAccepts(types, valueType)) return value;
+    if (valueType === 'string') {
+      const text = (value as string).trim();
+      if ((types.indexOf('number') >= 0 || types.indexOf('integer') >= 0) && NUMERIC.test(text)) {
+        const n = Number(text);
+        if (isFinite(n)) return n;
+      }
+      if (types.indexOf('boolean') >= 0) {
+        const lower = text.toLowerCase();
+        if (lower === 'true' || lower === 'yes') return true;
+        if (lower === 'false' || lower === 'no') return false;
+      }
+      const wantsObject = types.indexOf('object') >= 0 && text.charAt(0) === '{';
+      const wantsArray = types.indexOf('array') >= 0 && text.charAt(0) === '[';
+      if (wantsObject || wantsArray) {
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (typeAccepts(types, jsonTypeOf(parsed))) return parsed;
+        } catch {
+          // not JSON: leave it for the wrapping rule or for validation
+        }
+      }
+    }
+    if ((valueType === 'number' || valueType === 'integer' || valueType === 'boolean') && types.indexOf('string') >= 0) {
+      return String(value);
+    }
+    if (types.indexOf('array') >= 0 && value !== null && value !== undefined) return [value];
+    return value;
+  }
+
+  private coerceObject(node: SchemaNode, value: Record<string, unknown>, depth: number): Record<string, unknown> {
+    const properties = node.properties ?? {};
+    const names = Object.keys(properties);
+    const required = node.required ?? [];
+    const renamed: Record<string, unknown> = {};
+    const present = Object.keys(value);
+    for (const key of present) {
+      let target = key;
+      if (!hasOwn(properties, key)) {
+        // itemName ↔ item_name ↔ "Item Name": renamed only when exactly one property fits and is free.
+        const loose = looseKey(key);
+        const fits = names.filter((n) => looseKey(n) === loose);
+        const taken = fits.length === 1 && (hasOwn(value, fits[0]) || hasOwn(renamed, fits[0]));
+        if (fits.length === 1 && !taken) target = fits[0];
+      }
+      renamed[target] = value[key];
+    }
+    const missingRequired = required.some((name) => !hasOwn(renamed, name));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(renamed)) {
+      const item = renamed[key];
+      if (hasOwn(properties, key)) {
+        const prop = properties[key];
+        if (item === null && required.indexOf(key) < 0 && !this.acceptsNull(prop)) continue;
+        out[key] = this.coerce(prop, item, depth + 1, 0);
+      } else if (isPlainObject(node.additionalProperties)) {
+        out[key] = this.coerce(node.additionalProperties as SchemaNode, item, depth + 1, 0);
+      } else if (node.additionalProperties === false && !missingRequired) {
+        continue;
+      } else {
+        out[key] = item;
+      }
+    }
+    return out;
+  }
+}
+
+/** "Ale" → "ale", "HOT-STEW" → "hot_stew", "2" → 2: only when exactly one allowed value fits. */
+function matchLoosely(allowed: readonly unknown[], value: unknown): unknown {
+  if (allowed.some((a) => a === value)) return value;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return value;
+  const loose = looseKey(String(value));
+  const fits = allowed.filter((a) => (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') && looseKey(String(a)) === loose);
+  return fits.length === 1 ? fits[0] : value;
+}
