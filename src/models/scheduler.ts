@@ -1,0 +1,381 @@
+/**
+ * One shared on-device model for a whole game. Every NPC line, decision and bark goes through
+ * the same Gemini Nano, which runs one request at a time and has an unpublished per-app quota
+ * (BUSY after roughly 40 calls a minute). The scheduler sits in front of any LanguageModel
+ * and decides who goes next: one queue ordered by priority, a calls-per-minute budget, retries
+ * of BUSY / rate limits that happen before any output, immediate removal of cancelled requests
+ * and dropping of requests whose moment has passed.
+ */
+import { abortError, throwIfAborted, type SignalLike } from '../core/abort';
+import { AgentError, type AgentErrorCode } from '../core/errors';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
+
+/** Suggested priorities; higher runs first. A player waiting on a reply beats everything else. */
+export const Priority = {
+  conversation: 100,
+  decision: 50,
+  content: 40,
+  bark: 10,
+  background: 0,
+} as const;
+
+export type SchedulerEventType = 'queued' | 'started' | 'finished' | 'dropped' | 'retry';
+
+export interface SchedulerEvent {
+  type: SchedulerEventType;
+  label?: string;
+  priority: number;
+  /** finished: how it ended. `closed` = the consumer stopped reading early. */
+  outcome?: 'completed' | 'closed' | 'failed' | 'cancelled';
+  /** dropped: `stale` (deadline passed) or `cancelled` (its signal aborted while queued). */
+  reason?: 'stale' | 'cancelled';
+  /** started / retry: 1 for the first attempt, 2 for the first retry… */
+  attempt?: number;
+  /** started: time spent queued; retry: the wait before the next attempt. */
+  waitMs?: number;
+  /** finished (failed) / retry: the error code. */
+  error?: AgentErrorCode;
+}
+
+export interface SchedulerStats {
+  /** Requests waiting (including those waiting to retry). */
+  queued: number;
+  /** Generations in progress on the inner model. */
+  running: number;
+  /** Generations handed to the inner model, retries included (what the rate budget counts). */
+  started: number;
+  /** Requests that finished normally (or whose consumer stopped reading early). */
+  completed: number;
+  /** Requests that ended with an error other than cancellation. */
+  failed: number;
+  /** Requests dropped unstarted because their deadline passed. */
+  dropped: number;
+  /** Requests cancelled by their signal, queued or running. */
+  cancelled: number;
+  /** Retries after busy / rate_limited. */
+  retried: number;
+}
+
+export interface ModelSchedulerOptions {
+  /** Generations run at once; default 1 (Gemini Nano serves one at a time). */
+  concurrency?: number;
+  /** Most generations started in any sliding 60 s window; default 30. 0 or Infinity = unlimited. */
+  callsPerMinute?: number;
+  /** Retries of busy / rate_limited before output started; default 2. */
+  maxRetries?: number;
+  /** A retry-after longer than this is not waited for: the error is thrown; default 5000. */
+  maxRetryAfterMs?: number;
+  /** First retry backoff, doubling each retry; default 300. */
+  initialBackoffMs?: number;
+  /** Clock for pacing and deadlines; default Date.now. Request deadlines use the same clock. */
+  now?: () => number;
+  /** Timer functions, injectable for fake clocks; default setTimeout / clearTimeout. */
+  setTimer?: (callback: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+  /** Observes queueing decisions (preview panel, bench). Exceptions it throws are ignored. */
+  onEvent?: (event: SchedulerEvent) => void;
+}
+
+const WINDOW_MS = 60000;
+
+/** One request's place in the queue. */
+interface Ticket {
+  readonly seq: number;
+  readonly priority: number;
+  readonly label?: string;
+  readonly deadline?: number;
+  readonly signal?: SignalLike;
+  /** Not eligible before this time (retry backoff). */
+  notBefore: number;
+  enqueuedAt: number;
+  attempt: number;
+  grant?: { resolve: () => void; reject: (error: AgentError) => void };
+  onAbort?: () => void;
+}
+
+export class ModelScheduler implements LanguageModel {
+  private readonly concurrency: number;
+  private readonly callsPerMinute: number;
+  private readonly maxRetries: number;
+  private readonly maxRetryAfterMs: number;
+  private readonly initialBackoffMs: number;
+  private readonly now: () => number;
+  private readonly setTimer: (callback: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+  private readonly onEvent: ((event: SchedulerEvent) => void) | undefined;
+
+  private readonly queue: Ticket[] = [];
+  /** Start times inside the current 60 s window, oldest first. */
+  private readonly recentStarts: number[] = [];
+  private running = 0;
+  private nextSeq = 0;
+  /** A server-given retry-after applies to everyone: the quota is per app, not per request. */
+  private holdUntil = -Infinity;
+  private wakeTimer: unknown = undefined;
+  private pumpScheduled = false;
+  private readonly counters = { started: 0, completed: 0, failed: 0, dropped: 0, cancelled: 0, retried: 0 };
+
+  constructor(readonly inner: LanguageModel, options: ModelSchedulerOptions = {}) {
+    if (!inner || typeof inner.generate !== 'function') {
+      throw new AgentError('invalid_request', 'ModelScheduler needs a LanguageModel to wrap.');
+    }
+    this.concurrency = checkNumber('concurrency', options.concurrency ?? 1, 1, true);
+    const perMinute = checkNumber('callsPerMinute', options.callsPerMinute ?? 30, 0, false, true);
+    this.callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
+    this.maxRetries = checkNumber('maxRetries', options.maxRetries ?? 2, 0, true);
+    this.maxRetryAfterMs = checkNumber('maxRetryAfterMs', options.maxRetryAfterMs ?? 5000, 0, false, true);
+    this.initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, 0, false);
+    this.now = options.now ?? (() => Date.now());
+    this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
+    this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
+    this.onEvent = options.onEvent;
+  }
+
+  get capabilities(): ModelCapabilities {
+    return this.inner.capabilities;
+  }
+
+  availability(): Promise<ModelAvailability> {
+    return this.inner.availability();
+  }
+
+  countTokens(text: string): Promise<number | null> {
+    return this.inner.countTokens ? Promise.resolve(this.inner.countTokens(text)).then((n) => n ?? null) : Promise.resolve(null);
+  }
+
+  prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
+    return this.inner.prewarm ? this.inner.prewarm(systemInstruction, promptPrefix) : Promise.resolve();
+  }
+
+  stats(): SchedulerStats {
+    return { queued: this.queue.length, running: this.running, ...this.counters };
+  }
+
+  async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
+    const ticket = this.ticketFor(request, signal);
+    throwIfAborted(signal);
+    this.emit({ type: 'queued', label: ticket.label, priority: ticket.priority });
+    for (;;) {
+      // Resolves once this request holds a slot; rejects when cancelled or stale while queued.
+      await this.waitForTurn(ticket);
+      let yielded = false;
+      let outcome: 'completed' | 'failed' | 'cancelled' | undefined;
+      let failure: AgentError | undefined;
+      let retryWait: number | undefined;
+      try {
+        for await (const chunk of this.inner.generate(request, signal)) {
+          yielded = true;
+          yield chunk;
+        }
+        outcome = 'completed';
+      } catch (error) {
+        failure = AgentError.from(error);
+        // After output started a retry would repeat text the player already saw.
+        retryWait = yielded || signal?.aborted ? undefined : this.retryWaitFor(failure, ticket.attempt);
+        if (retryWait === undefined) {
+          outcome = failure.code === 'cancelled' ? 'cancelled' : 'failed';
+          throw failure;
+        }
+      } finally {
+        this.running--;
+        if (retryWait === undefined) this.finish(ticket, outcome ?? 'closed', failure);
+        this.schedulePump();
+      }
+      if (outcome === 'completed' || retryWait === undefined || failure === undefined) return;
+      this.prepareRetry(ticket, failure, retryWait);
+    }
+  }
+
+  private ticketFor(request: GenerationRequest, signal: SignalLike | undefined): Ticket {
+    if (typeof request !== 'object' || request === null) {
+      throw new AgentError('invalid_request', 'generate() needs a request object.');
+    }
+    const priority = request.priority ?? 0;
+    if (typeof priority !== 'number' || !isFinite(priority)) {
+      throw new AgentError('invalid_request', `request.priority must be a finite number, got ${String(request.priority)}.`);
+    }
+    if (request.deadline !== undefined && (typeof request.deadline !== 'number' || isNaN(request.deadline))) {
+      throw new AgentError('invalid_request', `request.deadline must be a time in ms on the scheduler's clock, got ${String(request.deadline)}.`);
+    }
+    const now = this.now();
+    return {
+      seq: this.nextSeq++,
+      priority,
+      label: request.label,
+      deadline: request.deadline,
+      signal,
+      notBefore: now,
+      enqueuedAt: now,
+      attempt: 1,
+    };
+  }
+
+  private waitForTurn(ticket: Ticket): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const signal = ticket.signal;
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
+      ticket.grant = { resolve, reject };
+      if (signal) {
+        ticket.onAbort = () => this.cancelQueued(ticket);
+        signal.addEventListener('abort', ticket.onAbort);
+      }
+      this.queue.push(ticket);
+      this.schedulePump();
+    });
+  }
+
+  /** The wait before a retry, or undefined when the error must be passed through. */
+  private retryWaitFor(error: AgentError, attempt: number): number | undefined {
+    if (error.code !== 'busy' && error.code !== 'rate_limited') return undefined;
+    if (attempt > this.maxRetries) return undefined;
+    if (error.retryAfterMs !== undefined && error.retryAfterMs > this.maxRetryAfterMs) return undefined;
+    const backoff = this.initialBackoffMs * Math.pow(2, attempt - 1);
+    return Math.max(backoff, error.retryAfterMs ?? 0);
+  }
+
+  private prepareRetry(ticket: Ticket, failure: AgentError, waitMs: number): void {
+    const now = this.now();
+    this.counters.retried++;
+    ticket.attempt++;
+    ticket.notBefore = now + waitMs;
+    ticket.enqueuedAt = now;
+    if (failure.retryAfterMs !== undefined) this.holdUntil = Math.max(this.holdUntil, now + failure.retryAfterMs);
+    this.emit({ type: 'retry', label: ticket.label, priority: ticket.priority, attempt: ticket.attempt, waitMs, error: failure.code });
+  }
+
+  private finish(ticket: Ticket, outcome: 'completed' | 'closed' | 'failed' | 'cancelled', failure: AgentError | undefined): void {
+    if (outcome === 'failed') this.counters.failed++;
+    else if (outcome === 'cancelled') this.counters.cancelled++;
+    else this.counters.completed++;
+    const event: SchedulerEvent = { type: 'finished', label: ticket.label, priority: ticket.priority, outcome };
+    if (failure && outcome === 'failed') event.error = failure.code;
+    this.emit(event);
+  }
+
+  /** Runs the queue on the next microtask, so a burst queued in one frame is ordered by priority. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    Promise.resolve().then(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    }, () => undefined);
+  }
+
+  private pump(): void {
+    const now = this.now();
+    this.dropStale(now);
+    while (this.running < this.concurrency && this.queue.length > 0) {
+      if (this.holdUntil > now || this.paceFreeAt(now) > now) break;
+      const next = this.bestEligible(now);
+      if (!next) break;
+      this.start(next, now);
+    }
+    this.armWakeTimer(now);
+  }
+
+  /** Highest priority first, then first come first served; skips tickets still backing off. */
+  private bestEligible(now: number): Ticket | undefined {
+    let best: Ticket | undefined;
+    for (const ticket of this.queue) {
+      if (ticket.notBefore > now) continue;
+      if (!best || ticket.priority > best.priority || (ticket.priority === best.priority && ticket.seq < best.seq)) best = ticket;
+    }
+    return best;
+  }
+
+  /** The earliest time one more start fits in the calls-per-minute budget. */
+  private paceFreeAt(now: number): number {
+    if (this.callsPerMinute === Infinity) return now;
+    while (this.recentStarts.length > 0 && this.recentStarts[0] + WINDOW_MS <= now) this.recentStarts.shift();
+    if (this.recentStarts.length < this.callsPerMinute) return now;
+    return this.recentStarts[this.recentStarts.length - this.callsPerMinute] + WINDOW_MS;
+  }
+
+  private start(ticket: Ticket, now: number): void {
+    this.removeFromQueue(ticket);
+    this.running++;
+    this.counters.started++;
+    if (this.callsPerMinute !== Infinity) this.recentStarts.push(now);
+    this.emit({ type: 'started', label: ticket.label, priority: ticket.priority, attempt: ticket.attempt, waitMs: now - ticket.enqueuedAt });
+    const grant = ticket.grant;
+    ticket.grant = undefined;
+    grant?.resolve();
+  }
+
+  private dropStale(now: number): void {
+    for (const ticket of this.queue.slice()) {
+      if (ticket.deadline === undefined || now < ticket.deadline) continue;
+      this.removeFromQueue(ticket);
+      this.counters.dropped++;
+      this.emit({ type: 'dropped', label: ticket.label, priority: ticket.priority, reason: 'stale' });
+      const who = ticket.label ? `"${ticket.label}"` : 'the request';
+      this.reject(ticket, new AgentError('cancelled', `dropped: its moment passed before the model was free (${who} waited ${now - ticket.enqueuedAt} ms, deadline passed ${now - ticket.deadline} ms ago).`));
+    }
+  }
+
+  private cancelQueued(ticket: Ticket): void {
+    if (this.queue.indexOf(ticket) < 0) return;
+    this.removeFromQueue(ticket);
+    this.counters.cancelled++;
+    this.emit({ type: 'dropped', label: ticket.label, priority: ticket.priority, reason: 'cancelled' });
+    this.reject(ticket, abortError(ticket.signal));
+    this.schedulePump();
+  }
+
+  private reject(ticket: Ticket, error: AgentError): void {
+    const grant = ticket.grant;
+    ticket.grant = undefined;
+    grant?.reject(error);
+  }
+
+  private removeFromQueue(ticket: Ticket): void {
+    const i = this.queue.indexOf(ticket);
+    if (i >= 0) this.queue.splice(i, 1);
+    if (ticket.onAbort && ticket.signal) ticket.signal.removeEventListener('abort', ticket.onAbort);
+    ticket.onAbort = undefined;
+  }
+
+  /** Wakes the pump when the next waiting request can start or go stale; nothing runs otherwise. */
+  private armWakeTimer(now: number): void {
+    if (this.wakeTimer !== undefined) {
+      this.clearTimer(this.wakeTimer);
+      this.wakeTimer = undefined;
+    }
+    if (this.queue.length === 0) return;
+    let wake = Infinity;
+    if (this.running < this.concurrency) {
+      const gate = Math.max(this.holdUntil, this.paceFreeAt(now));
+      for (const ticket of this.queue) wake = Math.min(wake, Math.max(gate, ticket.notBefore));
+    }
+    for (const ticket of this.queue) if (ticket.deadline !== undefined) wake = Math.min(wake, ticket.deadline);
+    if (wake === Infinity) return;
+    this.wakeTimer = this.setTimer(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, Math.max(0, wake - now));
+  }
+
+  private emit(event: SchedulerEvent): void {
+    if (!this.onEvent) return;
+    if (event.label === undefined) delete event.label;
+    try {
+      this.onEvent(event);
+    } catch {
+      // an observer must never break scheduling
+    }
+  }
+}
+
+function checkNumber(name: string, value: number, min: number, integer: boolean, allowInfinity = false): number {
+  const ok = typeof value === 'number' && !isNaN(value) && value >= min
+    && (value !== Infinity || allowInfinity)
+    && (!integer || Number.isInteger(value));
+  if (!ok) {
+    throw new AgentError('invalid_request', `ModelScheduler option ${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}.`);
+  }
+  return value;
+}

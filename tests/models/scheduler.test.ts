@@ -1,0 +1,520 @@
+import { Canceller, type SignalLike } from '../../src/core/abort';
+import { AgentError } from '../../src/core/errors';
+import { ModelScheduler, Priority, type ModelSchedulerOptions, type SchedulerEvent } from '../../src/models/scheduler';
+import { DEFAULT_CAPABILITIES, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src/models/types';
+
+/** A deterministic clock: timers fire only when the test advances time. */
+class FakeClock {
+  time = 0;
+  private timers: Array<{ at: number; seq: number; fn: () => void }> = [];
+  private seq = 0;
+
+  readonly now = (): number => this.time;
+  readonly setTimer = (fn: () => void, ms: number): unknown => {
+    const timer = { at: this.time + Math.max(0, ms), seq: this.seq++, fn };
+    this.timers.push(timer);
+    return timer;
+  };
+  readonly clearTimer = (handle: unknown): void => {
+    this.timers = this.timers.filter((t) => t !== handle);
+  };
+
+  sleep(ms: number, signal?: SignalLike): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => { this.clearTimer(timer); reject(AgentError.cancelled('The generation')); };
+      const timer = this.setTimer(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort);
+    });
+  }
+
+  /** Lets every pending promise chain run. */
+  async settle(): Promise<void> {
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  }
+
+  /** Fires timers in time order up to `until` (default: until none are left). */
+  async run(until = Infinity): Promise<void> {
+    await this.settle();
+    for (let guard = 0; guard < 100000; guard++) {
+      const next = this.timers.slice().sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (!next || next.at > until) break;
+      this.timers.splice(this.timers.indexOf(next), 1);
+      this.time = Math.max(this.time, next.at);
+      next.fn();
+      await this.settle();
+    }
+    if (until !== Infinity) this.time = Math.max(this.time, until);
+    await this.settle();
+  }
+}
+
+type Behaviour =
+  | { kind: 'ok' }
+  | { kind: 'failBefore'; error: AgentError }
+  | { kind: 'failAfterChunk'; error: AgentError };
+
+/** Records every call the scheduler lets through, with the fake clock's time. */
+class RecordingModel implements LanguageModel {
+  readonly capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'recording' };
+  readonly calls: Array<{ label?: string; priority?: number; at: number }> = [];
+  active = 0;
+  maxActive = 0;
+  abortsSeen = 0;
+  /** Per label, what each successive call does (then `ok`). */
+  readonly plans = new Map<string, Behaviour[]>();
+
+  constructor(private readonly clock: FakeClock, private readonly durationMs = 400) {}
+
+  async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
+    this.calls.push({ label: request.label, priority: request.priority, at: this.clock.now() });
+    const behaviour = this.plans.get(request.label ?? '')?.shift() ?? { kind: 'ok' };
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    try {
+      if (behaviour.kind === 'failBefore') {
+        await this.clock.sleep(10, signal);
+        throw behaviour.error;
+      }
+      await this.clock.sleep(this.durationMs / 2, signal);
+      yield { delta: 'Hello ', text: 'Hello ' };
+      if (behaviour.kind === 'failAfterChunk') throw behaviour.error;
+      await this.clock.sleep(this.durationMs / 2, signal);
+      yield { delta: 'there.', text: 'Hello there.', finishReason: 'stop' };
+    } catch (error) {
+      if ((error as AgentError).code === 'cancelled') this.abortsSeen++;
+      throw error;
+    } finally {
+      this.active--;
+    }
+  }
+
+  async availability() { return { status: 'available' as const }; }
+}
+
+interface Outcome {
+  label: string;
+  status: 'pending' | 'completed' | 'error';
+  text: string;
+  error?: AgentError;
+}
+
+/** Starts consuming a generation in the background and records how it ended. */
+function consume(model: LanguageModel, request: GenerationRequest, signal?: SignalLike): Outcome {
+  const outcome: Outcome = { label: request.label ?? '', status: 'pending', text: '' };
+  void (async () => {
+    try {
+      for await (const chunk of model.generate(request, signal)) outcome.text += chunk.delta;
+      outcome.status = 'completed';
+    } catch (error) {
+      outcome.status = 'error';
+      outcome.error = error as AgentError;
+    }
+  })();
+  return outcome;
+}
+
+function setup(options: ModelSchedulerOptions = {}, durationMs = 400) {
+  const clock = new FakeClock();
+  const inner = new RecordingModel(clock, durationMs);
+  const events: SchedulerEvent[] = [];
+  const scheduler = new ModelScheduler(inner, {
+    now: clock.now, setTimer: clock.setTimer, clearTimer: clock.clearTimer,
+    onEvent: (e) => events.push(e),
+    ...options,
+  });
+  return { clock, inner, scheduler, events };
+}
+
+const req = (label: string, priority?: number, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ kind: 'respond', prompt: label, label, priority, ...extra });
+
+/** No 60 s window [t, t + 60 s) holds more than `limit` of these sorted start times. */
+function maxStartsInAnyWindow(starts: number[]): number {
+  let most = 0;
+  for (let i = 0, j = 0; i < starts.length; i++) {
+    while (starts[i] - starts[j] >= 60000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe('ModelScheduler ordering', () => {
+  test('a burst queued together runs highest priority first', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    const outcomes = [
+      consume(scheduler, req('bark', Priority.bark)),
+      consume(scheduler, req('background', Priority.background)),
+      consume(scheduler, req('talk', Priority.conversation)),
+      consume(scheduler, req('decide', Priority.decision)),
+      consume(scheduler, req('content', Priority.content)),
+      consume(scheduler, req('unset')),
+    ];
+    await clock.run();
+    expect(inner.calls.map((c) => c.label)).toEqual(['talk', 'decide', 'content', 'bark', 'background', 'unset']);
+    expect(outcomes.every((o) => o.status === 'completed' && o.text === 'Hello there.')).toBe(true);
+    expect(inner.maxActive).toBe(1);
+  });
+
+  test('equal priorities run first come, first served', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    for (let i = 0; i < 8; i++) consume(scheduler, req(`n${i}`, i % 2 === 0 ? 5 : 7));
+    await clock.run();
+    expect(inner.calls.map((c) => c.label)).toEqual(['n1', 'n3', 'n5', 'n7', 'n0', 'n2', 'n4', 'n6']);
+  });
+
+  test('a later, more urgent request overtakes those still waiting but not the running one', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    consume(scheduler, req('first', 0));
+    await clock.settle();
+    consume(scheduler, req('bark', Priority.bark));
+    await clock.run(100);
+    consume(scheduler, req('talk', Priority.conversation));
+    await clock.run();
+    expect(inner.calls.map((c) => c.label)).toEqual(['first', 'talk', 'bark']);
+  });
+
+  test('runs at most `concurrency` generations at once', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0, concurrency: 3 });
+    for (let i = 0; i < 10; i++) consume(scheduler, req(`n${i}`));
+    await clock.run();
+    expect(inner.maxActive).toBe(3);
+    expect(inner.calls).toHaveLength(10);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, running: 0, started: 10, completed: 10 });
+  });
+
+  test('a consumer that stops reading early frees the slot', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
+    const seen: string[] = [];
+    const early = (async () => {
+      for await (const chunk of scheduler.generate(req('early'))) { seen.push(chunk.delta); break; }
+    })();
+    const next = consume(scheduler, req('next'));
+    await clock.run();
+    await early;
+    expect(seen).toEqual(['Hello ']);
+    expect(next.status).toBe('completed');
+    expect(inner.calls.map((c) => c.label)).toEqual(['early', 'next']);
+    expect(events.find((e) => e.type === 'finished' && e.label === 'early')?.outcome).toBe('closed');
+  });
+});
+
+describe('ModelScheduler pacing', () => {
+  test('never starts more than callsPerMinute in any sliding 60 s window', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 5 }, 100);
+    const outcomes = Array.from({ length: 23 }, (_, i) => consume(scheduler, req(`n${i}`)));
+    await clock.run();
+    const starts = inner.calls.map((c) => c.at);
+    expect(starts).toHaveLength(23);
+    expect(maxStartsInAnyWindow(starts)).toBe(5);
+    // it does not wait when there is budget: the first five go back to back
+    expect(starts.slice(0, 5)).toEqual([0, 100, 200, 300, 400]);
+    expect(starts[5]).toBe(60000);
+    expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
+  });
+
+  test('the default budget is 30 calls a minute', async () => {
+    const { clock, inner, scheduler } = setup({}, 10);
+    for (let i = 0; i < 65; i++) consume(scheduler, req(`n${i}`));
+    await clock.run();
+    expect(inner.calls).toHaveLength(65);
+    expect(maxStartsInAnyWindow(inner.calls.map((c) => c.at))).toBe(30);
+  });
+});
+
+describe('ModelScheduler retries', () => {
+  test('retries rate_limited after the server\'s retry-after when it is longer than the backoff', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
+    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('rate_limited', 'quota', { retryAfterMs: 2000 }) }]);
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.status).toBe('completed');
+    expect(a.text).toBe('Hello there.');
+    expect(inner.calls.map((c) => c.at)).toEqual([0, 10 + 2000]);
+    expect(scheduler.stats()).toMatchObject({ started: 2, retried: 1, completed: 1, failed: 0 });
+    expect(events.filter((e) => e.type === 'retry')).toEqual([{ type: 'retry', label: 'a', priority: 0, attempt: 2, waitMs: 2000, error: 'rate_limited' }]);
+  });
+
+  test('busy without retry-after backs off 300 ms, then 600 ms', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    const busy = () => ({ kind: 'failBefore' as const, error: new AgentError('busy', 'busy') });
+    inner.plans.set('a', [busy(), busy()]);
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.status).toBe('completed');
+    expect(inner.calls.map((c) => c.at)).toEqual([0, 310, 320 + 600]);
+  });
+
+  test('gives up after maxRetries and throws the last error', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0, maxRetries: 2 });
+    const busy = () => ({ kind: 'failBefore' as const, error: new AgentError('busy', 'still busy') });
+    inner.plans.set('a', [busy(), busy(), busy(), busy()]);
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.status).toBe('error');
+    expect(a.error?.code).toBe('busy');
+    expect(inner.calls).toHaveLength(3);
+    expect(scheduler.stats()).toMatchObject({ failed: 1, retried: 2 });
+  });
+
+  test('a retry-after longer than maxRetryAfterMs is not waited for', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0, maxRetryAfterMs: 5000 });
+    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('rate_limited', 'daily quota', { retryAfterMs: 60000 }) }]);
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.error?.code).toBe('rate_limited');
+    expect(a.error?.retryAfterMs).toBe(60000);
+    expect(inner.calls).toHaveLength(1);
+  });
+
+  test('an error after output started is passed through, never retried', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    inner.plans.set('a', [{ kind: 'failAfterChunk', error: new AgentError('busy', 'busy mid-stream') }]);
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.status).toBe('error');
+    expect(a.error?.code).toBe('busy');
+    expect(a.text).toBe('Hello '); // streamed once, not repeated
+    expect(inner.calls).toHaveLength(1);
+  });
+
+  test('other errors are passed through without retry', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('context_size_exceeded', 'too long') }]);
+    inner.plans.set('b', [{ kind: 'failBefore', error: new AgentError('generation_failed', 'oops') }]);
+    const a = consume(scheduler, req('a'));
+    const b = consume(scheduler, req('b'));
+    await clock.run();
+    expect([a.error?.code, b.error?.code]).toEqual(['context_size_exceeded', 'generation_failed']);
+    expect(inner.calls).toHaveLength(2);
+  });
+
+  test('a server retry-after holds everyone, not just the request that hit it', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('busy', 'quota', { retryAfterMs: 3000 }) }]);
+    consume(scheduler, req('a', 10));
+    await clock.run(5);
+    consume(scheduler, req('b', 0));
+    await clock.run();
+    expect(inner.calls.map((c) => [c.label, c.at])).toEqual([['a', 0], ['a', 3010], ['b', 3410]]);
+  });
+});
+
+describe('ModelScheduler cancellation and stale requests', () => {
+  test('a queued request whose signal aborts leaves the queue at once and never runs', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
+    const blocker = consume(scheduler, req('blocker'));
+    const canceller = new Canceller();
+    const waiting = consume(scheduler, req('waiting'), canceller.signal);
+    await clock.run(100);
+    expect(scheduler.stats().queued).toBe(1);
+    canceller.abort();
+    await clock.settle();
+    expect(waiting.status).toBe('error');
+    expect(waiting.error?.code).toBe('cancelled');
+    expect(clock.time).toBe(100); // before the blocker finished
+    expect(scheduler.stats().queued).toBe(0);
+    await clock.run();
+    expect(blocker.status).toBe('completed');
+    expect(inner.calls.map((c) => c.label)).toEqual(['blocker']);
+    expect(events).toContainEqual({ type: 'dropped', label: 'waiting', priority: 0, reason: 'cancelled' });
+    expect(scheduler.stats()).toMatchObject({ cancelled: 1, completed: 1 });
+  });
+
+  test('an already aborted signal is refused without queueing', async () => {
+    const { clock, inner, scheduler } = setup();
+    const canceller = new Canceller();
+    canceller.abort();
+    const a = consume(scheduler, req('a'), canceller.signal);
+    await clock.run();
+    expect(a.error?.code).toBe('cancelled');
+    expect(inner.calls).toHaveLength(0);
+  });
+
+  test('aborting a running request forwards the abort to the inner model', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    const canceller = new Canceller();
+    const a = consume(scheduler, req('a'), canceller.signal);
+    const b = consume(scheduler, req('b'));
+    await clock.run(100);
+    canceller.abort();
+    await clock.run();
+    expect(a.error?.code).toBe('cancelled');
+    expect(inner.abortsSeen).toBe(1);
+    expect(b.status).toBe('completed');
+    expect(scheduler.stats()).toMatchObject({ cancelled: 1, completed: 1, failed: 0 });
+  });
+
+  test('a request not started by its deadline is dropped and never runs', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 }, 1000);
+    consume(scheduler, req('blocker', Priority.conversation));
+    const bark = consume(scheduler, req('bark', Priority.bark, { deadline: 500 }));
+    const later = consume(scheduler, req('later', Priority.bark, { deadline: 5000 }));
+    await clock.run(500);
+    expect(bark.status).toBe('error');
+    expect(bark.error?.code).toBe('cancelled');
+    expect(bark.error?.message).toMatch(/^dropped: its moment passed/);
+    await clock.run();
+    expect(later.status).toBe('completed');
+    expect(inner.calls.map((c) => c.label)).toEqual(['blocker', 'later']);
+    expect(events).toContainEqual({ type: 'dropped', label: 'bark', priority: Priority.bark, reason: 'stale' });
+    expect(scheduler.stats()).toMatchObject({ dropped: 1, completed: 2 });
+  });
+
+  test('a deadline already past is dropped without a model call', async () => {
+    const { clock, inner, scheduler } = setup();
+    clock.time = 10000;
+    const a = consume(scheduler, req('a', 0, { deadline: 9000 }));
+    await clock.run();
+    expect(a.error?.message).toMatch(/dropped/);
+    expect(inner.calls).toHaveLength(0);
+  });
+
+  test('a request waiting for the rate budget goes stale too', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 1 }, 10);
+    consume(scheduler, req('a'));
+    const b = consume(scheduler, req('b', 0, { deadline: 30000 }));
+    await clock.run();
+    expect(b.error?.message).toMatch(/dropped/);
+    expect(inner.calls.map((c) => c.label)).toEqual(['a']);
+  });
+});
+
+describe('ModelScheduler delegation and validation', () => {
+  test('capabilities, availability, countTokens and prewarm go to the inner model', async () => {
+    const prewarmed: Array<[string | undefined, string | undefined]> = [];
+    const inner: LanguageModel = {
+      capabilities: { ...DEFAULT_CAPABILITIES, modelName: 'nano' },
+      generate: async function* () { yield { delta: 'x', text: 'x', finishReason: 'stop' as const }; },
+      availability: async () => ({ status: 'downloadable' as const }),
+      countTokens: async (text: string) => text.length,
+      prewarm: async (s?: string, p?: string) => { prewarmed.push([s, p]); },
+    };
+    const scheduler = new ModelScheduler(inner);
+    expect(scheduler.capabilities.modelName).toBe('nano');
+    expect(await scheduler.availability()).toEqual({ status: 'downloadable' });
+    expect(await scheduler.countTokens('abcd')).toBe(4);
+    await scheduler.prewarm('sys', 'prefix');
+    expect(prewarmed).toEqual([['sys', 'prefix']]);
+
+    const bare = new ModelScheduler({ capabilities: DEFAULT_CAPABILITIES, generate: inner.generate, availability: inner.availability });
+    expect(await bare.countTokens('abcd')).toBeNull();
+    await expect(bare.prewarm()).resolves.toBeUndefined();
+  });
+
+  test('rejects bad options', () => {
+    const { inner } = setup();
+    for (const bad of [{ concurrency: 0 }, { concurrency: 1.5 }, { callsPerMinute: -1 }, { callsPerMinute: NaN }, { maxRetries: -1 }, { maxRetryAfterMs: -5 }, { initialBackoffMs: Infinity }]) {
+      expect(() => new ModelScheduler(inner, bad)).toThrow(AgentError);
+    }
+    expect(() => new ModelScheduler(undefined as unknown as LanguageModel)).toThrow(/LanguageModel/);
+    expect(() => new ModelScheduler(inner, { callsPerMinute: Infinity })).not.toThrow();
+  });
+
+  test('rejects bad priorities and deadlines before queueing', async () => {
+    const { clock, inner, scheduler } = setup();
+    const a = consume(scheduler, req('a', NaN));
+    const b = consume(scheduler, req('b', 0, { deadline: 'soon' as unknown as number }));
+    await clock.run();
+    expect([a.error?.code, b.error?.code]).toEqual(['invalid_request', 'invalid_request']);
+    expect(inner.calls).toHaveLength(0);
+    expect(scheduler.stats().queued).toBe(0);
+  });
+
+  test('an observer that throws does not break scheduling', async () => {
+    const { clock, scheduler } = setup({ callsPerMinute: 0, onEvent: () => { throw new Error('observer bug'); } });
+    const a = consume(scheduler, req('a'));
+    await clock.run();
+    expect(a.status).toBe('completed');
+  });
+});
+
+describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
+  test('priority order, the rate budget, nothing lost, cancelled requests never reach the model', async () => {
+    const perMinute = 30;
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: perMinute }, 400);
+    const priorities = [Priority.conversation, Priority.decision, Priority.content, Priority.bark, Priority.background];
+    interface Sent { seq: number; label: string; priority: number; deadline?: number; cancelAt?: number; outcome: Outcome }
+    const sent: Sent[] = [];
+    for (let npc = 0; npc < 20; npc++) {
+      for (let j = 0; j < 10; j++) {
+        const seq = npc * 10 + j;
+        const priority = priorities[(npc + j) % priorities.length];
+        const label = `npc${npc}#${j}`;
+        // barks and background chatter lose their point after a while; some are called off
+        const deadline = priority <= Priority.bark && seq % 3 === 0 ? 60000 + seq * 100 : undefined;
+        const cancelAt = priority <= Priority.content && seq % 7 === 3 ? 20000 + seq * 50 : undefined;
+        let signal: SignalLike | undefined;
+        if (cancelAt !== undefined) {
+          const canceller = new Canceller();
+          clock.setTimer(() => canceller.abort(), cancelAt);
+          signal = canceller.signal;
+        }
+        sent.push({ seq, label, priority, deadline, cancelAt, outcome: consume(scheduler, req(label, priority, { deadline }), signal) });
+      }
+    }
+    await clock.run();
+
+    const byLabel = new Map(sent.map((s) => [s.label, s]));
+    const ran = inner.calls.map((c) => byLabel.get(c.label ?? '')!);
+
+    // nothing lost: every request finished one way or another
+    expect(sent.every((s) => s.outcome.status !== 'pending')).toBe(true);
+    const completed = sent.filter((s) => s.outcome.status === 'completed');
+    const cancelled = sent.filter((s) => s.outcome.error?.code === 'cancelled' && !/dropped/.test(s.outcome.error.message));
+    const dropped = sent.filter((s) => s.outcome.error?.code === 'cancelled' && /dropped/.test(s.outcome.error.message));
+    expect(completed.length + cancelled.length + dropped.length).toBe(200);
+    expect(completed.every((s) => s.outcome.text === 'Hello there.')).toBe(true);
+    expect(scheduler.stats()).toEqual({
+      queued: 0, running: 0, started: completed.length, completed: completed.length, failed: 0,
+      dropped: dropped.length, cancelled: cancelled.length, retried: 0,
+    });
+
+    // every request without a deadline or a cancel completed; the asked-for ones were cancelled or dropped
+    expect(sent.filter((s) => s.deadline === undefined && s.cancelAt === undefined).every((s) => s.outcome.status === 'completed')).toBe(true);
+    expect(cancelled.every((s) => s.cancelAt !== undefined)).toBe(true);
+    expect(dropped.every((s) => s.deadline !== undefined)).toBe(true);
+    expect(cancelled.length).toBeGreaterThan(10);
+    expect(dropped.length).toBeGreaterThan(5);
+
+    // cancelled and dropped requests never reached the model; each ran exactly once otherwise
+    expect(ran).toHaveLength(completed.length);
+    expect(new Set(ran.map((s) => s.label)).size).toBe(ran.length);
+    expect(ran.some((s) => s.outcome.status !== 'completed')).toBe(false);
+
+    // started strictly by priority, first come first served within one
+    const expectedOrder = completed.slice().sort((a, b) => b.priority - a.priority || a.seq - b.seq).map((s) => s.label);
+    expect(ran.map((s) => s.label)).toEqual(expectedOrder);
+
+    // never over the budget, and deadlines respected
+    const starts = inner.calls.map((c) => c.at);
+    expect(maxStartsInAnyWindow(starts)).toBeLessThanOrEqual(perMinute);
+    inner.calls.forEach((c) => {
+      const s = byLabel.get(c.label ?? '')!;
+      if (s.deadline !== undefined) expect(c.at).toBeLessThan(s.deadline);
+    });
+    expect(inner.maxActive).toBe(1);
+    expect(events.filter((e) => e.type === 'queued')).toHaveLength(200);
+    expect(events.filter((e) => e.type === 'started')).toHaveLength(completed.length);
+  });
+});
+
+describe('ModelScheduler with its default clock', () => {
+  afterEach(() => { jest.useRealTimers(); });
+
+  test('works with jest fake timers (Date.now and setTimeout)', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const startedAt: number[] = [];
+    const inner: LanguageModel = {
+      capabilities: DEFAULT_CAPABILITIES,
+      generate: async function* () { startedAt.push(Date.now()); yield { delta: 'x', text: 'x', finishReason: 'stop' as const }; },
+      availability: async () => ({ status: 'available' as const }),
+    };
+    const scheduler = new ModelScheduler(inner, { callsPerMinute: 2 });
+    const outcomes = [0, 1, 2].map((i) => consume(scheduler, req(`n${i}`)));
+    await jest.advanceTimersByTimeAsync(59_000);
+    expect(startedAt).toEqual([1_000_000, 1_000_000]);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(startedAt).toEqual([1_000_000, 1_000_000, 1_060_000]);
+    expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
+  });
+});
