@@ -129,9 +129,12 @@ export class Agent {
     });
     this.tail = work;
     // A queued turn cancels at once, without waiting for the turns ahead of it.
-    run.signal.addEventListener('abort', () => {
-      if (run.status === 'queued') run.fail(run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled());
-    });
+    const cancelQueued = () => {
+      if (run.status === 'queued' && !run.isFinished) run.fail(run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled());
+    };
+    // A caller signal that was already aborted fired before this listener could be added.
+    if (run.signal.aborted) cancelQueued();
+    else run.signal.addEventListener('abort', cancelQueued);
     return run;
   }
 

@@ -111,9 +111,15 @@ export class TurnEngine {
       let outcome: DecideOutcome;
       if (first && forced) {
         if (enabled.indexOf(forced) < 0) break; // forced but not enabled: straight to the reply
-        outcome = forced.isParameterless
-          ? { kind: 'call', tool: forced, args: {} } // nothing to ask the model
-          : await this.argumentsStep(forced, enabled);
+        if (forced.isParameterless) {
+          // Nothing to ask the model, and the caller already chose what this turn needs: run the
+          // tool and go straight to the reply step. A decide step here would almost always just
+          // say "reply"; skipping it makes the turn cost 1 model call in both modes (the seed
+          // spends 2 unless maxToolRounds is 1), and the reply is plain streamed text.
+          await this.execute(forced, {});
+          break;
+        }
+        outcome = await this.argumentsStep(forced, enabled);
       } else if (first && choice === 'required' && enabled.length === 1) {
         outcome = await this.argumentsStep(enabled[0], enabled);
       } else {

@@ -1,0 +1,102 @@
+/**
+ * The headline numbers: model calls per turn in the default (inline replies) mode and in the
+ * seed-compatible mode, with the exact sequence of step kinds.
+ */
+import { Script, type ScriptStep } from '../../src';
+import { tavernAgent } from './helpers';
+
+type Mode = { name: string; inlineReplies: boolean };
+const INLINE: Mode = { name: 'inline replies (default)', inlineReplies: true };
+const SEED: Mode = { name: 'seed-compatible', inlineReplies: false };
+
+/** The decide step's "answer now" in each mode: the reply itself, or the seed's respond + a reply step. */
+function answer(mode: Mode, text: string): ScriptStep[] {
+  return mode.inlineReplies ? [Script.reply(text)] : [Script.action('respond'), Script.text(text)];
+}
+function call(mode: Mode, name: string, args: Record<string, unknown> = {}): ScriptStep {
+  return mode.inlineReplies ? Script.call(name, args) : Script.action(name, args);
+}
+
+describe.each([
+  [INLINE.name, INLINE, { smallTalk: 1, oneTool: 2, twoTools: 3, none: 1, forcedParameterless: 1 }],
+  [SEED.name, SEED, { smallTalk: 2, oneTool: 3, twoTools: 4, none: 1, forcedParameterless: 1 }],
+])('model calls per turn, %s', (_name, mode, expected) => {
+  const config = { inlineReplies: mode.inlineReplies };
+
+  test('small talk with tools enabled', async () => {
+    const { agent, model, log } = tavernAgent(answer(mode, 'Welcome, traveller!'), config);
+    const r = await agent.respond('Hello there');
+    expect(r.text).toBe('Welcome, traveller!');
+    expect(model.calls).toBe(expected.smallTalk);
+    expect(r.modelCalls).toBe(expected.smallTalk);
+    expect(model.kinds).toEqual(mode.inlineReplies ? ['decide'] : ['decide', 'respond']);
+    expect(r.steps.map((s) => s.kind)).toEqual(model.kinds);
+    expect(log).toEqual([]);
+  });
+
+  test('one tool call', async () => {
+    const { agent, model, log } = tavernAgent([call(mode, 'check_menu'), ...answer(mode, 'Ale is 3 coins.')], config);
+    const r = await agent.respond('What do you have?');
+    expect(r.text).toBe('Ale is 3 coins.');
+    expect(model.calls).toBe(expected.oneTool);
+    expect(r.modelCalls).toBe(expected.oneTool);
+    expect(model.kinds).toEqual(mode.inlineReplies ? ['decide', 'decide'] : ['decide', 'decide', 'respond']);
+    expect(log).toEqual(['check_menu']);
+    expect(r.toolCalls.map((t) => t.call.name)).toEqual(['check_menu']);
+  });
+
+  test('two tool calls', async () => {
+    const { agent, model, log } = tavernAgent(
+      [call(mode, 'check_menu'), call(mode, 'take_order', { item: 'ale', quantity: 2 }), ...answer(mode, 'Two ales, 6 coins.')],
+      config,
+    );
+    const r = await agent.respond('Two of the cheapest drink');
+    expect(r.text).toBe('Two ales, 6 coins.');
+    expect(model.calls).toBe(expected.twoTools);
+    expect(model.kinds).toEqual(mode.inlineReplies ? ['decide', 'decide', 'decide'] : ['decide', 'decide', 'decide', 'respond']);
+    expect(log).toEqual(['check_menu', 'take_order {"item":"ale","quantity":2}']);
+  });
+
+  test("toolChoice 'none'", async () => {
+    const { agent, model, log } = tavernAgent(['Just a chat, then.'], config);
+    const r = await agent.respond('Hello', { toolChoice: 'none' });
+    expect(r.text).toBe('Just a chat, then.');
+    expect(model.calls).toBe(expected.none);
+    expect(model.kinds).toEqual(['respond']);
+    expect(log).toEqual([]);
+  });
+
+  test('{tool} with a parameterless tool runs it without a model step, then replies in one call', async () => {
+    const { agent, model, log } = tavernAgent(['Ale 3, stew 5, bread 1.'], config);
+    const run = agent.run('Menu?', { toolChoice: { tool: 'check_menu' } });
+    const kinds: string[] = [];
+    run.on('step', (e) => kinds.push(e.step.kind));
+    const r = await run.response();
+    expect(r.text).toBe('Ale 3, stew 5, bread 1.');
+    expect(model.calls).toBe(expected.forcedParameterless);
+    expect(model.kinds).toEqual(['respond']);
+    expect(kinds).toEqual(['respond']);
+    expect(log).toEqual(['check_menu']);
+    // The reply step sees the tool's result.
+    expect(model.requests[0].prompt).toContain('[check_menu {} → {"ale":3,"stew":5,"bread":1}]');
+    expect(model.requests[0].turn?.toolResults).toEqual([{ tool: 'check_menu', args: {}, output: '{"ale":3,"stew":5,"bread":1}' }]);
+  });
+
+  test('the agent has no tools: one call', async () => {
+    const { Agent, ScriptedLanguageModel } = await import('../../src');
+    const model = new ScriptedLanguageModel(['Hi.']);
+    const agent = new Agent(model, { config });
+    expect((await agent.respond('Hello')).text).toBe('Hi.');
+    expect(model.kinds).toEqual(['respond']);
+  });
+
+  test('completedToolRounds counts the rounds done before each step', async () => {
+    const { agent, model } = tavernAgent([call(mode, 'check_menu'), ...answer(mode, 'Ale.')], config);
+    const run = agent.run('Menu?');
+    const rounds: number[] = [];
+    run.on('step', (e) => rounds.push(e.step.completedToolRounds));
+    await run.response();
+    expect(rounds).toEqual(mode.inlineReplies ? [0, 1] : [0, 1, 1]);
+    expect(model.requests.every((r) => r.isRepair === false)).toBe(true);
+  });
+});
