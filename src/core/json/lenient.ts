@@ -295,8 +295,11 @@ class Reader {
    */
   commaEndsWord(start: number): boolean {
     const t = this.text;
-    const soFar = t.slice(start, this.pos).trim();
-    if (NUMBER.test(soFar) || LITERALS[soFar.toLowerCase()] !== undefined) return true;
+    // Only short words can be numbers or literals; checking long ones would cost O(n²).
+    if (this.pos - start <= 40) {
+      const soFar = t.slice(start, this.pos).trim();
+      if (NUMBER.test(soFar) || LITERALS[soFar.toLowerCase()] !== undefined) return true;
+    }
     return MEMBER_START.test(t.slice(this.pos + 1, this.pos + 200));
   }
 

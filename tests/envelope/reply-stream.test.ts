@@ -1,0 +1,159 @@
+import { InlineReplyReader, InlineReplyState, parseEnvelope } from '../../src/core/envelope';
+
+/** Splits text into chunks of 1..5 characters, deterministically from a seed. */
+function chunked(text: string, seed: number): string[] {
+  const prefixes: string[] = [];
+  let state = seed;
+  let i = 0;
+  while (i < text.length) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    i = Math.min(text.length, i + 1 + (state % 5));
+    prefixes.push(text.slice(0, i));
+  }
+  return prefixes;
+}
+
+/** Feeds a stream and checks that reply text only ever grows; returns every state seen. */
+function stream(text: string, seed = 1, toolNames: string[] = []): InlineReplyState[] {
+  const reader = new InlineReplyReader(toolNames);
+  const states: InlineReplyState[] = [];
+  let previous = '';
+  for (const prefix of chunked(text, seed)) {
+    const state = reader.push(prefix);
+    if (state.kind === 'reply-text') {
+      expect(state.text.startsWith(previous)).toBe(true);
+      previous = state.text;
+      const last = state.text.charCodeAt(state.text.length - 1);
+      expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
+    }
+    states.push(state);
+  }
+  return states;
+}
+
+const lastOf = (states: InlineReplyState[]) => states[states.length - 1];
+
+describe('InlineReplyReader', () => {
+  const replies = [
+    'Welcome, traveller!',
+    'Line one\nline two',
+    'He said "hi" and left',
+    'Café crème, naïve',
+    'Grinning 😀 and 👍🏽',
+    'Tab\there, backslash \\ and slash /',
+    '',
+  ];
+
+  it.each(replies)('streams the short form reply %j', (reply) => {
+    const text = JSON.stringify({ reply });
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const states = stream(text, seed);
+      expect(lastOf(states)).toEqual({ kind: 'reply-text', text: reply });
+      const final = parseEnvelope(text, { toolNames: [], allowRespond: true });
+      expect(final).toEqual({ kind: 'respond', reply });
+    }
+  });
+
+  it('decodes escapes written by the model (\\n, \\", \\u00e9, surrogate pairs)', () => {
+    const text = '{"reply": "Say \\"hi\\"\\nto caf\\u00e9 \\ud83d\\ude00!"}';
+    for (const seed of [1, 7, 11, 13]) {
+      const states = stream(text, seed);
+      expect(lastOf(states)).toEqual({ kind: 'reply-text', text: 'Say "hi"\nto café 😀!' });
+    }
+  });
+
+  it('streams the seed form with inline text', () => {
+    const text = '{"action": "respond", "arguments": {"text": "Hello there, friend."}}';
+    const states = stream(text, 3);
+    expect(lastOf(states)).toEqual({ kind: 'reply-text', text: 'Hello there, friend.' });
+    const firstText = states.findIndex((s) => s.kind === 'reply-text');
+    // Recognised as soon as the text value opens, long before the object closes.
+    expect(firstText).toBeGreaterThan(0);
+    expect(firstText).toBeLessThan(states.length - 5);
+  });
+
+  it('recognises the reply as soon as its string opens', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"rep')).toEqual({ kind: 'unknown' });
+    expect(reader.push('{"reply"')).toEqual({ kind: 'unknown' });
+    expect(reader.push('{"reply": "')).toEqual({ kind: 'reply-text', text: '' });
+    expect(reader.push('{"reply": "W')).toEqual({ kind: 'reply-text', text: 'W' });
+  });
+
+  it('holds back partial escapes and half surrogate pairs', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"reply": "a\\')).toEqual({ kind: 'reply-text', text: 'a' });
+    expect(reader.push('{"reply": "a\\u00')).toEqual({ kind: 'reply-text', text: 'a' });
+    expect(reader.push('{"reply": "a\\u00e9')).toEqual({ kind: 'reply-text', text: 'aé' });
+    expect(reader.push('{"reply": "a\\u00e9\\ud83d')).toEqual({ kind: 'reply-text', text: 'aé' });
+    expect(reader.push('{"reply": "a\\u00e9\\ud83d\\ude0')).toEqual({ kind: 'reply-text', text: 'aé' });
+    expect(reader.push('{"reply": "a\\u00e9\\ud83d\\ude00')).toEqual({ kind: 'reply-text', text: 'aé😀' });
+  });
+
+  it('does not shorten the text when a quote turns out to close the string', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"reply": "Say "')).toEqual({ kind: 'reply-text', text: 'Say ' });
+    expect(reader.push('{"reply": "Say "h')).toEqual({ kind: 'reply-text', text: 'Say "h' });
+    expect(reader.push('{"reply": "Say "hi"}')).toEqual({ kind: 'reply-text', text: 'Say "hi' });
+  });
+
+  it('returns the partial object for a structured reply', () => {
+    const text = '{"reply": {"emotion": "happy", "line": "Welcome!"}}';
+    const states = stream(text, 2);
+    expect(lastOf(states)).toEqual({ kind: 'reply-object', value: { emotion: 'happy', line: 'Welcome!' } });
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"reply": {"emotion": "hap')).toEqual({ kind: 'reply-object', value: { emotion: 'hap' } });
+  });
+
+  it('returns the arguments object for a structured seed-form reply', () => {
+    const text = '{"action": "respond", "arguments": {"emotion": "calm", "line": "Hm."}}';
+    expect(lastOf(stream(text, 4))).toEqual({ kind: 'reply-object', value: { emotion: 'calm', line: 'Hm.' } });
+  });
+
+  it('says "call" once a tool is named, and stays there', () => {
+    for (const text of [
+      '{"tool": "take_order", "args": {"item": "ale"}}',
+      '{"action": "take_order", "arguments": {"text": "ale"}}',
+    ]) {
+      const states = stream(text, 5);
+      expect(lastOf(states)).toEqual({ kind: 'call' });
+      expect(states.some((s) => s.kind === 'reply-text' || s.kind === 'reply-object')).toBe(false);
+      const firstCall = states.findIndex((s) => s.kind === 'call');
+      expect(states.slice(firstCall).every((s) => s.kind === 'call')).toBe(true);
+    }
+  });
+
+  it('waits until the action name is complete before deciding', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"action": "res')).toEqual({ kind: 'unknown' });
+    expect(reader.push('{"action": "respond", "arguments": {')).toEqual({ kind: 'unknown' });
+    expect(reader.push('{"action": "respond", "arguments": {"text": "Hi')).toEqual({ kind: 'reply-text', text: 'Hi' });
+  });
+
+  it('stays unknown for respond without inline text', () => {
+    const states = stream('{"action": "respond", "arguments": {}}', 1);
+    expect(states.every((s) => s.kind === 'unknown')).toBe(true);
+  });
+
+  it('treats a reply key that is a registered tool as not a reply', () => {
+    const states = stream('{"say": {"words": "hi"}}', 1, ['say']);
+    expect(states.some((s) => s.kind === 'reply-text' || s.kind === 'reply-object')).toBe(false);
+  });
+
+  it('skips prose and fences before the object', () => {
+    const states = stream('Sure!\n```json\n{"reply": "Hi!"}\n```', 2);
+    expect(lastOf(states)).toEqual({ kind: 'reply-text', text: 'Hi!' });
+  });
+
+  it('ignores garbage and repeated pushes', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('')).toEqual({ kind: 'unknown' });
+    expect(reader.push('no json at all')).toEqual({ kind: 'unknown' });
+    expect(reader.push('no json at all {]')).toEqual({ kind: 'unknown' });
+    const r2 = new InlineReplyReader();
+    r2.push('{"reply": "ab');
+    expect(r2.push('{"reply": "ab')).toEqual({ kind: 'reply-text', text: 'ab' });
+    // A later text that is not an extension is ignored rather than shortening the reply.
+    expect(r2.push('{"reply": "xy')).toEqual({ kind: 'reply-text', text: 'ab' });
+  });
+});
