@@ -36,6 +36,11 @@ const SILENT_KEYWORDS = ['title', 'description', 'default', 'examples', '$schema
 const NON_NEGATIVE_INTEGER_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const;
 const NUMBER_KEYWORDS = ['minimum', 'maximum'] as const;
 
+/** Keywords read `$.x-order`, `$.$ref`; odd ones are quoted like property names. */
+function appendKeyword(path: string, key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key) ? `${path}.${key}` : appendKey(path, key);
+}
+
 function invalid(path: string, reason: string): AgentError {
   return new AgentError('invalid_schema', `${path}: ${reason}`);
 }
@@ -59,7 +64,7 @@ class Analyzer {
     let xOrder: string[] | undefined;
     for (const key of Object.keys(raw)) {
       const value = raw[key];
-      const at = appendKey(path, key);
+      const at = appendKeyword(path, key);
       switch (key) {
         case 'type':
           out.type = this.type(value, at);
@@ -208,7 +213,7 @@ class Analyzer {
 
   private exclusiveBound(raw: Record<string, unknown>, out: SchemaNode, path: string, key: 'exclusiveMinimum' | 'exclusiveMaximum', bound: 'minimum' | 'maximum'): void {
     if (raw[key] !== true) return;
-    if (out[bound] === undefined) throw invalid(appendKey(path, key), `true needs a "${bound}" beside it`);
+    if (out[bound] === undefined) throw invalid(appendKeyword(path, key), `true needs a "${bound}" beside it`);
     out[key] = out[bound];
     delete out[bound];
   }
@@ -222,7 +227,7 @@ class Analyzer {
     for (const [lo, hi] of pairs) {
       const a = out[lo] as number | undefined;
       const b = out[hi] as number | undefined;
-      if (a !== undefined && b !== undefined && a > b) throw invalid(appendKey(path, lo), `${a} is greater than ${hi} ${b}`);
+      if (a !== undefined && b !== undefined && a > b) throw invalid(appendKeyword(path, lo), `${a} is greater than ${hi} ${b}`);
     }
   }
 
@@ -232,7 +237,7 @@ class Analyzer {
     let order: string[];
     if (xOrder) {
       for (const name of xOrder) {
-        if (names.indexOf(name) < 0) this.warnings.push(`${appendKey(path, 'x-order')}: ${JSON.stringify(name)} is not a property`);
+        if (names.indexOf(name) < 0) this.warnings.push(`${appendKeyword(path, 'x-order')}: ${JSON.stringify(name)} is not a property`);
       }
       const listed = xOrder.filter((n, i) => names.indexOf(n) >= 0 && xOrder.indexOf(n) === i);
       order = listed.concat(names.filter((n) => listed.indexOf(n) < 0));
@@ -334,15 +339,6 @@ export function analyzeSchema(raw: unknown): AnalyzedSchema {
 
   // A chain of references that never reaches a real schema, or a schema that contains itself
   // without descending into a property or item, would recurse forever: reject both.
-  for (const node of refNodes) {
-    let hops = 0;
-    let current: SchemaNode = node;
-    while (current.$ref !== undefined) {
-      hops++;
-      if (hops > MAX_REF_HOPS) throw invalid(appendKey(paths.get(node) as string, '$ref'), `more than ${MAX_REF_HOPS} $ref hops`);
-      current = targets.get(current.$ref) as SchemaNode;
-    }
-  }
   const state = new Map<SchemaNode, 1 | 2>();
   const sameValueEdges = (node: SchemaNode): SchemaNode[] => {
     const out: SchemaNode[] = [];
@@ -363,6 +359,15 @@ export function analyzeSchema(raw: unknown): AnalyzedSchema {
     if (!state.has(node)) visit(node);
   });
 
+  for (const node of refNodes) {
+    let hops = 0;
+    let current: SchemaNode = node;
+    while (current.$ref !== undefined) {
+      hops++;
+      if (hops > MAX_REF_HOPS) throw invalid(appendKey(paths.get(node) as string, '$ref'), `more than ${MAX_REF_HOPS} $ref hops`);
+      current = targets.get(current.$ref) as SchemaNode;
+    }
+  }
   return {
     root,
     warnings: analyzer.warnings,
