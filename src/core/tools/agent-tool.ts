@@ -28,7 +28,7 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema of the arguments: a JsonSchema or a plain schema object. Omitted → no parameters. */
   parameters?: JsonSchema | Record<string, unknown>;
-  /** Local tools: how long the handler may run (default: the agent's toolTimeoutMs). External tools: how long to wait for the host (default: forever). */
+  /** Local tools: how long the handler may run (default: the agent's toolTimeoutMs). External tools: how long to wait for the host (default: the agent's externalToolTimeoutMs). */
   timeoutMs?: number;
 }
 
