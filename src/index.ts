@@ -30,3 +30,25 @@ export type {
 } from './models/types';
 export { ScriptedLanguageModel, Script } from './models/scripted';
 export type { ScriptStep, ScriptedModelOptions } from './models/scripted';
+export { ModelScheduler, Priority } from './models/scheduler';
+export type { ModelSchedulerOptions, SchedulerEvent, SchedulerStats } from './models/scheduler';
+export { OpenAICompatibleModel } from './models/openai-compatible';
+export type { OpenAICompatibleOptions } from './models/openai-compatible';
+export { GeminiNanoModel, BRIDGE_EVENT, BRIDGE_PROTOCOL_VERSION } from './models/gemini-nano';
+export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions, BridgeTransport } from './models/gemini-nano';
+
+// The game layer.
+export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, readSaveState, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS } from './game/npc';
+export type { NPCConfig, TalkOptions, BarkOptions, DialogueTurn, NPCEvent, NPCEventType, NPCEventOf, NPCOptions, NPCReplyFormat, NPCSaveState } from './game/npc';
+export { WorldState, WorldPath, WorldStateError, worldStateTools } from './game/world';
+export type { WorldStateChange, WorldStateListener, WorldStateToolOptions, JsonValue, JsonObject } from './game/world';
+export { DecisionEngine, checkDecision } from './game/decision';
+export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './game/decision';
+export { ContentGenerator } from './game/content';
+export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './game/content';
+export { parsePersona, validatePersona, normalizePersona, renderPersonaInstructions, formatPersonaProblems, PERSONA_SCHEMA, PERSONA_FIELDS } from './game/persona';
+export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation } from './game/persona';
+export { EMOTIONS, matchEmotion, parseEmotionTag, isEmotion } from './game/emotion';
+export type { Emotion } from './game/emotion';
+export { NPCMemory, MemoryStage, memoryTools, renderMemoryNote, attitude, MEMORY_TOOL_NAMES } from './game/memory';
+export type { NPCMemoryState, Attitude } from './game/memory';

@@ -61,6 +61,7 @@ export class Agent {
   private readonly counter: TokenCounter;
   private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   private closed = false;
+  private epoch = 0;
 
   constructor(model: LanguageModel, options: AgentOptions = {}) {
     if (!model || typeof model.generate !== 'function') {
@@ -222,7 +223,7 @@ export class Agent {
   replaceHistory(entries: TranscriptEntry[]): Promise<void> {
     entries.forEach((e, i) => checkEntry(e, i));
     const copy = clone(entries);
-    return this.enqueue(() => { this._history = copy; });
+    return this.enqueue(() => { this._history = copy; this.epoch++; });
   }
 
   /** Clears history and context note (keeps instructions and tools), after running turns finish. */
@@ -230,6 +231,7 @@ export class Agent {
     return this.enqueue(() => {
       this._history = [];
       this._contextNote = '';
+      this.epoch++;
     });
   }
 
@@ -264,9 +266,28 @@ export class Agent {
       const summary = text.trim();
       if (!summary) throw new AgentError('generation_failed', 'The summary came back empty; the history was left as it was.');
       this._history = ([] as TranscriptEntry[]).concat(...turns.slice(turns.length - keep));
+      this.epoch++;
       this._contextNote = summary;
       return summary;
     });
+  }
+
+  /** Changes whenever the history is replaced or cleared (not when a turn is appended). */
+  get historyEpoch(): number {
+    return this.epoch;
+  }
+
+  /**
+   * Drops the oldest `count` whole turns now, not queued: a summariser working in the
+   * background uses it. It does nothing (false) when the history was reset or replaced since
+   * `epoch` was read, since turns are otherwise only appended.
+   */
+  dropOldestTurns(count: number, epoch: number): boolean {
+    if (epoch !== this.epoch) return false;
+    const turns = splitTurns(this._history);
+    if (count <= 0 || count > turns.length) return false;
+    this._history = ([] as TranscriptEntry[]).concat(...turns.slice(count));
+    return true;
   }
 
   prewarm(): Promise<void> {

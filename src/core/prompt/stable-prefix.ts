@@ -80,8 +80,10 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
       return null;
     default: {
       const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const required = Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(props);
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(props)) out[k] = exampleValue(v, depth + 1);
+      // Optional keys stay out of the example: every key a model copies costs output tokens.
+      for (const [k, v] of Object.entries(props)) if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1);
       return out;
     }
   }

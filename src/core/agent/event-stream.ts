@@ -1,0 +1,97 @@
+/**
+ * The shape every long-running call here shares (an agent turn, an NPC turn): events in
+ * order (an async iterable collected once, or `on` listeners), a cancel, and one result.
+ */
+import mitt, { type Emitter } from 'mitt';
+import { AgentError } from '../errors';
+import { Canceller, linkSignal, type SignalLike } from '../abort';
+import { AsyncQueue } from './async-queue';
+
+export type StreamStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export class EventStream<E extends { type: string }, R> {
+  private readonly queue = new AsyncQueue<E>();
+  private readonly emitter: Emitter<Record<string, unknown>> = mitt();
+  private readonly canceller = new Canceller();
+  private readonly result: Promise<R>;
+  private settle!: { resolve: (r: R) => void; reject: (e: AgentError) => void };
+  private readonly unlinkCaller: () => void;
+  protected _status: StreamStatus = 'queued';
+
+  constructor(callerSignal?: SignalLike) {
+    this.result = new Promise<R>((resolve, reject) => { this.settle = { resolve, reject }; });
+    this.result.catch(() => undefined); // failures reach whoever awaits the result; never unhandled
+    this.unlinkCaller = linkSignal(callerSignal, this.canceller);
+  }
+
+  /** The events in order; collect them once. A failure is thrown from the iteration. */
+  get events(): AsyncIterable<E> {
+    return this.queue;
+  }
+
+  /** Listens to one kind of event ('error' for the failure); returns the unsubscribe function. */
+  on<K extends E['type'] | 'error'>(type: K, handler: (event: K extends 'error' ? AgentError : Extract<E, { type: K }>) => void): () => void {
+    const h = handler as (e: unknown) => void;
+    this.emitter.on(type, h);
+    return () => this.emitter.off(type, h);
+  }
+
+  /** Cancels; nothing of it is kept. No effect once finished. */
+  cancel(reason?: string): void {
+    if (this.isFinished) return;
+    this.canceller.abort(new AgentError('cancelled', reason ?? 'The turn was cancelled.'));
+  }
+
+  get status(): StreamStatus {
+    return this._status;
+  }
+
+  get isFinished(): boolean {
+    return this._status === 'completed' || this._status === 'failed' || this._status === 'cancelled';
+  }
+
+  get signal(): SignalLike {
+    return this.canceller.signal;
+  }
+
+  protected get settled(): Promise<R> {
+    return this.result;
+  }
+
+  /** @internal */ markRunning(): void {
+    if (this._status === 'queued') this._status = 'running';
+  }
+
+  /** @internal */ emit(event: E): void {
+    this.queue.push(event);
+    this.emitter.emit(event.type, event);
+  }
+
+  /** @internal */ complete(result: R, last: E): void {
+    this._status = 'completed';
+    this.emit(last);
+    this.queue.close();
+    this.cleanup();
+    this.settle.resolve(result);
+  }
+
+  /** @internal */ fail(error: AgentError): void {
+    if (this.isFinished) return;
+    this._status = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    this.queue.fail(error);
+    this.emitter.emit('error', error);
+    this.cleanup();
+    this.settle.reject(error);
+  }
+
+  protected cleanup(): void {
+    this.unlinkCaller();
+    this.emitter.all.clear();
+  }
+
+  /** The AgentError a cancelled stream fails with. */
+  cancelReason(): AgentError {
+    const r = this.canceller.signal.reason;
+    return r instanceof AgentError ? r : AgentError.cancelled();
+  }
+}

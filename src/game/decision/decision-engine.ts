@@ -1,0 +1,203 @@
+/**
+ * Picks one of the game's options for a character ("attack", "flee", "beg"): the answer is
+ * always one of the given ids or the fallback. Options are checked before any model call, and
+ * a single option needs no model call at all.
+ */
+import { AgentError } from '../../core/errors';
+import { Canceller, linkSignal, type SignalLike } from '../../core/abort';
+import { Agent, type ToolChoice } from '../../core/agent';
+import type { AgentTool } from '../../core/tools';
+import { JsonSchema } from '../../core/schema';
+import type { LanguageModel } from '../../models/types';
+import { normalizePersona, type Persona } from '../persona';
+
+export interface DecisionOption {
+  id: string;
+  description: string;
+}
+
+export interface DecisionRequest {
+  situation: string;
+  options: DecisionOption[];
+  /** Who decides: their role, personality and goals shape the choice. */
+  actor?: Persona;
+  /** Facts the model may use, shown as compact JSON. */
+  facts?: unknown;
+  tools?: AgentTool[];
+  toolChoice?: ToolChoice;
+  /** Returned (as a fallback) when the model cannot give a usable answer or the time budget runs out. */
+  fallback?: string;
+  /** Time budget (ms) after which the fallback is used (needs `fallback`). */
+  timeoutMs?: number;
+  signal?: SignalLike;
+}
+
+export interface Decision {
+  optionId: string;
+  reason: string;
+  /** 0–100. */
+  confidence: number;
+  isFallback: boolean;
+  modelCalls: number;
+}
+
+export interface DecisionEngineOptions {
+  instructions?: string;
+  temperature?: number;
+  maxToolRounds?: number;
+  /** 'after' (default): the id first, then one short sentence; 'none': the id only (fastest). */
+  reason?: 'after' | 'none';
+  inlineReplies?: boolean;
+  /** Scheduler priority (default 50). */
+  priority?: number;
+}
+
+export type DecisionResult = { ok: true; decision: Decision } | { ok: false; error: AgentError };
+
+const UNUSABLE = new Set(['guardrail_violation', 'refusal', 'generation_failed', 'rate_limited', 'busy', 'model_unavailable', 'tool_failed', 'unsupported_language']);
+
+export class DecisionEngine {
+  constructor(readonly model: LanguageModel, private readonly options: DecisionEngineOptions = {}) {}
+
+  async decide(request: DecisionRequest): Promise<Decision> {
+    const ids = checkDecision(request);
+    if (ids.length === 1) return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
+
+    const canceller = new Canceller();
+    const unlink = linkSignal(request.signal, canceller);
+    let timer: unknown;
+    let timedOut = false;
+    if (request.timeoutMs !== undefined) {
+      timer = setTimeout(() => { timedOut = true; canceller.abort(new AgentError('cancelled', 'The decision ran out of time.')); }, request.timeoutMs);
+    }
+    const agent = this.agentFor(request);
+    let calls = 0;
+    try {
+      const run = agent.run(decisionPrompt(request), {
+        schema: this.schema(ids),
+        toolChoice: request.toolChoice ?? (request.tools && request.tools.length > 0 ? 'auto' : 'none'),
+        signal: canceller.signal,
+      });
+      run.on('step', () => { calls++; });
+      const response = await run.response();
+      const value = response.structured as { choice: string; reason?: string; confidence?: number };
+      const optionId = matchOption(value.choice, ids);
+      if (optionId === undefined) throw new AgentError('generation_failed', `The answer "${value.choice}" is not one of the options.`);
+      return {
+        optionId,
+        reason: typeof value.reason === 'string' ? value.reason.trim() : '',
+        confidence: clampConfidence(value.confidence),
+        isFallback: false,
+        modelCalls: calls,
+      };
+    } catch (e) {
+      const error = AgentError.from(e);
+      const outOfTime = timedOut && !(request.signal && request.signal.aborted);
+      if (request.fallback !== undefined && (outOfTime || UNUSABLE.has(error.code))) {
+        return { optionId: request.fallback, reason: '', confidence: 0, isFallback: true, modelCalls: calls };
+      }
+      throw error;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      unlink();
+    }
+  }
+
+  /** Decides several at once with bounded concurrency; results in request order, failures isolated. */
+  async decideMany(requests: DecisionRequest[], concurrency = 2): Promise<DecisionResult[]> {
+    if (!(concurrency >= 1)) throw new AgentError('invalid_request', 'concurrency must be at least 1.');
+    const results: DecisionResult[] = new Array(requests.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const i = next++;
+        try {
+          results[i] = { ok: true, decision: await this.decide(requests[i]) };
+        } catch (e) {
+          results[i] = { ok: false, error: AgentError.from(e) };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, requests.length) }, worker));
+    return results;
+  }
+
+  private schema(ids: string[]): JsonSchema {
+    const props: Record<string, JsonSchema> = { choice: JsonSchema.enumOf(ids, { description: 'the id of the option you pick' }) };
+    if (this.options.reason !== 'none') {
+      props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
+      props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
+    }
+    return JsonSchema.obj(props, { optional: this.options.reason !== 'none' ? ['confidence'] : [] });
+  }
+
+  private agentFor(request: DecisionRequest): Agent {
+    const actor = request.actor ? normalizePersona(request.actor) : undefined;
+    const lines = [this.options.instructions ?? `You decide what ${actor ? actor.name : 'a character'} does next in a video game. Pick the option that fits the character and the situation best.`];
+    if (actor) {
+      if (actor.role) lines.push(`Role: ${actor.role}`);
+      if (actor.personality) lines.push(`Personality: ${actor.personality}`);
+      if (actor.goals.length > 0) lines.push(`Goals: ${actor.goals.join('; ')}`);
+    }
+    return new Agent(this.model, {
+      instructions: lines.join('\n'),
+      tools: request.tools ?? [],
+      config: {
+        labels: { user: 'Game', assistant: actor ? actor.name.replace(/[:\n]/g, ' ') : 'Character' },
+        temperature: this.options.temperature,
+        toolPolicy: { maxToolRounds: this.options.maxToolRounds ?? 2 },
+        inlineReplies: this.options.inlineReplies ?? true,
+        priority: this.options.priority ?? 50,
+        label: actor ? `${actor.name} (decision)` : 'decision',
+      },
+    });
+  }
+}
+
+/** Validates a request before any model call; returns the option ids. */
+export function checkDecision(request: DecisionRequest): string[] {
+  if (!request || typeof request.situation !== 'string' || !request.situation.trim()) {
+    throw new AgentError('invalid_request', 'decide() needs a situation (what is happening).');
+  }
+  if (!Array.isArray(request.options) || request.options.length === 0) {
+    throw new AgentError('invalid_request', 'decide() needs at least one option ({id, description}).');
+  }
+  const ids: string[] = [];
+  request.options.forEach((o, i) => {
+    const id = o && typeof o.id === 'string' ? o.id.trim() : '';
+    if (!id) throw new AgentError('invalid_request', `options[${i}].id must be a non-empty string.`);
+    if (typeof o.description !== 'string') throw new AgentError('invalid_request', `options[${i}].description must be a string.`);
+    if (ids.indexOf(id) >= 0) throw new AgentError('invalid_request', `Option id "${id}" appears twice; ids must be unique.`);
+    ids.push(id);
+  });
+  if (request.fallback !== undefined && ids.indexOf(request.fallback) < 0) {
+    throw new AgentError('invalid_request', `fallback "${request.fallback}" is not one of the option ids (${ids.join(', ')}).`);
+  }
+  if (request.timeoutMs !== undefined && !(request.timeoutMs > 0)) {
+    throw new AgentError('invalid_request', 'timeoutMs must be a positive number of milliseconds.');
+  }
+  if (request.timeoutMs !== undefined && request.fallback === undefined) {
+    throw new AgentError('invalid_request', 'timeoutMs needs a fallback option to use when the time runs out.');
+  }
+  return ids;
+}
+
+function decisionPrompt(request: DecisionRequest): string {
+  const lines = [`Situation: ${request.situation.trim()}`];
+  if (request.facts !== undefined) lines.push(`Facts: ${JSON.stringify(request.facts)}`);
+  lines.push('Options:');
+  for (const o of request.options) lines.push(`- ${o.id.trim()}: ${o.description.trim()}`);
+  return lines.join('\n');
+}
+
+function matchOption(choice: unknown, ids: string[]): string | undefined {
+  if (typeof choice !== 'string') return undefined;
+  if (ids.indexOf(choice) >= 0) return choice;
+  const lower = choice.trim().toLowerCase();
+  return ids.find((id) => id.toLowerCase() === lower);
+}
+
+function clampConfidence(value: unknown): number {
+  const n = typeof value === 'number' && isFinite(value) ? value : 50;
+  return Math.max(0, Math.min(100, Math.round(n)));
+}

@@ -1,0 +1,42 @@
+/** One ambient line ("Fresh bread, still warm!"): no history, memory, tools or secrets; low priority. */
+import { AgentError } from '../../core/errors';
+import type { SignalLike } from '../../core/abort';
+import { generateText, type LanguageModel } from '../../models/types';
+import { renderPersonaInstructions, cleanLine, type Persona } from '../persona';
+import type { ResolvedNPCOptions } from './npc-options';
+
+export interface BarkOptions {
+  signal?: SignalLike;
+  /** Drop the bark if the model has not started it by then (ms since epoch): its moment has passed. */
+  deadline?: number;
+  /** Scheduler priority (default 10, below conversations and decisions). */
+  priority?: number;
+}
+
+export async function barkLine(
+  model: LanguageModel,
+  persona: Persona,
+  options: ResolvedNPCOptions,
+  situation: string,
+  worldSummary: string,
+  bark: BarkOptions,
+): Promise<string> {
+  const system = renderPersonaInstructions(persona, { usesTools: false, maxSentences: 1, secretsInPrefix: false });
+  const state = worldSummary ? `Game state:\n${worldSummary}\n` : '';
+  const prompt = `${state}Situation: ${situation.trim()}\n\nPlayer: (The player says nothing.)\n\nWrite one short line ${persona.name} says aloud now. Only the words.`;
+  const useSystem = model.capabilities.systemInstructions;
+  const { text } = await generateText(model, {
+    kind: 'text',
+    systemInstruction: useSystem ? system : undefined,
+    prompt: useSystem ? prompt : `${system}\n\n${prompt}`,
+    temperature: options.temperature,
+    maxOutputTokens: options.barkMaxTokens,
+    priority: bark.priority ?? 10,
+    deadline: bark.deadline,
+    label: `${persona.name} (bark)`,
+  }, bark.signal);
+  const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line = cleanLine(first.replace(/^\[[^\]]{1,30}\]\s*/, ''), [persona.name]);
+  if (!line) throw new AgentError('generation_failed', `${persona.name}'s bark came back empty; try again or use an authored line.`);
+  return line;
+}

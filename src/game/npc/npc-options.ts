@@ -1,0 +1,149 @@
+/** NPC settings, their defaults (tuned for speed on a phone) and their checks. */
+import { AgentError } from '../../core/errors';
+import type { ToolChoice } from '../../core/agent';
+import { EMOTIONS, isEmotion, type Emotion } from '../emotion';
+import { parseMemoryToolSelection, type MemoryToolSelection } from '../memory';
+
+export type NPCReplyFormat = 'automatic' | 'structured' | 'text';
+
+export interface NPCOptions {
+  /** Used when there is no groundingTool. Default 'auto'. */
+  toolChoice?: ToolChoice;
+  /** Forces this tool on the first step of every turn (e.g. check_menu before quoting a price). */
+  groundingTool?: string;
+  /** Default 2 / 6 per turn. */
+  maxToolRounds?: number;
+  maxToolCalls?: number;
+  /** World paths the model may read (default [""] = everything when a world is given; [] = no read tool). */
+  worldReadable?: string[];
+  /** World paths the model may change (default [] = no update tool). */
+  worldWritable?: string[];
+  /** World paths summarised into every turn's note. */
+  worldContextPaths?: string[];
+  /** 'all', 'none', ['remember_fact', 'change_relationship'] or {facts, relationship}. Default none. */
+  memoryTools?: unknown;
+  maxFacts?: number;
+  maxRelationshipChange?: number;
+  /** Secrets are left out until the relationship reaches this; null keeps them guarded in the prompt. Default 50. */
+  secretsUnlockAtRelationship?: number | null;
+  replyFormat?: NPCReplyFormat;
+  /** Emotions the model may choose (default all 16). */
+  emotions?: Emotion[];
+  /** Player reply suggestions per turn, 0–4. Default 0: each costs the player about a second on a phone. */
+  playerOptionCount?: number;
+  canEndConversation?: boolean;
+  extraInstructions?: string;
+  /** Summarise older turns into memory after this many turns (0 = never). Default 8, keeping 2. */
+  compactAfterTurns?: number;
+  keepRecentTurns?: number;
+  /** Use an authored fallback line instead of failing when the model is blocked or fails. Default true. */
+  fallbackOnFailure?: boolean;
+  fallbackLines?: string[];
+  temperature?: number;
+  maxResponseTokens?: number;
+  barkMaxTokens?: number;
+  /** false: the seed library's separate reply step (for models that write poor replies inside JSON). */
+  inlineReplies?: boolean;
+  /** How long an external tool waits for the game's answer (ms). Default 30 s. */
+  externalToolTimeoutMs?: number;
+  /** Local tool timeout (ms). Default 10 s. */
+  toolTimeoutMs?: number;
+  /** Scheduler priority of this NPC's turns (default 100: the NPC the player is talking to). */
+  priority?: number;
+}
+
+export interface ResolvedNPCOptions {
+  toolChoice: ToolChoice;
+  groundingTool?: string;
+  maxToolRounds: number;
+  maxToolCalls: number;
+  worldReadable: string[];
+  worldWritable: string[];
+  worldContextPaths: string[];
+  memoryTools: MemoryToolSelection;
+  maxFacts: number;
+  maxRelationshipChange: number;
+  secretsUnlockAtRelationship: number | null;
+  replyFormat: NPCReplyFormat;
+  emotions: Emotion[];
+  playerOptionCount: number;
+  canEndConversation: boolean;
+  extraInstructions?: string;
+  compactAfterTurns: number;
+  keepRecentTurns: number;
+  fallbackOnFailure: boolean;
+  fallbackLines: string[];
+  temperature?: number;
+  maxResponseTokens?: number;
+  barkMaxTokens: number;
+  inlineReplies: boolean;
+  externalToolTimeoutMs: number;
+  toolTimeoutMs: number;
+  priority: number;
+}
+
+export const DEFAULT_FALLBACK_LINES = ['Hmm, give me a moment.', 'Sorry, what was that?', 'Let me think on that.'];
+
+function whole(name: string, value: number | undefined, def: number, min: number, max: number): number {
+  if (value === undefined) return def;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new AgentError('invalid_request', `NPC option ${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+function paths(name: string, value: unknown, def: string[]): string[] {
+  if (value === undefined) return def;
+  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
+    throw new AgentError('invalid_request', `NPC option ${name} must be a list of world paths (strings).`);
+  }
+  return value.slice();
+}
+
+export function resolveNPCOptions(o: NPCOptions = {}): ResolvedNPCOptions {
+  if (o.replyFormat !== undefined && ['automatic', 'structured', 'text'].indexOf(o.replyFormat) < 0) {
+    throw new AgentError('invalid_request', `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(o.replyFormat)}.`);
+  }
+  const emotions = o.emotions ?? EMOTIONS.slice();
+  if (!Array.isArray(emotions) || emotions.length === 0 || emotions.some((e) => !isEmotion(e))) {
+    throw new AgentError('invalid_request', `NPC option emotions must be a non-empty list of: ${EMOTIONS.join(', ')}.`);
+  }
+  const threshold = o.secretsUnlockAtRelationship === undefined ? 50 : o.secretsUnlockAtRelationship;
+  if (threshold !== null && (typeof threshold !== 'number' || !(threshold >= -100 && threshold <= 100))) {
+    throw new AgentError('invalid_request', 'NPC option secretsUnlockAtRelationship must be null or a number from -100 to 100.');
+  }
+  const lines = o.fallbackLines;
+  if (lines !== undefined && (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string' || !l.trim()))) {
+    throw new AgentError('invalid_request', 'NPC option fallbackLines must be a list of non-empty strings.');
+  }
+  const resolved: ResolvedNPCOptions = {
+    toolChoice: o.toolChoice ?? 'auto',
+    maxToolRounds: whole('maxToolRounds', o.maxToolRounds, 2, 0, 16),
+    maxToolCalls: whole('maxToolCalls', o.maxToolCalls, 6, 0, 64),
+    worldReadable: paths('worldReadable', o.worldReadable, ['']),
+    worldWritable: paths('worldWritable', o.worldWritable, []),
+    worldContextPaths: paths('worldContextPaths', o.worldContextPaths, []),
+    memoryTools: parseMemoryToolSelection(o.memoryTools ?? 'none'),
+    maxFacts: whole('maxFacts', o.maxFacts, 12, 0, 200),
+    maxRelationshipChange: whole('maxRelationshipChange', o.maxRelationshipChange, 10, 0, 200),
+    secretsUnlockAtRelationship: threshold,
+    replyFormat: o.replyFormat ?? 'automatic',
+    emotions: emotions.slice(),
+    playerOptionCount: whole('playerOptionCount', o.playerOptionCount, 0, 0, 4),
+    canEndConversation: o.canEndConversation ?? true,
+    compactAfterTurns: whole('compactAfterTurns', o.compactAfterTurns, 8, 0, 1000),
+    keepRecentTurns: whole('keepRecentTurns', o.keepRecentTurns, 2, 0, 100),
+    fallbackOnFailure: o.fallbackOnFailure ?? true,
+    fallbackLines: (lines ?? []).map((l) => l.trim()),
+    barkMaxTokens: whole('barkMaxTokens', o.barkMaxTokens, 48, 8, 512),
+    inlineReplies: o.inlineReplies ?? true,
+    externalToolTimeoutMs: whole('externalToolTimeoutMs', o.externalToolTimeoutMs, 30_000, 0, 3_600_000),
+    toolTimeoutMs: whole('toolTimeoutMs', o.toolTimeoutMs, 10_000, 1, 3_600_000),
+    priority: o.priority ?? 100,
+  };
+  if (o.groundingTool !== undefined) resolved.groundingTool = o.groundingTool;
+  if (o.extraInstructions !== undefined) resolved.extraInstructions = o.extraInstructions;
+  if (o.temperature !== undefined) resolved.temperature = o.temperature;
+  if (o.maxResponseTokens !== undefined) resolved.maxResponseTokens = o.maxResponseTokens;
+  return resolved;
+}

@@ -1,0 +1,480 @@
+/**
+ * A talking character: persona, memory, tools and world access over one Agent. Its turns run
+ * one at a time; a turn that fails, falls back or is cancelled leaves history and memory as
+ * they were.
+ */
+import { AgentError, type AgentErrorCode } from '../../core/errors';
+import type { SignalLike } from '../../core/abort';
+import { Agent, splitTurns, type AgentRun, type ExternalToolHandler, type ToolChoice, type ToolRecord } from '../../core/agent';
+import { validateToolChoice } from '../../core/agent/config';
+import { AgentTool, ToolOutput } from '../../core/tools';
+import type { JsonSchema } from '../../core/schema';
+import { generateText, type LanguageModel, type TokenUsage } from '../../models/types';
+import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
+import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';
+import { MemoryStage, memoryTools, MEMORY_TOOL_NAMES, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
+import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, type WorldState } from '../world';
+import type { DialogueTurn } from './dialogue';
+import { DialogueStream } from './dialogue-stream';
+import { LineTracker } from './line-tracker';
+import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
+import { npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
+import { barkLine, type BarkOptions } from './bark';
+import { NPC_SAVE_VERSION, readSaveState, type NPCSaveState } from './save-state';
+
+export interface NPCConfig {
+  persona: Persona | unknown;
+  model: LanguageModel;
+  /** The game's tools (local handlers or external, answered by the game). */
+  tools?: AgentTool[];
+  world?: WorldState;
+  options?: NPCOptions;
+  /** Restored memory (from a save). */
+  memory?: NPCMemoryState;
+  /** Restored transcript (from a save). */
+  transcript?: unknown;
+}
+
+export interface TalkOptions {
+  /** What is happening now; shown to the model for this turn only. */
+  situation?: string;
+  toolChoice?: ToolChoice;
+  signal?: SignalLike;
+  /** Answers external tool calls (otherwise answer them through the stream's events). */
+  externalTools?: ExternalToolHandler;
+}
+
+const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMORY_TOOL_NAMES];
+/** Content problems worth one more try as plain text with tools off. */
+const RETRY_AS_TEXT = new Set<AgentErrorCode>(['guardrail_violation', 'refusal', 'generation_failed']);
+/** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
+const NEVER_FALLBACK = new Set<AgentErrorCode>(['cancelled', 'invalid_request', 'invalid_schema', 'context_size_exceeded']);
+
+export class NPC {
+  readonly model: LanguageModel;
+  readonly memory: NPCMemory;
+  private _persona: NormalizedPersona;
+  private rawPersona: Persona;
+  private options: ResolvedNPCOptions;
+  private gameTools: AgentTool[];
+  private readonly world?: WorldState;
+  private readonly agent: Agent;
+  private readonly stage: MemoryStage;
+  private replySchema!: JsonSchema;
+  private tail: Promise<unknown> = Promise.resolve();
+  private background: Promise<unknown> = Promise.resolve();
+  private fallbackIndex = 0;
+  private active = 0;
+  private closed = false;
+
+  constructor(config: NPCConfig) {
+    this.rawPersona = parsePersona(config.persona);
+    this._persona = normalizePersona(this.rawPersona);
+    this.model = config.model;
+    this.options = resolveNPCOptions(config.options);
+    this.world = config.world;
+    this.gameTools = (config.tools ?? []).slice();
+    this.memory = new NPCMemory(config.memory);
+    this.stage = new MemoryStage({ maxFacts: this.options.maxFacts });
+    this.agent = new Agent(this.model, { transcript: config.transcript });
+    this.applySetup();
+  }
+
+  /** Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again. */
+  static restore(saved: unknown, config: Omit<NPCConfig, 'persona' | 'memory' | 'transcript'>): NPC {
+    const state = readSaveState(saved);
+    return new NPC({ ...config, persona: state.persona, memory: state.memory, transcript: state.transcript });
+  }
+
+  // ---- talking ------------------------------------------------------------------------------
+
+  /** One turn: the NPC's line, emotion and the rest, once it is finished. */
+  talk(playerLine: string, options: TalkOptions = {}): Promise<DialogueTurn> {
+    return this.talkStream(playerLine, options).turn();
+  }
+
+  /** One turn as a stream of events (emotion, line deltas, tool calls, completed). */
+  talkStream(playerLine: string, options: TalkOptions = {}): DialogueStream {
+    const stream = new DialogueStream(options.signal);
+    let failure: AgentError | undefined;
+    let choice: ToolChoice | undefined;
+    try {
+      if (this.closed) throw new AgentError('invalid_request', `${this._persona.name} was closed.`);
+      if (typeof playerLine !== 'string') throw new AgentError('invalid_request', 'talk() needs the player\'s line as a string.');
+      if (options.situation !== undefined && typeof options.situation !== 'string') throw new AgentError('invalid_request', 'situation must be a string.');
+      choice = this.turnChoice(options.toolChoice);
+    } catch (e) {
+      failure = AgentError.from(e);
+    }
+    this.active++;
+    const work = this.tail.then(async () => {
+      if (failure) throw failure;
+      if (stream.signal.aborted) throw stream.cancelReason();
+      stream.markRunning();
+      await this.runTurn(stream, playerLine, options, choice as ToolChoice);
+    }).catch((e) => {
+      this.stage.discard();
+      stream.fail(AgentError.from(e));
+    }).finally(() => { this.active--; });
+    this.tail = work;
+    stream.signal.addEventListener('abort', () => {
+      if (stream.status === 'queued') stream.fail(stream.cancelReason());
+    });
+    return stream;
+  }
+
+  /** A one-line ambient remark (no history, memory, tools or secrets). */
+  bark(situation: string, options: BarkOptions = {}): Promise<string> {
+    if (typeof situation !== 'string' || !situation.trim()) {
+      return Promise.reject(new AgentError('invalid_request', 'bark() needs a situation (what is happening).'));
+    }
+    return barkLine(this.model, this.rawPersona, this.options, situation, this.worldSummary(), options);
+  }
+
+  get isTalking(): boolean {
+    return this.active > 0;
+  }
+
+  get turnCount(): number {
+    return this.agent.turnCount;
+  }
+
+  get persona(): NormalizedPersona {
+    return this._persona;
+  }
+
+  /** The conversation so far (completed turns). */
+  get history() {
+    return this.agent.history;
+  }
+
+  // ---- set-up -------------------------------------------------------------------------------
+
+  setPersona(persona: Persona | unknown): void {
+    this.rawPersona = parsePersona(persona);
+    this._persona = normalizePersona(this.rawPersona);
+    this.applySetup();
+  }
+
+  setOptions(options: NPCOptions): void {
+    const previous = this.options;
+    this.options = resolveNPCOptions(options);
+    try {
+      this.applySetup();
+    } catch (e) {
+      this.options = previous;
+      this.applySetup();
+      throw e;
+    }
+  }
+
+  setTools(tools: AgentTool[]): void {
+    const previous = this.gameTools;
+    this.gameTools = tools.slice();
+    try {
+      this.applySetup();
+    } catch (e) {
+      this.gameTools = previous;
+      this.applySetup();
+      throw e;
+    }
+  }
+
+  private applySetup(): void {
+    const o = this.options;
+    for (const t of this.gameTools) {
+      if (BUILT_IN_TOOLS.indexOf(t.name) >= 0) {
+        throw new AgentError('invalid_request', `Tool "${t.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
+      }
+    }
+    const tools = this.gameTools.slice();
+    if (this.world) tools.push(...worldStateTools(this.world, { readable: o.worldReadable, writable: o.worldWritable }));
+    tools.push(...memoryTools(this.stage, () => this.stage.preview(this.memory.snapshot()), {
+      facts: o.memoryTools.facts,
+      relationship: o.memoryTools.relationship,
+      maxRelationshipChange: o.maxRelationshipChange,
+    }));
+    if (o.groundingTool !== undefined && !tools.some((t) => t.name === o.groundingTool)) {
+      throw new AgentError('invalid_request', `groundingTool "${o.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+    }
+    const p = this._persona;
+    const extra = [o.extraInstructions ?? '', o.replyFormat === 'text' ? textFormatRule(o.emotions) : ''].filter(Boolean).join('\n');
+    const instructions = renderPersonaInstructions(this.rawPersona, {
+      usesTools: tools.length > 0,
+      secretsInPrefix: o.secretsUnlockAtRelationship === null,
+      extra: extra || undefined,
+    });
+    this.replySchema = npcReplySchema(o, p.maxSentences);
+    this.agent.setTools(tools);
+    this.agent.instructions = instructions;
+    this.agent.configure({
+      labels: { user: 'Player', assistant: labelOf(p.name) },
+      inlineReplies: o.inlineReplies,
+      toolPolicy: { choice: o.toolChoice, maxToolRounds: o.maxToolRounds, maxToolCalls: o.maxToolCalls },
+      structuredReplyRenderer: (v) => (v && typeof v === 'object' && typeof (v as { line?: unknown }).line === 'string' ? (v as { line: string }).line : JSON.stringify(v)),
+      temperature: o.temperature,
+      maxResponseTokens: o.maxResponseTokens,
+      toolTimeoutMs: o.toolTimeoutMs,
+      externalToolTimeoutMs: o.externalToolTimeoutMs,
+      priority: o.priority,
+      label: p.name,
+    });
+  }
+
+  private turnChoice(perTurn?: ToolChoice): ToolChoice {
+    if (perTurn !== undefined) {
+      const c = validateToolChoice(perTurn);
+      if (typeof c === 'object' && !this.agent.tools.some((t) => t.name === c.tool)) {
+        throw new AgentError('invalid_request', `toolChoice names "${c.tool}", which is not one of ${this._persona.name}'s tools (${this.agent.tools.map((t) => t.name).join(', ') || 'none'}).`);
+      }
+      return c;
+    }
+    if (this.options.groundingTool) return { tool: this.options.groundingTool };
+    return this.agent.tools.length > 0 ? this.options.toolChoice : 'none';
+  }
+
+  // ---- one turn -----------------------------------------------------------------------------
+
+  private async runTurn(stream: DialogueStream, playerLine: string, options: TalkOptions, choice: ToolChoice): Promise<void> {
+    this.stage.discard();
+    const names = [this._persona.name, 'Assistant'];
+    const tracker = new LineTracker(names, (e) => stream.emit(e));
+    const records: ToolRecord[] = [];
+    const usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    let modelCalls = 0;
+    const prompt = playerLine.trim() || '(The player says nothing.)';
+    const note = this.turnNote(options.situation);
+    const o = this.options;
+
+    const attempt = async (format: 'structured' | 'text', toolChoice: ToolChoice, context: string): Promise<ParsedReply> => {
+      tracker.reset();
+      const run = this.agent.run(prompt, {
+        schema: format === 'structured' ? this.replySchema : undefined,
+        toolChoice,
+        context,
+        signal: stream.signal,
+        externalTools: options.externalTools,
+      });
+      stream.attach(run);
+      this.forwardEvents(run, stream, tracker, records, format);
+      // Counted from the steps, so failed tries count too.
+      run.on('step', () => { modelCalls++; });
+      run.on('stepFinished', (e) => {
+        usage.inputTokens += e.usage.inputTokens;
+        usage.cachedInputTokens += e.usage.cachedInputTokens;
+        usage.outputTokens += e.usage.outputTokens;
+      });
+      try {
+        const response = await run.response();
+        return format === 'structured'
+          ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
+          : readTextReply(response.text, o, names, this._persona.defaultEmotion);
+      } finally {
+        stream.attach(null);
+      }
+    };
+
+    let reply: ParsedReply | undefined;
+    let failure: AgentError | undefined;
+    try {
+      reply = await attempt(o.replyFormat === 'text' ? 'text' : 'structured', choice, note);
+    } catch (e) {
+      failure = AgentError.from(e);
+    }
+    if (failure && o.replyFormat === 'automatic' && RETRY_AS_TEXT.has(failure.code) && !stream.signal.aborted) {
+      // One more try as emotion-tagged text with tools off; tools that already ran are passed in
+      // as facts so their side effects are not repeated.
+      const context = [note, textRetryNote(records, o.emotions)].filter(Boolean).join('\n\n');
+      try {
+        reply = await attempt('text', 'none', context);
+        failure = undefined;
+      } catch (e) {
+        failure = AgentError.from(e);
+      }
+    }
+    if (stream.signal.aborted) throw stream.cancelReason();
+    if (failure) {
+      if (!o.fallbackOnFailure || NEVER_FALLBACK.has(failure.code)) throw failure;
+      this.stage.discard();
+      stream.emit({ type: 'fallback', reason: failure });
+      const line = this.nextFallbackLine();
+      tracker.reset();
+      tracker.setEmotion(this._persona.defaultEmotion);
+      tracker.finish(line);
+      const turn: DialogueTurn = {
+        line, emotion: this._persona.defaultEmotion, playerOptions: [], endsConversation: false,
+        toolCalls: records, relationship: this.memory.relationship, isFallback: true, usage, modelCalls,
+      };
+      stream.complete(turn, { type: 'completed', turn });
+      return;
+    }
+    const r = reply as ParsedReply;
+    this.stage.commit(this.memory);
+    tracker.setEmotion(r.emotion);
+    tracker.finish(r.line);
+    const turn: DialogueTurn = {
+      line: r.line, emotion: r.emotion, playerOptions: r.playerOptions, endsConversation: r.endsConversation,
+      toolCalls: records, relationship: this.memory.relationship, isFallback: false, usage, modelCalls,
+    };
+    stream.complete(turn, { type: 'completed', turn });
+    this.maybeCompact();
+  }
+
+  private forwardEvents(run: AgentRun, stream: DialogueStream, tracker: LineTracker, records: ToolRecord[], format: 'structured' | 'text'): void {
+    run.on('step', (e) => stream.emit({ type: 'modelStep', step: e.step, request: e.request }));
+    run.on('stepFinished', (e) => stream.emit({ type: 'modelStepFinished', step: e.step, output: e.output, usage: e.usage }));
+    run.on('toolStarted', (e) => stream.emit({ type: 'toolCall', call: e.call }));
+    run.on('toolRequested', (e) => stream.emit({ type: 'externalToolCall', call: e.call }));
+    run.on('toolCompleted', (e) => {
+      records.push(e.record);
+      stream.emit({ type: 'toolResult', record: e.record });
+    });
+    const defaultEmotion = this._persona.defaultEmotion;
+    const emotions = this.options.emotions;
+    if (format === 'structured') {
+      run.on('partial', (e) => {
+        const v = e.value as { emotion?: unknown; line?: unknown } | null;
+        if (!v || typeof v !== 'object') return;
+        // The emotion is complete once the model has moved on to the line.
+        if (typeof v.line === 'string') {
+          if (typeof v.emotion === 'string') tracker.setEmotion(parseEmotionTag(`[${v.emotion}]`, emotions, defaultEmotion).emotion as Emotion);
+          tracker.setRawLine(v.line);
+        }
+      });
+    } else {
+      run.on('text', (e) => {
+        if (e.isReset && e.text === '') return tracker.reset();
+        if (isEmotionTagPending(e.text)) return;
+        const tag = parseEmotionTag(e.text, emotions, defaultEmotion);
+        if (tag.emotion) tracker.setEmotion(tag.emotion);
+        tracker.setRawLine(tag.emotion ? tag.rest : e.text);
+      });
+    }
+  }
+
+  /** Memory, world summary and situation: the part of the prompt that changes every turn. */
+  private turnNote(situation?: string): string {
+    const o = this.options;
+    const state = this.memory.snapshot();
+    const unlocked = o.secretsUnlockAtRelationship !== null && state.relationship >= o.secretsUnlockAtRelationship ? this._persona.secrets : [];
+    const parts = [renderMemoryNote(state, {
+      showRelationship: o.memoryTools.relationship || state.relationship !== 0,
+      secretsUnlocked: unlocked,
+    })];
+    const world = this.worldSummary();
+    if (world) parts.push(`Game state:\n${world}`);
+    if (situation && situation.trim()) parts.push(`Situation: ${situation.trim()}`);
+    return parts.filter(Boolean).join('\n');
+  }
+
+  private worldSummary(): string {
+    if (!this.world || this.options.worldContextPaths.length === 0) return '';
+    return this.world.summary(this.options.worldContextPaths);
+  }
+
+  private nextFallbackLine(): string {
+    const lines = this.options.fallbackLines.length > 0 ? this.options.fallbackLines
+      : this._persona.fallbackLines.length > 0 ? this._persona.fallbackLines : DEFAULT_FALLBACK_LINES;
+    const line = lines[this.fallbackIndex % lines.length];
+    this.fallbackIndex++;
+    return line;
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------
+
+  private maybeCompact(): void {
+    const o = this.options;
+    if (o.compactAfterTurns === 0) return;
+    if (this.agent.turnCount < Math.max(o.compactAfterTurns, o.keepRecentTurns + 1)) return;
+    // In the background, so the player's next turn never waits for the summary.
+    this.background = this.background.then(() => this.compact()).catch(() => undefined);
+  }
+
+  /** Folds older turns into the memory summary with one model call; returns the summary or null. */
+  async compact(signal?: SignalLike): Promise<string | null> {
+    const keep = this.options.keepRecentTurns;
+    const epoch = this.agent.historyEpoch;
+    const history = this.agent.history;
+    const turns = splitTurns(history);
+    if (turns.length <= keep) return null;
+    const old = turns.slice(0, turns.length - keep);
+    const labels = this.agent.config.labels;
+    const render = this.agent.config.structuredReplyRenderer as (v: unknown) => string;
+    const lines = old.map((t) => t.map((e) => e.type === 'prompt' ? `${labels.user}: ${e.text}`
+      : e.type === 'response' ? `${labels.assistant}: ${e.structured !== undefined ? render(e.structured) : e.text}`
+        : `[${e.call.name} → ${ToolOutput.render(e.output).slice(0, 200)}]`).join('\n')).join('\n');
+    const earlier = this.memory.summary ? `Earlier summary: ${this.memory.summary}\n\n` : '';
+    const { text } = await generateText(this.model, {
+      kind: 'summary',
+      prompt: `${earlier}Conversation:\n${lines}\n\nSummarise what happened between the player and ${this._persona.name} in at most 100 words, in the third person. Keep names, deals, prices and feelings.`,
+      temperature: 0,
+      maxOutputTokens: 400,
+      priority: 0,
+      label: `${this._persona.name} (summary)`,
+    }, signal);
+    const summary = text.trim();
+    if (!summary) return null;
+    const dropped = this.agent.dropOldestTurns(old.length, epoch);
+    if (!dropped) return null; // the history changed meanwhile (reset, restore): keep it as it is
+    this.memory.summary = summary;
+    return summary;
+  }
+
+  // ---- persistence --------------------------------------------------------------------------
+
+  /** One versioned JSON snapshot a game stores in its own save file (a turn in progress is left out). */
+  saveState(): NPCSaveState {
+    return {
+      version: NPC_SAVE_VERSION,
+      persona: JSON.parse(JSON.stringify(this.rawPersona)),
+      memory: this.memory.snapshot(),
+      transcript: this.agent.saveTranscript(),
+    };
+  }
+
+  /** Waits for running turns and background compaction, then saves. */
+  async settledState(): Promise<NPCSaveState> {
+    await this.tail.catch(() => undefined);
+    await this.background.catch(() => undefined);
+    return this.saveState();
+  }
+
+  /** Forgets the conversation (and the memory too when asked). */
+  async resetConversation(clearMemory = false): Promise<void> {
+    await this.agent.reset();
+    if (clearMemory) this.memory.forget();
+  }
+
+  prewarm(): Promise<void> {
+    return this.agent.prewarm();
+  }
+
+  /** Cancels running and queued turns; the NPC takes no more. */
+  close(): void {
+    this.closed = true;
+    this.agent.close();
+  }
+}
+
+function labelOf(name: string): string {
+  const clean = name.replace(/[:\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return clean || 'NPC';
+}
+
+function readTextReply(text: string, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+  const tag = parseEmotionTag(text, o.emotions, defaultEmotion);
+  const line = cleanLine(tag.rest, names);
+  if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
+  return { line, emotion: tag.emotion ?? defaultEmotion, playerOptions: [], endsConversation: false };
+}
+
+function textRetryNote(records: ToolRecord[], emotions: readonly Emotion[]): string {
+  const lines = ['Answer in plain words this time.', textFormatRule(emotions).replace(/^- /, '')];
+  const facts = records.filter((r) => !r.rejected).slice(-6)
+    .map((r) => `- ${r.call.name}: ${ToolOutput.render(r.output).slice(0, 400)}`);
+  if (facts.length > 0) lines.push(`Facts you just looked up:\n${facts.join('\n')}`);
+  return lines.join('\n');
+}
+
+export type { BarkOptions };
+export { BUILT_IN_TOOLS };

@@ -1,0 +1,58 @@
+/**
+ * The NPC's reply shape. Structured: `{emotion, line, options?, end?}` with emotion and line
+ * first, so the emotion is known before the line streams and nothing optional costs output
+ * tokens unless asked for. Text: `[emotion] line`, the fastest and never malformed.
+ */
+import { JsonSchema } from '../../core/schema';
+import { matchEmotion, type Emotion } from '../emotion';
+import { cleanLine } from '../persona';
+import type { ResolvedNPCOptions } from './npc-options';
+
+export interface ParsedReply {
+  line: string;
+  emotion: Emotion;
+  playerOptions: string[];
+  endsConversation: boolean;
+}
+
+export function npcReplySchema(o: ResolvedNPCOptions, maxSentences: number): JsonSchema {
+  const props: Record<string, JsonSchema> = {
+    emotion: JsonSchema.enumOf(o.emotions, { description: 'how you feel now' }),
+    line: JsonSchema.string({ description: `what you say aloud, at most ${maxSentences} short sentence${maxSentences === 1 ? '' : 's'}` }),
+  };
+  const optional: string[] = [];
+  if (o.playerOptionCount > 0) {
+    props.options = JsonSchema.array(JsonSchema.string(), { description: `${o.playerOptionCount} short things the player could say next` });
+  }
+  if (o.canEndConversation) {
+    props.end = JsonSchema.boolean({ description: 'true only when you say goodbye or refuse to talk' });
+    optional.push('end');
+  }
+  return JsonSchema.obj(props, { optional });
+}
+
+/** The format rule for text replies, part of the stable instructions. */
+export function textFormatRule(emotions: readonly Emotion[]): string {
+  return `- Start every reply with how you feel in brackets, then your words, e.g. "[happy] Welcome!". Feelings: ${emotions.join(', ')}.`;
+}
+
+/** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut. */
+export function readStructuredReply(value: unknown, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+  const v = (value ?? {}) as Record<string, unknown>;
+  const line = typeof v.line === 'string' ? cleanLine(v.line, names) : '';
+  const options: string[] = [];
+  if (o.playerOptionCount > 0 && Array.isArray(v.options)) {
+    for (const item of v.options) {
+      if (typeof item !== 'string') continue;
+      const t = item.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(/^(?:player|you)\s*:\s*/i, '').trim();
+      if (t && options.indexOf(t) < 0) options.push(t);
+      if (options.length >= o.playerOptionCount) break;
+    }
+  }
+  return {
+    line,
+    emotion: matchEmotion(v.emotion, o.emotions, defaultEmotion),
+    playerOptions: options,
+    endsConversation: o.canEndConversation && v.end === true,
+  };
+}
