@@ -1,0 +1,77 @@
+// COMPILE-ONLY MIRROR, never packaged: written by hand from the published API reference
+// (ML Kit GenAI Prompt API 1.0.0-beta4, Cocos Creator 3.8 com.cocos.lib, Android SDK) so the
+// module compiles on a plain JVM where Google Maven is unreachable. Only the members the module
+// uses, with their published signatures; bodies throw. A Gradle build uses the real libraries.
+package com.google.mlkit.genai.prompt
+
+import com.google.mlkit.genai.common.DownloadStatus
+import kotlinx.coroutines.flow.Flow
+
+private fun mirror(): Nothing = throw UnsupportedOperationException("compile-only ML Kit mirror")
+
+object Generation {
+    fun getClient(): GenerativeModel = mirror()
+}
+
+interface GenerativeModel {
+    suspend fun checkStatus(): Int
+    fun download(): Flow<DownloadStatus>
+    suspend fun warmup()
+    suspend fun getBaseModelName(): String
+    suspend fun getTokenLimit(): Int
+    suspend fun isCachingFeatureAvailable(): Boolean
+    suspend fun isStructuredOutputFeatureAvailable(): Boolean
+    suspend fun isSystemPromptAvailable(): Boolean
+    suspend fun isThinkingModeAvailable(): Boolean
+    suspend fun countTokens(request: GenerateContentRequest): CountTokensResponse
+    suspend fun generateContent(request: GenerateContentRequest): GenerateContentResponse
+    fun generateContentStream(request: GenerateContentRequest): Flow<GenerateContentResponse>
+    suspend fun clearImplicitCaches()
+    fun close()
+}
+
+sealed class Part
+data class TextPart(val text: String) : Part()
+data class PromptPrefix(val text: String)
+class SystemInstruction(val text: String)
+
+class GenerateContentRequest private constructor() {
+    val temperature: Float get() = mirror()
+    val seed: Int get() = mirror()
+    val topK: Int get() = mirror()
+    val candidateCount: Int get() = mirror()
+    val maxOutputTokens: Int get() = mirror()
+    val promptPrefix: PromptPrefix? get() = mirror()
+    val cachedContextName: String? get() = mirror()
+    val systemInstruction: SystemInstruction? get() = mirror()
+    val enableThinking: Boolean get() = mirror()
+
+    class Builder(text: TextPart) {
+        var temperature: Float? = null
+        var seed: Int? = null
+        var topK: Int? = null
+        var candidateCount: Int? = null
+        var maxOutputTokens: Int? = null
+        var promptPrefix: PromptPrefix? = null
+        var cachedContextName: String? = null
+        var systemInstruction: SystemInstruction? = null
+        var enableThinking: Boolean = false
+        fun build(): GenerateContentRequest = mirror()
+    }
+}
+
+fun generateContentRequest(text: TextPart, init: GenerateContentRequest.Builder.() -> Unit): GenerateContentRequest = mirror()
+
+class GenerateContentResponse(val candidates: List<Candidate>, val thoughtProcess: List<Candidate>)
+
+class Candidate(val text: String, val finishReason: Int?) {
+    annotation class FinishReason {
+        companion object {
+            const val STOP = 0
+            const val MAX_TOKENS = 1
+            const val OTHER = -100
+        }
+    }
+}
+
+data class CountTokensResponse(val totalTokens: Int)
