@@ -160,3 +160,25 @@ describe('formatViolations()', () => {
     expect(formatViolations([1, 2, 3, 4, 5, 6].map(v))).toBe('$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4; and 2 more');
   });
 });
+
+describe('deep values', () => {
+  const tree = JsonSchema.from({ $defs: { N: { type: 'object', properties: { n: { $ref: '#/$defs/N' }, v: { type: 'integer' } } } }, $ref: '#/$defs/N' });
+  const nest = (levels: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { v: 'x' };
+    for (let i = 0; i < levels; i++) value = { n: value };
+    return value;
+  };
+
+  test('values up to 64 levels are validated normally', () => {
+    const violations = tree.validate(nest(62));
+    expect(violations).toHaveLength(1);
+    expect(violations[0].path).toBe('$' + '.n'.repeat(62) + '.v');
+    expect(violations[0].message).toBe('must be an integer; got "x"');
+  });
+
+  test('deeper values are one violation, not a stack overflow', () => {
+    const violations = tree.validate(nest(500));
+    expect(violations).toEqual([{ path: '$' + '.n'.repeat(64), message: 'is nested more than 64 levels deep' }]);
+    expect(tree.check(nest(500)).ok).toBe(false);
+  });
+});

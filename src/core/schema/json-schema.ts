@@ -8,7 +8,7 @@ import { AnalyzedSchema, analyzeSchema } from './analyze';
 import { Coercer } from './coerce';
 import { orderValue } from './order';
 import { SchemaRenderer, noteOf, objectShape } from './render';
-import { SchemaNode, deepCopy, deepEqual, escapePointerSegment, hasOwn, isPlainObject } from './schema-node';
+import { SchemaNode, appendIndex, appendKey, deepCopy, deepEqual, escapePointerSegment, hasOwn, isPlainObject } from './schema-node';
 import { CompiledSchema } from './validator';
 import { Violation, formatViolations, toViolations } from './violations';
 
@@ -53,6 +53,30 @@ function hoist(child: JsonSchema, defs: Record<string, unknown>): JsonObjectSche
 function withDefs(json: JsonObjectSchema, defs: Record<string, unknown>): JsonObjectSchema {
   if (Object.keys(defs).length > 0) json.$defs = defs;
   return json;
+}
+
+/** Values nested deeper than this are rejected before validation (no stack overflows). */
+const MAX_VALUE_DEPTH = 64;
+
+/** The path of the first container nested deeper than MAX_VALUE_DEPTH, if any. */
+function tooDeepPath(value: unknown): string | undefined {
+  const visit = (v: unknown, path: string, depth: number): string | undefined => {
+    if (typeof v !== 'object' || v === null) return undefined;
+    if (depth >= MAX_VALUE_DEPTH) return path;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = visit(v[i], appendIndex(path, i), depth + 1);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    for (const key of Object.keys(v)) {
+      const found = visit((v as Record<string, unknown>)[key], appendKey(path, key), depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(value, '$', 0);
 }
 
 export class JsonSchema {
@@ -247,6 +271,8 @@ export class JsonSchema {
 
   validate(value: unknown): Violation[] {
     const compiled = this.compiled();
+    const tooDeep = tooDeepPath(value);
+    if (tooDeep !== undefined) return [{ path: tooDeep, message: `is nested more than ${MAX_VALUE_DEPTH} levels deep` }];
     const errors = compiled.errors(value);
     if (errors.length === 0) return [];
     const analyzed = this.analyzed();

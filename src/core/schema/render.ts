@@ -68,7 +68,10 @@ export class SchemaRenderer {
     if (node.allOf) {
       const merged = this.mergedObjectWords(node, depth);
       if (merged !== undefined) return merged;
-      for (const branch of node.allOf) parts.push(this.words(branch, depth + 1));
+      for (const branch of node.allOf) {
+        const w = this.words(branch, depth + 1);
+        if (w !== 'any value' && parts.indexOf(w) < 0) parts.push(w);
+      }
     }
     const choices = node.anyOf ?? node.oneOf;
     if (choices) parts.push(this.choiceWords(choices, depth));
