@@ -141,3 +141,17 @@ describe('builders', () => {
     expect(back.warnings).toEqual([]);
   });
 });
+
+describe('builder mistakes surface as invalid_schema on first use', () => {
+  test.each([
+    ['a reversed range', () => JsonSchema.integer({ minimum: 5, maximum: 1 }), '$.minimum: 5 is greater than maximum 1'],
+    ['a broken pattern', () => JsonSchema.string({ pattern: '(' }), '$.pattern: is not a valid regular expression'],
+    ['a negative length', () => JsonSchema.string({ maxLength: -1 }), '$.maxLength: must be a non-negative integer'],
+    ['a missing definition', () => JsonSchema.obj({ a: JsonSchema.ref('A') }), '$.properties.a.$ref: points at nothing'],
+  ])('%s', (_name, build, message) => {
+    const schema = build();
+    expect(schemaError(() => schema.validate(1)).message).toContain(message);
+    expect(schemaError(() => schema.render()).message).toContain(message);
+    expect(schemaError(() => schema.warnings).message).toContain(message);
+  });
+});
