@@ -1,0 +1,283 @@
+/**
+ * GeminiNanoModel against a hand-driven native side: the unreliable-bridge cases the shared
+ * fixtures cannot express (silence, garbage, lost and late messages) plus option handling.
+ */
+import { AgentError } from '../../src/core/errors';
+import { Canceller } from '../../src/core/abort';
+import { GeminiNanoModel, type DownloadProgress } from '../../src/models/gemini-nano';
+import { generateText, type GenerationChunk } from '../../src/models/types';
+import { FixturePlayer, ScriptedNative, loadFixture, settle, type IncomingRequest } from './fixture-player';
+
+const fast = { readyTimeoutMs: 40, requestTimeoutMs: 40, firstChunkTimeoutMs: 40, idleTimeoutMs: 40 };
+
+async function failure(promise: Promise<unknown>): Promise<AgentError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AgentError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+async function collect(iterable: AsyncIterable<GenerationChunk>, onChunk?: (c: GenerationChunk, n: number) => void): Promise<GenerationChunk[]> {
+  const out: GenerationChunk[] = [];
+  for await (const c of iterable) {
+    out.push(c);
+    onChunk?.(c, out.length);
+  }
+  return out;
+}
+
+const chunk = (id: number | undefined, delta: string, seq: number) => ({ method: 'generate/chunk', params: { id, delta, seq } });
+
+describe('GeminiNanoModel: a native side that never answers', () => {
+  it('reports unreachable from availability() with a hint about the Android module', async () => {
+    const native = new ScriptedNative();
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    const a = await model.availability();
+    expect(a).toEqual({ status: 'unavailable', reason: 'unreachable', detail: expect.stringContaining('oam-cocos Android module') });
+    expect(native.methods()).toEqual(['ready', 'cancel']);
+  });
+
+  it('fails generate() with model_unavailable instead of hanging, and retries the handshake next time', async () => {
+    const native = new ScriptedNative();
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    const e = await failure(generateText(model, { kind: 'text', prompt: 'hi' }));
+    expect(e.code).toBe('model_unavailable');
+    await failure(model.loadModelInfo());
+    expect(native.methods().filter((m) => m === 'ready')).toHaveLength(2);
+  });
+
+  it('turns a transport that throws into model_unavailable', async () => {
+    const native = new ScriptedNative();
+    native.failSend = true;
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    expect((await failure(model.connect())).message).toMatch(/jsbBridgeWrapper is not available/);
+    expect(await model.countTokens('x')).toBeNull();
+  });
+
+  it('times out a generation whose first chunk never comes, and one that stalls midway', async () => {
+    const silent = ScriptedNative.device(() => undefined);
+    const model = new GeminiNanoModel({ transport: silent, ...fast });
+    const first = await failure(collect(model.generate({ kind: 'text', prompt: 'x' })));
+    expect(first.code).toBe('generation_failed');
+    expect(silent.methods()).toEqual(['ready', 'modelInfo', 'generate', 'cancel']);
+
+    const stalling = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit(chunk(r.id, 'Hel', 0)); });
+    const model2 = new GeminiNanoModel({ transport: stalling, ...fast });
+    const seen: string[] = [];
+    const midway = await failure(collect(model2.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta)));
+    expect(midway.code).toBe('generation_failed');
+    expect(seen).toEqual(['Hel']);
+  });
+
+  it('rejects a native module that speaks another protocol version', async () => {
+    const native = new ScriptedNative();
+    native.onRequest = (r) => native.emit({ id: r.id, result: { protocol: 99 } });
+    const e = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
+    expect(e.code).toBe('model_unavailable');
+    expect(e.message).toMatch(/protocol 99/);
+  });
+});
+
+describe('GeminiNanoModel: malformed and stray messages', () => {
+  it('ignores garbage, unknown ids and requests from native, then takes the real answer', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method !== 'availability') return;
+      n.emit('');
+      n.emit('not json');
+      n.emit('[1,2]');
+      n.emit(JSON.stringify({ jsonrpc: '1.0', id: r.id, result: { status: 'available' } }));
+      n.emit({ id: 999, result: { status: 'available' } });
+      n.emit({ id: r.id, method: 'availability', params: {} });
+      n.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
+      n.emit(chunk(12345, 'stray', 0));
+      n.emit({ id: r.id, result: { status: 'downloadable' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000 });
+    expect(await model.availability()).toEqual({ status: 'downloadable' });
+  });
+
+  it('fails the pending generation when the answer has the wrong shape', async () => {
+    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit({ id: r.id, result: { txt: 'nope' } }); });
+    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    expect(e.code).toBe('generation_failed');
+    expect(e.message).toMatch(/malformed generate answer/);
+  });
+
+  it('fails a generation whose chunk has the wrong shape, and tells native to stop', async () => {
+    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit({ method: 'generate/chunk', params: { id: r.id, delta: 5, seq: 0 } }); });
+    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    expect(e.message).toMatch(/malformed chunk/);
+    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: 3 } });
+  });
+
+  it('notices a chunk lost on the bridge (a message the engine turned into an empty string)', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method !== 'generate') return;
+      n.emit(chunk(r.id, 'Hi ', 0));
+      n.emit(''); // what Cocos delivers for a message holding half a surrogate pair
+      n.emit(chunk(r.id, ' there', 2));
+      n.emit({ id: r.id, result: { text: 'Hi 😀 there', finishReason: 'stop' } });
+    });
+    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    expect(e.code).toBe('generation_failed');
+    expect(e.message).toMatch(/lost/);
+  });
+
+  it('maps an error without data.code from its JSON-RPC number, and an unknown number to generation_failed', async () => {
+    let n = 0;
+    const native = ScriptedNative.device((r, nat) => {
+      if (r.method !== 'generate') return;
+      nat.emit({ id: r.id, error: n++ === 0 ? { code: -32004, message: 'too long' } : { code: -1, message: '' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    expect((await failure(generateText(model, { kind: 'text', prompt: 'x' }))).code).toBe('context_size_exceeded');
+    expect((await failure(generateText(model, { kind: 'text', prompt: 'x' }))).code).toBe('generation_failed');
+  });
+
+  it('answers availability with unknown when native sends nonsense', async () => {
+    const native = ScriptedNative.device((r, n) => n.emit({ id: r.id, result: { status: 'maybe' } }));
+    expect(await new GeminiNanoModel({ transport: native, ...fast }).availability()).toEqual({ status: 'unavailable', reason: 'unknown', detail: expect.any(String) });
+  });
+});
+
+describe('GeminiNanoModel: cancellation', () => {
+  it('throws cancelled at once for an already aborted signal and sends nothing', async () => {
+    const native = new ScriptedNative();
+    const c = new Canceller();
+    c.abort();
+    const e = await failure(collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text', prompt: 'x' }, c.signal)));
+    expect(e.code).toBe('cancelled');
+    expect(native.received).toEqual([]);
+  });
+
+  it('ignores late chunks and the late answer after a cancel; the next generation works', async () => {
+    let call = 0;
+    const pending: IncomingRequest[] = [];
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') {
+        call++;
+        pending.push(r);
+        n.emit(chunk(r.id, call === 1 ? 'Once ' : 'Fresh.', 0));
+        if (call === 2) n.emit({ id: r.id, result: { text: 'Fresh.', finishReason: 'stop' } });
+      }
+    });
+    const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
+    const c = new Canceller();
+    const seen: string[] = [];
+    const e = await failure(collect(model.generate({ kind: 'text', prompt: 'x' }, c.signal), (ch) => { seen.push(ch.delta); c.abort(); }));
+    expect(e.code).toBe('cancelled');
+    const first = pending[0];
+    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: first.id } });
+    native.emit(chunk(first.id, 'upon ', 1));
+    native.emit({ id: first.id, result: { text: 'Once upon ', finishReason: 'stop' } });
+    await settle();
+    expect(seen).toEqual(['Once ']);
+    expect((await generateText(model, { kind: 'text', prompt: 'y' })).text).toBe('Fresh.');
+  });
+
+  it('sends cancel when the consumer stops reading early', async () => {
+    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') { n.emit(chunk(r.id, 'a', 0)); n.emit(chunk(r.id, 'b', 1)); } });
+    const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
+    for await (const c of model.generate({ kind: 'text', prompt: 'x' })) {
+      expect(c.delta).toBe('a');
+      break;
+    }
+    expect(native.methods().at(-1)).toBe('cancel');
+  });
+
+  it('stops waiting for a download when its signal aborts', async () => {
+    const native = ScriptedNative.device((r, n) => { if (r.method === 'download') n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 10, totalBytes: 100 } }); });
+    const model = new GeminiNanoModel({ transport: native, ...fast, downloadIdleTimeoutMs: 5000, requestTimeoutMs: 5000 });
+    const c = new Canceller();
+    const e = await failure(model.download({ signal: c.signal, onProgress: () => c.abort() }));
+    expect(e.code).toBe('cancelled');
+  });
+});
+
+describe('GeminiNanoModel: downloads, capabilities, options', () => {
+  it('shares one native download among concurrent callers and reports progress to listeners', async () => {
+    const fixture = loadFixture('download-in-progress');
+    const steps = fixture.steps.filter((s) => !(s.message.method === 'availability' || (s.message as { id?: number }).id === 2));
+    const renumbered = JSON.parse(JSON.stringify(steps).replace(/"id":3/g, '"id":2')) as typeof steps;
+    const player = new FixturePlayer(renumbered);
+    const model = new GeminiNanoModel({ transport: player, ...fast, requestTimeoutMs: 2000 });
+    const heard: DownloadProgress[] = [];
+    const off = model.onDownloadProgress((p) => heard.push(p));
+    await Promise.all([model.download(), model.download()]);
+    off();
+    expect(player.mismatches).toEqual([]);
+    expect(heard.map((p) => p.bytesDownloaded)).toEqual([0, 400, 1000]);
+  });
+
+  it('reports live progress in availability() while a download runs', async () => {
+    let downloadId = 0;
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'download') {
+        downloadId = r.id ?? 0;
+        n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 300, totalBytes: 1000 } });
+      }
+      if (r.method === 'availability') n.emit({ id: r.id, result: { status: 'downloading' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, downloadIdleTimeoutMs: 2000 });
+    const done = model.download();
+    await settle(20);
+    expect(await model.availability()).toEqual({ status: 'downloading', bytesDownloaded: 300, totalBytes: 1000 });
+    native.emit({ id: downloadId, result: { status: 'available' } });
+    await done;
+  });
+
+  it('updates capabilities from modelInfo and honours maxInputTokens and prefixCaching: false', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+    }, { tokenLimit: 8192 });
+    const model = new GeminiNanoModel({ transport: native, ...fast, prefixCaching: false, maxInputTokens: 3000 });
+    expect(model.capabilities).toMatchObject({ modelName: 'gemini-nano', maxInputTokens: 3000, prefixCaching: false });
+    const seen: unknown[] = [];
+    model.onCapabilities((c) => seen.push(c));
+    await generateText(model, { kind: 'text', systemInstruction: 'Be brief.', promptPrefix: 'P:', prompt: 'x', seed: 7 });
+    expect(model.capabilities).toMatchObject({ modelName: 'nano-v3', maxInputTokens: 3000, systemInstructions: true, prefixCaching: false, nativeToolCalling: false });
+    expect(seen).toHaveLength(1);
+    expect(native.received.find((r) => r.method === 'generate')?.params).toEqual({ systemInstruction: 'Be brief.', prompt: 'P:x', seed: 7 });
+  });
+
+  it('uses the device token limit when no override is given', async () => {
+    const native = ScriptedNative.device(() => undefined, { tokenLimit: 8192 });
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    await model.loadModelInfo();
+    expect(model.capabilities.maxInputTokens).toBe(8192);
+    expect(model.capabilities.prefixCaching).toBe(true);
+  });
+
+  it('rejects bad options and bad requests before anything is sent', async () => {
+    const native = new ScriptedNative();
+    expect(() => new GeminiNanoModel({ transport: native, maxInputTokens: 10 })).toThrow(AgentError);
+    expect(() => new GeminiNanoModel({} as never)).toThrow(/transport/);
+    const e = await failure(collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text' } as never)));
+    expect(e.code).toBe('invalid_request');
+    expect(native.received).toEqual([]);
+  });
+
+  it('returns null from countTokens when native fails or answers nonsense', async () => {
+    let n = 0;
+    const native = ScriptedNative.device((r, nat) => {
+      if (r.method === 'countTokens') nat.emit(n++ === 0 ? { id: r.id, result: { totalTokens: -3 } } : { id: r.id, error: { code: -32001, message: 'no' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    expect(await model.countTokens('a')).toBeNull();
+    expect(await model.countTokens('b')).toBeNull();
+  });
+
+  it('dispose() fails pending calls and unsubscribes from the transport', async () => {
+    const native = ScriptedNative.device(() => undefined);
+    const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 5000 });
+    await model.connect();
+    const pending = model.prewarm();
+    await settle();
+    model.dispose();
+    expect((await failure(pending)).code).toBe('cancelled');
+    expect(native.listenerCount).toBe(0);
+  });
+});
