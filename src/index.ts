@@ -1,3 +1,4 @@
+/// <reference path="./globals.d.ts" />
 /**
  * oam-cocos: on-device AI for Cocos Creator games. The engine-agnostic core; the Cocos
  * components in assets/ import this bundle.
