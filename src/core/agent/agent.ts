@@ -221,7 +221,13 @@ export class Agent {
 
   /** Replaces the history, after running turns finish. */
   replaceHistory(entries: TranscriptEntry[]): Promise<void> {
-    entries.forEach((e, i) => checkEntry(e, i));
+    // Bad input rejects the promise (like every other failure of this async API), never throws.
+    try {
+      if (!Array.isArray(entries)) throw new AgentError('invalid_request', 'replaceHistory needs an array of transcript entries.');
+      entries.forEach((e, i) => checkEntry(e, i));
+    } catch (e) {
+      return Promise.reject(AgentError.from(e, 'invalid_request'));
+    }
     const copy = clone(entries);
     return this.enqueue(() => { this._history = copy; this.epoch++; });
   }
