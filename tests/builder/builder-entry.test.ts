@@ -5,8 +5,8 @@ import { isNanoEnabled, runNanoHook, throwError } from '../../extension/builder/
 import { nativeDirFromProperties, resolveAndroidProject } from '../../extension/builder/project-paths';
 import { TempProject, makeTempProject, removeTempProject } from './fixture-project';
 
-const english = require('../../extension/i18n/en.js') as Record<string, unknown>;
-const chinese = require('../../extension/i18n/zh.js') as Record<string, unknown>;
+const english = require('../../i18n/en.js') as Record<string, unknown>;
+const chinese = require('../../i18n/zh.js') as Record<string, unknown>;
 
 function lookup(table: Record<string, unknown>, key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), table);
