@@ -1,0 +1,194 @@
+/** ScriptedLanguageModel: the deterministic model every other test stands on. */
+import { AgentError, Canceller, Script, ScriptedLanguageModel, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
+
+const req = (prompt = 'Hi', extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ kind: 'text', prompt, ...extra });
+
+async function chunks(model: ScriptedLanguageModel, request = req(), signal?: Canceller['signal']): Promise<GenerationChunk[]> {
+  const out: GenerationChunk[] = [];
+  for await (const c of model.generate(request, signal)) out.push(c);
+  return out;
+}
+
+async function rejection(p: Promise<unknown>): Promise<AgentError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(AgentError);
+    return e as AgentError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('ScriptedLanguageModel', () => {
+  test('text in chunks: deltas add up, text is cumulative, the last chunk says stop', async () => {
+    const model = new ScriptedLanguageModel([Script.text('Hello brave traveller', 4)]);
+    const cs = await chunks(model);
+    expect(cs).toHaveLength(4);
+    expect(cs.map((c) => c.delta).join('')).toBe('Hello brave traveller');
+    expect(cs[cs.length - 1]).toMatchObject({ text: 'Hello brave traveller', finishReason: 'stop' });
+    expect(cs.slice(0, -1).every((c) => c.finishReason === undefined)).toBe(true);
+    for (let i = 1; i < cs.length; i++) expect(cs[i].text.startsWith(cs[i - 1].text)).toBe(true);
+  });
+
+  test('plain strings are text steps; an empty text is one empty final chunk', async () => {
+    const model = new ScriptedLanguageModel(['abc', '']);
+    expect((await generateText(model, req())).text).toBe('abc');
+    expect(await chunks(model)).toEqual([{ delta: '', text: '', finishReason: 'stop' }]);
+  });
+
+  test('the envelope builders', async () => {
+    const model = new ScriptedLanguageModel([
+      Script.call('take_order', { item: 'ale' }),
+      Script.reply('Hi'),
+      Script.reply({ mood: 'happy' }),
+      Script.action('respond'),
+      Script.json({ a: [1] }),
+    ]);
+    const texts: string[] = [];
+    for (let i = 0; i < 5; i++) texts.push((await generateText(model, req())).text);
+    expect(texts).toEqual([
+      '{"tool":"take_order","args":{"item":"ale"}}',
+      '{"reply":"Hi"}',
+      '{"reply":{"mood":"happy"}}',
+      '{"action":"respond","arguments":{}}',
+      '{"a":[1]}',
+    ]);
+  });
+
+  test('templates fill the prompt and the tool outputs', async () => {
+    const model = new ScriptedLanguageModel([Script.template('You said {prompt}; last {toolOutput}; all {toolOutputs}')]);
+    const request = req('raw prompt', {
+      turn: { prompt: 'two ales', toolResults: [{ tool: 'a', args: {}, output: 'one' }, { tool: 'b', args: {}, output: 'two' }] },
+    });
+    expect((await generateText(model, request)).text).toBe('You said two ales; last two; all one; two');
+    const bare = new ScriptedLanguageModel([Script.template('[{prompt}] [{toolOutput}]')]);
+    expect((await generateText(bare, req('plain'))).text).toBe('[plain] []');
+  });
+
+  test('dynamic steps see the request and may return a step or a string', async () => {
+    const model = new ScriptedLanguageModel([
+      Script.dynamic((r) => `kind was ${r.kind}`),
+      Script.dynamic((r) => Script.fail(r.prompt === 'bad' ? 'refusal' : 'busy')),
+    ]);
+    expect((await generateText(model, req('x', { kind: 'decide' }))).text).toBe('kind was decide');
+    expect((await rejection(generateText(model, req('bad')))).code).toBe('refusal');
+  });
+
+  test('delays wrap another step and can be cancelled', async () => {
+    const model = new ScriptedLanguageModel([Script.delay(5, Script.text('late')), Script.delay(10_000, Script.text('never'))]);
+    expect((await generateText(model, req())).text).toBe('late');
+    const c = new Canceller();
+    const p = generateText(model, req(), c.signal);
+    setTimeout(() => c.abort(), 5);
+    expect((await rejection(p)).code).toBe('cancelled');
+  });
+
+  test('fail with any code, message and retry-after; afterText streams before the failure', async () => {
+    const model = new ScriptedLanguageModel([
+      Script.fail('rate_limited', 'Too many.', { retryAfterMs: 1200 }),
+      Script.fail('generation_failed', undefined, { afterText: 'Half a sen' }),
+    ]);
+    const e = await rejection(generateText(model, req()));
+    expect(e.code).toBe('rate_limited');
+    expect(e.message).toBe('Too many.');
+    expect(e.retryAfterMs).toBe(1200);
+
+    const seen: string[] = [];
+    let error: AgentError | undefined;
+    try {
+      for await (const c of model.generate(req())) seen.push(c.text);
+    } catch (err) {
+      error = err as AgentError;
+    }
+    expect(seen[seen.length - 1]).toBe('Half a sen');
+    expect(error?.code).toBe('generation_failed');
+    expect(error?.message).toContain('generation_failed');
+  });
+
+  test('hang never answers until cancelled; a pre-aborted signal fails at once', async () => {
+    const model = new ScriptedLanguageModel([Script.hang(), Script.text('unused')]);
+    const c = new Canceller();
+    const p = generateText(model, req(), c.signal);
+    let settled = false;
+    p.then(() => { settled = true; }, () => { settled = true; });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).toBe(false);
+    c.abort();
+    expect((await rejection(p)).code).toBe('cancelled');
+    const aborted = new Canceller();
+    aborted.abort();
+    expect((await rejection(generateText(model, req(), aborted.signal))).code).toBe('cancelled');
+    expect(model.calls).toBe(2);
+  });
+
+  test('cancel mid-stream with chunk delays', async () => {
+    const model = new ScriptedLanguageModel([Script.text('a b c d e f g h', 8)], { chunkDelayMs: 3 });
+    const c = new Canceller();
+    const seen: string[] = [];
+    let error: AgentError | undefined;
+    try {
+      for await (const chunk of model.generate(req(), c.signal)) {
+        seen.push(chunk.delta);
+        if (seen.length === 2) c.abort();
+      }
+    } catch (e) {
+      error = e as AgentError;
+    }
+    expect(seen).toHaveLength(2);
+    expect(error?.code).toBe('cancelled');
+  });
+
+  test('an exhausted script says so clearly; a fallback plays instead when given', async () => {
+    const model = new ScriptedLanguageModel(['one']);
+    await generateText(model, req());
+    const e = await rejection(generateText(model, req('x', { kind: 'respond' })));
+    expect(e.code).toBe('invalid_request');
+    expect(e.message).toBe('ScriptedLanguageModel: the script is exhausted after 1 steps; add a step for request #2 (kind respond).');
+
+    const fallback = new ScriptedLanguageModel([], { fallback: 'Hm.' });
+    expect((await generateText(fallback, req())).text).toBe('Hm.');
+    expect((await generateText(fallback, req())).text).toBe('Hm.');
+  });
+
+  test('records every request (a copy), the kinds, remaining steps, append', async () => {
+    const model = new ScriptedLanguageModel(['a']);
+    const turn = { prompt: 'p', toolResults: [] as Array<{ tool: string; args: Record<string, unknown>; output: string }> };
+    const request = req('first', { kind: 'decide', systemInstruction: 'sys', promptPrefix: 'pre', turn });
+    await generateText(model, request);
+    turn.toolResults.push({ tool: 'x', args: {}, output: 'later' });
+    expect(model.requests[0]).toMatchObject({ kind: 'decide', prompt: 'first', systemInstruction: 'sys', promptPrefix: 'pre' });
+    expect(model.requests[0].turn?.toolResults).toEqual([]);
+    expect(model.remaining).toBe(0);
+    model.append('b', Script.text('c'));
+    expect(model.remaining).toBe(2);
+    await generateText(model, req('second', { kind: 'respond' }));
+    expect(model.kinds).toEqual(['decide', 'respond']);
+    expect(model.calls).toBe(2);
+  });
+
+  test('chunks never split a surrogate pair', async () => {
+    const text = '😀🎉🐉'.repeat(5) + 'x';
+    for (const n of [1, 2, 3, 4, 5, 7, 16, 31, 100]) {
+      const model = new ScriptedLanguageModel([Script.text(text, n)]);
+      const cs = await chunks(model);
+      expect(cs.map((c) => c.delta).join('')).toBe(text);
+      for (const c of cs) {
+        expect(c.delta.length).toBeGreaterThan(0);
+        const first = c.delta.charCodeAt(0);
+        const last = c.delta.charCodeAt(c.delta.length - 1);
+        expect(first >= 0xdc00 && first <= 0xdfff).toBe(false); // no lone low half at the start
+        expect(last >= 0xd800 && last <= 0xdbff).toBe(false); // no lone high half at the end
+      }
+    }
+  });
+
+  test('capabilities, availability and countTokens', async () => {
+    const model = new ScriptedLanguageModel([], { capabilities: { maxInputTokens: 1000, systemInstructions: false }, countTokens: (t) => t.length });
+    expect(model.capabilities).toMatchObject({ modelName: 'scripted', maxInputTokens: 1000, systemInstructions: false, nativeToolCalling: false });
+    expect(await model.availability()).toEqual({ status: 'available' });
+    model.setAvailability({ status: 'unavailable', reason: 'deviceNotSupported' } as never);
+    expect((await model.availability()).status).toBe('unavailable');
+    expect(await model.countTokens!('abcd')).toBe(4);
+    expect(new ScriptedLanguageModel().countTokens).toBeUndefined();
+  });
+});
