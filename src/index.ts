@@ -53,3 +53,5 @@ export { EMOTIONS, matchEmotion, parseEmotionTag, isEmotion } from './game/emoti
 export type { Emotion } from './game/emotion';
 export { NPCMemory, MemoryStage, memoryTools, renderMemoryNote, attitude, MEMORY_TOOL_NAMES } from './game/memory';
 export type { NPCMemoryState, Attitude } from './game/memory';
+export { KeywordModel } from './models/keyword-model';
+export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './models/keyword-model';

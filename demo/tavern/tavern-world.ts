@@ -1,0 +1,49 @@
+/**
+ * Mira's tavern as game code: the starting world and the two tools (check_menu reads the menu;
+ * take_order serves drinks and takes the player's gold from the world state). Shared by the
+ * demo, the preview page and the benchmark; the Cocos sample has the same tools as components.
+ */
+import { AgentTool, JsonSchema, ToolOutput, WorldState } from '../../src';
+
+export const TAVERN_WORLD = {
+  player: { name: 'Traveller', gold: 20, inventory: [] as string[] },
+  tavern: {
+    name: 'The Crooked Lantern',
+    menu: { ale: 3, stew: 5, bread: 1, cider: 4 },
+  },
+  time: 'evening',
+};
+
+export type MenuItem = keyof typeof TAVERN_WORLD.tavern.menu;
+export const MENU_ITEMS = Object.keys(TAVERN_WORLD.tavern.menu) as MenuItem[];
+
+export function createTavernWorld(): WorldState {
+  return new WorldState(JSON.parse(JSON.stringify(TAVERN_WORLD)));
+}
+
+export function tavernTools(world: WorldState): AgentTool[] {
+  const checkMenu = AgentTool.local(
+    { name: 'check_menu', description: "Lists tonight's food and drink with prices in gold." },
+    () => world.get('tavern.menu'),
+  );
+  const takeOrder = AgentTool.local(
+    {
+      name: 'take_order',
+      description: "Serves food or drink to the player and takes the gold from the player's purse.",
+      parameters: JsonSchema.obj({
+        item: JsonSchema.enumOf(MENU_ITEMS, { description: 'what the player ordered' }),
+        quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),
+      }),
+    },
+    (args: { item: MenuItem; quantity: number }) => {
+      const price = world.get<number>(`tavern.menu.${args.item}`) ?? 0;
+      const cost = price * args.quantity;
+      const gold = world.get<number>('player.gold') ?? 0;
+      if (cost > gold) return ToolOutput.error(`The player has ${gold} gold; ${args.quantity} ${args.item} cost ${cost}.`);
+      world.set('player.gold', gold - cost);
+      world.modify<string[]>('player.inventory', (inv) => (inv ?? []).concat(Array(args.quantity).fill(args.item)));
+      return { served: args.quantity, item: args.item, cost, goldLeft: gold - cost };
+    },
+  );
+  return [checkMenu, takeOrder];
+}

@@ -1,0 +1,151 @@
+/**
+ * A rule-driven stand-in model for editor previews, the demo and browser builds: it reads the
+ * player's words and the tool results of the turn and answers each step in the format the
+ * agent asked for (tool envelope, arguments, inline reply, structured reply or plain text).
+ * Deterministic, instant and always available, so a designer can try an NPC without a phone.
+ */
+import type { SignalLike } from '../core/abort';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
+import { DEFAULT_CAPABILITIES } from './types';
+import { ScriptedLanguageModel, Script } from './scripted';
+
+export interface KeywordReply {
+  emotion?: string;
+  line: string;
+  end?: boolean;
+}
+
+export interface KeywordContext {
+  /** The player's words this turn. */
+  said: string;
+  /** Tool results of this turn so far, in order. */
+  toolResults: Array<{ tool: string; args: unknown; output: string }>;
+  /** The full prompt of the step (memory note, world summary, conversation). */
+  prompt: string;
+}
+
+export interface KeywordRule {
+  /** Matches the player's words (a RegExp or a list of words, any of which matches). */
+  when: RegExp | string[];
+  /** Tool calls to make first, in order (skipped when the agent does not offer the tool). */
+  tools?: Array<{ name: string; args?: Record<string, unknown> }>;
+  /** The reply once the tools have run. */
+  reply: KeywordReply | string | ((ctx: KeywordContext) => KeywordReply | string);
+}
+
+export interface KeywordModelOptions {
+  rules: KeywordRule[];
+  /** Used when no rule matches. */
+  otherwise?: KeywordRule['reply'];
+  /** Ambient lines for barks ("text" steps), used in rotation. */
+  barks?: string[];
+  capabilities?: Partial<ModelCapabilities>;
+  chunkDelayMs?: number;
+}
+
+export class KeywordModel implements LanguageModel {
+  readonly capabilities: ModelCapabilities;
+  private readonly inner: ScriptedLanguageModel;
+  private barkIndex = 0;
+
+  constructor(private readonly options: KeywordModelOptions) {
+    this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'keyword-stand-in', ...options.capabilities };
+    this.inner = new ScriptedLanguageModel([], {
+      capabilities: this.capabilities,
+      chunkDelayMs: options.chunkDelayMs ?? 0,
+      fallback: Script.dynamic((request) => this.answer(request)),
+    });
+  }
+
+  /** Every request received, for previews that show the prompts. */
+  get requests(): GenerationRequest[] {
+    return this.inner.requests;
+  }
+
+  availability(): Promise<ModelAvailability> {
+    return Promise.resolve({ status: 'available' });
+  }
+
+  generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
+    return this.inner.generate(request, signal);
+  }
+
+  private answer(request: GenerationRequest): string {
+    const said = request.turn?.prompt ?? lastPlayerLine(request.prompt);
+    const results = request.turn?.toolResults ?? [];
+    const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
+    const rule = this.options.rules.find((r) => matches(r.when, said));
+    const offered = offeredTools(request);
+    const pending = (rule?.tools ?? []).filter((t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name));
+    const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
+    const structured = (request.promptPrefix ?? '').indexOf('"line"') >= 0 || /"line"/.test(request.prompt);
+
+    switch (request.kind) {
+      case 'toolArguments': {
+        const forced = offered.find((name) => request.prompt.indexOf(`Use ${name}`) >= 0);
+        const call = (rule?.tools ?? []).find((t) => t.name === forced);
+        return JSON.stringify(call?.args ?? {});
+      }
+      case 'decide': {
+        if (pending.length > 0) {
+          const next = pending[0];
+          return seedFormat
+            ? JSON.stringify({ action: next.name, arguments: next.args ?? {} })
+            : JSON.stringify({ tool: next.name, args: next.args ?? {} });
+        }
+        if (seedFormat) return JSON.stringify({ action: 'respond', arguments: {} });
+        const reply = this.reply(rule, ctx);
+        return JSON.stringify({ reply: structured ? structuredReply(reply) : reply.line });
+      }
+      case 'structured':
+        return JSON.stringify(structuredReply(this.reply(rule, ctx)));
+      case 'respond': {
+        const reply = this.reply(rule, ctx);
+        return reply.emotion && /\[happy\]|brackets/.test(`${request.systemInstruction ?? ''}${request.prompt}`) ? `[${reply.emotion}] ${reply.line}` : reply.line;
+      }
+      case 'summary':
+        return 'The player and the character talked; nothing else of note happened.';
+      default: {
+        const barks = this.options.barks ?? [];
+        if (barks.length === 0) return this.reply(rule, ctx).line;
+        return barks[this.barkIndex++ % barks.length];
+      }
+    }
+  }
+
+  private reply(rule: KeywordRule | undefined, ctx: KeywordContext): KeywordReply {
+    const source = rule ? rule.reply : this.options.otherwise ?? 'I am not sure what you mean.';
+    const value = typeof source === 'function' ? source(ctx) : source;
+    return typeof value === 'string' ? { emotion: 'neutral', line: value } : value;
+  }
+}
+
+function matches(when: RegExp | string[], said: string): boolean {
+  if (when instanceof RegExp) return when.test(said);
+  const lower = said.toLowerCase();
+  return when.some((w) => lower.indexOf(w.toLowerCase()) >= 0);
+}
+
+function structuredReply(reply: KeywordReply): Record<string, unknown> {
+  const out: Record<string, unknown> = { emotion: reply.emotion ?? 'neutral', line: reply.line };
+  if (reply.end) out.end = true;
+  return out;
+}
+
+/** Tool names listed in the stable prefix's catalog (`- name: …`). */
+function offeredTools(request: GenerationRequest): string[] {
+  const text = `${request.promptPrefix ?? ''}`;
+  const names: string[] = [];
+  const re = /^- ([A-Za-z_][\w.-]*): /gm;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) names.push(m[1]);
+  const now = /Tools available now: ([^.]+)\./.exec(request.prompt);
+  if (now) return names.filter((n) => now[1].split(/,\s*/).indexOf(n) >= 0);
+  return names;
+}
+
+function lastPlayerLine(prompt: string): string {
+  const lines = prompt.split('\n').filter((l) => /^[^:\[\n]{1,40}: /.test(l));
+  const last = lines[lines.length - 1] ?? prompt;
+  return last.replace(/^[^:]+: /, '');
+}
