@@ -12,9 +12,7 @@ test('smoke: one tool then inline reply', async () => {
   const texts: string[] = [];
   run.on('text', (e) => texts.push(e.delta));
   const r = await run.response();
-  console.log(JSON.stringify(r, null, 1).slice(0, 1500));
-  console.log(model.requests.map((q) => `--- ${q.kind}\nSYS: ${q.systemInstruction}\nPREFIX: ${q.promptPrefix}\nPROMPT: ${q.prompt}`).join('\n'));
-  console.log(texts);
   expect(model.calls).toBe(2);
   expect(r.text).toBe('Here are your two ales!');
+  expect(texts.join('')).toBe(r.text);
 });

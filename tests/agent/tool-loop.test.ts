@@ -1,6 +1,6 @@
 /** The tool loop: what the model writes in decide steps, repairs, rejections, tool choices, budgets, dedupe. */
 import { Agent, AgentTool, Script, ScriptedLanguageModel, ToolOutput } from '../../src';
-import { failure, FAST, tavern, tavernAgent } from './helpers';
+import { collect, failure, FAST, shownText, tavern, tavernAgent } from './helpers';
 
 describe('reading what the model writes', () => {
   test.each([
@@ -128,6 +128,42 @@ describe('reading what the model writes', () => {
     const r = await agent.respond('Pay');
     expect(r.toolCalls.map((c) => c.output.kind)).toEqual(['error', 'json']);
     expect(model.requests[1].prompt).toContain('[pay {} → Error: purse is empty]');
+  });
+});
+
+describe('inline replies and early stop', () => {
+  test('reading stops as soon as the JSON object closes (the rest would only cost decode time)', async () => {
+    const { agent } = tavernAgent([Script.text('{"tool":"check_menu","args":{}} and then a long ramble that costs decode time on a phone', 8), Script.reply('Ale 3.')]);
+    const run = agent.run('Menu');
+    const outputs: string[] = [];
+    run.on('stepFinished', (e) => outputs.push(e.output));
+    const r = await run.response();
+    expect(r.steps.map((s) => s.stoppedEarly)).toEqual([true, false]);
+    expect(outputs[0].length).toBeLessThan(60);
+  });
+
+  test('an inline reply cut off before its JSON closes is not final: the reply step writes it whole', async () => {
+    const { agent, model } = tavernAgent([Script.text('{"reply": "Our stew is the best in the valley, made with', 4), 'Our stew is the best in the valley, made with care.']);
+    const { events, error } = await collect(agent.run('Stew?'));
+    expect(error).toBeUndefined();
+    expect(model.kinds).toEqual(['decide', 'respond']);
+    const done = events[events.length - 1];
+    expect(done.type === 'completed' && done.response.text).toBe('Our stew is the best in the valley, made with care.');
+    expect(events.some((e) => e.type === 'text' && e.isReset)).toBe(true);
+    expect(shownText(events)).toBe('Our stew is the best in the valley, made with care.');
+  });
+
+  test('trailing text after a complete inline reply is ignored', async () => {
+    const { agent, model } = tavernAgent([Script.text('{"reply": "Hi there"} trailing junk', 6)]);
+    const { events } = await collect(agent.run('Hi'));
+    expect(shownText(events)).toBe('Hi there');
+    expect(model.kinds).toEqual(['decide']);
+  });
+
+  test('an inline reply that is not text (no schema) goes on to a reply step', async () => {
+    const { agent, model } = tavernAgent([Script.reply({ line: 'Hi' }), 'Hi.']);
+    expect((await agent.respond('Hi')).text).toBe('Hi.');
+    expect(model.kinds).toEqual(['decide', 'respond']);
   });
 });
 

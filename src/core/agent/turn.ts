@@ -175,7 +175,13 @@ export class TurnEngine {
         return hasCompleteObject(t);
       });
       const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
-      if (env.kind === 'respond') return { kind: 'reply', inline: env.reply };
+      if (env.kind === 'respond') {
+        // A reply cut off before its JSON closed (the decide step's small output cap, a stream
+        // that ended early) must not become the final reply, cut mid-word: the reply step
+        // writes it whole instead (its text shown so far is reset).
+        const whole = env.reply === undefined || hasCompleteObject(text);
+        return { kind: 'reply', inline: whole ? env.reply : undefined };
+      }
       if (env.kind === 'call') {
         const tool = enabled.find((t) => t.name === env.tool) as AgentTool;
         const checked = checkArguments(tool, env.argCandidates);
