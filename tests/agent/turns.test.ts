@@ -30,6 +30,21 @@ describe('the queue', () => {
     expect(agent.history.map((e) => e.type === 'prompt' && e.text)).toEqual(['Two', false]);
   });
 
+  test('a bad request behind a running turn fails at once, without waiting for it', async () => {
+    const { agent, model } = tavernAgent([Script.hang()]);
+    const first = agent.run('Blocking');
+    await until(() => model.calls === 1, 'the first turn');
+    const bad = agent.run('x', { toolChoice: { tool: 'fly' } });
+    const errors: string[] = [];
+    bad.on('error', (e) => errors.push(e.code));
+    expect((await failure(bad.response())).code).toBe('invalid_request');
+    expect(errors).toEqual(['invalid_request']);
+    expect(bad.status).toBe('failed');
+    expect(first.status).toBe('running');
+    first.cancel();
+    await agent.waitUntilIdle();
+  });
+
   test('a prompt that is not a string is invalid_request', async () => {
     const { agent, model } = tavernAgent([]);
     expect((await failure(agent.respond(42 as never))).code).toBe('invalid_request');

@@ -98,10 +98,16 @@ export class Agent {
     } catch (e) {
       failure = AgentError.from(e);
     }
+    if (failure) {
+      // Bad input fails at once instead of waiting behind the turns ahead (which may take long
+      // or hang); a microtask later, so listeners attached right after run() still hear it.
+      const error = failure;
+      Promise.resolve().then(() => { if (!run.isFinished) run.fail(error); });
+      return run;
+    }
     this.active.add(run);
     const previous = this.tail;
     const work = previous.then(async () => {
-      if (failure) throw failure;
       if (run.signal.aborted) throw run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled();
       run.markRunning();
       const entries: TranscriptEntry[] = [];
