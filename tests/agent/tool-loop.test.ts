@@ -195,6 +195,8 @@ describe('tool choices', () => {
     const run = agent.run('Hi', { toolChoice: 'required' });
     const modes: string[] = [];
     run.on('step', (e) => modes.push(e.step.toolCallingMode));
+    const texts: string[] = [];
+    run.on('text', (e) => texts.push(e.isReset ? `reset:${e.text}` : e.delta));
     const r = await run.response();
     expect(r.text).toBe('Ale is 3.');
     expect(modes).toEqual(['required', 'required', 'allowed']);
@@ -202,6 +204,9 @@ describe('tool choices', () => {
     expect(model.requests[1].isRepair).toBe(true);
     expect(model.requests[1].prompt).toContain('"reply" is not allowed now');
     expect(log).toEqual(['check_menu']);
+    // The refused reply never reached the screen.
+    expect(texts.join('')).toBe('Ale is 3.');
+    expect(texts.some((t) => t.startsWith('reset:'))).toBe(false);
   });
 
   test("'required' with one enabled tool asks only for its arguments", async () => {

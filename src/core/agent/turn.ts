@@ -169,7 +169,8 @@ export class TurnEngine {
       this.turn.resetText();
       let task = decideTask(required, enabled, this.setup.tools, config.inlineReplies);
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
-      const reader = config.inlineReplies ? new InlineReplyReader() : undefined;
+      // Under 'required' a reply is refused, so it must not flash on screen while streaming.
+      const reader = config.inlineReplies && !required ? new InlineReplyReader() : undefined;
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
         if (reader) this.showInline(reader.push(t));
         return hasCompleteObject(t);
