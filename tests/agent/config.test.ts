@@ -1,0 +1,68 @@
+/** Agent settings: defaults, validation, the tool-choice wire forms. */
+import { Agent, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig, Script, ScriptedLanguageModel, validateToolChoice } from '../../src';
+import { failure, until } from './helpers';
+
+test('the defaults the seed established (and inline replies on)', () => {
+  const c = resolveConfig();
+  expect(c.toolPolicy).toEqual({ choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 });
+  expect(c.context).toEqual({ trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500 });
+  expect(c.retry).toEqual({ maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000 });
+  expect(c.labels).toEqual({ user: 'User', assistant: 'Assistant' });
+  expect(c).toMatchObject({ inlineReplies: true, decisionTemperature: 0, decisionMaxTokens: 256, repairsInvalidOutput: true, dedupesToolCalls: true });
+  expect(DEFAULT_TOOL_POLICY.maxToolCalls).toBe(12);
+  expect(DEFAULT_CONTEXT_POLICY.maxToolOutputChars).toBe(1500);
+  expect(DEFAULT_RETRY_POLICY.maxAttempts).toBe(3);
+});
+
+test('partial settings merge; undefined keeps the default', () => {
+  const c = resolveConfig({ toolPolicy: { maxToolRounds: 2 }, retry: { initialDelayMs: undefined }, temperature: 0.7 });
+  expect(c.toolPolicy.maxToolCalls).toBe(12);
+  expect(c.toolPolicy.maxToolRounds).toBe(2);
+  expect(c.retry.initialDelayMs).toBe(300);
+  expect(c.temperature).toBe(0.7);
+});
+
+test.each([
+  [{ toolPolicy: { choice: 'always' } }, /toolChoice/],
+  [{ decisionMaxTokens: 8 }, /decisionMaxTokens/],
+  [{ toolTimeoutMs: 0 }, /toolTimeoutMs/],
+  [{ externalToolTimeoutMs: -1 }, /externalToolTimeoutMs/],
+  [{ context: { maxInputTokens: 100 } }, /maxInputTokens/],
+  [{ context: { reservedTokens: -1 } }, /reservedTokens/],
+  [{ retry: { maxAttempts: 0 } }, /maxAttempts/],
+  [{ labels: { assistant: 'A: B' } }, /labels.assistant/],
+])('invalid setting %j is invalid_request', (input, message) => {
+  expect(() => resolveConfig(input as never)).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }));
+  expect(() => new Agent(new ScriptedLanguageModel(), { config: input as never })).toThrow(message);
+});
+
+test('tool choice wire forms', () => {
+  expect(parseToolChoice('any')).toBe('required');
+  expect(parseToolChoice('none')).toBe('none');
+  expect(parseToolChoice({ type: 'function', function: { name: 'look' } })).toEqual({ tool: 'look' });
+  expect(parseToolChoice({ name: 'look' })).toEqual({ tool: 'look' });
+  expect(parseToolChoice({ tool: 'look' })).toEqual({ tool: 'look' });
+  expect(() => parseToolChoice('sometimes')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  expect(() => validateToolChoice({ tool: 3 })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+});
+
+test('temperature, topK, seed and maxResponseTokens reach the reply step; decide steps use the decision settings', async () => {
+  const model = new ScriptedLanguageModel([Script.action('respond'), 'Hi.']);
+  const { AgentTool } = await import('../../src');
+  const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
+  const agent = new Agent(model, { tools: [look], config: { inlineReplies: false, temperature: 0.8, topK: 40, seed: 7, maxResponseTokens: 120, decisionMaxTokens: 64, priority: 2, label: 'npc:mira' } });
+  await agent.respond('Hi');
+  expect(model.requests[0]).toMatchObject({ kind: 'decide', temperature: 0, maxOutputTokens: 64, topK: 40, seed: 7, priority: 2, label: 'npc:mira' });
+  expect(model.requests[1]).toMatchObject({ kind: 'respond', temperature: 0.8, maxOutputTokens: 120, topK: 40, seed: 7 });
+});
+
+test('a foreign AbortSignal (Node AbortController) cancels a turn too', async () => {
+  const model = new ScriptedLanguageModel([Script.hang()]);
+  const agent = new Agent(model);
+  const controller = new AbortController();
+  const p = agent.respond('Wait', { signal: controller.signal });
+  await until(() => model.calls === 1, 'the model step');
+  controller.abort();
+  expect((await failure(p)).code).toBe('cancelled');
+  expect(agent.history).toEqual([]);
+});
