@@ -1,6 +1,6 @@
 /** Step-level retries: transient failures repeat the step only, with backoff; other failures end the turn. */
 import { Script, type AgentEvent } from '../../src';
-import { collect, failure, shownText, tavernAgent } from './helpers';
+import { collect, failure, shownText, tavernAgent, until } from './helpers';
 
 describe('step retries', () => {
   test.each(['busy', 'rate_limited', 'generation_failed'] as const)('%s is retried and the turn succeeds', async (code) => {
@@ -76,5 +76,16 @@ describe('step retries', () => {
     expect(events.some((e) => e.type === 'text' && e.isReset)).toBe(true);
     expect(shownText(events)).toBe('Welcome in!');
     expect(events[events.length - 1].type).toBe('completed');
+  });
+
+  test('a cancel during the backoff ends the turn at once, with no further attempt', async () => {
+    const { agent, model } = tavernAgent([Script.fail('busy'), Script.reply('never')], { retry: { initialDelayMs: 60_000 } });
+    const run = agent.run('Hi');
+    await until(() => model.calls === 1, 'the first attempt');
+    await new Promise((r) => setTimeout(r, 5));
+    run.cancel();
+    expect((await failure(run.response())).code).toBe('cancelled');
+    expect(model.calls).toBe(1);
+    expect(agent.history).toEqual([]);
   });
 });
