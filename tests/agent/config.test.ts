@@ -66,3 +66,20 @@ test('a foreign AbortSignal (Node AbortController) cancels a turn too', async ()
   expect((await failure(p)).code).toBe('cancelled');
   expect(agent.history).toEqual([]);
 });
+
+describe('config rejects out-of-range sampling and retry settings', () => {
+  const { Agent, ScriptedLanguageModel, AgentError } = require('../../src') as typeof import('../../src');
+  test.each([
+    [{ temperature: -0.1 }, /temperature/],
+    [{ temperature: 3 }, /temperature/],
+    [{ topK: 0 }, /topK/],
+    [{ retry: { initialDelayMs: -1 } }, /initialDelayMs/],
+    [{ retry: { maxRetryAfterMs: -5 } }, /maxRetryAfterMs/],
+  ])('%j', (config, message) => {
+    let caught: unknown;
+    try { new Agent(new ScriptedLanguageModel(), { config }); } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(AgentError);
+    expect((caught as InstanceType<typeof AgentError>).code).toBe('invalid_request');
+    expect((caught as Error).message).toMatch(message);
+  });
+});

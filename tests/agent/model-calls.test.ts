@@ -100,3 +100,14 @@ describe.each([
     expect(model.requests.every((r) => r.isRepair === false)).toBe(true);
   });
 });
+
+test("'required' with one parameterless tool runs it without asking the model for arguments", async () => {
+  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
+  const model = new ScriptedLanguageModel([Script.reply('Pong it is.')]);
+  const agent = new Agent(model, { tools: [ping] });
+  const r = await agent.respond('ping please', { toolChoice: 'required' });
+  expect(r.toolCalls.map((t) => t.call.name)).toEqual(['ping']);
+  expect(model.kinds).toEqual(['decide']);
+  expect(r.text).toBe('Pong it is.');
+});

@@ -146,6 +146,12 @@ export function validateConfig(c: AgentConfig): void {
     throw new AgentError('invalid_request', 'context.maxInputTokens must be at least 256.');
   }
   if (!(c.retry.maxAttempts >= 1)) throw new AgentError('invalid_request', 'retry.maxAttempts must be at least 1.');
+  if (!(c.retry.initialDelayMs >= 0)) throw new AgentError('invalid_request', 'retry.initialDelayMs must be ≥ 0.');
+  if (!(c.retry.maxRetryAfterMs >= 0)) throw new AgentError('invalid_request', 'retry.maxRetryAfterMs must be ≥ 0.');
+  for (const [k, v] of [['temperature', c.temperature], ['decisionTemperature', c.decisionTemperature]] as const) {
+    if (v !== undefined && !(v >= 0 && v <= 2)) throw new AgentError('invalid_request', `${k} must be from 0 to 2; got ${v}.`);
+  }
+  if (c.topK !== undefined && !(Number.isInteger(c.topK) && c.topK >= 1)) throw new AgentError('invalid_request', `topK must be a whole number ≥ 1; got ${c.topK}.`);
   if (!(c.decisionMaxTokens >= 16)) throw new AgentError('invalid_request', 'decisionMaxTokens must be at least 16.');
   if (!(c.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
   if (!(c.externalToolTimeoutMs >= 0)) throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');

@@ -121,7 +121,8 @@ export class TurnEngine {
         }
         outcome = await this.argumentsStep(forced, enabled);
       } else if (first && choice === 'required' && enabled.length === 1) {
-        outcome = await this.argumentsStep(enabled[0], enabled);
+        // The only tool the model may use takes no arguments: nothing to ask.
+        outcome = enabled[0].isParameterless ? { kind: 'call', tool: enabled[0], args: {} } : await this.argumentsStep(enabled[0], enabled);
       } else {
         outcome = await this.decideStep(enabled, first && choice === 'required');
       }
