@@ -13,6 +13,8 @@ export interface KeywordReply {
   emotion?: string;
   line: string;
   end?: boolean;
+  /** For structured turns other than an NPC's (a decision, generated content): the JSON to answer. */
+  json?: unknown;
 }
 
 export interface KeywordContext {
@@ -78,7 +80,7 @@ export class KeywordModel implements LanguageModel {
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter((t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name));
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
-    const structured = (request.promptPrefix ?? '').indexOf('"line"') >= 0 || /"line"/.test(request.prompt);
+    const structured = /reply is a JSON object|as one JSON object with these keys|JSON of this form/.test(`${request.promptPrefix ?? ''}${request.prompt}`);
 
     switch (request.kind) {
       case 'toolArguments': {
@@ -126,7 +128,8 @@ function matches(when: RegExp | string[], said: string): boolean {
   return when.some((w) => lower.indexOf(w.toLowerCase()) >= 0);
 }
 
-function structuredReply(reply: KeywordReply): Record<string, unknown> {
+function structuredReply(reply: KeywordReply): unknown {
+  if (reply.json !== undefined) return reply.json;
   const out: Record<string, unknown> = { emotion: reply.emotion ?? 'neutral', line: reply.line };
   if (reply.end) out.end = true;
   return out;

@@ -57,6 +57,9 @@ export type DecisionResult = { ok: true; decision: Decision } | { ok: false; err
 const UNUSABLE = new Set(['guardrail_violation', 'refusal', 'generation_failed', 'rate_limited', 'busy', 'model_unavailable', 'tool_failed', 'unsupported_language']);
 
 export class DecisionEngine {
+  /** Answer schemas by option list: a game asks the same question often, and compiling a validator costs ~1 ms. */
+  private readonly schemas = new Map<string, JsonSchema>();
+
   constructor(readonly model: LanguageModel, private readonly options: DecisionEngineOptions = {}) {}
 
   async decide(request: DecisionRequest): Promise<Decision> {
@@ -123,12 +126,18 @@ export class DecisionEngine {
   }
 
   private schema(ids: string[]): JsonSchema {
+    const key = JSON.stringify(ids);
+    const hit = this.schemas.get(key);
+    if (hit) return hit;
     const props: Record<string, JsonSchema> = { choice: JsonSchema.enumOf(ids, { description: 'the id of the option you pick' }) };
     if (this.options.reason !== 'none') {
       props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
       props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
     }
-    return JsonSchema.obj(props, { optional: this.options.reason !== 'none' ? ['confidence'] : [] });
+    const schema = JsonSchema.obj(props, { optional: this.options.reason !== 'none' ? ['confidence'] : [] });
+    if (this.schemas.size >= 64) this.schemas.clear();
+    this.schemas.set(key, schema);
+    return schema;
   }
 
   private agentFor(request: DecisionRequest): Agent {

@@ -189,7 +189,8 @@ export class NPC {
     }
     const tools = this.gameTools.slice();
     if (this.world) tools.push(...worldStateTools(this.world, { readable: o.worldReadable, writable: o.worldWritable }));
-    tools.push(...memoryTools(this.stage, () => this.stage.preview(this.memory.snapshot()), {
+    // The tools add what this turn staged themselves, so they get the committed memory.
+    tools.push(...memoryTools(this.stage, () => this.memory.snapshot(), {
       facts: o.memoryTools.facts,
       relationship: o.memoryTools.relationship,
       maxRelationshipChange: o.maxRelationshipChange,

@@ -1,0 +1,123 @@
+/**
+ * `npm run demo`: Mira's evening at the Crooked Lantern, played through the real NPC, tools
+ * and world state on the built-in stand-in model (or an OpenAI-compatible server with --url).
+ * Prints the dialogue as it streams, each tool call and world change, and per turn the model
+ * calls, tokens and the estimated time on a phone.
+ */
+import { readFileSync } from 'node:fs';
+import { NPC, OpenAICompatibleModel, estimateTokens, type LanguageModel, type GenerationRequest } from '../src';
+import { createTavernWorld, tavernTools } from './tavern/tavern-world';
+import { createMiraModel } from './tavern/mira-model';
+import { EVENING } from './tavern/evening';
+import { stepSeconds } from '../bench/cost-model';
+import miraPersona from './tavern/mira.persona.json';
+
+interface Flags { persona?: string; url?: string; model?: string; fast: boolean }
+
+function parseFlags(argv: string[]): Flags {
+  const flags: Flags = { fast: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) fail(`${a} needs a value.`);
+      return v;
+    };
+    if (a === '--persona') flags.persona = value();
+    else if (a === '--url') flags.url = value();
+    else if (a === '--model') flags.model = value();
+    else if (a === '--fast') flags.fast = true;
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: npm run demo -- [--persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]');
+      process.exit(0);
+    } else fail(`Unknown flag ${a}; try --help.`);
+  }
+  return flags;
+}
+
+function fail(message: string): never {
+  console.error(`demo: ${message}`);
+  process.exit(1);
+}
+
+const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  let persona: unknown = miraPersona;
+  if (flags.persona) {
+    try { persona = readFileSync(flags.persona, 'utf8'); } catch (e) { fail(`cannot read ${flags.persona}: ${(e as Error).message}`); }
+  }
+  let model: LanguageModel;
+  if (flags.url) {
+    const remote = new OpenAICompatibleModel({ baseUrl: flags.url, model: flags.model ?? 'default' });
+    const a = await remote.availability();
+    if (a.status !== 'available') {
+      fail(`the OpenAI-compatible server at ${flags.url} is not reachable (${a.status === 'unavailable' ? `${a.reason}${a.detail ? `: ${a.detail}` : ''}` : a.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`);
+    }
+    model = remote;
+  } else {
+    model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });
+  }
+
+  const world = createTavernWorld();
+  world.onChange((c) => console.log(dim(`    world: ${c.path} ${JSON.stringify(c.oldValue)} → ${JSON.stringify(c.newValue)}`)));
+  let npc: NPC;
+  try {
+    npc = new NPC({
+      persona, model, world, tools: tavernTools(world),
+      options: { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] },
+    });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const name = npc.persona.name;
+  console.log(bold(`\n${npc.persona.greeting || `${name} looks up.`}`));
+  console.log(dim(`(model: ${model.capabilities.modelName}; ${name} has ${world.get('player.gold')} gold to take from you)\n`));
+
+  const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> = [];
+  for (let i = 0; i < EVENING.length; i++) {
+    const line = EVENING[i];
+    console.log(`${bold('You:')} ${line}`);
+    const steps: GenerationRequest[] = [];
+    const outputs: string[] = [];
+    const stream = npc.talkStream(line);
+    let started = false;
+    stream.on('modelStep', (e) => steps.push(e.request));
+    stream.on('modelStepFinished', (e) => outputs.push(e.output));
+    stream.on('toolCall', (e) => console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`)));
+    stream.on('toolResult', (e) => console.log(dim(`    → ${e.record.output.kind === 'json' ? JSON.stringify(e.record.output.value) : e.record.output.kind === 'text' ? e.record.output.text : `error: ${e.record.output.message}`}`)));
+    stream.on('line', (e) => {
+      if (!started) { process.stdout.write(`${bold(`${name}:`)} `); started = true; }
+      process.stdout.write(e.isReset ? `\n${e.line}` : e.delta);
+    });
+    const turn = await stream.turn().catch((e) => fail(`${name} could not answer: ${e.message}`));
+    if (!started) process.stdout.write(`${bold(`${name}:`)} ${turn.line}`);
+    console.log(dim(`  [${turn.emotion}${turn.isFallback ? ', fallback' : ''}${turn.endsConversation ? ', ends the conversation' : ''}; relationship ${turn.relationship}]`));
+    let seconds = 0;
+    let prompt = 0;
+    let cached = 0;
+    let output = 0;
+    steps.forEach((s, k) => {
+      const p = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? '') + s.prompt);
+      const c = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? ''));
+      const o = estimateTokens(outputs[k] ?? '');
+      prompt += p; cached += c; output += o;
+      seconds += stepSeconds({ promptTokens: p, cacheableTokens: c, outputTokens: o }, rows.length > 0 || k > 0);
+    });
+    rows.push({ turn: i + 1, calls: turn.modelCalls, prompt, cached, output, seconds });
+    console.log();
+    if (turn.endsConversation) break;
+  }
+
+  console.log(bold('Per turn (tokens estimated at 4 characters each; time from bench/cost-model.ts):'));
+  console.log('turn  model calls  prompt tokens  cacheable  output tokens  est. phone time');
+  for (const r of rows) {
+    console.log(`${String(r.turn).padStart(4)}  ${String(r.calls).padStart(11)}  ${String(r.prompt).padStart(13)}  ${String(r.cached).padStart(9)}  ${String(r.output).padStart(13)}  ${r.seconds.toFixed(2).padStart(13)} s`);
+  }
+  const total = rows.reduce((s, r) => s + r.calls, 0);
+  console.log(`total: ${total} model calls for ${rows.length} turns; ${name} has ${world.get('player.gold')} gold of yours and remembers ${npc.memory.facts.length} facts.`);
+}
+
+main().catch((e) => fail(e instanceof Error ? e.message : String(e)));
