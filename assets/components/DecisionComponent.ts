@@ -1,0 +1,126 @@
+/**
+ * Lets the model pick what a character does next from options edited in the Inspector. The
+ * answer is always one of the option ids (or the fallback option); with a time budget, the
+ * fallback is used when the model is too slow, so a game loop never stalls on it.
+ */
+import { _decorator, Component, JsonAsset, CCInteger } from 'cc';
+import { DecisionEngine, AgentError, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
+import type { Decision, DecisionRequest, Persona } from '../runtime/oam-core.js';
+import { OamRuntime } from './OamRuntime';
+import { DecisionOptionEntry } from './DecisionOptionEntry';
+
+const { ccclass, property, menu } = _decorator;
+
+/** Node event: `DecisionEvent` after every decide() that did not fail. */
+export const DECISION = 'decision';
+/** Node event: AgentError when decide() fails (never for a cancel). */
+export const DECISION_ERROR = 'decision-error';
+
+export interface DecisionEvent {
+  situation: string;
+  decision: Decision;
+}
+
+@ccclass('oam.DecisionComponent')
+@menu('oam/DecisionComponent')
+export class DecisionComponent extends Component {
+  @property({ type: [DecisionOptionEntry], tooltip: 'The choices (id + what it means).' })
+  options: DecisionOptionEntry[] = [];
+
+  @property({ type: JsonAsset, tooltip: 'Who decides (a persona asset): role, personality and goals shape the choice.' })
+  actor: JsonAsset | null = null;
+
+  @property({ tooltip: 'Option id used when the model fails or runs out of time (empty = fail instead).' })
+  fallbackOption = '';
+
+  @property({ type: CCInteger, tooltip: 'Time budget (ms) after which the fallback option is used; 0 = no limit.' })
+  timeBudgetMs = 0;
+
+  @property({ tooltip: 'Ask for a one-sentence reason (slower); off = the id only.' })
+  withReason = true;
+
+  @property({ type: CCInteger, tooltip: 'Scheduler priority (50 = below the conversation the player is in).' })
+  priority = 50;
+
+  private readonly pending: Canceller[] = [];
+  private destroyed = false;
+
+  onDestroy(): void {
+    this.destroyed = true;
+    this.cancel();
+  }
+
+  /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
+  decide(situation: string, facts?: unknown): Promise<Decision> {
+    let request: DecisionRequest;
+    try {
+      request = this.request(situation, facts);
+    } catch (e) {
+      return this.failed(AgentError.from(e, 'invalid_request'));
+    }
+    const canceller = new Canceller();
+    this.pending.push(canceller);
+    request.signal = canceller.signal;
+    const engine = new DecisionEngine(OamRuntime.model, { priority: this.priority, reason: this.withReason ? 'after' : 'none' });
+    const forget = () => {
+      const i = this.pending.indexOf(canceller);
+      if (i >= 0) this.pending.splice(i, 1);
+    };
+    return engine.decide(request).then((decision) => {
+      forget();
+      this.emitNode(DECISION, { situation, decision });
+      return decision;
+    }, (e: unknown) => {
+      forget();
+      const error = AgentError.from(e);
+      if (error.code === 'cancelled') throw error;
+      return this.failed(error);
+    });
+  }
+
+  /** Cancels every decision in progress (they reject with `cancelled`). */
+  cancel(): void {
+    for (const c of this.pending.splice(0)) c.abort(new AgentError('cancelled', 'The decision was cancelled.'));
+  }
+
+  private request(situation: string, facts: unknown): DecisionRequest {
+    if (this.destroyed) throw new AgentError('invalid_request', `The DecisionComponent on "${this.nodeName()}" was destroyed.`);
+    const request: DecisionRequest = {
+      situation,
+      options: this.options.map((o) => ({ id: o ? o.id : '', description: o ? o.description : '' })),
+    };
+    if (facts !== undefined) request.facts = facts;
+    const actor = this.readActor();
+    if (actor) request.actor = actor;
+    const fallback = this.fallbackOption.trim();
+    if (fallback) request.fallback = fallback;
+    if (this.timeBudgetMs > 0) request.timeoutMs = this.timeBudgetMs;
+    return request;
+  }
+
+  private readActor(): Persona | undefined {
+    if (!this.actor) return undefined;
+    const check = validatePersona(this.actor.json);
+    if (!check.ok) throw new AgentError('invalid_request', `the actor asset "${this.actor.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`);
+    return check.persona;
+  }
+
+  private failed(error: AgentError): Promise<never> {
+    const named = new AgentError(error.code, `DecisionComponent on "${this.nodeName()}": ${error.message}`, { cause: error });
+    this.emitNode(DECISION_ERROR, named);
+    return Promise.reject(named);
+  }
+
+  private emitNode(type: string, payload: unknown): void {
+    if (this.destroyed || !this.node || !this.node.isValid) return;
+    try {
+      this.node.emit(type, payload);
+    } catch (e) {
+      console.error(`[oam] a "${type}" listener on "${this.nodeName()}" threw`, e);
+    }
+  }
+
+  private nodeName(): string {
+    return this.node ? this.node.name : '?';
+  }
+}

@@ -1,0 +1,433 @@
+/**
+ * A talking character on a node. Fill in the persona and options in the Inspector, call
+ * `talk(line)` and listen to the node events below. Turns run one at a time: a talk() made
+ * while a turn runs is queued and starts when the previous one ends.
+ *
+ * External tools (declared in the Inspector) reach the game as `npc-external-tool` events;
+ * the turn waits for `request.answer(output)` / `request.fail(message)` until the tool's
+ * timeout, then the NPC replies without it. With no listener at all, the call is refused at
+ * once so the player never waits for nothing.
+ */
+import { _decorator, Component, JsonAsset, CCString, CCInteger, Enum } from 'cc';
+import { NPC, AgentTool, AgentError, ToolOutput, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
+import type {
+  DialogueStream,
+  DialogueTurn,
+  Emotion,
+  NPCOptions,
+  NPCReplyFormat,
+  NPCSaveState,
+  Persona,
+  ToolCall,
+  ToolChoice,
+  WorldState,
+} from '../runtime/oam-core.js';
+import { OamRuntime } from './OamRuntime';
+import { WorldStateStore } from './WorldStateStore';
+import { ToolDeclaration } from './ToolDeclaration';
+
+const { ccclass, property, menu, disallowMultiple } = _decorator;
+
+/** Node events of an NPCComponent, with their payload. */
+export const NPC_LINE = 'npc-line'; // NPCLineEvent: the line grows as the model writes it
+export const NPC_EMOTION = 'npc-emotion'; // Emotion
+export const NPC_TOOL_CALL = 'npc-tool-call'; // ToolCall (a local or world/memory tool starts)
+export const NPC_EXTERNAL_TOOL = 'npc-external-tool'; // ExternalToolRequest: answer it
+export const NPC_TOOL_RESULT = 'npc-tool-result'; // ToolRecord
+export const NPC_TURN = 'npc-turn'; // DialogueTurn (completed, fallbacks included)
+export const NPC_BARK = 'npc-bark'; // string
+export const NPC_FALLBACK = 'npc-fallback'; // AgentError: why an authored line was used
+export const NPC_ERROR = 'npc-error'; // AgentError: a failed talk()/bark() or a set-up problem (never a cancel)
+
+export const NPC_EVENTS = {
+  line: NPC_LINE,
+  emotion: NPC_EMOTION,
+  toolCall: NPC_TOOL_CALL,
+  externalTool: NPC_EXTERNAL_TOOL,
+  toolResult: NPC_TOOL_RESULT,
+  turn: NPC_TURN,
+  bark: NPC_BARK,
+  fallback: NPC_FALLBACK,
+  error: NPC_ERROR,
+};
+
+export interface NPCLineEvent {
+  /** New text since the last event. */
+  delta: string;
+  /** The whole line so far. */
+  line: string;
+  /** True when the line restarted (a retry): replace what is shown. */
+  isReset: boolean;
+}
+
+/** Payload of `npc-external-tool`: the call and the way to answer it. */
+export interface ExternalToolRequest {
+  call: ToolCall;
+  npc: NPCComponent;
+  /** A string, a JSON value or a ToolOutput. False when the turn no longer waits (answered, timed out, cancelled). */
+  answer(output: unknown): boolean;
+  /** Tells the model the action failed (it says so in character). Same return value as answer(). */
+  fail(message: string): boolean;
+}
+
+export interface NPCTalkOptions {
+  /** What is happening now; shown to the model for this turn only. */
+  situation?: string;
+  toolChoice?: ToolChoice;
+}
+
+export enum ReplyFormat {
+  Automatic,
+  Structured,
+  Text,
+}
+Enum(ReplyFormat);
+
+const REPLY_FORMATS: NPCReplyFormat[] = ['automatic', 'structured', 'text'];
+
+@ccclass('oam.NPCComponent')
+@menu('oam/NPCComponent')
+@disallowMultiple
+export class NPCComponent extends Component {
+  @property({ type: JsonAsset, tooltip: 'The persona (a JSON asset: name, role, personality, goals, secrets…).' })
+  persona: JsonAsset | null = null;
+
+  @property({ type: WorldStateStore, tooltip: 'The scene\'s shared state. Without one the NPC has no world tools.' })
+  worldStore: WorldStateStore | null = null;
+
+  @property({ type: [CCString], tooltip: 'World paths the NPC may read ("" = everything; empty list = no read tool).' })
+  worldReadable: string[] = [''];
+
+  @property({ type: [CCString], tooltip: 'World paths the NPC may change (empty = none).' })
+  worldWritable: string[] = [];
+
+  @property({ type: [CCString], tooltip: 'World paths summarised into every turn (no tool call needed).' })
+  worldContextPaths: string[] = [];
+
+  @property({ tooltip: 'A tool forced on the first step of every turn (e.g. check_menu); empty = none.' })
+  groundingTool = '';
+
+  @property({ type: Enum(ReplyFormat), tooltip: 'Automatic: structured, retried as plain text on failure.' })
+  replyFormat: ReplyFormat = ReplyFormat.Automatic;
+
+  @property({ tooltip: 'The NPC may remember facts about the player (remember_fact tool).' })
+  rememberFacts = false;
+
+  @property({ tooltip: 'The NPC tracks its relationship with the player (change_relationship tool).' })
+  trackRelationship = false;
+
+  @property({ type: [CCString], tooltip: 'Emotions the NPC may show (empty = all 16).' })
+  emotions: string[] = [];
+
+  @property({ type: CCInteger, range: [0, 4, 1], tooltip: 'Suggested player replies per turn (each costs about a second on a phone).' })
+  playerOptionCount = 0;
+
+  @property({ tooltip: 'The NPC may end the conversation.' })
+  canEndConversation = true;
+
+  @property({ type: [CCString], tooltip: 'Lines used when the model cannot answer (empty = the persona\'s, then built-in ones).' })
+  fallbackLines: string[] = [];
+
+  @property({ type: [ToolDeclaration], tooltip: 'Game actions answered through the npc-external-tool event.' })
+  externalTools: ToolDeclaration[] = [];
+
+  @property({ multiline: true, tooltip: 'Extra instructions appended to the persona.' })
+  extraInstructions = '';
+
+  @property({ type: CCInteger, tooltip: 'How long a turn waits for the game to answer an external tool (ms).' })
+  externalToolTimeoutMs = 30000;
+
+  @property({ type: CCInteger, tooltip: 'How long a local tool may run (ms).' })
+  toolTimeoutMs = 10000;
+
+  @property({ type: CCInteger, tooltip: 'Scheduler priority of this NPC\'s turns (100 = the one the player talks to).' })
+  priority = 100;
+
+  private npc: NPC | null = null;
+  private problem: AgentError | null = null;
+  private built = false;
+  private destroyed = false;
+  private localTools: AgentTool[] = [];
+  private readonly streams: DialogueStream[] = [];
+  private readonly barkCancellers: Canceller[] = [];
+
+  onLoad(): void {
+    this.rebuild();
+  }
+
+  onDestroy(): void {
+    this.destroyed = true;
+    this.cancel('The NPC component was destroyed.');
+    if (this.npc) this.npc.close();
+    this.npc = null;
+  }
+
+  /** The set-up problem (bad persona, bad tool declaration…), or null when the NPC is ready. */
+  get setupError(): AgentError | null {
+    this.ensureBuilt();
+    return this.problem;
+  }
+
+  /** The core NPC (memory, history…), or null while the set-up is broken. */
+  get core(): NPC | null {
+    this.ensureBuilt();
+    return this.npc;
+  }
+
+  get isTalking(): boolean {
+    return this.npc ? this.npc.isTalking : false;
+  }
+
+  /**
+   * Re-reads the Inspector properties (call it after changing them from code). Running turns
+   * are cancelled; memory and conversation are kept. Returns false and reports `npc-error`
+   * when the set-up is invalid; the component stays usable and talk() rejects until fixed.
+   */
+  rebuild(): boolean {
+    const previous = this.npc;
+    this.built = true;
+    this.cancel('The NPC was rebuilt.');
+    const saved = previous ? previous.saveState() : undefined;
+    try {
+      const persona = this.readPersona();
+      const setup = this.coreSetup();
+      this.npc = new NPC({ persona, ...setup, memory: saved ? saved.memory : undefined, transcript: saved ? saved.transcript : undefined });
+      this.problem = null;
+    } catch (e) {
+      this.npc = null;
+      this.problem = this.named(AgentError.from(e, 'invalid_request'));
+      console.error(`[oam] ${this.problem.message}`);
+      this.emitNode(NPC_ERROR, this.problem);
+    }
+    if (previous && previous !== this.npc) previous.close();
+    return this.npc !== null;
+  }
+
+  /** Adds a tool that runs in the game's code (or replaces one of the same name). */
+  registerTool(tool: AgentTool): void {
+    if (!(tool instanceof AgentTool)) throw new AgentError('invalid_request', 'registerTool needs an AgentTool (AgentTool.local(...) or AgentTool.external(...)).');
+    const before = this.localTools;
+    this.localTools = before.filter((t) => t.name !== tool.name).concat([tool]);
+    this.applyTools(before);
+  }
+
+  /** Removes a tool added with registerTool; returns whether it was there. */
+  unregisterTool(name: string): boolean {
+    const before = this.localTools;
+    this.localTools = before.filter((t) => t.name !== name);
+    if (this.localTools.length === before.length) return false;
+    this.applyTools(before);
+    return true;
+  }
+
+  /** One turn. Queued behind a running turn; rejects with `cancelled` when cancelled. */
+  talk(line: string, options: NPCTalkOptions = {}): Promise<DialogueTurn> {
+    const npc = this.ready();
+    if (!npc) return this.refuse();
+    const stream = npc.talkStream(line, { situation: options.situation, toolChoice: options.toolChoice });
+    this.track(stream);
+    return stream.turn().catch((e: unknown) => {
+      const error = AgentError.from(e);
+      if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
+      throw error;
+    });
+  }
+
+  /** A one-line ambient remark (no history, memory or tools), also sent as `npc-bark`. */
+  bark(situation: string): Promise<string> {
+    const npc = this.ready();
+    if (!npc) return this.refuse();
+    const canceller = new Canceller();
+    this.barkCancellers.push(canceller);
+    const forget = () => {
+      const i = this.barkCancellers.indexOf(canceller);
+      if (i >= 0) this.barkCancellers.splice(i, 1);
+    };
+    return npc.bark(situation, { signal: canceller.signal }).then((line) => {
+      forget();
+      this.emitNode(NPC_BARK, line);
+      return line;
+    }, (e: unknown) => {
+      forget();
+      const error = AgentError.from(e);
+      if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
+      throw error;
+    });
+  }
+
+  /** Cancels the running turn, the queued ones and barks; nothing of them is kept. */
+  cancel(reason?: string): void {
+    for (const stream of this.streams.slice()) stream.cancel(reason);
+    for (const canceller of this.barkCancellers.splice(0)) canceller.abort(new AgentError('cancelled', reason || 'The bark was cancelled.'));
+  }
+
+  /**
+   * Answers an external tool call by id (the same as `request.answer`). False for a call this
+   * NPC is not waiting for: unknown, already answered, timed out or cancelled.
+   */
+  answerTool(callId: string, output: unknown): boolean {
+    for (const stream of this.streams) {
+      if (stream.pendingToolCalls.some((c) => c.id === callId)) return stream.submit(callId, output);
+    }
+    return false;
+  }
+
+  /** The calls waiting for the game's answer right now. */
+  get pendingToolCalls(): ToolCall[] {
+    const calls: ToolCall[] = [];
+    for (const stream of this.streams) calls.push(...stream.pendingToolCalls);
+    return calls;
+  }
+
+  /** One JSON object for the game's save file: persona, memory and conversation (a running turn is left out). */
+  save(): NPCSaveState {
+    const npc = this.ready();
+    if (!npc) throw this.problem || new AgentError('invalid_request', 'The NPC is not set up.');
+    return npc.saveState();
+  }
+
+  /** Restores a save(): running turns are cancelled. A bad save throws and keeps the current state. */
+  restore(saved: unknown): void {
+    this.ensureBuilt();
+    const next = NPC.restore(saved, this.coreSetup());
+    this.cancel('The NPC was restored from a save.');
+    if (this.npc) this.npc.close();
+    this.npc = next;
+    this.problem = null;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private ensureBuilt(): void {
+    if (!this.built && !this.destroyed) this.rebuild();
+  }
+
+  private ready(): NPC | null {
+    this.ensureBuilt();
+    return this.destroyed ? null : this.npc;
+  }
+
+  private refuse<T>(): Promise<T> {
+    const error = this.destroyed
+      ? new AgentError('invalid_request', `The NPC on "${this.nodeName()}" was destroyed.`)
+      : this.problem || new AgentError('invalid_request', `The NPC on "${this.nodeName()}" is not set up.`);
+    this.emitNode(NPC_ERROR, error);
+    return Promise.reject(error);
+  }
+
+  private named(error: AgentError): AgentError {
+    return new AgentError(error.code, `NPCComponent on "${this.nodeName()}": ${error.message}`, { cause: error });
+  }
+
+  private readPersona(): Persona {
+    if (!this.persona) throw new AgentError('invalid_request', 'no persona asset; set the Persona property to a persona JSON asset.');
+    const check = validatePersona(this.persona.json);
+    if (!check.ok) throw new AgentError('invalid_request', `the persona asset "${this.persona.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`);
+    return check.persona;
+  }
+
+  private coreSetup(): { model: typeof OamRuntime.model; tools: AgentTool[]; world?: WorldState; options: NPCOptions } {
+    let world: WorldState | undefined;
+    if (this.worldStore) world = this.worldStore.world;
+    else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
+      console.warn(`[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`);
+    }
+    const tools = this.declaredTools().concat(this.localTools);
+    const options: NPCOptions = {
+      worldReadable: this.worldReadable.slice(),
+      worldWritable: this.worldWritable.slice(),
+      worldContextPaths: this.worldContextPaths.slice(),
+      memoryTools: { facts: this.rememberFacts, relationship: this.trackRelationship },
+      replyFormat: REPLY_FORMATS[this.replyFormat] || 'automatic',
+      playerOptionCount: this.playerOptionCount,
+      canEndConversation: this.canEndConversation,
+      externalToolTimeoutMs: this.externalToolTimeoutMs,
+      toolTimeoutMs: this.toolTimeoutMs,
+      priority: this.priority,
+    };
+    const grounding = this.groundingTool.trim();
+    if (grounding) options.groundingTool = grounding;
+    if (this.emotions.length > 0) options.emotions = this.emotions.map((e) => e.trim()) as Emotion[];
+    const lines = this.fallbackLines.filter((l) => l.trim());
+    if (lines.length > 0) options.fallbackLines = lines;
+    if (this.extraInstructions.trim()) options.extraInstructions = this.extraInstructions.trim();
+    return { model: OamRuntime.model, tools, world, options };
+  }
+
+  private declaredTools(): AgentTool[] {
+    return this.externalTools.map((d, i) => {
+      const where = `externalTools[${i}]${d && d.name ? ` (${d.name})` : ''}`;
+      if (!d) throw new AgentError('invalid_request', `${where} is empty.`);
+      let parameters: Record<string, unknown> | undefined;
+      const text = (d.parametersSchema || '').trim();
+      if (text) {
+        try {
+          parameters = JSON.parse(text);
+        } catch (e) {
+          throw new AgentError('invalid_schema', `${where}: the parameters schema is not JSON (${(e as Error).message}).`);
+        }
+      }
+      try {
+        return AgentTool.external({ name: d.name, description: d.description, parameters, timeoutMs: d.timeoutMs > 0 ? d.timeoutMs : undefined });
+      } catch (e) {
+        const error = AgentError.from(e, 'invalid_request');
+        throw new AgentError(error.code, `${where}: ${error.message}`);
+      }
+    });
+  }
+
+  private applyTools(before: AgentTool[]): void {
+    if (!this.npc) return;
+    try {
+      this.npc.setTools(this.declaredTools().concat(this.localTools));
+    } catch (e) {
+      this.localTools = before;
+      throw e;
+    }
+  }
+
+  private track(stream: DialogueStream): void {
+    this.streams.push(stream);
+    const untrack = () => {
+      const i = this.streams.indexOf(stream);
+      if (i >= 0) this.streams.splice(i, 1);
+    };
+    stream.turn().then(untrack, untrack);
+    stream.on('line', (e) => this.emitNode(NPC_LINE, { delta: e.delta, line: e.line, isReset: e.isReset }));
+    stream.on('emotion', (e) => this.emitNode(NPC_EMOTION, e.emotion));
+    stream.on('toolCall', (e) => this.emitNode(NPC_TOOL_CALL, e.call));
+    stream.on('externalToolCall', (e) => this.requestExternal(stream, e.call));
+    stream.on('toolResult', (e) => this.emitNode(NPC_TOOL_RESULT, e.record));
+    stream.on('fallback', (e) => this.emitNode(NPC_FALLBACK, e.reason));
+    stream.on('completed', (e) => this.emitNode(NPC_TURN, e.turn));
+  }
+
+  private requestExternal(stream: DialogueStream, call: ToolCall): void {
+    const request: ExternalToolRequest = {
+      call,
+      npc: this,
+      answer: (output: unknown) => stream.submit(call.id, output),
+      fail: (message: string) => stream.submit(call.id, ToolOutput.error(String(message))),
+    };
+    if (!this.node || !this.node.hasEventListener(NPC_EXTERNAL_TOOL)) {
+      console.warn(`[oam] NPC on "${this.nodeName()}" called ${call.name}, but nothing listens to "${NPC_EXTERNAL_TOOL}"; refusing the call.`);
+      request.fail(`The game cannot do ${call.name} right now.`);
+      return;
+    }
+    this.emitNode(NPC_EXTERNAL_TOOL, request);
+  }
+
+  /** A listener that throws must not break the turn. */
+  private emitNode(type: string, payload: unknown): void {
+    if (this.destroyed || !this.node || !this.node.isValid) return;
+    try {
+      this.node.emit(type, payload);
+    } catch (e) {
+      console.error(`[oam] a "${type}" listener on "${this.nodeName()}" threw`, e);
+    }
+  }
+
+  private nodeName(): string {
+    return this.node ? this.node.name : '?';
+  }
+}

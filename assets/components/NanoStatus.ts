@@ -1,0 +1,151 @@
+/**
+ * The shared model's availability and download progress for a game's UI: a progress bar while
+ * Gemini Nano downloads, a clear message on devices that cannot run it. In the editor and in
+ * browser previews it reports the stand-in model (always available).
+ */
+import { _decorator, Component } from 'cc';
+import { AgentError } from '../runtime/oam-core.js';
+import type { DownloadProgress, ModelAvailability } from '../runtime/oam-core.js';
+import { OamRuntime } from './OamRuntime';
+import type { OamModelKind } from './OamRuntime';
+
+const { ccclass, property, menu } = _decorator;
+
+/** Node event: `NanoAvailabilityEvent` after every refresh(). */
+export const NANO_AVAILABILITY = 'nano-availability';
+/** Node event: `DownloadProgress` while the model downloads. */
+export const NANO_PROGRESS = 'nano-progress';
+
+export type NanoStatusValue = 'unknown' | 'available' | 'downloadable' | 'downloading' | 'unavailable';
+
+export interface NanoAvailabilityEvent {
+  availability: ModelAvailability;
+  status: NanoStatusValue;
+  /** A sentence a game can show the player. */
+  message: string;
+  /** Which backend the game runs on (`stand-in` in the editor and browser previews). */
+  kind: OamModelKind;
+}
+
+const REASONS: Record<string, string> = {
+  device_not_eligible: 'This device cannot run Gemini Nano (it needs a recent Android phone with on-device AI).',
+  aicore_unavailable: 'The on-device AI service (AICore) is missing or disabled; update Google Play system services.',
+  needs_system_update: 'On-device AI needs a system update; install the pending updates and try again.',
+  not_enough_disk_space: 'Not enough free storage to download the on-device AI model; free some space and try again.',
+  model_not_ready: 'The on-device AI model is still being prepared; try again in a few minutes.',
+  unreachable: 'The on-device AI module did not answer; this build may lack the oam-cocos Android module.',
+  not_native: 'On-device AI runs only in an Android build.',
+};
+
+/** The sentence to show for an availability. */
+export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): string {
+  const standIn = kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone)' : '';
+  switch (a.status) {
+    case 'available':
+      return `The AI model is ready${standIn}.`;
+    case 'downloadable':
+      return 'The on-device AI model needs a download before first use.';
+    case 'downloading':
+      return 'The on-device AI model is downloading…';
+    default:
+      return REASONS[a.reason] || `On-device AI is unavailable (${a.reason}${a.detail ? `: ${a.detail}` : ''}).`;
+  }
+}
+
+@ccclass('oam.NanoStatus')
+@menu('oam/NanoStatus')
+export class NanoStatus extends Component {
+  @property({ tooltip: 'Check availability when the component loads.' })
+  refreshOnLoad = true;
+
+  @property({ tooltip: 'Start the download as soon as the model is downloadable.' })
+  autoDownload = false;
+
+  @property({ readonly: true, tooltip: 'available, downloadable, downloading, unavailable or unknown.' })
+  status: NanoStatusValue = 'unknown';
+
+  @property({ readonly: true, tooltip: 'Download progress 0…1 (0 when the size is unknown).' })
+  progress = 0;
+
+  @property({ readonly: true, multiline: true })
+  message = '';
+
+  private destroyed = false;
+  private stopProgress: (() => void) | null = null;
+
+  onLoad(): void {
+    const nano = OamRuntime.nano;
+    if (nano) this.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
+    if (this.refreshOnLoad) {
+      this.refresh().then((a) => {
+        if (this.autoDownload && a.status === 'downloadable') return this.download();
+        return undefined;
+      }).catch((e: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(e).message));
+    }
+  }
+
+  onDestroy(): void {
+    this.destroyed = true;
+    if (this.stopProgress) this.stopProgress();
+    this.stopProgress = null;
+  }
+
+  /** Which backend the shared model uses. */
+  get kind(): OamModelKind {
+    return OamRuntime.kind;
+  }
+
+  /** Asks the model again; updates the properties and emits `nano-availability`. */
+  async refresh(): Promise<ModelAvailability> {
+    let availability: ModelAvailability;
+    try {
+      availability = await OamRuntime.model.availability();
+    } catch (e) {
+      availability = { status: 'unavailable', reason: 'unknown', detail: AgentError.from(e).message };
+    }
+    this.apply(availability);
+    return availability;
+  }
+
+  /** Downloads Gemini Nano (progress as `nano-progress`); resolves at once for the stand-in. */
+  async download(): Promise<void> {
+    const nano = OamRuntime.nano;
+    if (!nano) {
+      await this.refresh();
+      return;
+    }
+    this.apply({ status: 'downloading' });
+    try {
+      await nano.download();
+    } finally {
+      await this.refresh();
+    }
+  }
+
+  private onProgress(p: DownloadProgress): void {
+    if (this.destroyed) return;
+    this.status = 'downloading';
+    this.progress = p.fraction !== undefined ? p.fraction : 0;
+    this.emitNode(NANO_PROGRESS, p);
+  }
+
+  private apply(availability: ModelAvailability): void {
+    if (this.destroyed) return;
+    const kind = OamRuntime.kind;
+    this.status = availability.status;
+    if (availability.status === 'available') this.progress = 1;
+    else if (availability.status !== 'downloading') this.progress = 0;
+    this.message = availabilityMessage(availability, kind);
+    const event: NanoAvailabilityEvent = { availability, status: this.status, message: this.message, kind };
+    this.emitNode(NANO_AVAILABILITY, event);
+  }
+
+  private emitNode(type: string, payload: unknown): void {
+    if (this.destroyed || !this.node || !this.node.isValid) return;
+    try {
+      this.node.emit(type, payload);
+    } catch (e) {
+      console.error(`[oam] a "${type}" listener threw`, e);
+    }
+  }
+}
