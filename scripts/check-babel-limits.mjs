@@ -1,0 +1,137 @@
+// Fails (exit 1, naming file:line) when mounted TypeScript uses what Creator's Babel pipeline
+// (@babel/plugin-transform-typescript 7.14, TS ~4.1 syntax, no type information) rejects or
+// miscompiles. Usage: node scripts/check-babel-limits.mjs <dir> [<dir>…]
+import ts from 'typescript';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const dirs = process.argv.slice(2);
+if (dirs.length === 0) {
+  console.error('usage: node scripts/check-babel-limits.mjs <dir> [<dir>…]');
+  process.exit(2);
+}
+
+const problems = [];
+const typeNameCache = new Map();
+
+function listTs(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...listTs(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+function parse(path) {
+  return ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+}
+
+function hasModifier(node, kind) {
+  const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  return !!mods && mods.some((m) => m.kind === kind);
+}
+
+/** Names a module exports only as types (interfaces, type aliases, `export type` re-exports). */
+function typeOnlyExports(path) {
+  if (typeNameCache.has(path)) return typeNameCache.get(path);
+  const types = new Set();
+  const values = new Set();
+  typeNameCache.set(path, types);
+  const file = parse(path);
+  for (const s of file.statements) {
+    const exported = hasModifier(s, ts.SyntaxKind.ExportKeyword);
+    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && exported) types.add(s.name.text);
+    else if ((ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s) || ts.isEnumDeclaration(s)) && exported && s.name) values.add(s.name.text);
+    else if (ts.isVariableStatement(s) && exported) {
+      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
+    } else if (ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause)) {
+      for (const e of s.exportClause.elements) (s.isTypeOnly || e.isTypeOnly ? types : values).add(e.name.text);
+    }
+  }
+  for (const v of values) types.delete(v); // a class is both: it is a value
+  return types;
+}
+
+/** The file a relative specifier points at (`x` → x.ts / x/index.ts, `x.js` → x.d.ts), or null. */
+function resolveSpecifier(fromFile, specifier) {
+  if (!specifier.startsWith('.')) return null;
+  const base = resolve(dirname(fromFile), specifier);
+  const candidates = specifier.endsWith('.js')
+    ? [base.slice(0, -3) + '.d.ts', base.slice(0, -3) + '.ts']
+    : [base + '.ts', base + '.d.ts', join(base, 'index.ts')];
+  return candidates.find((c) => existsSync(c)) || null;
+}
+
+function check(path) {
+  const file = parse(path);
+  const report = (node, message) => {
+    const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+    problems.push(`${relative(process.cwd(), path)}:${line + 1}: ${message}`);
+  };
+  // Names imported or declared only as types in this file (for `export { X }` without a source).
+  const localTypes = new Set();
+  for (const s of file.statements) {
+    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s))) localTypes.add(s.name.text);
+    if (ts.isImportDeclaration(s) && s.importClause) {
+      const c = s.importClause;
+      if (c.namedBindings && ts.isNamedImports(c.namedBindings)) {
+        for (const e of c.namedBindings.elements) if (c.isTypeOnly || e.isTypeOnly) localTypes.add(e.name.text);
+      }
+    }
+  }
+
+  const visit = (node) => {
+    if (ts.isEnumDeclaration(node) && hasModifier(node, ts.SyntaxKind.ConstKeyword)) {
+      report(node, `const enum ${node.name.text}: Creator's Babel turns it into a plain object at best; use a plain enum or an object.`);
+    }
+    if (ts.SyntaxKind.SatisfiesExpression !== undefined && node.kind === ts.SyntaxKind.SatisfiesExpression) {
+      report(node, '`satisfies` (TS 4.9) is newer than Creator\'s TypeScript 4.1 support.');
+    }
+    if (node.kind === ts.SyntaxKind.AccessorKeyword) report(node, '`accessor` fields (TS 4.9) are not supported by Creator\'s Babel.');
+    if (ts.isTypeParameterDeclaration(node) && hasModifier(node, ts.SyntaxKind.ConstKeyword)) {
+      report(node, '`const` type parameters (TS 5.0) are not supported by Creator\'s Babel.');
+    }
+    if (ts.isVariableDeclarationList(node) && (node.flags & ts.NodeFlags.Using) !== 0) {
+      report(node, '`using` declarations are not supported by Creator\'s Babel.');
+    }
+    if (ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.DeclareKeyword)) {
+      report(node, '`declare` class fields need allowDeclareFields in the project; avoid them.');
+    }
+    if (ts.isExportAssignment(node) && node.isExportEquals) report(node, '`export =` is not supported; use ES exports.');
+    if (ts.isImportEqualsDeclaration(node)) report(node, '`import x = …` is not supported; use an ES import.');
+    if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.exportClause && ts.isNamedExports(node.exportClause)) {
+      const target = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? resolveSpecifier(path, node.moduleSpecifier.text) : null;
+      const types = target ? typeOnlyExports(target) : node.moduleSpecifier ? new Set() : localTypes;
+      for (const e of node.exportClause.elements) {
+        const name = (e.propertyName || e.name).text;
+        if (!e.isTypeOnly && types.has(name)) report(e, `"${name}" is a type: re-export it with \`export type { ${name} }\` (Babel cannot tell types from values).`);
+      }
+    }
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && (node.expression.text === 'window' || node.expression.text === 'global')) {
+      report(node, `\`${node.expression.text}.\` does not exist in every Cocos runtime; use globalThis.`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+}
+
+let count = 0;
+for (const dir of dirs) {
+  if (!existsSync(dir)) {
+    console.error(`check-babel-limits: ${dir} does not exist`);
+    process.exit(2);
+  }
+  for (const path of listTs(dir)) {
+    check(path);
+    count++;
+  }
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  console.error(`check-babel-limits: ${problems.length} problem(s) in ${count} file(s).`);
+  process.exit(1);
+}
+console.log(`check-babel-limits: ${count} file(s) OK.`);
