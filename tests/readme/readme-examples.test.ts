@@ -1,0 +1,43 @@
+/**
+ * Runs every README example marked `<!-- runnable -->` against the real source, and checks
+ * that what each `console.log(...); // expected` line prints contains the expected text, so the
+ * README cannot drift from the code.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { buildSync } from 'esbuild';
+
+const root = join(__dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const blocks = Array.from(readme.matchAll(/<!-- runnable -->\s*```ts\n([\s\S]*?)```/g), (m) => m[1]);
+
+function firstHeadingBefore(code: string): string {
+  const at = readme.indexOf(code);
+  const headings = Array.from(readme.slice(0, at).matchAll(/^#+ (.+)$/gm));
+  return headings.length ? headings[headings.length - 1][1] : 'example';
+}
+
+test('the README has runnable examples', () => {
+  expect(blocks.length).toBeGreaterThanOrEqual(6);
+});
+
+describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('README example: %s', (_name, code) => {
+  test('runs and prints what its comments say', async () => {
+    const source = `${code.replace(/from 'oam-cocos'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)}\nexport { main };\n`;
+    const out = buildSync({
+      stdin: { contents: source, loader: 'ts', resolveDir: root, sourcefile: 'readme-example.ts' },
+      bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent',
+    });
+    const printed: string[] = [];
+    const fakeConsole = { ...console, log: (...args: unknown[]) => printed.push(format(...args)) };
+    const fakeProcess = { stdout: { write: (s: string) => { printed.push(s); return true; } } };
+    const mod = { exports: {} as { main?: () => Promise<void> } };
+    // eslint-disable-next-line no-new-func
+    new Function('module', 'exports', 'require', 'console', 'process', out.outputFiles[0].text)(mod, mod.exports, require, fakeConsole, fakeProcess);
+    await (mod.exports.main as () => Promise<void>)();
+    const all = printed.join('\n');
+    const expectations = Array.from(code.matchAll(/^\s*console\.log\(.*\); \/\/ (.+)$/gm), (m) => m[1].replace(/ \(.*\)$/, '').trim());
+    for (const expected of expectations) expect(all).toContain(expected);
+  });
+});
