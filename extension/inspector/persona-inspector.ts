@@ -1,0 +1,77 @@
+/**
+ * Creator's asset inspector for `oam-persona` assets (package.json
+ * `contributions.inspector.section.asset["oam-persona"]`). Thin: it reads the selected file,
+ * hands it to `renderPersonaInspector` and saves through the asset database.
+ */
+import { readFileSync } from 'fs';
+import { renderPersonaInspector, PERSONA_INSPECTOR_STYLE } from './persona-view';
+import type { PersonaInspector } from './persona-view';
+import type { PersonaProblem } from '../../src/game/persona';
+import { fillIn } from '../persona/i18n';
+
+export { renderPersonaInspector, PERSONA_INSPECTOR_STYLE } from './persona-view';
+
+/** The editor's global (no typings are shipped for the inspector process). */
+declare const Editor: {
+  Message: { request(pkg: string, message: string, ...args: unknown[]): Promise<unknown> };
+  I18n: { t(key: string, vars?: Record<string, string | number>): string };
+};
+
+interface AssetInfo { uuid: string; file?: string; url?: string }
+interface AssetMeta { userData?: { problems?: PersonaProblem[] } }
+
+interface InspectorThis {
+  $: { root: HTMLElement };
+  view?: PersonaInspector;
+  uuid?: string;
+}
+
+export const template = '<div class="oam-persona-root"></div>';
+export const style = PERSONA_INSPECTOR_STYLE;
+export const $ = { root: '.oam-persona-root' };
+
+function translate(key: string, vars?: Record<string, string | number>): string {
+  // Placeholders are filled here too, whatever the editor's own substitution does.
+  return fillIn(Editor.I18n.t(`oam-cocos.${key}`), vars);
+}
+
+export function update(this: InspectorThis, assetList: AssetInfo[], metaList: AssetMeta[]): void {
+  const asset = assetList[0];
+  if (!asset) return;
+  this.uuid = asset.uuid;
+  let text = '{}';
+  try {
+    if (asset.file) text = readFileSync(asset.file, 'utf8');
+  } catch {
+    text = '{}';
+  }
+  const problems = metaList[0]?.userData?.problems ?? [];
+  if (!this.view) {
+    this.view = renderPersonaInspector(this.$.root, {
+      t: translate,
+      text,
+      importProblems: problems,
+      save: (jsonText) => {
+        const uuid = this.uuid;
+        if (!uuid) return Promise.reject(new Error('no asset selected'));
+        return Editor.Message.request('asset-db', 'save-asset', uuid, jsonText).then((info) => {
+          if (!info) throw new Error(translate('persona.saveRefused'));
+          return info;
+        });
+      },
+    });
+  } else {
+    this.view.load(text, problems);
+  }
+}
+
+export function ready(this: InspectorThis): void {
+  // Built in update(), which brings the asset.
+}
+
+export function close(this: InspectorThis): void {
+  this.view?.dispose();
+  this.view = undefined;
+}
+
+export const methods = {};

@@ -1,0 +1,84 @@
+import {
+  emptyForm, fieldOfProblem, formFromPersona, personaFromForm, personaJsonText, validateForm, withoutUnknownFields,
+} from '../../extension/persona/form-model';
+import { PERSONA_TEMPLATE, readPersonaFile } from '../../extension/persona/persona-file';
+import { PERSONA_FIELDS } from '../../src/game/persona';
+
+describe('the inspector form model', () => {
+  it('round-trips the template: persona → form → the same JSON, keys in schema order', () => {
+    const form = formFromPersona(PERSONA_TEMPLATE);
+    const out = personaFromForm(form);
+    expect(out).toEqual(PERSONA_TEMPLATE);
+    expect(Object.keys(out)).toEqual(['$schema', ...PERSONA_FIELDS]);
+    expect(personaJsonText(form)).toBe(`${JSON.stringify(PERSONA_TEMPLATE, null, 2)}\n`);
+  });
+
+  it('writes fields in schema order whatever order the file had', () => {
+    const form = formFromPersona({ fallbackLines: ['Eh?'], maxSentences: 3, name: 'Bo', goals: ['eat'] });
+    expect(Object.keys(personaFromForm(form))).toEqual(['name', 'goals', 'maxSentences', 'fallbackLines']);
+  });
+
+  it('leaves out empty optional fields and blank list entries, trims text', () => {
+    const form = emptyForm();
+    form.name = '  Bo ';
+    form.role = '   ';
+    form.goals = ['', '  eat  ', ' '];
+    form.secrets = [''];
+    expect(personaFromForm(form)).toEqual({ name: 'Bo', goals: ['eat'] });
+  });
+
+  it('always writes the name, so an empty one is reported on the name field', () => {
+    const form = emptyForm();
+    expect(personaFromForm(form)).toEqual({ name: '' });
+    const v = validateForm(form);
+    expect(v.ok).toBe(false);
+    expect(v.byField.name).toEqual([{ field: 'persona.name', message: 'must not be empty' }]);
+  });
+
+  it('turns a typed number into a number and keeps other text so it is reported', () => {
+    const form = formFromPersona({ name: 'Bo' });
+    form.maxSentences = ' 3 ';
+    expect(personaFromForm(form).maxSentences).toBe(3);
+    form.maxSentences = '2.5';
+    expect(personaFromForm(form).maxSentences).toBe('2.5');
+    expect(validateForm(form).byField.maxSentences![0].message).toBe('must be a whole number; got "2.5"');
+    form.maxSentences = '0';
+    expect(validateForm(form).byField.maxSentences![0].message).toBe('must be at least 1; got 0');
+    form.maxSentences = '';
+    expect(validateForm(form).ok).toBe(true);
+  });
+
+  it('reports an emotion that is not one of the 16 on the emotion field', () => {
+    const form = formFromPersona({ name: 'Bo', defaultEmotion: 'sleepy' });
+    expect(form.defaultEmotion).toBe('sleepy');
+    expect(validateForm(form).byField.defaultEmotion).toHaveLength(1);
+  });
+
+  it('keeps unknown keys on save, reports them in general, and can remove them', () => {
+    const form = formFromPersona({ name: 'Bo', speaking_style: 'gruff' });
+    expect(personaFromForm(form)).toEqual({ name: 'Bo', speaking_style: 'gruff' });
+    const v = validateForm(form);
+    expect(v.byField.general).toEqual([{ field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' }]);
+    expect(personaFromForm(withoutUnknownFields(form))).toEqual({ name: 'Bo' });
+  });
+
+  it('reads wrong types from a broken file as far as it can', () => {
+    const form = formFromPersona({ name: 7, goals: 'be rich', knowledge: ['a', 3, null], maxSentences: 2 });
+    expect(form.name).toBe('7');
+    expect(form.goals).toEqual(['be rich']);
+    expect(form.knowledge).toEqual(['a', '3', '']);
+    expect(form.maxSentences).toBe('2');
+    expect(readPersonaFile(personaJsonText(form)).status).toBe('ok');
+  });
+
+  it.each([null, [], 'text', 3])('gives an empty form for %p', (value) => {
+    expect(formFromPersona(value)).toEqual(emptyForm());
+  });
+
+  it('maps problem paths to form fields', () => {
+    expect(fieldOfProblem({ field: 'persona.goals[2]', message: '' })).toBe('goals');
+    expect(fieldOfProblem({ field: 'persona.name', message: '' })).toBe('name');
+    expect(fieldOfProblem({ field: 'persona', message: '' })).toBe('general');
+    expect(fieldOfProblem({ field: 'persona.colour', message: '' })).toBe('general');
+  });
+});
