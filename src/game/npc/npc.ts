@@ -265,11 +265,19 @@ export class NPC {
         usage.cachedInputTokens += e.usage.cachedInputTokens;
         usage.outputTokens += e.usage.outputTokens;
       });
+      const entriesBefore = this.agent.history.length;
       try {
         const response = await run.response();
-        return format === 'structured'
-          ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
-          : readTextReply(response.text, o, names, this._persona.defaultEmotion);
+        try {
+          return format === 'structured'
+            ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
+            : readTextReply(response.text, o, names, this._persona.defaultEmotion);
+        } catch (e) {
+          // The agent already committed a turn the NPC cannot use (no words): take it back, so a
+          // retry or fallback leaves the history as it was before this turn.
+          await this.agent.replaceHistory(this.agent.history.slice(0, entriesBefore));
+          throw e;
+        }
       } finally {
         stream.attach(null);
       }

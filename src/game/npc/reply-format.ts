@@ -3,6 +3,7 @@
  * first, so the emotion is known before the line streams and nothing optional costs output
  * tokens unless asked for. Text: `[emotion] line`, the fastest and never malformed.
  */
+import { AgentError } from '../../core/errors';
 import { JsonSchema } from '../../core/schema';
 import { matchEmotion, type Emotion } from '../emotion';
 import { cleanLine } from '../persona';
@@ -17,7 +18,9 @@ export interface ParsedReply {
 
 export function npcReplySchema(o: ResolvedNPCOptions, maxSentences: number): JsonSchema {
   const props: Record<string, JsonSchema> = {
-    emotion: JsonSchema.enumOf(o.emotions, { description: 'how you feel now' }),
+    // A described string, not an enum: an off-list feeling ("grumpy") is matched leniently when
+    // the reply is read, instead of costing a repair call (or a failed turn) over one word.
+    emotion: JsonSchema.string({ description: `how you feel now, one of: ${o.emotions.join(', ')}` }),
     line: JsonSchema.string({ description: `what you say aloud, at most ${maxSentences} short sentence${maxSentences === 1 ? '' : 's'}` }),
   };
   const optional: string[] = [];
@@ -36,10 +39,12 @@ export function textFormatRule(emotions: readonly Emotion[]): string {
   return `- Start every reply with how you feel in brackets, then your words, e.g. "[happy] Welcome!". Feelings: ${emotions.join(', ')}.`;
 }
 
-/** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut. */
+/** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut; no words → generation_failed. */
 export function readStructuredReply(value: unknown, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
   const v = (value ?? {}) as Record<string, unknown>;
   const line = typeof v.line === 'string' ? cleanLine(v.line, names) : '';
+  // Nothing to say aloud is a failed reply (retried as text or a fallback line), never a silent turn.
+  if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
   const options: string[] = [];
   if (o.playerOptionCount > 0 && Array.isArray(v.options)) {
     for (const item of v.options) {
