@@ -1,0 +1,42 @@
+/**
+ * Shared helpers for the component tests. Each test file declares the module mocks itself
+ * (jest hoists them per file):
+ *   jest.mock('cc', () => require('./cc-double'), { virtual: true });
+ *   jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
+ *   jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+ * so the components run against src/ directly and no build is needed.
+ */
+import { Script, type ScriptStep } from '../../src';
+import { JsonAsset, Node, type Component } from './cc-double';
+
+/** A reply step that fits whichever step the agent asks for (decide with inline reply, or structured). */
+export function say(line: string, emotion = 'neutral'): ScriptStep {
+  return Script.dynamic((r) => (r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line })));
+}
+
+export const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm and quick-witted' };
+
+export function persona(json: unknown = MIRA, name = 'mira.json'): JsonAsset {
+  return JsonAsset.of(json, name);
+}
+
+/** Adds a component to an inactive node, sets its properties, then activates (onLoad runs). */
+export function mount<T extends Component>(ctor: new () => T, props: Partial<T> = {}, node = new Node('npc')): T {
+  const wasActive = node.active;
+  node.active = false;
+  const c = node.addComponent(ctor);
+  Object.assign(c, props);
+  node.active = wasActive;
+  return c;
+}
+
+/** Collects every payload of the given node events, in order. */
+export function record(node: Node, types: string[]): Array<{ type: string; payload: unknown }> {
+  const seen: Array<{ type: string; payload: unknown }> = [];
+  for (const type of types) node.on(type, (payload: unknown) => seen.push({ type, payload }));
+  return seen;
+}
+
+export function flush(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
