@@ -1,0 +1,167 @@
+jest.mock('cc', () => require('./cc-double'), { virtual: true });
+jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
+jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+
+import { AgentError, BRIDGE_EVENT, KeywordModel } from '../../src';
+import * as cc from './cc-double';
+import { loadComponents, type NanoStatusLike } from './load';
+import { flush, mount, persona } from './mocks';
+
+const C = loadComponents();
+
+/** Answers the JS side like the Kotlin module would (see docs/bridge-protocol.md). */
+function fakeNativeHost(wrapper: cc.FakeBridgeWrapper, availability: Record<string, unknown>): { methods: string[] } {
+  const methods: string[] = [];
+  const original = wrapper.dispatchEventToNative.bind(wrapper);
+  wrapper.dispatchEventToNative = (event: string, arg?: string) => {
+    original(event, arg);
+    const msg = JSON.parse(arg as string);
+    methods.push(msg.method);
+    const reply = (body: object) => setTimeout(() => wrapper.dispatchEventToScript(BRIDGE_EVENT, JSON.stringify({ jsonrpc: '2.0', ...body })), 1);
+    if (msg.method === 'ready') reply({ id: msg.id, result: { protocol: 1, platform: 'android' } });
+    else if (msg.method === 'availability') reply({ id: msg.id, result: availability });
+    else if (msg.method === 'download') {
+      reply({ method: 'download/progress', params: { id: msg.id, bytesDownloaded: 0, totalBytes: 100 } });
+      reply({ method: 'download/progress', params: { id: msg.id, bytesDownloaded: 50, totalBytes: 100 } });
+      reply({ id: msg.id, result: { status: 'available' } });
+      availability = { status: 'available' };
+    }
+  };
+  return { methods };
+}
+
+let warn: jest.SpyInstance;
+beforeEach(() => {
+  warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  warn.mockRestore();
+  C.OamRuntime.configure({});
+  cc.simulatePlatform('browser');
+});
+
+describe('OamRuntime model selection', () => {
+  test('browser and editor previews get the stand-in model, behind one shared scheduler', async () => {
+    C.OamRuntime.configure({});
+    expect(C.OamRuntime.kind).toBe('stand-in');
+    expect(C.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
+    expect(C.OamRuntime.model).toBe(C.OamRuntime.model);
+    expect(C.OamRuntime.nano).toBeNull();
+    const npc = mount(C.NPCComponent, { persona: persona() });
+    await expect(npc.talk('hello there')).resolves.toMatchObject({ line: 'Well met, traveller!' });
+  });
+
+  test('an OpenAI-compatible server when configured (no request is made until a turn); bad URLs are refused', () => {
+    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1', model: 'gemma' });
+    expect(C.OamRuntime.kind).toBe('openai-compatible');
+    expect(() => C.OamRuntime.configure({ openaiUrl: 'localhost:8080' })).toThrow(AgentError);
+  });
+
+  test('the OamRuntimeSettings component configures the runtime from the Inspector', () => {
+    mount(C.OamRuntimeSettings, { openaiUrl: 'http://127.0.0.1:9/v1', openaiModel: 'x' }, new cc.Node('settings'));
+    expect(C.OamRuntime.kind).toBe('openai-compatible');
+  });
+
+  test('an Android native build gets Gemini Nano over the JsbBridge; the server stays a development tool', () => {
+    cc.simulatePlatform('android');
+    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(C.OamRuntime.kind).toBe('gemini-nano');
+    expect(C.OamRuntime.nano).not.toBeNull();
+    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1', openaiOnDevice: true });
+    expect(C.OamRuntime.kind).toBe('openai-compatible');
+  });
+});
+
+describe('JsbBridgeTransport', () => {
+  test('outside native builds it refuses to exist, with model_unavailable', () => {
+    expect(C.JsbBridgeTransport.isSupported()).toBe(false);
+    expect(() => new C.JsbBridgeTransport()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
+  });
+
+  test('sends and hears on the project\'s event, never takes bridge.onNative, removes its listener on dispose', () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const t = new C.JsbBridgeTransport();
+    const heard: string[] = [];
+    const stop = t.onMessage((m) => heard.push(m));
+    t.onMessage((m) => heard.push(`2:${m}`));
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
+    t.send('{"a":1}');
+    expect(wrapper.sent).toEqual([{ event: BRIDGE_EVENT, arg: '{"a":1}' }]);
+    wrapper.dispatchEventToScript(BRIDGE_EVENT, 'x');
+    wrapper.dispatchEventToScript(BRIDGE_EVENT, ''); // arrives as undefined, handed on as ''
+    wrapper.dispatchEventToScript('someone-else', 'not ours');
+    stop();
+    wrapper.dispatchEventToScript(BRIDGE_EVENT, 'y');
+    expect(heard).toEqual(['x', '2:x', '', '2:', '2:y']);
+    expect(cc.native?.bridge.onNative).toBeUndefined();
+    t.dispose();
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(0);
+    expect(() => t.send('late')).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
+  });
+
+  test('a listener that throws does not stop the others', () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const t = new C.JsbBridgeTransport();
+    const heard: string[] = [];
+    t.onMessage(() => { throw new Error('boom'); });
+    t.onMessage((m) => heard.push(m));
+    wrapper.dispatchEventToScript(BRIDGE_EVENT, 'ok');
+    expect(heard).toEqual(['ok']);
+    error.mockRestore();
+    t.dispose();
+  });
+
+  test('OamRuntime.reset() disposes the Nano model and its bridge listener', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    fakeNativeHost(wrapper, { status: 'available' });
+    C.OamRuntime.configure({});
+    await expect(C.OamRuntime.model.availability()).resolves.toEqual({ status: 'available' });
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
+    C.OamRuntime.reset();
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(0);
+  });
+});
+
+describe('NanoStatus', () => {
+  test('in a browser preview it reports the stand-in as available, with a message saying so', async () => {
+    C.OamRuntime.configure({});
+    const node = new cc.Node('status');
+    const events: Array<{ status: string; message: string; kind: string }> = [];
+    node.on(C.NANO_AVAILABILITY, (e: { status: string; message: string; kind: string }) => events.push(e));
+    const status = mount(C.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
+    await status.refresh();
+    expect(status.status).toBe('available');
+    expect(status.message).toMatch(/stand-in/);
+    expect(events).toHaveLength(1);
+    expect(events[0].kind).toBe('stand-in');
+    await status.download(); // nothing to download
+    expect(status.status).toBe('available');
+  });
+
+  test('on Android it follows the download with progress events, then reports available', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const host = fakeNativeHost(wrapper, { status: 'downloadable' });
+    C.OamRuntime.configure({});
+    const node = new cc.Node('status');
+    const progress: Array<{ bytesDownloaded: number; fraction?: number }> = [];
+    node.on(C.NANO_PROGRESS, (p: { bytesDownloaded: number; fraction?: number }) => progress.push(p));
+    const status = mount(C.NanoStatus, { refreshOnLoad: true, autoDownload: true }, node) as NanoStatusLike;
+    while (status.status !== 'available') await flush();
+    expect(host.methods).toEqual(expect.arrayContaining(['ready', 'availability', 'download']));
+    expect(progress.map((p) => p.fraction)).toEqual([0, 0.5]);
+    expect(status.progress).toBe(1);
+  });
+
+  test('an unsupported device gets a human message', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    fakeNativeHost(wrapper, { status: 'unavailable', reason: 'device_not_eligible' });
+    C.OamRuntime.configure({});
+    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    await expect(status.refresh()).resolves.toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
+    expect(status.status).toBe('unavailable');
+    expect(status.message).toMatch(/cannot run Gemini Nano/);
+    status.node.destroy();
+    await flush();
+  });
+});
