@@ -16,9 +16,11 @@ test('npc smoke', async () => {
   s.on('emotion', (e) => ev.push(`emotion:${e.emotion}`));
   s.on('line', (e) => ev.push(`line:${e.delta}`));
   const t = await s.turn();
-  console.log(ev, t);
+  expect(ev).toEqual(['emotion:happy', 'line:Welcome,', 'line: traveller!']);
+  expect(t).toMatchObject({ line: 'Welcome, traveller!', emotion: 'happy', modelCalls: 1, isFallback: false });
   const t2 = await npc.talk('What is warm?');
-  console.log(t2);
-  console.log(model.requests.map((q) => `--- ${q.kind}\nSYS: ${q.systemInstruction}\nPREFIX: ${q.promptPrefix}\nPROMPT: ${q.prompt}`).join('\n'));
+  expect(t2.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+  expect(t2.line).toBe('Stew is 5 gold, ale 3.');
+  expect(model.requests[0].prompt).toMatch(/^Memory:[\s\S]*Game state:\nplayer\.gold: 10/);
   expect(model.calls).toBe(3);
 });

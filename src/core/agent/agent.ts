@@ -108,7 +108,7 @@ export class Agent {
     this.active.add(run);
     const previous = this.tail;
     const work = previous.then(async () => {
-      if (run.signal.aborted) throw run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled();
+      if (run.signal.aborted) throw run.cancelReason();
       run.markRunning();
       const entries: TranscriptEntry[] = [];
       this.running = { run, entries };
@@ -121,12 +121,12 @@ export class Agent {
         entries,
       );
       const response = await engine.run();
-      if (run.signal.aborted) throw run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled();
+      if (run.signal.aborted) throw run.cancelReason();
       // The point of no return: from here on the turn is committed and a cancel changes nothing.
       this._history = this._history.concat(entries);
       this.addUsage(response.usage);
       this.running = null;
-      run.complete(response);
+      run.finish(response);
       return response;
     }).catch((e) => {
       if (this.running?.run === run) this.running = null;
@@ -137,7 +137,7 @@ export class Agent {
     this.tail = work;
     // A queued turn cancels at once, without waiting for the turns ahead of it.
     const cancelQueued = () => {
-      if (run.status === 'queued' && !run.isFinished) run.fail(run.signal.reason instanceof AgentError ? run.signal.reason : AgentError.cancelled());
+      if (run.status === 'queued' && !run.isFinished) run.fail(run.cancelReason());
     };
     // A caller signal that was already aborted fired before this listener could be added.
     if (run.signal.aborted) cancelQueued();
