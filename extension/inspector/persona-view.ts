@@ -254,7 +254,8 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
   }
   meter.appendChild(table);
   meter.appendChild(el('div', { class: 'note' }, t('persona.meter.note', { budget: NANO_INPUT_BUDGET, reserve: RESERVED_TOKENS })));
-  container.appendChild(meter);
+  // On top: a designer sees at once when a persona is too long.
+  container.insertBefore(meter, general.nextSibling);
 
   // ---- save ----
   const actions = el('div', { class: 'actions' });
