@@ -5,7 +5,7 @@
  */
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../core/errors';
-import { abortError, throwIfAborted, type SignalLike } from '../../core/abort';
+import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../core/abort';
 import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../types';
 import type { BridgeTransport } from './bridge-transport';
 import { BridgeClient } from './bridge-client';
@@ -187,7 +187,7 @@ export class GeminiNanoModel implements LanguageModel {
       this.downloadPromise = this.runDownload(signal).finally(() => { this.downloadPromise = undefined; });
     }
     const shared = this.downloadPromise;
-    return waitWithSignal(shared, signal).finally(detach);
+    return raceSignal(shared, signal).finally(detach);
   }
 
   private async runDownload(signal: SignalLike | undefined): Promise<void> {
@@ -250,7 +250,7 @@ export class GeminiNanoModel implements LanguageModel {
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
     throwIfAborted(signal);
     if (!request || typeof request.prompt !== 'string') throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
-    const info = await waitWithSignal(this.loadModelInfo(), signal);
+    const info = await raceSignal(this.loadModelInfo(), signal);
     const params = this.buildParams(request, info);
 
     const queue = new ChunkQueue<string>();
@@ -353,16 +353,3 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** Resolves with the promise, or rejects with `cancelled` as soon as the signal aborts. */
-function waitWithSignal<T>(promise: Promise<T>, signal: SignalLike | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort);
-    promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', onAbort); reject(e); },
-    );
-  });
-}
