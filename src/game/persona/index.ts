@@ -6,4 +6,4 @@ export { renderPersonaInstructions } from './render-instructions';
 export type { PersonaInstructionOptions } from './render-instructions';
 export { findJsonSyntaxError } from './json-syntax-error';
 export type { JsonSyntaxError } from './json-syntax-error';
-export { stripSpeakerLabel, stripWrappingQuotes, cleanLine, LineCleaner } from './text-cleanup';
+export { stripSpeakerLabel, stripWrappingQuotes, cleanLine, LineCleaner } from '../../core/prompt/text-cleanup';
