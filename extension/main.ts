@@ -3,7 +3,15 @@
  * in the editor's Electron main process; panels, the asset handler and the build hook are
  * separate entries named in package.json `contributions`.
  */
-export const methods: Record<string, (...args: unknown[]) => unknown> = {};
+/** The editor's global in the main process (only what is used here). */
+declare const Editor: { Panel: { open(name: string, ...args: unknown[]): Promise<boolean> } };
+
+export const methods: Record<string, (...args: unknown[]) => unknown> = {
+  /** Menu Panel → oam-cocos → NPC preview (message `open-preview`). */
+  openPreview(): Promise<boolean> {
+    return Editor.Panel.open('oam-cocos.preview');
+  },
+};
 
 export function load(): void {
   // Nothing to start: every feature is driven by a contribution.

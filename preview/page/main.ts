@@ -1,0 +1,363 @@
+/// <reference lib="dom" />
+/**
+ * The preview page: pick a persona and a model, talk, and watch what the NPC does. Runs the
+ * real core in the browser; the editor panel hosts this same page and sends it the persona of
+ * the selected NPC (see `embed-message.ts`).
+ */
+import { AgentError, type Persona } from '../../src';
+import { EVENING } from '../../demo/tavern/evening';
+import { h, byId, clear } from './dom';
+import { readPersona, SAMPLE_PERSONA } from './persona-source';
+import { createModel, type ModelChoice } from './model-choice';
+import { SAMPLE_SCRIPT } from './script-source';
+import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
+import type { StepView, ToolView, TurnView } from './turn-view';
+import { compactJson, describeChange, flattenWorld, turnTotals } from './format';
+import { readEmbedMessage, readQuerySettings } from './embed-message';
+
+/** A small pause between streamed chunks of the local models, so the line visibly streams. */
+const CHUNK_DELAY_MS = 45;
+const TAVERN_TOOL_NAMES = ['check_menu', 'take_order'];
+
+interface Card { root: HTMLElement; update(): void }
+
+const ui = {
+  setup: byId<HTMLDetailsElement>('setup'),
+  setupSummary: byId('setup-summary'),
+  now: byId('now-talking'),
+  personaSource: byId<HTMLSelectElement>('persona-source'),
+  personaCustom: byId('persona-custom'),
+  personaText: byId<HTMLTextAreaElement>('persona-text'),
+  personaFile: byId<HTMLInputElement>('persona-file'),
+  personaProblems: byId<HTMLUListElement>('persona-problems'),
+  modelKind: byId<HTMLSelectElement>('model-kind'),
+  modelScript: byId('model-script'),
+  scriptText: byId<HTMLTextAreaElement>('script-text'),
+  modelOpenai: byId('model-openai'),
+  openaiUrl: byId<HTMLInputElement>('openai-url'),
+  openaiModel: byId<HTMLInputElement>('openai-model'),
+  modelProblems: byId<HTMLUListElement>('model-problems'),
+  byHandList: byId('by-hand-list'),
+  apply: byId<HTMLButtonElement>('apply-setup'),
+  chat: byId('chat-log'),
+  suggestions: byId('suggestions'),
+  talkForm: byId<HTMLFormElement>('talk-form'),
+  line: byId<HTMLInputElement>('player-line'),
+  send: byId<HTMLButtonElement>('send'),
+  cancel: byId<HTMLButtonElement>('cancel'),
+  worldView: byId('world-view'),
+  worldLog: byId<HTMLOListElement>('world-log'),
+  steps: byId('steps'),
+};
+
+let session: PreviewSession | null = null;
+let extraTools: ExtraToolDeclaration[] = [];
+let personaLabel = 'Mira (sample)';
+const cards = new Map<string, Card>();
+const bubbles = new Map<TurnView, Card>();
+
+// ---- set-up -----------------------------------------------------------------------------------
+
+function showProblems(list: HTMLUListElement, problems: string[]): void {
+  clear(list);
+  for (const p of problems) list.append(h('li', {}, p));
+  list.hidden = problems.length === 0;
+}
+
+function chosenPersona(): Persona | null {
+  if (ui.personaSource.value === 'sample') {
+    showProblems(ui.personaProblems, []);
+    return SAMPLE_PERSONA;
+  }
+  const reading = readPersona(ui.personaText.value);
+  showProblems(ui.personaProblems, reading.ok ? [] : reading.problems);
+  return reading.ok ? reading.persona : null;
+}
+
+function chosenModel(): ModelChoice {
+  const kind = ui.modelKind.value;
+  if (kind === 'script') return { kind: 'script', script: ui.scriptText.value };
+  if (kind === 'openai') return { kind: 'openai', url: ui.openaiUrl.value, model: ui.openaiModel.value };
+  return { kind: 'standin' };
+}
+
+function syncSetupFields(): void {
+  ui.personaCustom.hidden = ui.personaSource.value !== 'custom';
+  ui.modelScript.hidden = ui.modelKind.value !== 'script';
+  ui.modelOpenai.hidden = ui.modelKind.value !== 'openai';
+}
+
+function renderByHandChoices(): void {
+  clear(ui.byHandList);
+  for (const name of TAVERN_TOOL_NAMES) {
+    const box = h('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
+    ui.byHandList.append(h('label', { class: 'check', for: `by-hand-${name}` }, box, h('code', {}, name)));
+  }
+  for (const t of extraTools) ui.byHandList.append(h('span', { class: 'check fixed' }, h('code', {}, t.name), ' (declared external)'));
+}
+
+function answeredByHand(): string[] {
+  return Array.from(ui.byHandList.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((b) => b.value);
+}
+
+/** Builds a new conversation from the set-up; false (with the problems shown) when it is not valid. */
+function startSession(): boolean {
+  const persona = chosenPersona();
+  const modelReading = createModel(chosenModel(), { chunkDelayMs: CHUNK_DELAY_MS });
+  showProblems(ui.modelProblems, modelReading.ok ? [] : modelReading.problems);
+  if (!persona || !modelReading.ok) {
+    ui.setup.open = true;
+    return false;
+  }
+  let next: PreviewSession;
+  try {
+    next = new PreviewSession({ persona, model: modelReading.model, answerByHand: answeredByHand(), extraTools });
+  } catch (e) {
+    showProblems(ui.modelProblems, [AgentError.from(e).message]);
+    ui.setup.open = true;
+    return false;
+  }
+  session?.close();
+  session = next;
+  if (ui.personaSource.value === 'sample') personaLabel = 'Mira (sample)';
+  else personaLabel = persona.name;
+  const summary = `${personaLabel} · ${modelReading.label}`;
+  ui.setupSummary.textContent = summary;
+  ui.now.textContent = summary;
+  cards.clear();
+  bubbles.clear();
+  clear(ui.chat);
+  clear(ui.steps);
+  clear(ui.worldLog);
+  const name = next.npc.persona.name;
+  ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
+  renderWorld();
+  setBusy(false);
+  return true;
+}
+
+// ---- talking ----------------------------------------------------------------------------------
+
+async function talk(line: string): Promise<void> {
+  const current = session;
+  if (!current || current.isTalking || !line.trim()) return;
+  ui.line.value = '';
+  setBusy(true);
+  await current.talk(line, (view) => {
+    if (session !== current) return; // a new conversation replaced this one
+    renderTurn(view, current);
+    renderWorld();
+  });
+  if (session === current) setBusy(false);
+  ui.line.focus();
+}
+
+function setBusy(busy: boolean): void {
+  ui.send.disabled = busy;
+  ui.cancel.hidden = !busy;
+  document.body.classList.toggle('busy', busy);
+}
+
+function npcBubble(name: string, line: string, emotion: string): HTMLElement {
+  return h('div', { class: 'msg npc' },
+    h('div', { class: 'who' }, name, h('span', { class: `emotion e-${emotion}` }, emotion)),
+    h('div', { class: 'text' }, line));
+}
+
+function renderTurn(view: TurnView, current: PreviewSession): void {
+  let bubble = bubbles.get(view);
+  if (!bubble) {
+    ui.chat.append(h('div', { class: 'msg player' }, h('div', { class: 'who' }, 'You'), h('div', { class: 'text' }, view.player)));
+    bubble = npcTurnCard(view, current.npc.persona.name);
+    bubbles.set(view, bubble);
+    ui.chat.append(bubble.root);
+  }
+  bubble.update();
+  ui.chat.scrollTop = ui.chat.scrollHeight;
+
+  const turnNumber = current.turns.indexOf(view) + 1;
+  const groupKey = `turn:${turnNumber}`;
+  let group = cards.get(groupKey);
+  if (!group) {
+    group = turnGroup(view, turnNumber);
+    cards.set(groupKey, group);
+    ui.steps.prepend(group.root);
+  }
+  group.update();
+  const list = group.root.querySelector('.items') as HTMLElement;
+  for (const key of view.timeline) {
+    const cardKey = `${groupKey}/${key}`;
+    let card = cards.get(cardKey);
+    if (!card) {
+      card = key.startsWith('step:')
+        ? stepCard(view.steps[Number(key.slice(5)) - 1])
+        : toolCard(view.tools.find((t) => `tool:${t.id}` === key) as ToolView, current);
+      cards.set(cardKey, card);
+      list.append(card.root);
+    }
+    card.update();
+  }
+}
+
+function npcTurnCard(view: TurnView, name: string): Card {
+  const emotion = h('span', { class: 'emotion' });
+  const text = h('div', { class: 'text' });
+  const notice = h('div', { class: 'notice', role: 'alert' });
+  const root = h('div', { class: 'msg npc streaming' }, h('div', { class: 'who' }, name, emotion), text, notice);
+  return {
+    root,
+    update() {
+      const e = view.emotion ?? '…';
+      emotion.textContent = e;
+      emotion.className = `emotion e-${e}`;
+      text.textContent = view.line || (view.done ? '' : '…');
+      root.classList.toggle('streaming', !view.done);
+      root.classList.toggle('fallback', view.isFallback);
+      root.classList.toggle('failed', !!view.error);
+      const message = view.error
+        ? `The turn failed: ${view.error}`
+        : view.fallbackReason ? `The model could not answer, so ${name} said a fallback line. ${view.fallbackReason}` : '';
+      notice.textContent = message;
+      notice.hidden = !message;
+    },
+  };
+}
+
+function turnGroup(view: TurnView, turnNumber: number): Card {
+  const totals = h('span', { class: 'totals' });
+  const root = h('section', { class: 'turn-group' },
+    h('div', { class: 'turn-head' }, h('span', { class: 'turn-no' }, `Turn ${turnNumber}`), h('q', {}, view.player), totals),
+    h('div', { class: 'items' }));
+  return { root, update() { totals.textContent = turnTotals(view); } };
+}
+
+function stepCard(step: StepView): Card {
+  const nums = h('span', { class: 'nums' });
+  const output = h('code', { class: 'output' });
+  const promptText = [
+    step.systemInstruction && `── system instruction ──\n${step.systemInstruction}`,
+    step.promptPrefix && `── stable prefix (cacheable) ──\n${step.promptPrefix}`,
+    `── prompt ──\n${step.prompt}`,
+  ].filter(Boolean).join('\n\n');
+  const root = h('div', { class: 'item step' },
+    h('div', { class: 'item-head' },
+      h('span', { class: 'badge kind' }, step.kind),
+      h('strong', {}, `Step ${step.number}`),
+      step.isRepair ? h('span', { class: 'badge repair' }, 'repair') : null,
+      step.attempt > 0 ? h('span', { class: 'badge retry' }, `retry ${step.attempt}`) : null,
+      nums),
+    h('details', { class: 'prompt' }, h('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`), h('pre', {}, promptText)),
+    h('div', { class: 'out' }, h('span', { class: 'label' }, 'output'), output));
+  return {
+    root,
+    update() {
+      const out = step.outputTokens !== undefined ? `${step.outputTokens} out` : step.failed ? 'failed' : 'running…';
+      nums.textContent = `${step.promptTokens} in · ${out}`;
+      root.classList.toggle('failed', !!step.failed);
+      output.textContent = step.output !== undefined ? step.output.trim() : step.failed ? '(no answer)' : '…';
+    },
+  };
+}
+
+function toolCard(tool: ToolView, current: PreviewSession): Card {
+  const status = h('span', { class: 'status' });
+  const result = h('code', { class: 'result' });
+  const resultRow = h('div', { class: 'out' }, h('span', { class: 'label' }, 'result'), result);
+  const input = h('input', { type: 'text', class: 'answer-input', placeholder: 'Your answer (JSON or text), e.g. {"ok": true}', 'aria-label': `Answer ${tool.name}` });
+  const form = h('form', { class: 'answer' }, input, h('button', { type: 'submit', class: 'primary small' }, 'Answer'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    current.answer(tool.id, input.value);
+  });
+  const root = h('div', { class: 'item tool' },
+    h('div', { class: 'item-head' },
+      h('span', { class: 'badge toolb' }, tool.external ? 'external tool' : 'tool'),
+      h('strong', { class: 'tool-name' }, tool.name),
+      status),
+    h('div', { class: 'out' }, h('span', { class: 'label' }, 'args'), h('code', { class: 'args' }, compactJson(tool.args, 400))),
+    resultRow, form);
+  return {
+    root,
+    update() {
+      status.textContent = tool.status;
+      status.className = `status s-${tool.status}`;
+      result.textContent = tool.result ?? '';
+      resultRow.hidden = tool.result === undefined;
+      form.hidden = tool.status !== 'waiting';
+      if (tool.status === 'waiting' && document.activeElement !== input) input.focus();
+    },
+  };
+}
+
+// ---- world ------------------------------------------------------------------------------------
+
+function renderWorld(): void {
+  if (!session) return;
+  clear(ui.worldView);
+  const changed = new Set(session.worldChanges.map((c) => c.path));
+  for (const row of flattenWorld(session.world.snapshot())) {
+    const cls = changed.has(row.path) ? 'changed' : '';
+    ui.worldView.append(h('dt', { class: cls }, row.path), h('dd', { class: cls }, row.value));
+  }
+  // Append only the changes not shown yet: the log grows, it is never rebuilt.
+  const shown = ui.worldLog.querySelectorAll('li.change').length;
+  for (const c of session.worldChanges.slice(shown)) {
+    ui.worldLog.append(h('li', { class: 'change' }, h('span', { class: 'turn-no' }, `turn ${c.turn}`), ' ', h('code', {}, describeChange(c))));
+  }
+  const empty = ui.worldLog.querySelector('li.empty');
+  if (session.worldChanges.length > 0) empty?.remove();
+  else if (!empty) ui.worldLog.append(h('li', { class: 'muted empty' }, 'No changes yet.'));
+}
+
+// ---- wiring -----------------------------------------------------------------------------------
+
+function applyEmbedSettings(data: unknown): void {
+  const message = readEmbedMessage(data);
+  if (!message) return;
+  if (message.openaiUrl !== undefined) ui.openaiUrl.value = message.openaiUrl;
+  if (message.openaiModel !== undefined) ui.openaiModel.value = message.openaiModel;
+  if (message.extraTools) extraTools = message.extraTools;
+  if (message.persona !== undefined) {
+    ui.personaSource.value = 'custom';
+    ui.personaText.value = typeof message.persona === 'string' ? message.persona : JSON.stringify(message.persona, null, 2);
+  }
+  if (message.modelKind) ui.modelKind.value = message.modelKind;
+  syncSetupFields();
+  renderByHandChoices();
+  startSession();
+}
+
+function init(): void {
+  ui.scriptText.value = SAMPLE_SCRIPT;
+  const query = readQuerySettings(window.location.search);
+  if (query.openaiUrl) ui.openaiUrl.value = query.openaiUrl;
+  if (query.openaiModel) ui.openaiModel.value = query.openaiModel;
+  renderByHandChoices();
+  syncSetupFields();
+  ui.personaSource.addEventListener('change', syncSetupFields);
+  ui.modelKind.addEventListener('change', syncSetupFields);
+  ui.personaFile.addEventListener('change', async () => {
+    const file = ui.personaFile.files?.[0];
+    if (!file) return;
+    ui.personaText.value = await file.text();
+    chosenPersona();
+  });
+  ui.apply.addEventListener('click', () => {
+    if (startSession()) ui.setup.open = false;
+  });
+  ui.talkForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void talk(ui.line.value);
+  });
+  ui.cancel.addEventListener('click', () => session?.cancel());
+  for (const line of EVENING) {
+    const chip = h('button', { type: 'button', class: 'chip' }, line);
+    chip.addEventListener('click', () => void talk(line));
+    ui.suggestions.append(chip);
+  }
+  window.addEventListener('message', (e) => applyEmbedSettings(e.data));
+  startSession();
+  ui.line.focus();
+}
+
+init();

@@ -1,0 +1,155 @@
+/**
+ * What the page shows of one NPC turn, built from the turn's events by a plain reducer so the
+ * page's rendering stays dumb and the logic can be tested in Node.
+ */
+import { estimateTokens, ToolOutput, type AgentError, type NPCEvent } from '../../src';
+
+export interface StepView {
+  /** Position in the turn, 1-based, counting every model call (retries too). */
+  number: number;
+  kind: string;
+  isRepair: boolean;
+  attempt: number;
+  /** What the model was given: system instruction, stable prefix, changing prompt. */
+  systemInstruction: string;
+  promptPrefix: string;
+  prompt: string;
+  /** estimateTokens of everything the model was given. */
+  promptTokens: number;
+  /** Known once the step finished. */
+  output?: string;
+  outputTokens?: number;
+  cachedTokens?: number;
+  /** The step ended without an answer (the model failed; a retry or a fallback followed). */
+  failed?: boolean;
+}
+
+export type ToolStatus = 'running' | 'waiting' | 'done' | 'failed' | 'rejected';
+
+export interface ToolView {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Answered by the person at the panel rather than by game code. */
+  external: boolean;
+  status: ToolStatus;
+  result?: string;
+}
+
+export interface TurnView {
+  player: string;
+  line: string;
+  /** How many line events arrived (the line streams in over several). */
+  lineEvents: number;
+  emotion?: string;
+  steps: StepView[];
+  tools: ToolView[];
+  /** Steps and tool calls in the order they happened: `step:<number>` and `tool:<call id>`. */
+  timeline: string[];
+  /** Why the NPC fell back to an authored line (the model's error message). */
+  fallbackReason?: string;
+  isFallback: boolean;
+  /** The turn failed outright (no line at all). */
+  error?: string;
+  done: boolean;
+  modelCalls?: number;
+}
+
+export function newTurnView(player: string): TurnView {
+  return { player, line: '', lineEvents: 0, steps: [], tools: [], timeline: [], isFallback: false, done: false };
+}
+
+export function describeError(error: AgentError): string {
+  return `${error.code}: ${error.message}`;
+}
+
+/** Applies one NPC event to the view (mutates it: the page re-renders the turn after each). */
+export function applyEvent(view: TurnView, event: NPCEvent): void {
+  switch (event.type) {
+    case 'emotion':
+      view.emotion = event.emotion;
+      break;
+    case 'line':
+      view.line = event.line;
+      view.lineEvents++;
+      break;
+    case 'modelStep': {
+      const r = event.request;
+      const system = r.systemInstruction ?? '';
+      const prefix = r.promptPrefix ?? '';
+      closeOpenSteps(view);
+      const number = view.steps.length + 1;
+      view.timeline.push(`step:${number}`);
+      view.steps.push({
+        number,
+        kind: event.step.kind,
+        isRepair: event.step.isRepair,
+        attempt: event.step.attempt,
+        systemInstruction: system,
+        promptPrefix: prefix,
+        prompt: r.prompt,
+        promptTokens: estimateTokens(system) + estimateTokens(prefix + r.prompt),
+      });
+      break;
+    }
+    case 'modelStepFinished': {
+      // Steps run one at a time: the one finishing is the last one started.
+      const step = view.steps[view.steps.length - 1];
+      if (!step) break;
+      step.output = event.output;
+      step.outputTokens = event.usage.outputTokens;
+      step.cachedTokens = event.usage.cachedInputTokens;
+      break;
+    }
+    case 'toolCall':
+      toolOf(view, event.call.id, event.call.name, event.call.args, false).status = 'running';
+      break;
+    case 'externalToolCall':
+      toolOf(view, event.call.id, event.call.name, event.call.args, true).status = 'waiting';
+      break;
+    case 'toolResult': {
+      const r = event.record;
+      const tool = toolOf(view, r.call.id, r.call.name, r.call.args, false);
+      tool.result = ToolOutput.render(r.output);
+      tool.status = r.rejected ? 'rejected' : r.output.kind === 'error' ? 'failed' : 'done';
+      break;
+    }
+    case 'fallback':
+      closeOpenSteps(view);
+      view.fallbackReason = describeError(event.reason);
+      break;
+    case 'completed':
+      view.line = event.turn.line;
+      view.emotion = event.turn.emotion;
+      view.isFallback = event.turn.isFallback;
+      view.modelCalls = event.turn.modelCalls;
+      view.done = true;
+      closeOpenSteps(view);
+      for (const t of view.tools) if (t.status === 'waiting' || t.status === 'running') t.status = 'failed';
+      break;
+  }
+}
+
+/** Marks the turn as failed (the stream rejected). */
+export function failTurn(view: TurnView, error: AgentError): void {
+  view.error = describeError(error);
+  view.done = true;
+  closeOpenSteps(view);
+  for (const t of view.tools) if (t.status === 'waiting' || t.status === 'running') t.status = 'failed';
+}
+
+function toolOf(view: TurnView, id: string, name: string, args: Record<string, unknown>, external: boolean): ToolView {
+  let tool = view.tools.find((t) => t.id === id);
+  if (!tool) {
+    tool = { id, name, args, external, status: 'running' };
+    view.tools.push(tool);
+    view.timeline.push(`tool:${id}`);
+  }
+  if (external) tool.external = true;
+  return tool;
+}
+
+/** A step that never finished before the next one (or the end of the turn) failed. */
+function closeOpenSteps(view: TurnView): void {
+  for (const s of view.steps) if (s.output === undefined) s.failed = true;
+}

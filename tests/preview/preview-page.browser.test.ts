@@ -1,0 +1,221 @@
+/**
+ * The preview page in headless Chromium (playwright-core), against the preview server started
+ * here on a free loopback port. Fails, never skips, when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdirSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startPreviewServer, type RunningPreview } from '../../preview/preview-server';
+
+jest.setTimeout(120000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = resolve(__dirname, '../..');
+const SCREENSHOT = join(ROOT, 'docs/images/preview.png');
+const ARTIFACTS = join(ROOT, 'tests/artifacts');
+
+let server: RunningPreview;
+let browser: Browser;
+let page: Page;
+let outDir: string;
+const pageErrors: string[] = [];
+
+/** A loopback port with nothing listening: bound, then released. */
+function closedPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function say(line: string): Promise<void> {
+  await page.fill('#player-line', line);
+  await page.press('#player-line', 'Enter');
+}
+
+/** Waits for the NPC's reply to the last player line to finish and returns its text. */
+async function lastReply(): Promise<string> {
+  await page.waitForSelector('#send:not([disabled])');
+  return (await page.locator('.msg.npc .text').last().textContent()) ?? '';
+}
+
+async function applySetup(fill: () => Promise<void>): Promise<void> {
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  await fill();
+  await page.click('#apply-setup');
+}
+
+beforeAll(async () => {
+  expect(existsSync(CHROMIUM)).toBe(true); // apt-get install -y chromium
+  outDir = mkdtempSync(join(tmpdir(), 'oam-preview-'));
+  server = await startPreviewServer({ port: 0, root: ROOT, outDir });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(server.url);
+  await page.waitForSelector('.msg.npc');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+test('serves the page on loopback and only the page files', async () => {
+  expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const missing = await page.request.get(`${server.url}../etc/passwd`);
+  expect(missing.status()).toBe(404);
+  const js = await page.request.get(`${server.url}page.js`);
+  expect(js.status()).toBe(200);
+  expect(js.headers()['content-type']).toContain('javascript');
+});
+
+test('greets with the sample persona on the stand-in', async () => {
+  await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe('Welcome to the Crooked Lantern, traveller!');
+  await expect(page.textContent('#now-talking')).resolves.toContain('keyword stand-in');
+});
+
+test('"Two ales, please.": the line streams in, take_order runs, the gold goes 20 → 14, steps show token counts', async () => {
+  await page.click('.chip >> text="Evening! What\'s warm tonight?"');
+  expect(await lastReply()).toContain('Lamb stew');
+
+  // Every text the NPC bubble shows while streaming.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenLines: string[] }).seenLines = seen;
+    new MutationObserver(() => {
+      const texts = document.querySelectorAll('.msg.npc .text');
+      const t = texts[texts.length - 1]?.textContent ?? '';
+      if (seen[seen.length - 1] !== t) seen.push(t);
+    }).observe(document.getElementById('chat-log') as HTMLElement, { subtree: true, childList: true, characterData: true });
+  });
+  await say('Two ales, please.');
+  const final = await lastReply();
+  expect(final).toBe("Two ales, coming right up. That's 6 gold, you've 14 left.");
+  const seen = await page.evaluate(() => (window as unknown as { seenLines: string[] }).seenLines);
+  const partial = seen.filter((t) => t !== '…' && t.length > 0 && t.length < final.length && final.startsWith(t));
+  expect(partial.length).toBeGreaterThan(0);
+
+  await expect(page.locator('.msg.npc .emotion').last().textContent()).resolves.toBe('happy');
+
+  const tool = page.locator('.turn-group').first().locator('.item.tool');
+  await expect(tool.locator('.tool-name').textContent()).resolves.toBe('take_order');
+  expect(JSON.parse((await tool.locator('.args').textContent()) ?? '')).toEqual({ item: 'ale', quantity: 2 });
+  expect(JSON.parse((await tool.locator('.result').textContent()) ?? '')).toEqual({ served: 2, item: 'ale', cost: 6, goldLeft: 14 });
+  await expect(tool.locator('.status').textContent()).resolves.toBe('done');
+
+  await expect(page.locator('#world-log').textContent()).resolves.toContain('player.gold: 20 → 14');
+  await expect(page.locator('#world-view dt.changed + dd').first().textContent()).resolves.toBe('14');
+
+  const steps = page.locator('.turn-group').first().locator('.item.step');
+  await expect(steps.count()).resolves.toBe(2);
+  for (const text of await steps.locator('.nums').allTextContents()) expect(text).toMatch(/^\d{3,} in · \d+ out$/);
+  const summary = (await steps.first().locator('.prompt summary').textContent()) ?? '';
+  expect(summary).toMatch(/^Prompt sent · \d+ tokens \(estimate\)$/);
+  await expect(page.locator('.turn-group').first().locator('.totals').textContent()).resolves.toMatch(/^2 model calls · \d+ prompt tokens · \d+ output tokens$/);
+
+  // The picture for the README: the conversation with the prompt of the first step open.
+  await steps.first().locator('.prompt summary').click();
+  await page.locator('.turn-group').first().locator('.prompt pre').first().evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  mkdirSync(join(ROOT, 'docs/images'), { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'preview.png') });
+  copyFileSync(join(ARTIFACTS, 'preview.png'), SCREENSHOT);
+  await steps.first().locator('.prompt summary').click();
+});
+
+test('an unreachable OpenAI-compatible endpoint gives a clear message, and the stand-in answers again afterwards', async () => {
+  const port = await closedPort();
+  await applySetup(async () => {
+    await page.selectOption('#model-kind', 'openai');
+    await page.fill('#openai-url', `http://127.0.0.1:${port}/v1`);
+    await page.fill('#openai-model', 'gemma-3n');
+  });
+  await expect(page.textContent('#now-talking')).resolves.toContain(`127.0.0.1:${port}`);
+  await say('Two ales, please.');
+  await lastReply();
+  const notice = (await page.locator('.msg.npc .notice').last().textContent()) ?? '';
+  expect(notice).toContain('model_unavailable');
+  expect(notice).toContain(`Could not reach http://127.0.0.1:${port}/v1`);
+  await page.screenshot({ path: join(ARTIFACTS, 'preview-unreachable.png') });
+
+  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await say("How's business these days?");
+  expect(await lastReply()).toBe("Busy as a beehive, and twice as loud. Can't complain!");
+  await expect(page.locator('.msg.npc .notice').last().isHidden()).resolves.toBe(true);
+});
+
+test('a tool answered by hand: the turn waits for the typed answer, and the game code does not run', async () => {
+  await applySetup(async () => { await page.check('#by-hand-take_order'); });
+  await say('Two ales, please.');
+  const tool = page.locator('.item.tool').first();
+  await tool.locator('form.answer').waitFor({ state: 'visible' });
+  await expect(tool.locator('.badge').textContent()).resolves.toBe('external tool');
+  await expect(tool.locator('.status').textContent()).resolves.toBe('waiting');
+  await tool.locator('.answer-input').fill('{"served": 2, "item": "ale", "cost": 4, "goldLeft": 16}');
+  await tool.locator('form.answer button').click();
+  expect(await lastReply()).toBe("Two ales, coming right up. That's 4 gold, you've 16 left.");
+  await expect(tool.locator('.status').textContent()).resolves.toBe('done');
+  await expect(tool.locator('form.answer').isHidden()).resolves.toBe(true);
+  await expect(page.locator('#world-log').textContent()).resolves.toContain('No changes yet.');
+});
+
+test('a recorded script plays back its steps', async () => {
+  await applySetup(async () => {
+    await page.uncheck('#by-hand-take_order');
+    await page.selectOption('#model-kind', 'script');
+  });
+  await say('Something cold?');
+  expect(await lastReply()).toBe('One cider, cold as the river. Enjoy, love.');
+  await expect(page.locator('#world-log').textContent()).resolves.toContain('player.gold: 20 → 16');
+});
+
+test('a bad recorded script and bad personas are shown as problems; the conversation keeps going', async () => {
+  await applySetup(async () => { await page.fill('#script-text', '[{"fail": "no_such_code"}]'); });
+  await expect(page.locator('#model-problems').textContent()).resolves.toContain('script[0]: "fail" must be an error code');
+
+  // The previous (good) script conversation stays; its script is used up, and it says so.
+  await say('Another cider?');
+  expect(await lastReply()).toBe('');
+  await expect(page.locator('.msg.npc .notice').last().textContent()).resolves.toContain('the script is exhausted');
+
+  await page.selectOption('#model-kind', 'standin');
+  await page.click('#apply-setup');
+  await expect(page.locator('#model-problems').isHidden()).resolves.toBe(true);
+
+  await applySetup(async () => {
+    await page.selectOption('#persona-source', 'custom');
+    await page.fill('#persona-text', '{"role": "the blacksmith"}');
+  });
+  await expect(page.locator('#persona-problems').textContent()).resolves.toMatch(/name/);
+
+  await page.fill('#persona-text', 'name: Gorm');
+  await page.click('#apply-setup');
+  await expect(page.locator('#persona-problems').textContent()).resolves.toMatch(/JSON/i);
+
+  // The last good conversation is still there and answers.
+  await say('Goodnight, Mira!');
+  expect(await lastReply()).toBe('Goodnight, traveller. Mind the step on your way out!');
+
+  await page.fill('#persona-text', '{"name": "Gorm", "role": "the blacksmith", "greeting": "Mind the sparks."}');
+  await page.click('#apply-setup');
+  await expect(page.locator('#persona-problems').isHidden()).resolves.toBe(true);
+  await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe('Mind the sparks.');
+  await say('Heard any rumours lately?');
+  expect(await lastReply()).toContain('north road');
+  await expect(page.locator('.msg.npc .who').last().textContent()).resolves.toContain('Gorm');
+});
+
+test('the page reported no script errors', () => {
+  expect(pageErrors).toEqual([]);
+});
