@@ -91,4 +91,22 @@ module.exports = {
     saveRefused: 'the asset database did not accept the file',
     removeUnknown: 'Remove unknown fields',
   },
+  preview: {
+    title: 'NPC preview',
+    menu: 'NPC preview',
+    useNode: 'Use selected NPC node',
+    useAsset: 'Use selected persona asset',
+    noNode: 'Select a node with an NPCComponent in the Hierarchy first.',
+    noNpc: 'The selected node has no NPCComponent.',
+    noPersona: "The NPCComponent has no persona asset; set its Persona property.",
+    noAsset: 'Select a .persona asset in the Assets panel first.',
+    noPersonaFile: 'The persona asset has no file on disk.',
+    readFailed: 'Could not read',
+    loaded: 'Talking with the persona from',
+    notBuilt: 'The preview page is not built. Run "npm run preview" once (or the extension build) to create dist/preview/.',
+  },
+  settings: {
+    openaiUrl: 'Preview: OpenAI-compatible server URL (llama.cpp, Ollama, LM Studio), e.g. http://127.0.0.1:8080/v1',
+    openaiModel: 'Preview: model name sent to that server',
+  },
 };

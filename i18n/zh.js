@@ -91,4 +91,22 @@ module.exports = {
     saveRefused: '资源数据库没有接受该文件',
     removeUnknown: '删除未知字段',
   },
+  preview: {
+    title: 'NPC 预览',
+    menu: 'NPC 预览',
+    useNode: '使用选中的 NPC 节点',
+    useAsset: '使用选中的人设资源',
+    noNode: '请先在层级管理器中选中一个带 NPCComponent 的节点。',
+    noNpc: '选中的节点没有 NPCComponent。',
+    noPersona: 'NPCComponent 没有设置人设资源，请设置其 Persona 属性。',
+    noAsset: '请先在资源管理器中选中一个 .persona 资源。',
+    noPersonaFile: '该人设资源在磁盘上没有对应的文件。',
+    readFailed: '无法读取',
+    loaded: '正在与此人设对话：',
+    notBuilt: '预览页面尚未构建。请先运行一次 "npm run preview"（或扩展的构建）以生成 dist/preview/。',
+  },
+  settings: {
+    openaiUrl: '预览：OpenAI 兼容服务器地址（llama.cpp、Ollama、LM Studio），例如 http://127.0.0.1:8080/v1',
+    openaiModel: '预览：发送给该服务器的模型名称',
+  },
 };
