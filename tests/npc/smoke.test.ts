@@ -1,6 +1,6 @@
 import { NPC } from '../../src/game/npc';
 import { WorldState } from '../../src/game/world';
-import { AgentTool, JsonSchema, ScriptedLanguageModel, Script } from '../../src';
+import { AgentTool, ScriptedLanguageModel, Script } from '../../src';
 
 test('npc smoke', async () => {
   const world = new WorldState({ player: { gold: 10 } });
