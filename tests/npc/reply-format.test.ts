@@ -276,3 +276,22 @@ describe('fallback lines', () => {
     expect(turn.isFallback).toBe(true);
   });
 });
+
+describe('a JSON answer where text was asked for', () => {
+  test('the text retry reads {"emotion","line"} instead of speaking the JSON aloud', async () => {
+    const { npc } = mira([BLOCKED(), Script.json({ emotion: 'happy', line: 'Welcome back!' }, 6)]);
+    const stream = npc.talkStream('Hi');
+    const { events: evs } = await events(stream);
+    const turn = await stream.turn();
+    expect(turn).toMatchObject({ line: 'Welcome back!', emotion: 'happy', isFallback: false });
+    expect(evs.some((e) => e.type === 'line' && e.line.includes('{'))).toBe(false);
+    expect(shownLine(evs)).toBe('Welcome back!');
+  });
+
+  test('text format: a JSON object without a line is treated as words, never crashes', async () => {
+    const { npc } = mira([Script.text('{"mood": "happy"}')], { options: { replyFormat: 'text' } });
+    const turn = await npc.talk('Hi');
+    expect(turn.isFallback).toBe(false);
+    expect(typeof turn.line).toBe('string');
+  });
+});

@@ -10,6 +10,7 @@ import { validateToolChoice } from '../../core/agent/config';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { generateText, type LanguageModel, type TokenUsage } from '../../models/types';
+import { extractJson, isPlainObject } from '../../core/json/extract';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';
 import { MemoryStage, memoryTools, MEMORY_TOOL_NAMES, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
@@ -354,6 +355,7 @@ export class NPC {
       run.on('text', (e) => {
         if (e.isReset && e.text === '') return tracker.reset();
         if (isEmotionTagPending(e.text)) return;
+        if (e.text.trim().charAt(0) === '{') return; // a JSON answer: shown once read, never as raw JSON
         const tag = parseEmotionTag(e.text, emotions, defaultEmotion);
         if (tag.emotion) tracker.setEmotion(tag.emotion);
         tracker.setRawLine(tag.emotion ? tag.rest : e.text);
@@ -471,6 +473,12 @@ function labelOf(name: string): string {
 }
 
 function readTextReply(text: string, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+  // A model primed by the JSON rules in the prefix may still answer the text retry with
+  // {"emotion", "line"}: read it as such instead of speaking the JSON aloud.
+  const json = text.trim().charAt(0) === '{' ? extractJson(text) : undefined;
+  if (json && isPlainObject(json.value) && typeof json.value.line === 'string') {
+    return readStructuredReply(json.value, { ...o, playerOptionCount: 0, canEndConversation: false }, names, defaultEmotion);
+  }
   const tag = parseEmotionTag(text, o.emotions, defaultEmotion);
   const line = cleanLine(tag.rest, names);
   if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
