@@ -1,0 +1,204 @@
+/** The page's conversation logic in Node: the turn view, tools answered by hand, world changes, failures. */
+import { createServer } from 'node:net';
+import { AgentError, estimateTokens, ScriptedLanguageModel, Script, OpenAICompatibleModel, type NPCEvent } from '../../src';
+import { createMiraModel } from '../../demo/tavern/mira-model';
+import { PreviewSession, parseAnswer } from '../../preview/page/preview-session';
+import { SAMPLE_PERSONA } from '../../preview/page/persona-source';
+import { applyEvent, failTurn, newTurnView, type TurnView } from '../../preview/page/turn-view';
+import { compactJson, describeChange, flattenWorld, turnTotals } from '../../preview/page/format';
+
+function standin(): PreviewSession {
+  return new PreviewSession({ persona: SAMPLE_PERSONA, model: createMiraModel() });
+}
+
+/** Resolves once `check` holds for a view passed to onUpdate. */
+function whenView(check: (v: TurnView) => boolean): { onUpdate: (v: TurnView) => void; reached: Promise<TurnView> } {
+  let done!: (v: TurnView) => void;
+  const reached = new Promise<TurnView>((r) => { done = r; });
+  return { onUpdate: (v) => { if (check(v)) done(v); }, reached };
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+describe('PreviewSession', () => {
+  test('"Two ales, please.": streamed line, take_order with args and result, steps in order, gold 20 → 14', async () => {
+    const session = standin();
+    const lines: string[] = [];
+    const view = await session.talk('Two ales, please.', (v) => lines.push(v.line));
+    expect(view.line).toBe("Two ales, coming right up. That's 6 gold, you've 14 left.");
+    expect(view.emotion).toBe('happy');
+    expect(view.done && !view.isFallback && view.error === undefined).toBe(true);
+    expect(lines.some((l) => l.length > 0 && l.length < view.line.length && view.line.startsWith(l))).toBe(true);
+    expect(view.lineEvents).toBeGreaterThanOrEqual(2);
+
+    expect(view.tools).toEqual([{
+      id: expect.stringMatching(/^call_/), name: 'take_order', args: { item: 'ale', quantity: 2 }, external: false, status: 'done',
+      result: JSON.stringify({ served: 2, item: 'ale', cost: 6, goldLeft: 14 }),
+    }]);
+    expect(view.timeline).toEqual(['step:1', `tool:${view.tools[0].id}`, 'step:2']);
+    expect(view.steps.map((s) => [s.number, s.kind, s.isRepair])).toEqual([[1, 'decide', false], [2, 'decide', false]]);
+    for (const s of view.steps) {
+      expect(s.promptTokens).toBe(estimateTokens(s.systemInstruction) + estimateTokens(s.promptPrefix + s.prompt));
+      expect(s.promptTokens).toBeGreaterThan(300);
+      expect(s.outputTokens).toBeGreaterThan(0);
+      expect(s.failed).toBeUndefined();
+    }
+    expect(view.steps[0].output).toContain('take_order');
+    expect(view.steps[1].prompt).toContain('take_order');
+    expect(view.modelCalls).toBe(2);
+
+    expect(session.worldChanges).toEqual([
+      { path: 'player.gold', oldValue: 20, newValue: 14, turn: 1 },
+      { path: 'player.inventory', oldValue: [], newValue: ['ale', 'ale'], turn: 1 },
+    ]);
+    expect(session.turns).toEqual([view]);
+    expect(session.isTalking).toBe(false);
+    session.close();
+  });
+
+  test('lists its tools, marking the ones answered by hand and the declared extra tools as external', () => {
+    const session = new PreviewSession({
+      persona: SAMPLE_PERSONA, model: createMiraModel(), answerByHand: ['take_order'],
+      extraTools: [{ name: 'open_door', description: 'Opens the back door.', parameters: { type: 'object', properties: { door: { type: 'string' } } } }],
+    });
+    expect(session.tools.map((t) => [t.name, t.external])).toEqual([['check_menu', false], ['take_order', true], ['open_door', true]]);
+    session.close();
+  });
+
+  test('a tool answered by hand waits for the answer; the game code does not run', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: createMiraModel(), answerByHand: ['take_order'] });
+    const waiting = whenView((v) => v.tools.some((t) => t.status === 'waiting'));
+    const turn = session.talk('Two ales, please.', waiting.onUpdate);
+    const view = await waiting.reached;
+    const call = view.tools[0];
+    expect(call).toMatchObject({ name: 'take_order', external: true, args: { item: 'ale', quantity: 2 } });
+    expect(session.answer('call_unknown', '{}')).toBe(false);
+    expect(session.answer(call.id, '{"cost": 4, "goldLeft": 16}')).toBe(true);
+    expect(session.answer(call.id, '{"cost": 1}')).toBe(false); // answered already
+    const done = await turn;
+    expect(done.line).toBe("Two ales, coming right up. That's 4 gold, you've 16 left.");
+    expect(done.tools[0]).toMatchObject({ status: 'done', result: '{"cost":4,"goldLeft":16}' });
+    expect(session.worldChanges).toEqual([]);
+    expect(session.world.get('player.gold')).toBe(20);
+    expect(session.answer(call.id, '{}')).toBe(false); // no turn running
+    session.close();
+  });
+
+  test('cancelling while a tool waits fails the turn as cancelled and closes the waiting tool', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: createMiraModel(), answerByHand: ['take_order'] });
+    const waiting = whenView((v) => v.tools.some((t) => t.status === 'waiting'));
+    const turn = session.talk('Two ales, please.', waiting.onUpdate);
+    await waiting.reached;
+    session.cancel();
+    const view = await turn;
+    expect(view.error).toMatch(/^cancelled: Cancelled from the preview\./);
+    expect(view.tools[0].status).toBe('failed');
+    // The conversation goes on.
+    expect((await session.talk("How's business these days?")).line).toContain('Busy as a beehive');
+    session.close();
+  });
+
+  test('talking while a turn runs is refused', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: createMiraModel({ chunkDelayMs: 5 }) });
+    const first = session.talk('Two ales, please.');
+    await expect(session.talk('Goodnight, Mira!')).rejects.toMatchObject({ code: 'invalid_request' });
+    expect((await first).line).toContain('Two ales');
+    session.close();
+  });
+
+  test('an unreachable OpenAI-compatible endpoint: the fallback line, the clear reason, the step marked failed', async () => {
+    const port = await closedPort();
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new OpenAICompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1` }) });
+    const view = await session.talk('Two ales, please.');
+    expect(view.isFallback).toBe(true);
+    expect(view.line).toBe(SAMPLE_PERSONA.fallbackLines?.[0]);
+    expect(view.fallbackReason).toMatch(new RegExp(`^model_unavailable: Could not reach http://127\\.0\\.0\\.1:${port}/v1`));
+    expect(view.steps.length).toBeGreaterThanOrEqual(1);
+    expect(view.steps.every((s) => s.failed === true)).toBe(true);
+    expect(session.world.get('player.gold')).toBe(20);
+    session.close();
+  });
+
+  test('a used-up recorded script fails the turn with the model\'s message', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([Script.reply({ emotion: 'happy', line: 'Hello there.' })]) });
+    expect((await session.talk('Hi')).line).toBe('Hello there.');
+    const view = await session.talk('Hi again');
+    expect(view.error).toMatch(/^invalid_request: ScriptedLanguageModel: the script is exhausted/);
+    expect(view.line).toBe('');
+    session.close();
+  });
+
+  test('bad set-ups throw an AgentError: a persona without a name, a tool declared twice, a bad tool name', () => {
+    const model = createMiraModel();
+    expect(() => new PreviewSession({ persona: { role: 'x' } as never, model })).toThrow(AgentError);
+    expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, extraTools: [{ name: 'take_order', description: 'again' }] })).toThrow(/declared twice/);
+    expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, extraTools: [{ name: 'open door', description: 'd' }] })).toThrow(AgentError);
+  });
+});
+
+describe('parseAnswer', () => {
+  test('JSON when it parses, text otherwise', () => {
+    expect(parseAnswer(' {"ok": true} ')).toEqual({ ok: true });
+    expect(parseAnswer('42')).toBe(42);
+    expect(parseAnswer('the door is locked')).toBe('the door is locked');
+    expect(parseAnswer('   ')).toBe('');
+  });
+});
+
+describe('the turn view reducer', () => {
+  const step = (isRepair = false): NPCEvent => ({
+    type: 'modelStep',
+    step: { index: 0, kind: 'decide', isRepair, attempt: 0, completedToolRounds: 0, toolCallingMode: 'envelope' as never, enabledTools: [], trimmedTurns: 0 },
+    request: { kind: 'decide', prompt: 'abcd'.repeat(10), promptPrefix: 'p'.repeat(8), systemInstruction: 's'.repeat(5) },
+  });
+
+  test('counts prompt tokens, marks repairs, and ignores a finish without a step', () => {
+    const view = newTurnView('hi');
+    applyEvent(view, { type: 'modelStepFinished', step: {} as never, output: 'x', usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 } });
+    expect(view.steps).toEqual([]);
+    applyEvent(view, step());
+    applyEvent(view, step(true));
+    expect(view.steps.map((s) => [s.number, s.isRepair, s.promptTokens, s.failed])).toEqual([[1, false, 2 + 12, true], [2, true, 14, undefined]]);
+    applyEvent(view, { type: 'modelStepFinished', step: {} as never, output: '{"reply":"ok"}', usage: { inputTokens: 14, cachedInputTokens: 10, outputTokens: 5 } });
+    expect(view.steps[1]).toMatchObject({ output: '{"reply":"ok"}', outputTokens: 5, cachedTokens: 10 });
+    expect(turnTotals(view)).toBe('2 model calls · 28 prompt tokens · 5 output tokens');
+  });
+
+  test('tool results without a started call, rejected and failing tools', () => {
+    const view = newTurnView('hi');
+    const call = { id: 'call_a', name: 'take_order', args: { item: 'rum' } };
+    applyEvent(view, { type: 'toolResult', record: { call, output: { kind: 'error', message: 'bad item' }, durationMs: 0, rejected: true } });
+    applyEvent(view, { type: 'toolCall', call: { ...call, id: 'call_b' } });
+    applyEvent(view, { type: 'toolResult', record: { call: { ...call, id: 'call_b' }, output: { kind: 'error', message: 'no rum' }, durationMs: 1 } });
+    applyEvent(view, { type: 'externalToolCall', call: { ...call, id: 'call_c' } });
+    expect(view.tools.map((t) => [t.id, t.status, t.external])).toEqual([['call_a', 'rejected', false], ['call_b', 'failed', false], ['call_c', 'waiting', true]]);
+    expect(view.tools[1].result).toContain('no rum');
+    failTurn(view, new AgentError('model_unavailable', 'The server went away.'));
+    expect(view.tools[2].status).toBe('failed');
+    expect(view.error).toBe('model_unavailable: The server went away.');
+    expect(view.done).toBe(true);
+  });
+});
+
+describe('formatting', () => {
+  test('world changes, the flattened world and long values', () => {
+    expect(describeChange({ path: 'player.gold', oldValue: 20, newValue: 14 })).toBe('player.gold: 20 → 14');
+    expect(describeChange({ path: 'quest', newValue: 'open' })).toBe('quest: — → "open"');
+    expect(describeChange({ path: '', oldValue: {}, newValue: { a: 1 } })).toBe('(whole state): {} → {"a":1}');
+    expect(flattenWorld({ player: { gold: 14, bag: ['ale'] }, time: 'evening', empty: {} })).toEqual([
+      { path: 'player.gold', value: '14' }, { path: 'player.bag', value: '["ale"]' }, { path: 'time', value: '"evening"' },
+    ]);
+    expect(flattenWorld(3)).toEqual([{ path: '(root)', value: '3' }]);
+    const long = compactJson('x'.repeat(500), 20);
+    expect(long).toHaveLength(20);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
