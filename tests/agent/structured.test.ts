@@ -133,3 +133,13 @@ describe('structured output', () => {
     expect(custom.model.requests[1].prompt).toContain('Assistant: Hi!\n');
   });
 });
+
+test('a structured step answered in the decide format ({"reply": {…}}) is unwrapped, not repaired', async () => {
+  const { Agent, JsonSchema, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const schema = JsonSchema.obj({ mood: JsonSchema.string(), line: JsonSchema.string() });
+  const model = new ScriptedLanguageModel([Script.reply({ mood: 'calm', line: 'Fine.' })]);
+  const agent = new Agent(model);
+  const r = await agent.respond('How are you?', { schema, toolChoice: 'none' });
+  expect(r.structured).toEqual({ mood: 'calm', line: 'Fine.' });
+  expect(model.kinds).toEqual(['structured']);
+});

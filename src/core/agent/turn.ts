@@ -7,8 +7,8 @@ import { AgentError } from '../errors';
 import { abortError } from '../abort';
 import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
 import type { JsonSchema } from '../schema';
-import { parseEnvelope, argumentCandidates, InlineReplyReader } from '../envelope';
-import { extractJson, hasCompleteObject } from '../json';
+import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } from '../envelope';
+import { extractJson, hasCompleteObject, isPlainObject } from '../json';
 import { buildStepPrompt, stablePrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
 import { renderToolSection } from '../prompt/stable-prefix';
 import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
@@ -263,6 +263,10 @@ export class TurnEngine {
         const checked = schema.check(found.value);
         if (checked.ok) return checked.value;
         problem = checked.problem;
+        // A model that keeps to the decide format wraps the answer: {"reply": {…}}.
+        const inner = isPlainObject(found.value) ? inlineReplyOf(found.value) : undefined;
+        const unwrapped = inner !== undefined && inner !== found.value ? schema.check(inner) : undefined;
+        if (unwrapped && unwrapped.ok) return unwrapped.value;
       } else {
         problem = 'the answer was not JSON';
       }
