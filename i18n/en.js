@@ -1,5 +1,7 @@
 // English texts of the oam-cocos extension (Creator reads `i18n:oam-cocos.<path>`).
 module.exports = {
+  title: 'oam-cocos',
+  description: "On-device AI for NPCs, decisions and generated content, on Android's built-in Gemini Nano.",
   builder: {
     enableNano: {
       label: 'Gemini Nano (oam-cocos)',

@@ -1,5 +1,7 @@
 // oam-cocos 扩展的中文文本（Creator 通过 `i18n:oam-cocos.<路径>` 读取）。
 module.exports = {
+  title: 'oam-cocos',
+  description: '端侧 AI：让 NPC 对话、决策和内容生成运行在 Android 内置的 Gemini Nano 上。',
   builder: {
     enableNano: {
       label: 'Gemini Nano（oam-cocos）',
