@@ -116,6 +116,12 @@ export class NPCComponent extends Component {
   @property({ tooltip: 'The NPC tracks its relationship with the player (change_relationship tool).' })
   trackRelationship = false;
 
+  @property({ type: CCInteger, range: [-100, 100, 1], tooltip: 'Secrets stay out of the prompt until the relationship reaches this (−100…100).' })
+  secretsUnlockAt = 50;
+
+  @property({ tooltip: 'Keep the secrets in the prompt from the start, guarded by a rule not to tell (ignores Secrets Unlock At).' })
+  secretsAlwaysGuarded = false;
+
   @property({ type: [CCString], tooltip: 'Emotions the NPC may show (empty = all 16).' })
   emotions: string[] = [];
 
@@ -341,6 +347,7 @@ export class NPCComponent extends Component {
       replyFormat: REPLY_FORMATS[this.replyFormat] || 'automatic',
       playerOptionCount: this.playerOptionCount,
       canEndConversation: this.canEndConversation,
+      secretsUnlockAtRelationship: this.secretsAlwaysGuarded ? null : this.secretsUnlockAt,
       externalToolTimeoutMs: this.externalToolTimeoutMs,
       toolTimeoutMs: this.toolTimeoutMs,
       priority: this.priority,

@@ -62,6 +62,11 @@ export class OamRuntime {
     OamRuntime.reset();
   }
 
+  /** The configuration in force (a copy), so a caller can change one part and keep the rest. */
+  static get config(): OamRuntimeConfig {
+    return { ...config };
+  }
+
   /** The shared scheduler: pass it wherever a LanguageModel is needed. */
   static get model(): ModelScheduler {
     return OamRuntime.ensure().scheduler;

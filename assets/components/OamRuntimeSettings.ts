@@ -27,11 +27,14 @@ export class OamRuntimeSettings extends Component {
 
   onLoad(): void {
     const url = this.openaiUrl.trim();
+    // Keep what scripts configured (the stand-in's rules, a custom model); change only these.
+    const current = OamRuntime.config;
     OamRuntime.configure({
+      ...current,
       openaiUrl: url || undefined,
       model: this.openaiModel.trim() || undefined,
       openaiOnDevice: this.useOnDevice,
-      scheduler: { callsPerMinute: this.callsPerMinute },
+      scheduler: { ...current.scheduler, callsPerMinute: this.callsPerMinute },
     });
   }
 }

@@ -187,11 +187,11 @@ describe('the scene at play (scripted evening)', () => {
       "Two ales, coming right up. That's 6 gold, you've 14 left.",
       "Busy as a beehive, and twice as loud. Can't complain!",
       "Aren't you a sweetheart. You're welcome here any night.",
-      // NPCComponent keeps secrets until the relationship reaches 50 (the demo unlocks at 10).
-      "Only that the north road's flooded. Ask me again when I know you better.",
+      // The scene sets Mira's secretsUnlockAt to 10, as the demo does: her secret is out.
+      "Between us? I saw the mayor's men hide a chest of silver in the old mill.",
       'Goodnight, traveller. Mind the step on your way out!',
     ]);
-    expect(turns.map((t) => t.emotion)).toEqual(['happy', 'happy', 'amused', 'grateful', 'neutral', 'happy']);
+    expect(turns.map((t) => t.emotion)).toEqual(['happy', 'happy', 'amused', 'grateful', 'suspicious', 'happy']);
     expect(turns[5].endsConversation).toBe(true);
     expect(game.answered.map((a) => a.tool)).toEqual(['check_menu', 'take_order']);
     const calls = ([] as ToolRecord[]).concat(...turns.map((t) => t.toolCalls)).map((r) => r.call.name);

@@ -327,6 +327,9 @@ const miraNpc = component(mira, TYPES.NPCComponent, {
   replyFormat: 0,
   rememberFacts: true,
   trackRelationship: true,
+  // Mira tells the player her secret once she likes them (the demo does the same).
+  secretsUnlockAt: 10,
+  secretsAlwaysGuarded: false,
   emotions: [],
   playerOptionCount: 0,
   canEndConversation: true,
