@@ -17,9 +17,9 @@ if [ -f scripts/build-runtime.mjs ]; then
   npm run --silent build
 fi
 
-if [ -f assets/tsconfig.json ]; then
+if [ -f tsconfig.assets.json ]; then
   step "type-check assets/ against @cocos/creator-types and Creator's Babel limits"
-  npx tsc -p assets/tsconfig.json
+  npx tsc -p tsconfig.assets.json
   node scripts/check-babel-limits.mjs assets
 fi
 

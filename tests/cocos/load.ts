@@ -1,8 +1,8 @@
 /**
  * Loads the mounted components for a test. They are required, not imported: importing them
  * would pull them into the root type check (tsconfig.json), which reads decorators in the TC39
- * form, while Creator and assets/tsconfig.json use legacy decorators. Their own type check is
- * `npx tsc -p assets/tsconfig.json`; these interfaces cover what the tests touch.
+ * form, while Creator and tsconfig.assets.json use legacy decorators. Their own type check is
+ * `npx tsc -p tsconfig.assets.json`; these interfaces cover what the tests touch.
  *
  * Call after `jest.mock('cc', …)`, `jest.mock('cc/env', …)` and the runtime mock.
  */
