@@ -175,7 +175,12 @@ describe('cancellation', () => {
     const c = new Canceller();
     c.abort();
     const second = agent.run('Queued', { signal: c.signal });
+    // It fails a microtask later (like bad input), so a listener attached right after run() hears it.
+    const heard: string[] = [];
+    second.on('error', (e) => heard.push(e.code));
+    await Promise.resolve();
     expect(second.status).toBe('cancelled');
+    expect(heard).toEqual(['cancelled']);
     expect((await failure(second.response())).code).toBe('cancelled');
     first.cancel();
     await agent.waitUntilIdle();

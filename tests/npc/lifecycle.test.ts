@@ -263,3 +263,24 @@ describe('two NPCs sharing one ModelScheduler', () => {
     expect(scheduler.stats().completed).toBe(3);
   });
 });
+
+describe('a turn rejected while background compaction lands', () => {
+  test('the rejected turn never enters the history, whatever compaction dropped meanwhile', async () => {
+    const { NPC, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+    const model = new ScriptedLanguageModel([], {
+      fallback: Script.dynamic((r) => {
+        if (r.kind === 'summary') return Script.delay(20, Script.text('They said hi.'));
+        return r.turn?.prompt === 'first'
+          ? Script.json({ emotion: 'happy', line: 'Hi!' })
+          : Script.delay(60, Script.json({ emotion: 'happy', line: '' })); // no words: rejected
+      }),
+    });
+    const npc = new NPC({ persona: { name: 'Mira' }, model, options: { replyFormat: 'structured', compactAfterTurns: 1, keepRecentTurns: 0 } });
+    await npc.talk('first');
+    const second = await npc.talk('second');
+    expect(second.isFallback).toBe(true);
+    await npc.settledState();
+    expect(npc.memory.summary).toBe('They said hi.');
+    expect(npc.history).toEqual([]); // turn 1 folded into the summary; turn 2 never committed
+  });
+});

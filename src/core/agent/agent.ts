@@ -36,6 +36,11 @@ export interface RunOptions {
   context?: string;
   signal?: SignalLike;
   externalTools?: ExternalToolHandler;
+  /**
+   * Checks the finished response before it is committed; throwing rejects the turn, which then
+   * fails with that error and leaves no trace in the history (an NPC rejects a reply without words).
+   */
+  accept?: (response: AgentResponse) => void;
 }
 
 export interface CompactOptions {
@@ -92,6 +97,10 @@ export class Agent {
     try {
       if (this.closed) throw new AgentError('invalid_request', 'This agent was closed.');
       if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
+      if (options.context !== undefined && typeof options.context !== 'string') throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
+      if (options.enabledTools !== undefined && (!Array.isArray(options.enabledTools) || options.enabledTools.some((n) => typeof n !== 'string'))) {
+        throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
+      }
       if (options.toolChoice !== undefined) choice = validateToolChoice(options.toolChoice);
       if (options.schema !== undefined) schema = options.schema instanceof JsonSchema ? options.schema : JsonSchema.from(options.schema);
       resolveTurnTools(this._tools, choice, options.enabledTools ?? this._config.toolPolicy.enabledTools);
@@ -122,6 +131,7 @@ export class Agent {
       );
       const response = await engine.run();
       if (run.signal.aborted) throw run.cancelReason();
+      if (options.accept) options.accept(response);
       // The point of no return: from here on the turn is committed and a cancel changes nothing.
       this._history = this._history.concat(entries);
       this.addUsage(response.usage);
@@ -139,8 +149,9 @@ export class Agent {
     const cancelQueued = () => {
       if (run.status === 'queued' && !run.isFinished) run.fail(run.cancelReason());
     };
-    // A caller signal that was already aborted fired before this listener could be added.
-    if (run.signal.aborted) cancelQueued();
+    // A caller signal that was already aborted fired before this listener could be added; fail
+    // a microtask later, like bad input, so listeners attached right after run() still hear it.
+    if (run.signal.aborted) Promise.resolve().then(cancelQueued);
     else run.signal.addEventListener('abort', cancelQueued);
     return run;
   }

@@ -250,12 +250,20 @@ export class NPC {
 
     const attempt = async (format: 'structured' | 'text', toolChoice: ToolChoice, context: string): Promise<ParsedReply> => {
       tracker.reset();
+      let parsed: ParsedReply | undefined;
       const run = this.agent.run(prompt, {
         schema: format === 'structured' ? this.replySchema : undefined,
         toolChoice,
         context,
         signal: stream.signal,
         externalTools: options.externalTools,
+        // A reply without words is rejected before the agent commits it, so a retry or a
+        // fallback leaves the history as it was.
+        accept: (response) => {
+          parsed = format === 'structured'
+            ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
+            : readTextReply(response.text, o, names, this._persona.defaultEmotion);
+        },
       });
       stream.attach(run);
       this.forwardEvents(run, stream, tracker, records, format);
@@ -266,19 +274,9 @@ export class NPC {
         usage.cachedInputTokens += e.usage.cachedInputTokens;
         usage.outputTokens += e.usage.outputTokens;
       });
-      const entriesBefore = this.agent.history.length;
       try {
-        const response = await run.response();
-        try {
-          return format === 'structured'
-            ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
-            : readTextReply(response.text, o, names, this._persona.defaultEmotion);
-        } catch (e) {
-          // The agent already committed a turn the NPC cannot use (no words): take it back, so a
-          // retry or fallback leaves the history as it was before this turn.
-          await this.agent.replaceHistory(this.agent.history.slice(0, entriesBefore));
-          throw e;
-        }
+        await run.response();
+        return parsed as ParsedReply;
       } finally {
         stream.attach(null);
       }
