@@ -2,6 +2,7 @@ package com.oamcocos.nano
 
 import com.oamcocos.nano.core.NanoClient
 import com.oamcocos.nano.core.NanoFailure
+import com.oamcocos.nano.core.NanoModelConfig
 import org.json.JSONArray
 import org.json.JSONObject
 import org.junit.Assert.assertEquals
@@ -204,6 +205,103 @@ class BridgeHostTest {
             h.request(3, "generate", JSONObject().put("prompt", "b"))
             val ids = (1..5).map { val m = h.next(); if (m.has("params")) m.getJSONObject("params").getInt("id") else m.getInt("id") }
             assertEquals(listOf(2, 2, 2, 3, 3), ids)
+        }
+    }
+
+    private fun awaitEvent(client: ScriptedNanoClient, event: String) {
+        val until = System.nanoTime() + 5_000_000_000L
+        while (event !in client.events) {
+            if (System.nanoTime() > until) throw AssertionError("ML Kit never saw $event: ${client.events}")
+            Thread.sleep(5)
+        }
+    }
+
+    @Test
+    fun closeDuringAStreamingGenerationClosesTheClientOnlyAfterTheGenerationEnded() {
+        val h = HostHarness(script(JSONObject().put("hang", true)))
+        h.ready()
+        h.request(2, "generate", JSONObject().put("prompt", "x"))
+        awaitEvent(h.client, "generate:start")
+        h.close() // waits for the host's close job, then shuts the executor down
+        assertEquals(listOf("generate:start", "generate:end", "close"), h.client.events.toList())
+        assertEquals("tasks rejected by the shut-down executor", 0, h.rejected.get())
+        h.assertQuiet()
+    }
+
+    @Test
+    fun closeTwiceIsHarmlessAndClosesTheClientOnce() {
+        val h = HostHarness(script())
+        h.ready()
+        h.request(2, "availability")
+        h.next()
+        h.close()
+        h.close()
+        assertEquals(listOf("close"), h.client.events.toList())
+    }
+
+    @Test
+    fun readySelectsTheModelAndAChangedSelectionRetiresTheOldClient() {
+        HostHarness(script()).use { h ->
+            h.request(1, "ready", JSONObject().put("protocol", 1).put("preference", "fast").put("releaseStage", "preview"))
+            h.next()
+            h.request(2, "availability")
+            h.next()
+            assertEquals(listOf(NanoModelConfig(preference = NanoModelConfig.FAST, releaseStage = NanoModelConfig.PREVIEW)), h.configs.toList())
+            h.request(1, "ready", JSONObject().put("protocol", 1).put("preference", "fast").put("releaseStage", "preview"))
+            h.next()
+            h.request(2, "availability")
+            h.next()
+            assertEquals("same selection keeps the client", 1, h.configs.size)
+            h.ready()
+            h.request(2, "availability")
+            h.next()
+            assertEquals(listOf(NanoModelConfig(NanoModelConfig.FAST, NanoModelConfig.PREVIEW), NanoModelConfig()), h.configs.toList())
+            assertEquals(listOf("close"), h.client.events.toList())
+        }
+    }
+
+    @Test
+    fun readyWithAnUnknownModelSelectionIsRefused() {
+        HostHarness(script()).use { h ->
+            h.request(1, "ready", JSONObject().put("protocol", 1).put("preference", "huge"))
+            val e = errorOf(h.next())
+            assertEquals(-32602, e.getInt("code"))
+            assertTrue(e.getString("message").contains("preference"))
+            h.request(2, "ready", JSONObject().put("protocol", 1).put("releaseStage", 1))
+            assertEquals(-32602, errorOf(h.next()).getInt("code"))
+            h.request(3, "availability")
+            assertEquals("still not ready", -32600, errorOf(h.next()).getInt("code"))
+        }
+    }
+
+    @Test
+    fun stringIdsAreEchoedInChunksAnswersAndCancels() {
+        HostHarness(script(attempt("a", "b"), JSONObject().put("hang", true))).use { h ->
+            h.ready()
+            h.send("""{"jsonrpc":"2.0","id":"c7f3-2","method":"generate","params":{"prompt":"x"}}""")
+            assertEquals("c7f3-2", h.next().getJSONObject("params").getString("id"))
+            assertEquals("c7f3-2", h.next().getJSONObject("params").getString("id"))
+            assertEquals("c7f3-2", h.next().getString("id"))
+            h.send("""{"jsonrpc":"2.0","id":"c7f3-3","method":"generate","params":{"prompt":"y"}}""")
+            awaitEvent(h.client, "generate:start")
+            h.send("""{"jsonrpc":"2.0","method":"cancel","params":{"id":"c7f3-3"}}""")
+            val answer = h.next()
+            assertEquals("c7f3-3", answer.getString("id"))
+            assertEquals("cancelled", errorOf(answer).getJSONObject("data").getString("code"))
+        }
+    }
+
+    @Test
+    fun thinkingIsPassedToMlKitOnlyWhenAsked() {
+        HostHarness(script(attempt("a"), attempt("b"))).use { h ->
+            h.ready()
+            h.request(2, "generate", JSONObject().put("prompt", "x").put("thinking", true))
+            h.next(); h.next()
+            h.request(3, "generate", JSONObject().put("prompt", "y"))
+            h.next(); h.next()
+            assertEquals(listOf(true, false), h.client.requests.map { it.enableThinking })
+            h.request(4, "generate", JSONObject().put("prompt", "z").put("thinking", "yes"))
+            assertEquals(-32602, errorOf(h.next()).getInt("code"))
         }
     }
 }

@@ -1,5 +1,6 @@
 package com.oamcocos.nano
 
+import com.oamcocos.nano.core.NanoModelConfig
 import org.json.JSONObject
 import org.junit.Assert.assertEquals
 import org.junit.Assert.assertTrue
@@ -43,6 +44,13 @@ class FixtureReplayTest(private val name: String) {
             h.assertQuiet()
             assertEquals("$name: ML Kit saw unexpected requests", emptyList<String>(), h.client.mismatches.toList())
             assertEquals("$name: scripted ML Kit generate attempts left unused", 0, h.client.attemptsLeft)
+            script.optJSONObject("modelConfig")?.let { want ->
+                val expected = NanoModelConfig(
+                    preference = if (want.has("preference")) want.getInt("preference") else null,
+                    releaseStage = if (want.has("releaseStage")) want.getInt("releaseStage") else null,
+                )
+                assertEquals("$name: ML Kit client created for the wrong model", listOf(expected), h.configs.distinct())
+            }
         }
     }
 }

@@ -1,28 +1,63 @@
 package com.oamcocos.nano
 
+import com.google.mlkit.genai.common.GenAiException
+import com.google.mlkit.genai.prompt.ModelPreference
+import com.google.mlkit.genai.prompt.ModelReleaseStage
 import com.oamcocos.nano.core.AgentErrorCode
 import com.oamcocos.nano.core.NanoErrors
 import com.oamcocos.nano.core.NanoFailure
+import com.oamcocos.nano.core.NanoModelConfig
 import org.junit.Assert.assertEquals
 import org.junit.Assert.assertNull
 import org.junit.Assert.assertSame
+import org.junit.Assert.assertTrue
 import org.junit.Test
+import java.lang.reflect.Modifier
 
 class NanoErrorsTest {
+    /** The seed library's ML Kit code → wire code table (docs/bridge-protocol.md repeats it). */
+    private val seedTable = mapOf(
+        9 to "rate_limited", 27 to "rate_limited", 28 to "rate_limited", 30 to "rate_limited",
+        4 to "guardrail_violation", 11 to "guardrail_violation", 15 to "guardrail_violation",
+        12 to "context_size_exceeded",
+        8 to "model_unavailable", 16 to "model_unavailable", 501 to "model_unavailable", 604 to "model_unavailable", -101 to "model_unavailable",
+        7 to "cancelled",
+        -100 to "invalid_request", -102 to "invalid_request",
+        -104 to "invalid_schema",
+        0 to "generation_failed", -103 to "generation_failed", -105 to "generation_failed", -106 to "generation_failed", -107 to "generation_failed",
+    )
+
     @Test
     fun everyMlKitCodeMapsAsTheSeedTableSays() {
-        val expected = mapOf(
-            9 to "rate_limited", 27 to "rate_limited", 28 to "rate_limited", 30 to "rate_limited",
-            4 to "guardrail_violation", 11 to "guardrail_violation", 15 to "guardrail_violation",
-            12 to "context_size_exceeded",
-            8 to "model_unavailable", 16 to "model_unavailable", 501 to "model_unavailable", 604 to "model_unavailable", -101 to "model_unavailable",
-            7 to "cancelled",
-            -100 to "invalid_request", -102 to "invalid_request",
-            -104 to "invalid_schema",
-            0 to "generation_failed", -103 to "generation_failed", -105 to "generation_failed", -106 to "generation_failed", -107 to "generation_failed",
-            12345 to "generation_failed",
-        )
+        val expected = seedTable + (12345 to "generation_failed")
         for ((code, wire) in expected) assertEquals("ML Kit $code", wire, NanoErrors.codeFor(code).wire)
+    }
+
+    /** Every `public static final int` of a class: how Kotlin compiles a companion's const vals. */
+    private fun intConstants(vararg classes: Class<*>): Map<String, Int> = classes
+        .flatMap { it.declaredFields.toList() }
+        .filter { Modifier.isStatic(it.modifiers) && Modifier.isPublic(it.modifiers) && it.type == Int::class.javaPrimitiveType }
+        .associate { it.name to it.getInt(null) }
+
+    @Test
+    fun everyErrorCodeOfTheMlKitApiIsMappedUnderItsOwnName() {
+        val mirror = intConstants(GenAiException.ErrorCode::class.java, GenAiException.ErrorCode.Companion::class.java)
+        assertEquals("constants found in the ML Kit ErrorCode mirror", 21, mirror.size)
+        val ours = intConstants(NanoErrors::class.java)
+        for ((name, value) in mirror) {
+            assertEquals("NanoErrors.$name", value, ours[name])
+            assertTrue("ML Kit $name ($value) has no entry in the NanoErrors table", NanoErrors.isKnown(value))
+            assertTrue("message of $name names it", NanoErrors.messageFor(value).endsWith("(ML Kit $name, $value)"))
+            assertEquals("seed table for $name ($value)", seedTable[value], NanoErrors.codeFor(value).wire)
+        }
+    }
+
+    @Test
+    fun modelSelectionValuesMatchTheMlKitApi() {
+        assertEquals(ModelPreference.FAST, NanoModelConfig.FAST)
+        assertEquals(ModelPreference.FULL, NanoModelConfig.FULL)
+        assertEquals(ModelReleaseStage.STABLE, NanoModelConfig.STABLE)
+        assertEquals(ModelReleaseStage.PREVIEW, NanoModelConfig.PREVIEW)
     }
 
     @Test

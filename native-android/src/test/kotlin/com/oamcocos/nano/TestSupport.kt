@@ -5,17 +5,22 @@ import com.oamcocos.nano.core.NanoChunk
 import com.oamcocos.nano.core.NanoClient
 import com.oamcocos.nano.core.NanoDownloadEvent
 import com.oamcocos.nano.core.NanoFailure
+import com.oamcocos.nano.core.NanoModelConfig
 import com.oamcocos.nano.core.NanoRequest
 import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.awaitCancellation
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import org.json.JSONArray
 import org.json.JSONObject
 import java.io.File
 import java.util.Collections
-import java.util.concurrent.Executors
 import java.util.concurrent.LinkedBlockingQueue
+import java.util.concurrent.RejectedExecutionException
+import java.util.concurrent.ThreadPoolExecutor
+import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.TimeUnit
 
 /** fixtures/bridge, shared with the TypeScript tests. */
@@ -47,6 +52,8 @@ class ScriptedNanoClient(private val script: JSONObject) : NanoClient {
     val mismatches: MutableList<String> = Collections.synchronizedList(mutableListOf())
     @Volatile var closed = false
     @Volatile var generateCalls = 0
+    /** What happened, in order: "generate:start", "generate:end", "close". */
+    val events: MutableList<String> = Collections.synchronizedList(mutableListOf())
 
     private fun failure(spec: JSONObject) = NanoFailure(spec.getInt("code"), spec.optString("message", "[ErrorCode ${spec.getInt("code")}] scripted"), spec.optLong("retryDelayMs", 0))
 
@@ -97,7 +104,16 @@ class ScriptedNanoClient(private val script: JSONObject) : NanoClient {
             emit(NanoChunk(chunks.getString(i), reason))
         }
         attempt.optJSONObject("error")?.let { throw failure(it) }
-        if (attempt.optBoolean("hang")) awaitCancellation()
+        if (attempt.optBoolean("hang")) {
+            events.add("generate:start")
+            try {
+                awaitCancellation()
+            } finally {
+                // A cancelled coroutine still runs this on the host's thread: it must not be rejected.
+                Thread.sleep(20)
+                events.add("generate:end")
+            }
+        }
     }
 
     private fun checkRequest(index: Int, expect: JSONObject, r: NanoRequest) {
@@ -109,23 +125,34 @@ class ScriptedNanoClient(private val script: JSONObject) : NanoClient {
         r.topK?.let { actual.put("topK", it) }
         r.seed?.let { actual.put("seed", it) }
         r.maxOutputTokens?.let { actual.put("maxOutputTokens", it) }
+        if (r.enableThinking) actual.put("enableThinking", true)
         if (!jsonEquals(expect, actual)) mismatches.add("ML Kit request #$index: expected $expect, got $actual")
     }
 
     val attemptsLeft: Int get() = (script.optJSONArray("generate")?.length() ?: 0) - generateCalls
 
     override fun close() {
+        events.add("close")
         closed = true
     }
 }
 
-/** A BridgeHost on its own single thread, with every outgoing message captured. */
-class HostHarness(script: JSONObject = JSONObject(), foreground: Boolean = script.optBoolean("foreground", true), clientFactory: (() -> NanoClient)? = null) : AutoCloseable {
+/**
+ * A BridgeHost on its own single thread, with every outgoing message captured. The executor
+ * counts rejected tasks (work handed to it after shutdown) instead of hiding them.
+ */
+class HostHarness(script: JSONObject = JSONObject(), foreground: Boolean = script.optBoolean("foreground", true), clientFactory: ((NanoModelConfig) -> NanoClient)? = null) : AutoCloseable {
     val client = ScriptedNanoClient(script)
     val out = LinkedBlockingQueue<String>()
-    private val executor = Executors.newSingleThreadExecutor { r -> Thread(r, "oam-nano-test").apply { isDaemon = true } }
+    /** The model selections the host created clients for, in order. */
+    val configs: MutableList<NanoModelConfig> = Collections.synchronizedList(mutableListOf())
+    val rejected = AtomicInteger()
+    private val executor = ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, LinkedBlockingQueue(), { r -> Thread(r, "oam-nano-test").apply { isDaemon = true } }) { _, _ ->
+        rejected.incrementAndGet()
+        throw RejectedExecutionException("oam-nano-test executor is shut down")
+    }
     private val dispatcher = executor.asCoroutineDispatcher()
-    val host = BridgeHost(clientFactory ?: { client }, { out.add(it) }, dispatcher, { foreground })
+    val host = BridgeHost({ config -> configs.add(config); (clientFactory ?: { client })(config) }, { out.add(it) }, dispatcher, { foreground })
 
     fun send(message: String) = host.onMessage(message)
 
@@ -149,8 +176,9 @@ class HostHarness(script: JSONObject = JSONObject(), foreground: Boolean = scrip
         if (extra != null) throw AssertionError("unexpected message from the host: $extra")
     }
 
+    /** Closes the host, waits until it has closed the client, then shuts the executor down. */
     override fun close() {
-        host.close()
+        runBlocking { withTimeout(5000) { host.close().join() } }
         dispatcher.close()
     }
 }

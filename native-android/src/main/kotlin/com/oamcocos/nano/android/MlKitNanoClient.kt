@@ -9,10 +9,13 @@ import com.google.mlkit.genai.prompt.PromptPrefix
 import com.google.mlkit.genai.prompt.SystemInstruction
 import com.google.mlkit.genai.prompt.TextPart
 import com.google.mlkit.genai.prompt.generateContentRequest
+import com.google.mlkit.genai.prompt.generationConfig
+import com.google.mlkit.genai.prompt.modelConfig
 import com.oamcocos.nano.core.NanoChunk
 import com.oamcocos.nano.core.NanoClient
 import com.oamcocos.nano.core.NanoDownloadEvent
 import com.oamcocos.nano.core.NanoFailure
+import com.oamcocos.nano.core.NanoModelConfig
 import com.oamcocos.nano.core.NanoRequest
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.flow.Flow
@@ -24,6 +27,19 @@ import kotlinx.coroutines.flow.map
  * GenerateContentRequest and GenAiException into NanoFailure. Nothing else lives here.
  */
 class MlKitNanoClient(private val model: GenerativeModel = Generation.getClient()) : NanoClient {
+
+    companion object {
+        /** A client for the selected model; no selection keeps `Generation.getClient()` (ML Kit's default model). */
+        fun create(config: NanoModelConfig): MlKitNanoClient {
+            if (config.preference == null && config.releaseStage == null) return MlKitNanoClient()
+            val selected = modelConfig {
+                // Release stage first: ML Kit derives the default preference from it.
+                config.releaseStage?.let { releaseStage = it }
+                config.preference?.let { preference = it }
+            }
+            return MlKitNanoClient(Generation.getClient(generationConfig { modelConfig = selected }))
+        }
+    }
 
     override suspend fun checkStatus(): Int = mlkit { model.checkStatus() }
 
@@ -69,6 +85,7 @@ class MlKitNanoClient(private val model: GenerativeModel = Generation.getClient(
         r.maxOutputTokens?.let { maxOutputTokens = it }
         r.promptPrefix?.let { promptPrefix = PromptPrefix(it) }
         r.systemInstruction?.let { systemInstruction = SystemInstruction(it) }
+        if (r.enableThinking) enableThinking = true
     }
 
     private suspend fun <T> mlkit(call: suspend () -> T): T = try {

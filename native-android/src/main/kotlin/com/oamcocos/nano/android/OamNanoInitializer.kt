@@ -18,7 +18,8 @@ import java.util.concurrent.Executors
  * follows activities through ActivityLifecycleCallbacks:
  * - first activity created → the host starts listening on the "oam-cocos" event;
  * - resumed/paused → foreground state (generation in the background is refused as rate_limited);
- * - last activity destroyed while finishing → the host closes the ML Kit client.
+ * - last activity destroyed while finishing → the host closes the ML Kit client (on its own
+ *   thread, after its work ended) and then the executor is shut down.
  * It answers no queries; it exists only for its onCreate.
  */
 class OamNanoInitializer : ContentProvider() {
@@ -47,7 +48,7 @@ class OamNanoInitializer : ContentProvider() {
             val executor = Executors.newSingleThreadExecutor { r -> Thread(r, "oam-nano").apply { isDaemon = true } }
             val d = executor.asCoroutineDispatcher()
             val t = CocosBridgeTransport()
-            val h = BridgeHost(clientFactory = { MlKitNanoClient() }, send = t::send, dispatcher = d, isForeground = { resumed > 0 })
+            val h = BridgeHost(clientFactory = { MlKitNanoClient.create(it) }, send = t::send, dispatcher = d, isForeground = { resumed > 0 })
             t.start(h::onMessage)
             dispatcher = d
             transport = t
@@ -64,8 +65,11 @@ class OamNanoInitializer : ContentProvider() {
             if (created > 0) created--
             if (created > 0 || !activity.isFinishing) return
             transport?.stop()
-            host?.close()
-            dispatcher?.close()
+            val h = host
+            val d = dispatcher
+            // The host closes the ML Kit client on its own thread after its coroutines ended;
+            // only then is the executor shut down (earlier, their last steps would be rejected).
+            if (h != null) h.close().invokeOnCompletion { d?.close() } else d?.close()
             transport = null
             host = null
             dispatcher = null

@@ -5,9 +5,11 @@ import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.Job
+import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.ensureActive
+import kotlinx.coroutines.joinAll
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.sync.Mutex
 import kotlinx.coroutines.sync.withLock
@@ -23,7 +25,8 @@ import org.json.JSONObject
  * the message onto the game thread.
  */
 class BridgeHost(
-    private val clientFactory: () -> NanoClient,
+    /** Creates the ML Kit client for the model the JS side selected in `ready`. */
+    private val clientFactory: (NanoModelConfig) -> NanoClient,
     private val send: (String) -> Unit,
     dispatcher: CoroutineDispatcher,
     /** False while the app is in the background: generation is refused before ML Kit is asked. */
@@ -33,12 +36,16 @@ class BridgeHost(
     private val running = HashMap<Any, Job>()
     private val inference = Mutex()
     private var client: NanoClient? = null
+    /** The model selection of the current JS context (from `ready`). */
+    private var config = NanoModelConfig()
     private var ready = false
     /** Bumped on every `ready`: answers owed to an earlier JS context are dropped. */
     private var epoch = 0
     /** Set after a CACHE_PROCESSING_ERROR: prefixes are sent as plain text from then on. */
     private var prefixCacheBroken = false
     @Volatile private var closed = false
+    /** The job that closes the client, once [close] was called. */
+    @Volatile private var closing: Job? = null
 
     /** Takes one message off the game thread at once. Never blocks, never throws. */
     fun onMessage(raw: String?) {
@@ -47,17 +54,34 @@ class BridgeHost(
         scope.launch { handle(text) }
     }
 
-    /** Cancels everything, closes the ML Kit client, and sends nothing more. */
-    fun close() {
-        if (closed) return
+    /**
+     * Cancels everything and sends nothing more; the ML Kit client is closed on the host's own
+     * thread once every running coroutine has ended (cancellation is asynchronous, and closing
+     * the client under a live generation is a race). The returned job completes after that:
+     * only then may the caller shut the dispatcher's executor down.
+     */
+    fun close(): Job {
+        if (closed) return closing ?: Job().apply { complete() }
         closed = true
-        scope.cancel()
+        val parent = scope.coroutineContext[Job]!!
+        val children = parent.children.toList()
+        parent.cancel()
+        // NonCancellable: the scope is cancelled, this last job must still run.
+        val job = scope.launch(NonCancellable) {
+            children.joinAll()
+            closeQuietly(client)
+            client = null
+        }
+        closing = job
+        return job
+    }
+
+    private fun closeQuietly(c: NanoClient?) {
         try {
-            client?.close()
+            c?.close()
         } catch (_: Throwable) {
             // Closing is best effort; the process may be going away.
         }
-        client = null
     }
 
     private fun emit(epochOfWork: Int, message: String) {
@@ -85,7 +109,13 @@ class BridgeHost(
         val params = msg.optJSONObject("params") ?: JSONObject()
 
         if (method == "ready") {
-            startNewContext()
+            val selected = try {
+                NanoModelConfig.parse(params)
+            } catch (e: RpcError) {
+                if (id != null) emit(epoch, BridgeMessages.error(id, e))
+                return
+            }
+            startNewContext(selected)
             if (id != null) emit(epoch, BridgeMessages.result(id, JSONObject().put("protocol", BridgeMessages.PROTOCOL_VERSION).put("platform", "android")))
             return
         }
@@ -133,18 +163,28 @@ class BridgeHost(
         running[key] = job
     }
 
-    /** A (re)loaded JS context: stop what the previous one started, without answering it. */
-    private fun startNewContext() {
+    /**
+     * A (re)loaded JS context: stop what the previous one started, without answering it. A
+     * different model selection retires the current client once its cancelled work has ended.
+     */
+    private fun startNewContext(selected: NanoModelConfig) {
         epoch++
         ready = true
-        for (job in running.values) job.cancel()
+        val stopping = running.values.toList()
+        for (job in stopping) job.cancel()
         running.clear()
+        if (selected != config) {
+            val old = client
+            client = null
+            config = selected
+            if (old != null) scope.launch(NonCancellable) { stopping.joinAll(); closeQuietly(old) }
+        }
     }
 
     private fun requireClient(): NanoClient {
         client?.let { return it }
         val created = try {
-            clientFactory()
+            clientFactory(config)
         } catch (e: Throwable) {
             throw RpcError(AgentErrorCode.MODEL_UNAVAILABLE, "Could not create the ML Kit client: ${e.message ?: e.javaClass.simpleName}")
         }
@@ -295,6 +335,7 @@ class BridgeHost(
             topK = params.optNumberOrNull("topK")?.toInt()?.takeIf { it > 0 },
             seed = params.optNumberOrNull("seed")?.toLong()?.let { (it and 0x7fffffffL).toInt() },
             maxOutputTokens = params.optNumberOrNull("maxOutputTokens")?.toInt()?.coerceIn(1, 4096),
+            enableThinking = params.optBooleanOrNull("thinking") ?: false,
         )
     }
 

@@ -43,3 +43,8 @@ internal fun JSONObject.optNumberOrNull(key: String): Double? {
     if (d.isNaN() || d.isInfinite()) throw BridgeMessages.invalidParams("'$key' must be a finite number")
     return d
 }
+
+internal fun JSONObject.optBooleanOrNull(key: String): Boolean? {
+    if (!has(key) || isNull(key)) return null
+    return opt(key) as? Boolean ?: throw BridgeMessages.invalidParams("'$key' must be a boolean")
+}

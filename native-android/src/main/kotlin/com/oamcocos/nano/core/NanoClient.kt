@@ -50,6 +50,8 @@ data class NanoRequest(
     val topK: Int? = null,
     val seed: Int? = null,
     val maxOutputTokens: Int? = null,
+    /** ML Kit thinking mode (beta4 `enableThinking`); JS asks only where modelInfo.thinking is true. */
+    val enableThinking: Boolean = false,
 ) {
     /** The same request with the prefix folded into the prompt (for the cache-failure resend). */
     fun withoutPrefix(): NanoRequest =

@@ -56,9 +56,10 @@ object NanoErrors {
         AUDIO_BUFFER_OVERFLOW to Entry("AUDIO_BUFFER_OVERFLOW", AgentErrorCode.GENERATION_FAILED, "the audio input overflowed"),
     )
 
-    fun codeFor(mlkitCode: Int): AgentErrorCode = table[mlkitCode]?.code ?: AgentErrorCode.GENERATION_FAILED
+    /** True for the codes the table knows (a test checks every ML Kit ErrorCode constant is one). */
+    fun isKnown(mlkitCode: Int): Boolean = table.containsKey(mlkitCode)
 
-    fun nameOf(mlkitCode: Int): String = table[mlkitCode]?.name ?: "code"
+    fun codeFor(mlkitCode: Int): AgentErrorCode = table[mlkitCode]?.code ?: AgentErrorCode.GENERATION_FAILED
 
     /** "Gemini Nano: <what happened> (ML Kit <NAME>, <code>)". */
     fun messageFor(mlkitCode: Int): String {

@@ -28,7 +28,7 @@ class SurrogateSafeChunker {
 
     /** Call at the end of the stream: a high surrogate still held back has no partner any more. */
     fun finish(): String {
-        val held = heldHigh ?: return ""
+        if (heldHigh == null) return ""
         heldHigh = null
         return REPLACEMENT.toString()
     }

@@ -6,11 +6,64 @@ package com.google.mlkit.genai.prompt
 
 import com.google.mlkit.genai.common.DownloadStatus
 import kotlinx.coroutines.flow.Flow
+import java.util.concurrent.ExecutorService
 
 private fun mirror(): Nothing = throw UnsupportedOperationException("compile-only ML Kit mirror")
 
 object Generation {
     fun getClient(): GenerativeModel = mirror()
+    fun getClient(options: GenerationConfig): GenerativeModel = mirror()
+}
+
+class GenerationConfig private constructor() {
+    val workerExecutor: ExecutorService? get() = mirror()
+    val modelConfig: ModelConfig get() = mirror()
+
+    class Builder {
+        var workerExecutor: ExecutorService? = null
+        var modelConfig: ModelConfig get() = mirror()
+            set(@Suppress("UNUSED_PARAMETER") value) = mirror()
+        fun build(): GenerationConfig = mirror()
+    }
+
+    companion object {
+        fun builder(): Builder = mirror()
+    }
+}
+
+fun generationConfig(init: GenerationConfig.Builder.() -> Unit): GenerationConfig = mirror()
+
+class ModelConfig private constructor() {
+    val releaseStage: Int get() = mirror()
+    val preference: Int get() = mirror()
+
+    class Builder {
+        var releaseStage: Int = ModelReleaseStage.STABLE
+        var preference: Int get() = mirror()
+            set(@Suppress("UNUSED_PARAMETER") value) = mirror()
+        fun build(): ModelConfig = mirror()
+    }
+
+    companion object {
+        @JvmStatic fun builder(): Builder = mirror()
+        @JvmStatic val DEFAULT: ModelConfig get() = mirror()
+    }
+}
+
+fun modelConfig(init: ModelConfig.Builder.() -> Unit): ModelConfig = mirror()
+
+annotation class ModelReleaseStage {
+    companion object {
+        const val STABLE = 0
+        const val PREVIEW = 1
+    }
+}
+
+annotation class ModelPreference {
+    companion object {
+        const val FAST = 1
+        const val FULL = 2
+    }
 }
 
 interface GenerativeModel {
