@@ -7,6 +7,7 @@ import { _decorator, Component, JsonAsset, CCInteger } from 'cc';
 import { DecisionEngine, AgentError, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
 import type { Decision, DecisionRequest, Persona } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
+import { emitSafely } from './emitSafely';
 import { DecisionOptionEntry } from './DecisionOptionEntry';
 
 const { ccclass, property, menu } = _decorator;
@@ -112,12 +113,7 @@ export class DecisionComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (this.destroyed || !this.node || !this.node.isValid) return;
-    try {
-      this.node.emit(type, payload);
-    } catch (e) {
-      console.error(`[oam] a "${type}" listener on "${this.nodeName()}" threw`, e);
-    }
+    if (!this.destroyed) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

@@ -23,6 +23,7 @@ import type {
   WorldState,
 } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
+import { emitSafely } from './emitSafely';
 import { WorldStateStore } from './WorldStateStore';
 import { ToolDeclaration } from './ToolDeclaration';
 
@@ -424,14 +425,8 @@ export class NPCComponent extends Component {
     this.emitNode(NPC_EXTERNAL_TOOL, request);
   }
 
-  /** A listener that throws must not break the turn. */
   private emitNode(type: string, payload: unknown): void {
-    if (this.destroyed || !this.node || !this.node.isValid) return;
-    try {
-      this.node.emit(type, payload);
-    } catch (e) {
-      console.error(`[oam] a "${type}" listener on "${this.nodeName()}" threw`, e);
-    }
+    if (!this.destroyed) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

@@ -5,8 +5,9 @@
  */
 import { _decorator, Component } from 'cc';
 import { AgentError } from '../runtime/oam-core.js';
-import type { DownloadProgress, ModelAvailability } from '../runtime/oam-core.js';
+import type { DownloadProgress, GeminiNanoModel, ModelAvailability } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
+import { emitSafely } from './emitSafely';
 import type { OamModelKind } from './OamRuntime';
 
 const { ccclass, property, menu } = _decorator;
@@ -72,10 +73,10 @@ export class NanoStatus extends Component {
 
   private destroyed = false;
   private stopProgress: (() => void) | null = null;
+  private followed: GeminiNanoModel | null = null;
 
   onLoad(): void {
-    const nano = OamRuntime.nano;
-    if (nano) this.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
+    this.followCurrentModel();
     if (this.refreshOnLoad) {
       this.refresh().then((a) => {
         if (this.autoDownload && a.status === 'downloadable') return this.download();
@@ -86,8 +87,7 @@ export class NanoStatus extends Component {
 
   onDestroy(): void {
     this.destroyed = true;
-    if (this.stopProgress) this.stopProgress();
-    this.stopProgress = null;
+    this.unfollow();
   }
 
   /** Which backend the shared model uses. */
@@ -97,6 +97,7 @@ export class NanoStatus extends Component {
 
   /** Asks the model again; updates the properties and emits `nano-availability`. */
   async refresh(): Promise<ModelAvailability> {
+    this.followCurrentModel();
     let availability: ModelAvailability;
     try {
       availability = await OamRuntime.model.availability();
@@ -109,6 +110,7 @@ export class NanoStatus extends Component {
 
   /** Downloads Gemini Nano (progress as `nano-progress`); resolves at once for the stand-in. */
   async download(): Promise<void> {
+    this.followCurrentModel();
     const nano = OamRuntime.nano;
     if (!nano) {
       await this.refresh();
@@ -120,6 +122,21 @@ export class NanoStatus extends Component {
     } finally {
       await this.refresh();
     }
+  }
+
+  /** Listens to the download progress of the model in force now (configure() may have changed it). */
+  private followCurrentModel(): void {
+    const nano = this.destroyed ? null : OamRuntime.nano;
+    if (nano === this.followed) return;
+    this.unfollow();
+    this.followed = nano;
+    if (nano) this.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
+  }
+
+  private unfollow(): void {
+    if (this.stopProgress) this.stopProgress();
+    this.stopProgress = null;
+    this.followed = null;
   }
 
   private onProgress(p: DownloadProgress): void {
@@ -141,11 +158,6 @@ export class NanoStatus extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (this.destroyed || !this.node || !this.node.isValid) return;
-    try {
-      this.node.emit(type, payload);
-    } catch (e) {
-      console.error(`[oam] a "${type}" listener threw`, e);
-    }
+    if (!this.destroyed) emitSafely(this.node, type, payload);
   }
 }

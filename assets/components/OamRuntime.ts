@@ -1,16 +1,31 @@
 /**
  * The one model every NPC, decision and NanoStatus in a game shares, behind one ModelScheduler
  * (Gemini Nano serves one request at a time under a per-app quota, so every caller must queue
- * in one place). A module-level singleton, created on first use:
+ * in one place). A module-level singleton, created on first use. The backend is:
  * - a languageModel given to configure() (tests, a custom backend);
+ * - an OpenAI-compatible server when one is configured, in the editor and browser previews only
+ *   (native builds have no fetch, so a phone never uses it);
  * - Gemini Nano through the JsbBridge on Android native builds;
- * - an OpenAI-compatible server when one is configured (development: editor and browser previews);
- * - otherwise the KeywordModel stand-in, so the editor and previews work without a phone.
+ * - otherwise the KeywordModel stand-in, so the editor, previews and iOS/desktop builds run.
+ *
+ * Components hold `OamRuntime.model`, a stable object that forwards every call to the current
+ * scheduler, so a later configure() (another scene's OamRuntimeSettings) reaches NPCs created
+ * before it. The Gemini Nano model and its bridge live as long as the game: reconfiguring never
+ * disposes them (a new `ready` would make the native side cancel running jobs and downloads).
  */
 import { sys } from 'cc';
 import { NATIVE } from 'cc/env';
 import { GeminiNanoModel, KeywordModel, ModelScheduler, OpenAICompatibleModel, AgentError } from '../runtime/oam-core.js';
-import type { KeywordModelOptions, LanguageModel, ModelSchedulerOptions } from '../runtime/oam-core.js';
+import type {
+  GenerationRequest,
+  KeywordModelOptions,
+  LanguageModel,
+  ModelAvailability,
+  ModelCapabilities,
+  ModelSchedulerOptions,
+  SchedulerStats,
+  SignalLike,
+} from '../runtime/oam-core.js';
 import { JsbBridgeTransport } from '../bridge/JsbBridgeTransport';
 
 export type OamModelKind = 'gemini-nano' | 'openai-compatible' | 'stand-in' | 'custom';
@@ -18,25 +33,28 @@ export type OamModelKind = 'gemini-nano' | 'openai-compatible' | 'stand-in' | 'c
 export interface OamRuntimeConfig {
   /** Any LanguageModel; wins over everything else (a scripted model in tests, your own backend). */
   languageModel?: LanguageModel;
-  /** An OpenAI-compatible API root for development, e.g. `http://127.0.0.1:8080/v1`. */
+  /** An OpenAI-compatible API root for the editor and browser previews, e.g. `http://127.0.0.1:8080/v1`. Ignored in native builds. */
   openaiUrl?: string;
   /** The model name sent to that server (default "default"). */
   model?: string;
   apiKey?: string;
-  /** Use the OpenAI-compatible server on Android builds too (default false: Gemini Nano there). */
-  openaiOnDevice?: boolean;
-  /** Rules of the stand-in model used in the editor and browser previews. */
+  /** Rules of the stand-in model used in the editor, browser previews and non-Android builds. */
   standIn?: KeywordModelOptions;
   /** Pacing of the shared scheduler (default: one at a time, 30 calls a minute). */
   scheduler?: ModelSchedulerOptions;
 }
 
-interface RuntimeState {
+/** What a backend was built from: configure() rebuilds only when this changes. */
+interface BackendSource {
   kind: OamModelKind;
+  languageModel?: LanguageModel;
+  standIn?: KeywordModelOptions;
+  endpoint?: string;
+}
+
+interface Backend {
+  source: BackendSource;
   base: LanguageModel;
-  scheduler: ModelScheduler;
-  nano: GeminiNanoModel | null;
-  transport: JsbBridgeTransport | null;
 }
 
 const DEFAULT_STAND_IN: KeywordModelOptions = {
@@ -46,20 +64,69 @@ const DEFAULT_STAND_IN: KeywordModelOptions = {
 };
 
 let config: OamRuntimeConfig = {};
-let state: RuntimeState | null = null;
+let backend: Backend | null = null;
+let scheduler: ModelScheduler | null = null;
+/** Created once and kept across configure() calls; only reset() disposes it. */
+let nano: { model: GeminiNanoModel; transport: JsbBridgeTransport } | null = null;
+
+/**
+ * The stable LanguageModel components hold. It has no state of its own: every call goes to the
+ * scheduler in force at the time of the call.
+ */
+export class OamSharedModel implements LanguageModel {
+  get capabilities(): ModelCapabilities {
+    return OamRuntime.scheduler.capabilities;
+  }
+
+  generate(request: GenerationRequest, signal?: SignalLike): ReturnType<LanguageModel['generate']> {
+    return OamRuntime.scheduler.generate(request, signal);
+  }
+
+  availability(): Promise<ModelAvailability> {
+    return OamRuntime.scheduler.availability();
+  }
+
+  countTokens(text: string): Promise<number | null> {
+    return OamRuntime.scheduler.countTokens(text);
+  }
+
+  prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
+    return OamRuntime.scheduler.prewarm(systemInstruction, promptPrefix);
+  }
+
+  /** The backend model the scheduler wraps right now. */
+  get inner(): LanguageModel {
+    return OamRuntime.scheduler.inner;
+  }
+
+  /** The current scheduler's counters (a new scheduler after a pacing change starts at zero). */
+  stats(): SchedulerStats {
+    return OamRuntime.scheduler.stats();
+  }
+}
+
+const sharedModel = new OamSharedModel();
 
 export class OamRuntime {
   /**
-   * Sets how the shared model is chosen. Call it before the first NPC loads (e.g. from a
-   * component with a low executionOrder, or OamRuntimeSettings); calling it later replaces
-   * the model for components created afterwards.
+   * Sets how the shared model is chosen. Best called before the first NPC loads (e.g. from a
+   * component with a low executionOrder, or OamRuntimeSettings). A later call takes effect for
+   * every component, old or new, from their next request on: the backend is rebuilt only when
+   * it changes (kind, endpoint, custom model or stand-in rules); a pacing change alone gives
+   * a new scheduler over the same backend (requests already queued finish under the old one).
    */
   static configure(next: OamRuntimeConfig): void {
     if (next.openaiUrl !== undefined && (typeof next.openaiUrl !== 'string' || !/^https?:\/\//.test(next.openaiUrl))) {
       throw new AgentError('invalid_request', `openaiUrl must start with http:// or https://; got ${JSON.stringify(next.openaiUrl)}.`);
     }
+    const previousPacing = config.scheduler;
     config = { ...next };
-    OamRuntime.reset();
+    if (backend && !sameSource(backend.source, OamRuntime.sourceFor(config))) {
+      backend = null;
+      scheduler = null;
+    } else if (scheduler && !samePacing(previousPacing, config.scheduler)) {
+      scheduler = null;
+    }
   }
 
   /** The configuration in force (a copy), so a caller can change one part and keep the rest. */
@@ -67,23 +134,25 @@ export class OamRuntime {
     return { ...config };
   }
 
-  /** The shared scheduler: pass it wherever a LanguageModel is needed. */
-  static get model(): ModelScheduler {
-    return OamRuntime.ensure().scheduler;
+  /** The shared model: pass it wherever a LanguageModel is needed. The same object for the whole game. */
+  static get model(): OamSharedModel {
+    return sharedModel;
   }
 
+  /** The scheduler in force now (it changes when configure() changes the backend or the pacing). */
   static get scheduler(): ModelScheduler {
-    return OamRuntime.ensure().scheduler;
+    if (!scheduler) scheduler = new ModelScheduler(OamRuntime.backend().base, config.scheduler);
+    return scheduler;
   }
 
   /** Which backend the scheduler wraps. */
   static get kind(): OamModelKind {
-    return OamRuntime.ensure().kind;
+    return OamRuntime.backend().source.kind;
   }
 
-  /** The Gemini Nano model (download, progress) on Android builds; null elsewhere. */
+  /** The Gemini Nano model (download, progress) when it is the backend; null elsewhere. */
   static get nano(): GeminiNanoModel | null {
-    return OamRuntime.ensure().nano;
+    return OamRuntime.kind === 'gemini-nano' && nano ? nano.model : null;
   }
 
   /** True in an Android native build, where Gemini Nano is reached through the bridge. */
@@ -91,32 +160,63 @@ export class OamRuntime {
     return !!NATIVE && sys.platform === sys.Platform.ANDROID;
   }
 
-  /** Drops the shared model (its bridge listener too); the next use creates a fresh one. */
+  /**
+   * Drops everything, the Gemini Nano model and its bridge listener included; the next use
+   * creates fresh ones. For tests and shutdown, not for switching models: use configure().
+   */
   static reset(): void {
-    const old = state;
-    state = null;
-    if (old && old.nano) old.nano.dispose();
-    if (old && old.transport) old.transport.dispose();
+    const old = nano;
+    nano = null;
+    backend = null;
+    scheduler = null;
+    if (old) {
+      old.model.dispose();
+      old.transport.dispose();
+    }
   }
 
-  private static ensure(): RuntimeState {
-    if (!state) state = OamRuntime.create();
-    return state;
+  private static backend(): Backend {
+    if (!backend) {
+      const source = OamRuntime.sourceFor(config);
+      backend = { source, base: OamRuntime.build(source) };
+    }
+    return backend;
   }
 
-  private static create(): RuntimeState {
-    const make = (kind: OamModelKind, base: LanguageModel, nano: GeminiNanoModel | null = null, transport: JsbBridgeTransport | null = null): RuntimeState =>
-      ({ kind, base, scheduler: new ModelScheduler(base, config.scheduler), nano, transport });
-    if (config.languageModel) return make('custom', config.languageModel);
-    const android = OamRuntime.isAndroidNative();
-    if (config.openaiUrl && (!android || config.openaiOnDevice)) {
-      return make('openai-compatible', new OpenAICompatibleModel({ baseUrl: config.openaiUrl, model: config.model, apiKey: config.apiKey }));
-    }
-    if (android && JsbBridgeTransport.isSupported()) {
-      const transport = new JsbBridgeTransport();
-      const nano = new GeminiNanoModel({ transport });
-      return make('gemini-nano', nano, nano, transport);
-    }
-    return make('stand-in', new KeywordModel(config.standIn ?? DEFAULT_STAND_IN));
+  private static sourceFor(c: OamRuntimeConfig): BackendSource {
+    if (c.languageModel) return { kind: 'custom', languageModel: c.languageModel };
+    // Native builds (Android, iOS, desktop) have no fetch: the server is for previews only.
+    if (c.openaiUrl && !NATIVE) return { kind: 'openai-compatible', endpoint: [c.openaiUrl, c.model || '', c.apiKey || ''].join('\n') };
+    if (OamRuntime.isAndroidNative() && JsbBridgeTransport.isSupported()) return { kind: 'gemini-nano' };
+    return { kind: 'stand-in', standIn: c.standIn };
   }
+
+  private static build(source: BackendSource): LanguageModel {
+    switch (source.kind) {
+      case 'custom':
+        return source.languageModel as LanguageModel;
+      case 'openai-compatible':
+        return new OpenAICompatibleModel({ baseUrl: config.openaiUrl as string, model: config.model, apiKey: config.apiKey });
+      case 'gemini-nano':
+        if (!nano) {
+          const transport = new JsbBridgeTransport();
+          nano = { model: new GeminiNanoModel({ transport }), transport };
+        }
+        return nano.model;
+      default:
+        return new KeywordModel(source.standIn || DEFAULT_STAND_IN);
+    }
+  }
+}
+
+function sameSource(a: BackendSource, b: BackendSource): boolean {
+  return a.kind === b.kind && a.languageModel === b.languageModel && a.standIn === b.standIn && a.endpoint === b.endpoint;
+}
+
+/** Same values for every pacing option (a copied options object counts as the same). */
+function samePacing(a: ModelSchedulerOptions | undefined, b: ModelSchedulerOptions | undefined): boolean {
+  const x = (a || {}) as Record<string, unknown>;
+  const y = (b || {}) as Record<string, unknown>;
+  const keys = Object.keys(x).concat(Object.keys(y));
+  return keys.every((k) => x[k] === y[k]);
 }

@@ -334,8 +334,15 @@ export const env = {
   ANDROID: false,
 };
 
-/** Simulates an Android native build (with a fake wrapper) or goes back to a browser preview. */
-export function simulatePlatform(kind: 'android' | 'browser'): FakeBridgeWrapper | undefined {
+/** Simulates an Android or iOS native build (with a fake wrapper) or goes back to a browser preview. */
+export function simulatePlatform(kind: 'android' | 'ios' | 'browser'): FakeBridgeWrapper | undefined {
+  if (kind === 'ios') {
+    const wrapper = new FakeBridgeWrapper();
+    native = { jsbBridgeWrapper: wrapper, bridge: { onNative: undefined } };
+    Object.assign(env, { NATIVE: true, JSB: true, HTML5: false, PREVIEW: false, BUILD: true, ANDROID: false });
+    Object.assign(sys, { platform: Platform.IOS, isNative: true, isBrowser: false });
+    return wrapper;
+  }
   if (kind === 'android') {
     const wrapper = new FakeBridgeWrapper();
     native = { jsbBridgeWrapper: wrapper, bridge: { onNative: undefined } };

@@ -6,12 +6,29 @@
  *
  * Call after `jest.mock('cc', …)`, `jest.mock('cc/env', …)` and the runtime mock.
  */
-import type { AgentError, AgentTool, Decision, DialogueTurn, LanguageModel, ModelScheduler, NPC, ToolCall, WorldState, GeminiNanoModel, BridgeTransport, ModelAvailability, KeywordModelOptions, ModelSchedulerOptions } from '../../src';
+import type { AgentError, AgentTool, Decision, DialogueTurn, LanguageModel, ModelScheduler, NPC, ToolCall, WorldState, GeminiNanoModel, BridgeTransport, ModelAvailability, KeywordModelOptions, ModelSchedulerOptions, SchedulerStats } from '../../src';
 import type { Component, JsonAsset } from './cc-double';
 
+export interface OamRuntimeConfigLike {
+  languageModel?: LanguageModel;
+  openaiUrl?: string;
+  model?: string;
+  apiKey?: string;
+  standIn?: KeywordModelOptions;
+  scheduler?: ModelSchedulerOptions;
+}
+
+/** OamRuntime.model: one object for the whole game, forwarding to the scheduler in force. */
+export interface OamSharedModelLike extends LanguageModel {
+  readonly inner: LanguageModel;
+  stats(): SchedulerStats;
+}
+
 export interface OamRuntimeStatic {
-  configure(config: { languageModel?: LanguageModel; openaiUrl?: string; model?: string; openaiOnDevice?: boolean; standIn?: KeywordModelOptions; scheduler?: ModelSchedulerOptions }): void;
-  readonly model: ModelScheduler;
+  configure(config: OamRuntimeConfigLike): void;
+  readonly config: OamRuntimeConfigLike;
+  readonly model: OamSharedModelLike;
+  readonly scheduler: ModelScheduler;
   readonly kind: 'gemini-nano' | 'openai-compatible' | 'stand-in' | 'custom';
   readonly nano: GeminiNanoModel | null;
   reset(): void;
@@ -100,6 +117,7 @@ type Ctor<T> = new () => T;
 
 export interface Components {
   OamRuntime: OamRuntimeStatic;
+  emitSafely(node: unknown, type: string, payload: unknown): boolean;
   WorldStateStore: Ctor<WorldStateStoreLike>;
   NPCComponent: Ctor<NPCComponentLike>;
   ToolDeclaration: Ctor<ToolDeclarationLike>;
@@ -107,7 +125,7 @@ export interface Components {
   DecisionOptionEntry: Ctor<{ id: string; description: string }>;
   NanoStatus: Ctor<NanoStatusLike>;
   JsbBridgeTransport: { new (eventName?: string): JsbBridgeTransportLike; isSupported(): boolean };
-  OamRuntimeSettings: Ctor<Component & { openaiUrl: string; openaiModel: string; useOnDevice: boolean; callsPerMinute: number }>;
+  OamRuntimeSettings: Ctor<Component & { openaiUrl: string; openaiModel: string; callsPerMinute: number }>;
   NPC_EVENTS: Record<'line' | 'emotion' | 'toolCall' | 'externalTool' | 'toolResult' | 'turn' | 'bark' | 'fallback' | 'error', string>;
   WORLD_CHANGED: string;
   DECISION: string;
@@ -120,5 +138,5 @@ export interface Components {
 /** The public surface of assets/index.ts, loaded through the module mocks. */
 export function loadComponents(): Components {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  return require('../../assets/index') as Components;
+  return { ...require('../../assets/index'), emitSafely: require('../../assets/components/emitSafely').emitSafely } as Components;
 }

@@ -2,10 +2,10 @@ jest.mock('cc', () => require('./cc-double'), { virtual: true });
 jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
 jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
 
-import { AgentError, BRIDGE_EVENT, KeywordModel } from '../../src';
+import { AgentError, BRIDGE_EVENT, KeywordModel, Script, ScriptedLanguageModel } from '../../src';
 import * as cc from './cc-double';
 import { loadComponents, type NanoStatusLike } from './load';
-import { flush, mount, persona } from './mocks';
+import { flush, mount, persona, say } from './mocks';
 
 const C = loadComponents();
 
@@ -36,6 +36,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   warn.mockRestore();
+  C.OamRuntime.reset();
   C.OamRuntime.configure({});
   cc.simulatePlatform('browser');
 });
@@ -62,13 +63,117 @@ describe('OamRuntime model selection', () => {
     expect(C.OamRuntime.kind).toBe('openai-compatible');
   });
 
-  test('an Android native build gets Gemini Nano over the JsbBridge; the server stays a development tool', () => {
+  test('an Android native build gets Gemini Nano over the JsbBridge; a configured server is ignored there', () => {
     cc.simulatePlatform('android');
     C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
     expect(C.OamRuntime.kind).toBe('gemini-nano');
     expect(C.OamRuntime.nano).not.toBeNull();
-    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1', openaiOnDevice: true });
-    expect(C.OamRuntime.kind).toBe('openai-compatible');
+    expect(C.OamRuntime.model.inner).toBe(C.OamRuntime.nano);
+  });
+
+  test('iOS and desktop native builds have no fetch: the stand-in answers, never the server', async () => {
+    cc.simulatePlatform('ios');
+    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(C.OamRuntime.kind).toBe('stand-in');
+    expect(C.OamRuntime.nano).toBeNull();
+    const npc = mount(C.NPCComponent, { persona: persona() });
+    await expect(npc.talk('hello')).resolves.toMatchObject({ line: 'Well met, traveller!', isFallback: false });
+  });
+});
+
+describe('OamRuntime reconfiguration', () => {
+  test('an NPC created before configure() talks to the model configured after it', async () => {
+    const first = new ScriptedLanguageModel([say('From the first model.')]);
+    const second = new ScriptedLanguageModel([say('From the second model.')]);
+    C.OamRuntime.configure({ languageModel: first });
+    const npc = mount(C.NPCComponent, { persona: persona() });
+    const entry = (id: string) => Object.assign(new C.DecisionOptionEntry(), { id, description: `${id}.` });
+    const decider = mount(C.DecisionComponent, { options: [entry('wait'), entry('go')] });
+    const model = C.OamRuntime.model;
+    C.OamRuntime.configure({ languageModel: second });
+    expect(C.OamRuntime.model).toBe(model);
+    expect(C.OamRuntime.model.inner).toBe(second);
+    await expect(npc.talk('hi')).resolves.toMatchObject({ line: 'From the second model.' });
+    expect(first.calls).toBe(0);
+    const answer = { choice: 'go', reason: 'Why not.', confidence: 80 };
+    C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([Script.dynamic((r) => JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer))]) });
+    await expect(decider.decide('A door opens.')).resolves.toMatchObject({ optionId: 'go' });
+  });
+
+  test('loading OamRuntimeSettings again keeps the Gemini Nano model, its bridge and a running download', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const host = fakeNativeHost(wrapper, { status: 'downloadable' });
+    C.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
+    const nano = C.OamRuntime.nano;
+    const scheduler = C.OamRuntime.scheduler;
+    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    await status.refresh();
+    const download = status.download();
+    for (const scene of ['tavern', 'street']) {
+      mount(C.OamRuntimeSettings, { openaiUrl: '', openaiModel: 'default', callsPerMinute: 30 }, new cc.Node(`${scene}-settings`));
+      // The same values again: not even a new scheduler.
+      expect(C.OamRuntime.nano).toBe(nano);
+      expect(C.OamRuntime.scheduler).toBe(scheduler);
+    }
+    await download;
+    expect(status.status).toBe('available');
+    expect(host.methods.filter((m) => m === 'ready')).toHaveLength(1);
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
+  });
+
+  test('a pacing change gets a new scheduler over the same backend; a custom model and back keeps the Nano model', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const host = fakeNativeHost(wrapper, { status: 'available' });
+    C.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
+    await C.OamRuntime.model.availability();
+    const nano = C.OamRuntime.nano;
+    const before = C.OamRuntime.scheduler;
+    C.OamRuntime.configure({ scheduler: { callsPerMinute: 10 } });
+    expect(C.OamRuntime.scheduler).not.toBe(before);
+    expect(C.OamRuntime.scheduler.inner).toBe(nano);
+    C.OamRuntime.configure({ languageModel: new KeywordModel({ rules: [] }) });
+    expect(C.OamRuntime.kind).toBe('custom');
+    expect(C.OamRuntime.nano).toBeNull();
+    C.OamRuntime.configure({});
+    expect(C.OamRuntime.nano).toBe(nano);
+    await C.OamRuntime.model.availability();
+    expect(host.methods.filter((m) => m === 'ready')).toHaveLength(1);
+    expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
+  });
+
+  test('the same stand-in rules keep the stand-in model; new rules replace it', () => {
+    const rules = { rules: [], otherwise: { emotion: 'neutral' as const, line: 'Hm.' } };
+    C.OamRuntime.configure({ standIn: rules });
+    const standIn = C.OamRuntime.model.inner;
+    C.OamRuntime.configure({ ...C.OamRuntime.config, scheduler: { callsPerMinute: 5 } });
+    expect(C.OamRuntime.model.inner).toBe(standIn);
+    C.OamRuntime.configure({ standIn: { ...rules } });
+    expect(C.OamRuntime.model.inner).not.toBe(standIn);
+  });
+
+  test('OamRuntimeSettings merges into what scripts configured', () => {
+    const custom = new KeywordModel({ rules: [] });
+    C.OamRuntime.configure({ languageModel: custom, apiKey: 'k' });
+    mount(C.OamRuntimeSettings, { openaiUrl: ' http://127.0.0.1:9/v1 ', openaiModel: 'gemma', callsPerMinute: 12 }, new cc.Node('settings'));
+    expect(C.OamRuntime.config).toEqual({ languageModel: custom, apiKey: 'k', openaiUrl: 'http://127.0.0.1:9/v1', model: 'gemma', scheduler: { callsPerMinute: 12 } });
+    expect(C.OamRuntime.kind).toBe('custom');
+  });
+});
+
+describe('emitSafely', () => {
+  test('a throwing listener is logged, not thrown; a destroyed or missing node gets nothing', () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const node = new cc.Node('n');
+    const heard: unknown[] = [];
+    node.on('e', () => { throw new Error('boom'); });
+    node.on('e', (p: unknown) => heard.push(p));
+    expect(C.emitSafely(node, 'e', 1)).toBe(true);
+    expect(error).toHaveBeenCalledWith(expect.stringContaining('"e" listener on "n" threw'), expect.any(Error));
+    node.destroy();
+    expect(C.emitSafely(node, 'e', 2)).toBe(false);
+    expect(C.emitSafely(null, 'e', 3)).toBe(false);
+    expect(heard.length).toBeLessThanOrEqual(1);
+    error.mockRestore();
   });
 });
 
