@@ -101,6 +101,30 @@ describe('valid envelopes round-trip', () => {
     );
   });
 
+  it('an envelope cut just before its final "}" (a max-token cut) reads the same', () => {
+    const objectArgsArb = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1, maxKeys: 5 });
+    fc.assert(
+      fc.property(toolNamesArb, objectArgsArb, replyArb, fc.nat(), (names, args, reply, pick) => {
+        const tool = names[pick % names.length];
+        const ctx = { toolNames: names, allowRespond: true };
+        const cut = (value: unknown, indent?: number) => JSON.stringify(value, null, indent).replace(/\s*\}$/, '');
+        for (const text of [cut({ tool, args }), cut({ action: tool, arguments: args }, 2)]) {
+          const parsed = parseEnvelope(text, ctx);
+          expect(parsed.kind).toBe('call');
+          if (parsed.kind === 'call') {
+            expect(parsed.tool).toBe(tool);
+            expect(parsed.argCandidates[0]).toEqual(args);
+          }
+        }
+        for (const text of [cut({ reply }), cut({ action: 'respond', arguments: { text: reply } })]) {
+          const parsed = parseEnvelope(text, ctx);
+          expect(parsed).toEqual({ kind: 'respond', reply });
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
   it('streamed replies grow monotonically to the final text', () => {
     fc.assert(
       fc.property(replyArb, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }), fc.boolean(), (reply, sizes, seedForm) => {

@@ -43,6 +43,33 @@ describe('extractJson', () => {
     });
   });
 
+  describe('an outer object cut off by the token limit wins over a complete inner one', () => {
+    it.each<[string, unknown]>([
+      ['{"tool":"take_order","args":{"item":"ale","quantity":2}', { tool: 'take_order', args: { item: 'ale', quantity: 2 } }],
+      ['{"title":"X","steps":[{"goal":"a","reward":0},{"go', { title: 'X', steps: [{ goal: 'a', reward: 0 }, {}] }],
+      ['{"emotion":"happy","line":"Hi","options":["a","b"]', { emotion: 'happy', line: 'Hi', options: ['a', 'b'] }],
+      ['Sure:\n```json\n{"a": {"b": 1}\n```', { a: { b: 1 } }],
+      ['[{"a": 1}, {"b": 2}', [{ a: 1 }, { b: 2 }]],
+      ['{tool: take_order, args: {item: ale}', { tool: 'take_order', args: { item: 'ale' } }],
+    ])('%j', (text, value) => {
+      expect(extractJson(text)).toMatchObject({ value, complete: false, start: text.indexOf(text[0] === 'S' ? '{' : text[0]) });
+    });
+
+    it('still skips prose in brackets or braces before the JSON', () => {
+      expect(extractJson('[note {"tool": "check_menu"}')?.value).toEqual({ tool: 'check_menu' });
+      expect(extractJson('I will use { to start: {"tool": "check_menu"}')?.value).toEqual({ tool: 'check_menu' });
+      expect(extractJson('[note] {"tool": "check_menu", "args": {"a": 1}')).toMatchObject({
+        value: { tool: 'check_menu', args: { a: 1 } },
+        complete: false,
+      });
+      expect(extractJson('{oops} {"a": {"b": 1}')).toMatchObject({ value: { a: { b: 1 } }, complete: false, start: 7 });
+    });
+
+    it('keeps a complete object that comes before a truncated one', () => {
+      expect(extractJson('{"a": 1} {"b": {"c": 2}')).toMatchObject({ value: { a: 1 }, complete: true });
+    });
+  });
+
   it('reads a truncated object inside an unclosed fence without the fence', () => {
     expect(extractJson('```json\n{"a": [1, 2')).toMatchObject({ value: { a: [1, 2] }, complete: false });
   });

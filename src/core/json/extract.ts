@@ -1,7 +1,8 @@
 /**
- * Finds the JSON inside a model's answer: Markdown fences and prose around it are skipped,
- * the first balanced object or array that parses (leniently) wins, and an object cut off by
- * the token limit is still read in partial mode as a last resort.
+ * Finds the JSON inside a model's answer: Markdown fences and prose around it are skipped and
+ * the first candidate that really starts JSON wins. When that candidate never closes (the
+ * token limit cut it off), it is read in partial mode: the outer, truncated object is the
+ * answer, never a complete object nested inside it.
  */
 import { parseLenient } from './lenient';
 import { findBalancedEnd } from './scan';
@@ -24,16 +25,21 @@ const MAX_CANDIDATES = 24;
  */
 const JSON_LIKE_ARRAY = /^\[\s*(?:[[{"'\]+\-.\d]|true\b|false\b|null\b)/i;
 
+/**
+ * How an unclosed object must start to be read as truncated JSON: a quoted key, a bare key
+ * followed by `:`/`=`, a comment, a closing brace or nothing yet. `{ to begin: {"a": 1}` in
+ * prose is not such a start, so the complete object after it is still found.
+ */
+const JSON_LIKE_OBJECT_START = /^\{\s*(?:["'`}]|\/[/*]|[A-Za-z_$][\w$-]*\s*(?:[:=]|$)|$)/;
+
 export function extractJson(text: string): ExtractedJson | undefined {
   const source = String(text);
   const fence = fencedRegion(source);
   if (fence) {
-    const found = findComplete(source, fence.start, fence.end);
+    const found = findFirst(source, fence.start, fence.end);
     if (found) return found;
   }
-  const found = findComplete(source, 0, source.length);
-  if (found) return found;
-  return readTruncated(source, fence ? fence.start : 0) ?? readScalar(source);
+  return findFirst(source, 0, source.length) ?? readScalar(source);
 }
 
 /**
@@ -84,40 +90,42 @@ function fencedRegion(text: string): { start: number; end: number } | undefined 
   return { start, end: close < 0 ? text.length : close };
 }
 
-function findComplete(text: string, from: number, to: number): ExtractedJson | undefined {
+/**
+ * The first candidate in [from, to) that reads as JSON. A balanced candidate that does not
+ * parse is skipped (the search goes on inside it: `[note] {…}`); an unclosed one that starts
+ * like JSON is read in partial mode right away, because everything after its opening bracket
+ * belongs to it.
+ */
+function findFirst(text: string, from: number, to: number): ExtractedJson | undefined {
   const region = to === text.length ? text : text.slice(0, to);
   let pos = from;
   for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
     const start = nextOpening(region, pos);
     if (start < 0) return undefined;
     const end = findBalancedEnd(region, start);
-    const slice = end < 0 ? '' : region.slice(start, end);
-    if (end >= 0 && (region[start] === '{' || JSON_LIKE_ARRAY.test(slice))) {
-      const parsed = parseLenient(slice);
-      if (parsed.ok) return { value: parsed.value, complete: true, start, end };
-    }
+    const found = end >= 0 ? readComplete(region, start, end) : readTruncated(region, start);
+    if (found) return found;
     pos = start + 1;
   }
   return undefined;
 }
 
-function readTruncated(text: string, from: number): ExtractedJson | undefined {
-  let pos = from;
-  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
-    const start = nextOpening(text, pos);
-    if (start < 0) return undefined;
-    if (findBalancedEnd(text, start) < 0) {
-      let slice = text.slice(start);
-      const fenceClose = slice.indexOf('```');
-      if (fenceClose >= 0) slice = slice.slice(0, fenceClose);
-      if (text[start] === '{' || JSON_LIKE_ARRAY.test(slice)) {
-        const parsed = parseLenient(slice, { partial: true });
-        if (parsed.ok) return { value: parsed.value, complete: false, start, end: start + slice.length };
-      }
-    }
-    pos = start + 1;
-  }
-  return undefined;
+function readComplete(text: string, start: number, end: number): ExtractedJson | undefined {
+  const slice = text.slice(start, end);
+  if (text[start] !== '{' && !JSON_LIKE_ARRAY.test(slice)) return undefined;
+  const parsed = parseLenient(slice);
+  return parsed.ok ? { value: parsed.value, complete: true, start, end } : undefined;
+}
+
+function readTruncated(text: string, start: number): ExtractedJson | undefined {
+  let slice = text.slice(start);
+  const fenceClose = slice.indexOf('```');
+  if (fenceClose >= 0) slice = slice.slice(0, fenceClose);
+  const jsonLike = text[start] === '{' ? JSON_LIKE_OBJECT_START.test(slice) : JSON_LIKE_ARRAY.test(slice);
+  if (!jsonLike) return undefined;
+  const parsed = parseLenient(slice, { partial: true });
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
+  return { value: parsed.value, complete: false, start, end: start + slice.length };
 }
 
 /** A whole answer that is just a string, number or literal (`"yes"`, `42`, `true`). */
