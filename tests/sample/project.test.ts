@@ -135,6 +135,15 @@ describe('data assets', () => {
     expect(result.ok ? [] : result.problems).toEqual([]);
   });
 
+  test('mira.persona and mira.persona.json are deliberate twins: the same persona (the .persona importer and the JsonAsset path)', () => {
+    const read = (file: string) => readFileSync(join(SAMPLE_ASSETS, file), 'utf8');
+    expect(JSON.parse(read('mira.persona'))).toEqual(JSON.parse(read('mira.persona.json')));
+    const a = validatePersona(read('mira.persona'));
+    const b = validatePersona(read('mira.persona.json'));
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) expect(a.persona).toEqual(b.persona);
+  });
+
   test('Mira is the demo\'s Mira, and the world is the demo\'s world', () => {
     const demoMira = JSON.parse(readFileSync(join(REPO, 'demo', 'tavern', 'mira.persona.json'), 'utf8'));
     const { $schema, ...mira } = JSON.parse(readFileSync(join(SAMPLE_ASSETS, 'mira.persona.json'), 'utf8'));

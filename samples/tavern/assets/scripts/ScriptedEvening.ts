@@ -4,8 +4,9 @@
  * OamRuntime's stand-in model before any NPC loads. On an Android build Gemini Nano answers
  * instead and these rules are not used.
  *
- * Remove this component (or add OamRuntimeSettings with a server URL, which runs after it and
- * replaces the configuration) to preview with a real model.
+ * To preview with a real model, add OamRuntimeSettings with a server URL: it runs after this
+ * component and merges its URL into this configuration, so the server answers and these rules
+ * stay configured but unused (native builds ignore the URL).
  */
 import { _decorator, Component, CCInteger } from 'cc';
 import { OamRuntime } from 'db://oam-cocos/index';
