@@ -11,12 +11,12 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { PERSONA_FIELDS } from '../../src/game/persona';
 import { measurePersona, noToolsSetup, tavernSetup } from '../../extension/token-meter/token-meter';
+import { chromiumLaunchOptions } from '../support/chromium';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const en = require('../../i18n/en.js');
 
 const ROOT = path.join(__dirname, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, 'tests', 'artifacts', 'persona-inspector.png');
 const MIRA_TEXT = fs.readFileSync(path.join(ROOT, 'demo', 'tavern', 'mira.persona.json'), 'utf8');
 
@@ -70,12 +70,9 @@ async function harness(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install it (apt-get install -y chromium); this test does not skip.`);
+  const launchOptions = chromiumLaunchOptions(); // throws (apt-get install -y chromium) when missing: no skip
   const file = await harness();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await chromium.launch(launchOptions);
   page = await browser.newPage({ viewport: { width: 460, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -1,17 +1,17 @@
 /**
  * The preview page in headless Chromium (playwright-core), against the preview server started
- * here on a free loopback port. Fails, never skips, when /usr/bin/chromium is missing.
+ * here on a free loopback port. Fails, never skips, when Chromium is missing (tests/support/chromium.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startPreviewServer, type RunningPreview } from '../../preview/preview-server';
+import { chromiumLaunchOptions } from '../support/chromium';
 
 jest.setTimeout(120000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(__dirname, '../..');
 const SCREENSHOT = join(ROOT, 'docs/images/preview.png');
 const ARTIFACTS = join(ROOT, 'tests/artifacts');
@@ -52,13 +52,10 @@ async function applySetup(fill: () => Promise<void>): Promise<void> {
 }
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM)).toBe(true); // apt-get install -y chromium
+  const launchOptions = chromiumLaunchOptions(); // throws (apt-get install -y chromium) when missing
   outDir = mkdtempSync(join(tmpdir(), 'oam-preview-'));
   server = await startPreviewServer({ port: 0, root: ROOT, outDir });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await chromium.launch(launchOptions);
   page = await browser.newPage({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(server.url);
