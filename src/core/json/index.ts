@@ -2,3 +2,4 @@ export { parseLenient, MAX_DEPTH } from './lenient';
 export type { LenientOptions, LenientResult } from './lenient';
 export { extractJson, hasCompleteObject, compactJson, isPlainObject } from './extract';
 export type { ExtractedJson } from './extract';
+export { CompletionScanner } from './completion-scanner';

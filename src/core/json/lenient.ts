@@ -11,7 +11,8 @@
  *
  * It never throws and never recurses deeper than MAX_DEPTH containers.
  */
-import { isClosingQuote, isQuote, isSpace, skipComment, startsComment } from './scan';
+import { decodeEscape } from './escapes';
+import { isClosingQuote, isQuote, isSpace, skipComment } from './scan';
 
 export interface LenientOptions {
   /** Accept text cut off mid-value (streaming or max-token truncation). */
@@ -25,7 +26,10 @@ export type LenientResult =
 export const MAX_DEPTH = 64;
 
 export function parseLenient(text: string, options?: LenientOptions): LenientResult {
-  const reader = new Reader(String(text), options?.partial === true);
+  return readAll(new Reader(String(text), options?.partial === true));
+}
+
+function readAll(reader: Reader): LenientResult {
   try {
     reader.skipBlank();
     const value = reader.readValue(0, 'top');
@@ -36,6 +40,17 @@ export function parseLenient(text: string, options?: LenientOptions): LenientRes
     // Anything else is a bug; report it as a parse failure rather than throwing at callers.
     return { ok: false, error: 'internal parser error: ' + String(e), offset: reader.pos };
   }
+}
+
+/**
+ * Partial-mode parse that also says where the value cut off by the end of the text starts
+ * (a string without its closing quote, or a bare word running to the end), or -1. Streaming
+ * readers use it to tell whether more text could still change a value.
+ */
+export function parsePartialWithCut(text: string): { result: LenientResult; cutValueAt: number } {
+  const reader = new Reader(String(text), true);
+  const result = readAll(reader);
+  return { result, cutValueAt: result.ok ? reader.cutValueAt : -1 };
 }
 
 class ParseFailure {
@@ -64,20 +79,12 @@ const NUMBER_PREFIX = /^[+-]?(?:\d+(?:\.\d*)?|\.\d*)?(?:[eE][+-]?\d*)?$/;
 /** After a comma inside a bare word: does a new member start here (`key:` / `"key"` / `}`)? */
 const MEMBER_START = /^\s*(?:["'`},]|[^\s,:={}[\]"'`]+\s*[:=]|$)/;
 
-const ESCAPES: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  b: '\b',
-  f: '\f',
-  v: '\v',
-  '0': '\0',
-};
-
 class Reader {
   pos = 0;
   /** End of the last complete value read at top level (before trailing blanks). */
   valueEnd = 0;
+  /** Start of the value (not key) that the end of a partial text cut off, or -1. */
+  cutValueAt = -1;
 
   constructor(readonly text: string, readonly partial: boolean) {}
 
@@ -129,11 +136,18 @@ class Reader {
       if (this.partial) return DROPPED;
       this.fail('unexpected end of input');
     }
-    const c = this.text[this.pos];
+    const start = this.pos;
+    const c = this.text[start];
     if (c === '{') return this.readObject(depth + 1);
     if (c === '[') return this.readArray(depth + 1);
-    if (isQuote(c)) return this.readString();
-    return this.readBare(place);
+    if (isQuote(c)) {
+      const value = this.readString();
+      if (!this.lastStringClosed) this.cutValueAt = start;
+      return value;
+    }
+    const value = this.readBare(place);
+    if (value !== DROPPED && this.atEnd()) this.cutValueAt = start;
+    return value;
   }
 
   enter(depth: number): void {
@@ -261,32 +275,13 @@ class Reader {
 
   /** Reads the escape at pos (a backslash); undefined when partial text ends inside it. */
   readEscape(): string | undefined {
-    const t = this.text;
-    const c = t[this.pos + 1];
-    if (c === undefined) {
+    const escape = decodeEscape(this.text, this.pos, this.partial);
+    if (escape === undefined) {
       if (this.partial) return undefined;
       this.fail('unclosed string');
     }
-    if (c === 'u') {
-      const hex = t.slice(this.pos + 2, this.pos + 6);
-      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-        this.pos += 6;
-        return String.fromCharCode(parseInt(hex, 16));
-      }
-      if (this.partial && this.pos + 2 + hex.length >= t.length && /^[0-9a-fA-F]*$/.test(hex)) return undefined;
-      this.pos += 2; // not a real \u escape: keep the letter
-      return 'u';
-    }
-    if (c === 'x') {
-      const hex = t.slice(this.pos + 2, this.pos + 4);
-      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
-        this.pos += 4;
-        return String.fromCharCode(parseInt(hex, 16));
-      }
-      if (this.partial && this.pos + 2 + hex.length >= t.length && /^[0-9a-fA-F]*$/.test(hex)) return undefined;
-    }
-    this.pos += 2;
-    return ESCAPES[c] ?? c;
+    this.pos = escape.next;
+    return escape.value;
   }
 
   /**

@@ -12,12 +12,24 @@ const AFTER_CLOSING_QUOTE = ',}]:=|)\n\r';
  * the text follows it; otherwise it is kept as part of the text.
  */
 export function isClosingQuote(text: string, quoteIndex: number): boolean {
+  const known = quoteClosesString(text, quoteIndex);
+  // Undecided means the text ends after the quote (it closes), or with a lone "/" (it does not).
+  return known ?? text[text.length - 1] !== '/';
+}
+
+/**
+ * The same decision for text that is still growing: undefined while what follows the quote
+ * (only blanks so far, or a lone "/") cannot tell yet.
+ */
+export function quoteClosesString(text: string, quoteIndex: number): boolean | undefined {
   let i = quoteIndex + 1;
   while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
-  if (i >= text.length) return true;
+  if (i >= text.length) return undefined;
   const c = text[i];
   if (AFTER_CLOSING_QUOTE.indexOf(c) >= 0) return true;
-  return c === '/' && (text[i + 1] === '/' || text[i + 1] === '*');
+  if (c !== '/') return false;
+  if (i + 1 >= text.length) return undefined;
+  return text[i + 1] === '/' || text[i + 1] === '*';
 }
 
 export function isQuote(c: string): boolean {
@@ -29,7 +41,7 @@ export function isSpace(c: string): boolean {
 }
 
 /** Characters after which a quote opens a string (a value or key can start there). */
-const TOKEN_STARTERS = '{[,:=|';
+export const TOKEN_STARTERS = '{[,:=|';
 
 /** A `//` or `/*` starts a comment unless it sits inside a bare word (`http://x`). */
 export function startsComment(text: string, i: number): boolean {

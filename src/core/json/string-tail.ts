@@ -1,0 +1,44 @@
+/**
+ * Decodes a string that is still being streamed, piece by piece, so a reader can extend the
+ * text it already has instead of parsing everything again. It reads exactly what the lenient
+ * parser reads (same escapes, same rule for unescaped quotes), but stops before anything that
+ * later text could still change: a quote followed only by blanks so far, or a cut escape.
+ */
+import { decodeEscape } from './escapes';
+import { quoteClosesString } from './scan';
+
+export interface StringPiece {
+  /** The characters decoded between `from` and `next`. */
+  decoded: string;
+  /** Where to resume with longer text; the closing quote's index when `closed`. */
+  next: number;
+  /** The string's closing quote was found (at `next`). */
+  closed: boolean;
+}
+
+/** Decodes from `from` (inside a string opened by `quote`) as far as the text allows. */
+export function decodeStringTail(text: string, from: number, quote: string): StringPiece {
+  let out = '';
+  let chunkStart = from;
+  let i = from;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === quote) {
+      const closes = quoteClosesString(text, i);
+      if (closes === undefined) break;
+      if (closes) return { decoded: out + text.slice(chunkStart, i), next: i, closed: true };
+      i++;
+      continue;
+    }
+    if (c !== '\\') {
+      i++;
+      continue;
+    }
+    const escape = decodeEscape(text, i, true);
+    if (escape === undefined) break;
+    out += text.slice(chunkStart, i) + escape.value;
+    i = escape.next;
+    chunkStart = i;
+  }
+  return { decoded: out + text.slice(chunkStart, i), next: i, closed: false };
+}
