@@ -16,7 +16,15 @@ export interface JsCall {
   abortAfterChunks?: number;
   expect: { result?: unknown; error?: { code: string; retryAfterMs?: number; nativeCode?: number }; chunks?: string[]; progress?: unknown[] };
 }
-export interface BridgeFixture { name: string; description: string; steps: FixtureStep[]; mlkit?: unknown; js: JsCall[] }
+export interface BridgeFixture {
+  name: string;
+  description: string;
+  steps: FixtureStep[];
+  mlkit?: unknown;
+  /** GeminiNanoModel options the exchange was recorded with (beyond the transport). */
+  model?: Record<string, unknown>;
+  js: JsCall[];
+}
 
 export const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'bridge');
 
@@ -31,9 +39,26 @@ export function loadFixture(name: string): BridgeFixture {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, `${name}.json`), 'utf8')) as BridgeFixture;
 }
 
-/** Plays the native side of one fixture. */
+type Message = Record<string, unknown>;
+
+/** A copy of `message` with its `id` and `params.id` passed through `map`. */
+function mapIds(message: Message, map: (id: unknown) => unknown): Message {
+  const out: Message = { ...message };
+  if (out.id !== undefined && out.id !== null) out.id = map(out.id);
+  const params = out.params as Message | undefined;
+  if (params && typeof params === 'object' && params.id !== undefined) out.params = { ...params, id: map(params.id) };
+  return out;
+}
+
+/**
+ * Plays the native side of one fixture. Fixtures record ids as 1, 2, 3…; the JS side sends
+ * its own unique string ids, so the player pairs each JS id with the recorded one on first
+ * use and translates both ways.
+ */
 export class FixturePlayer implements BridgeTransport {
   private next = 0;
+  private readonly jsIdOf = new Map<unknown, unknown>();
+  private readonly fixtureIdOf = new Map<unknown, unknown>();
   private listeners: Array<(m: string) => void> = [];
   readonly mismatches: string[] = [];
   readonly sent: unknown[] = [];
@@ -48,7 +73,14 @@ export class FixturePlayer implements BridgeTransport {
       this.mismatches.push(`unexpected JS message #${this.sent.length}: ${message}`);
       return;
     }
-    if (!isDeepStrictEqual(parsed, step.message)) {
+    const recordedId = step.message.id;
+    const jsId = (parsed as Message).id;
+    if (recordedId !== undefined && jsId !== undefined && !this.fixtureIdOf.has(jsId) && !this.jsIdOf.has(recordedId)) {
+      this.fixtureIdOf.set(jsId, recordedId);
+      this.jsIdOf.set(recordedId, jsId);
+    }
+    const translated = mapIds(parsed as Message, (id) => this.fixtureIdOf.get(id) ?? id);
+    if (!isDeepStrictEqual(translated, step.message)) {
       this.mismatches.push(`step ${this.next}: expected ${JSON.stringify(step.message)}, JS sent ${message}`);
     }
     this.next++;
@@ -74,14 +106,14 @@ export class FixturePlayer implements BridgeTransport {
     if (!step || step.dir !== 'native->js') return;
     this.next++;
     setTimeout(() => {
-      const text = JSON.stringify(step.message);
+      const text = JSON.stringify(mapIds(step.message, (id) => this.jsIdOf.get(id) ?? id));
       for (const l of this.listeners.slice()) l(text);
       this.deliverNative();
     }, 0);
   }
 }
 
-export interface IncomingRequest { id?: number; method: string; params: Record<string, unknown> }
+export interface IncomingRequest { id?: string; method: string; params: Record<string, unknown> }
 
 /** A native side the test drives by hand: `onRequest` sees every JS message, `emit` answers. */
 export class ScriptedNative implements BridgeTransport {

@@ -29,7 +29,7 @@ async function collect(iterable: AsyncIterable<GenerationChunk>, onChunk?: (c: G
   return out;
 }
 
-const chunk = (id: number | undefined, delta: string, seq: number) => ({ method: 'generate/chunk', params: { id, delta, seq } });
+const chunk = (id: string | undefined, delta: string, seq: number) => ({ method: 'generate/chunk', params: { id, delta, seq } });
 
 describe('GeminiNanoModel: a native side that never answers', () => {
   it('reports unreachable from availability() with a hint about the Android module', async () => {
@@ -91,8 +91,7 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
       n.emit(JSON.stringify({ jsonrpc: '1.0', id: r.id, result: { status: 'available' } }));
       n.emit({ id: 999, result: { status: 'available' } });
       n.emit({ id: r.id, method: 'availability', params: {} });
-      n.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
-      n.emit(chunk(12345, 'stray', 0));
+      n.emit(chunk('x-12345', 'stray', 0));
       n.emit({ id: r.id, result: { status: 'downloadable' } });
     });
     const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000 });
@@ -110,7 +109,8 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
     const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit({ method: 'generate/chunk', params: { id: r.id, delta: 5, seq: 0 } }); });
     const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
     expect(e.message).toMatch(/malformed chunk/);
-    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: 3 } });
+    const generate = native.received.find((r) => r.method === 'generate');
+    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: generate?.id } });
   });
 
   it('notices a chunk lost on the bridge (a message the engine turned into an empty string)', async () => {
@@ -140,6 +140,73 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
   it('answers availability with unknown when native sends nonsense', async () => {
     const native = ScriptedNative.device((r, n) => n.emit({ id: r.id, result: { status: 'maybe' } }));
     expect(await new GeminiNanoModel({ transport: native, ...fast }).availability()).toEqual({ status: 'unavailable', reason: 'unknown', detail: expect.any(String) });
+  });
+});
+
+describe('GeminiNanoModel: a message native could not read (id null)', () => {
+  it('fails the oldest request native has not answered or streamed for at once, naming the native error', async () => {
+    let generateId: string | undefined;
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') {
+        generateId = r.id;
+        n.emit(chunk(r.id, 'Hel', 0));
+      }
+      if (r.method === 'countTokens') n.emit({ id: null, error: { code: -32700, message: 'Parse error: not a JSON object.', data: { code: 'invalid_request' } } });
+    });
+    // Timeouts far beyond the test: the failure must come from the null-id answer, not a timer.
+    const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60_000, firstChunkTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+    const seen: string[] = [];
+    const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta));
+    await settle(20);
+    const count = model.countTokens('broken');
+    await settle(20);
+    expect(await count).toBeNull();
+    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: native.received.find((r) => r.method === 'countTokens')?.id } });
+    // The generation that already streamed is untouched and finishes normally.
+    native.emit({ id: generateId, result: { text: 'Hello', finishReason: 'stop' } });
+    expect((await generation).at(-1)?.text).toBe('Hello');
+    expect(seen[0]).toBe('Hel');
+  });
+
+  it('rejects with generation_failed and the native message', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'warmup') n.emit({ id: null, error: { code: -32600, message: 'Invalid JSON-RPC 2.0 request.' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60_000 });
+    const e = await failure(model.prewarm());
+    expect(e.code).toBe('generation_failed');
+    expect(e.message).toBe("The native side could not read the 'warmup' request: Invalid JSON-RPC 2.0 request. (JSON-RPC -32600).");
+  });
+
+  it('is ignored when nothing is waiting', async () => {
+    const native = ScriptedNative.device(() => undefined);
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    await model.connect();
+    native.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
+    await settle();
+    expect(await model.loadModelInfo()).toMatchObject({ baseModelName: 'nano-v3' });
+  });
+});
+
+describe('GeminiNanoModel: two models on one bridge event', () => {
+  it('never resolve each other\'s requests', async () => {
+    // A native double that answers with what each request carried, so a crossed answer shows.
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ id: r.id, result: { text: String(r.params.prompt), finishReason: 'stop' } });
+      if (r.method === 'countTokens') n.emit({ id: r.id, result: { totalTokens: String(r.params.text).length } });
+    });
+    const a = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, firstChunkTimeoutMs: 2000 });
+    const b = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, firstChunkTimeoutMs: 2000 });
+    const [ta, tb, ca, cb] = await Promise.all([
+      generateText(a, { kind: 'text', prompt: 'from a' }),
+      generateText(b, { kind: 'text', prompt: 'from b' }),
+      a.countTokens('aaaa'),
+      b.countTokens('bb'),
+    ]);
+    expect([ta.text, tb.text, ca, cb]).toEqual(['from a', 'from b', 4, 2]);
+    const ids = native.received.filter((r) => r.id !== undefined).map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
   });
 });
 
@@ -213,10 +280,10 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
   });
 
   it('reports live progress in availability() while a download runs', async () => {
-    let downloadId = 0;
+    let downloadId = '';
     const native = ScriptedNative.device((r, n) => {
       if (r.method === 'download') {
-        downloadId = r.id ?? 0;
+        downloadId = r.id ?? '';
         n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 300, totalBytes: 1000 } });
       }
       if (r.method === 'availability') n.emit({ id: r.id, result: { status: 'downloading' } });
@@ -251,8 +318,50 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
     expect(model.capabilities.prefixCaching).toBe(true);
   });
 
+  it('sends the model selection in ready, and asks for thinking only for listed kinds on devices that have it', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+    }, { thinking: true });
+    const model = new GeminiNanoModel({ transport: native, ...fast, modelPreference: 'full', releaseStage: 'stable', thinkingFor: ['decide'] });
+    await generateText(model, { kind: 'decide', prompt: 'a' });
+    await generateText(model, { kind: 'respond', prompt: 'b' });
+    expect(native.received[0].params).toEqual({ protocol: 1, preference: 'full', releaseStage: 'stable' });
+    expect(native.received.filter((r) => r.method === 'generate').map((r) => r.params)).toEqual([{ prompt: 'a', thinking: true }, { prompt: 'b' }]);
+
+    const noThinking = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+    });
+    await generateText(new GeminiNanoModel({ transport: noThinking, ...fast, thinkingFor: ['decide'] }), { kind: 'decide', prompt: 'a' });
+    expect(noThinking.received.find((r) => r.method === 'generate')?.params).toEqual({ prompt: 'a' });
+    expect(noThinking.received[0].params).toEqual({ protocol: 1 });
+  });
+
+  it('places the system instruction by what the device supports', async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]> = [
+      // caching used: the system instruction leads the cached prefix
+      [{}, { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' }, { promptPrefix: 'S\n\nP', prompt: 'x' }],
+      // caching supported but no prefix in this request: ML Kit's system instruction
+      [{}, { systemInstruction: 'S', prompt: 'x' }, { systemInstruction: 'S', prompt: 'x' }],
+      // no system instruction support, caching: the system text is the cached prefix
+      [{ systemInstructions: false }, { systemInstruction: 'S', prompt: 'x' }, { promptPrefix: 'S\n\n', prompt: 'x' }],
+      // neither: everything in the prompt, system first
+      [{ systemInstructions: false, prefixCaching: false }, { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' }, { prompt: 'S\n\nPx' }],
+      // no caching: ML Kit's system instruction, prefix concatenated
+      [{ prefixCaching: false }, { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' }, { systemInstruction: 'S', prompt: 'Px' }],
+    ];
+    for (const [info, request, expected] of cases) {
+      const native = ScriptedNative.device((r, n) => {
+        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      }, info);
+      await generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', ...request } as never);
+      expect(native.received.find((r) => r.method === 'generate')?.params).toEqual(expected);
+    }
+  });
+
   it('rejects bad options and bad requests before anything is sent', async () => {
     const native = new ScriptedNative();
+    expect(() => new GeminiNanoModel({ transport: native, modelPreference: 'huge' as never })).toThrow(/modelPreference/);
+    expect(() => new GeminiNanoModel({ transport: native, releaseStage: 'beta' as never })).toThrow(/releaseStage/);
     expect(() => new GeminiNanoModel({ transport: native, maxInputTokens: 10 })).toThrow(AgentError);
     expect(() => new GeminiNanoModel({} as never)).toThrow(/transport/);
     const e = await failure(collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text' } as never)));

@@ -3,6 +3,9 @@
  * lost or never-sent answer becomes an AgentError instead of a hang; notifications that name
  * a pending request's id are routed to it and restart its idle timer; anything unknown or
  * malformed is dropped.
+ *
+ * Ids are strings "<client>-<n>" with a prefix unique to this client, so two clients (two
+ * models, or a reloaded page) on one bridge event never resolve each other's requests.
  */
 import { AgentError, codeOfRpc, isAgentErrorCode } from '../../core/errors';
 import { abortError, type SignalLike } from '../../core/abort';
@@ -30,6 +33,8 @@ interface Pending {
   options: RequestOptions;
   timer: ReturnType<typeof setTimeout> | undefined;
   unlinkSignal(): void;
+  /** True once a notification for it arrived: native has read it. */
+  heard: boolean;
 }
 
 export interface BridgeClientStats {
@@ -37,9 +42,19 @@ export interface BridgeClientStats {
   ignored: number;
 }
 
+let clientsCreated = 0;
+
+/** A prefix no other client of this JS context has; the random part tells reloaded contexts apart. */
+function newClientPrefix(): string {
+  clientsCreated++;
+  return `${Math.floor(Math.random() * 0x1000000).toString(36)}${clientsCreated.toString(36)}`;
+}
+
 export class BridgeClient {
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  /** Insertion-ordered: the first entry is the oldest pending request. */
+  private readonly pending = new Map<string, Pending>();
+  private readonly prefix = newClientPrefix();
   private readonly unsubscribe: () => void;
   readonly stats: BridgeClientStats = { ignored: 0 };
 
@@ -48,8 +63,8 @@ export class BridgeClient {
   }
 
   /** Sends a request; returns its id at once and the answer's promise. */
-  request(method: BridgeMethod, params: object, options: RequestOptions): { id: number; result: Promise<unknown> } {
-    const id = this.nextId++;
+  request(method: BridgeMethod, params: object, options: RequestOptions): { id: string; result: Promise<unknown> } {
+    const id = `${this.prefix}-${this.nextId++}`;
     const result = new Promise<unknown>((resolve, reject) => {
       const signal = options.signal;
       if (signal?.aborted) {
@@ -64,6 +79,7 @@ export class BridgeClient {
         options,
         timer: undefined,
         unlinkSignal: () => signal?.removeEventListener('abort', onAbort),
+        heard: false,
       };
       this.pending.set(id, entry);
       signal?.addEventListener('abort', onAbort);
@@ -78,7 +94,7 @@ export class BridgeClient {
   }
 
   /** Stops waiting for `id`, tells the native side to stop, and rejects with `error`. */
-  cancel(id: number, error: AgentError): void {
+  cancel(id: string, error: AgentError): void {
     if (!this.pending.has(id)) return;
     this.settle(id, error);
     try {
@@ -88,7 +104,7 @@ export class BridgeClient {
     }
   }
 
-  isPending(id: number): boolean {
+  isPending(id: string): boolean {
     return this.pending.has(id);
   }
 
@@ -100,7 +116,7 @@ export class BridgeClient {
     }
   }
 
-  private arm(id: number, entry: Pending, ms: number): void {
+  private arm(id: string, entry: Pending, ms: number): void {
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
       const message = entry.options.timeoutMessage ?? `The native side did not answer '${entry.method}' within ${ms} ms.`;
@@ -108,7 +124,7 @@ export class BridgeClient {
     }, ms);
   }
 
-  private settle(id: number, outcome: AgentError | { value: unknown }): void {
+  private settle(id: string, outcome: AgentError | { value: unknown }): void {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
@@ -126,11 +142,12 @@ export class BridgeClient {
     }
     if (message.kind === 'notification') {
       const id = message.params.id;
-      const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
-      if (!entry || typeof id !== 'number') {
+      const entry = typeof id === 'string' ? this.pending.get(id) : undefined;
+      if (!entry || typeof id !== 'string') {
         this.stats.ignored++;
         return;
       }
+      entry.heard = true;
       this.arm(id, entry, entry.options.idleTimeoutMs ?? entry.options.timeoutMs);
       try {
         entry.options.onNotification?.(message.method, message.params);
@@ -139,12 +156,38 @@ export class BridgeClient {
       }
       return;
     }
-    if (message.id === null || !this.pending.has(message.id)) {
+    if (message.kind === 'error' && message.id === null) {
+      this.failUnreadRequest(message.error);
+      return;
+    }
+    const id = message.id;
+    if (typeof id !== 'string' || !this.pending.has(id)) {
       this.stats.ignored++;
       return;
     }
-    if (message.kind === 'error') this.settle(message.id, errorFromWire(message.error));
-    else this.settle(message.id, { value: message.result });
+    if (message.kind === 'error') this.settle(id, errorFromWire(message.error));
+    else this.settle(id, { value: message.result });
+  }
+
+  /**
+   * Native answers a message it could not read (not JSON, not JSON-RPC) with `id: null`; the
+   * request it belonged to would otherwise wait for its whole timeout. Native reads messages in
+   * order, so it is the oldest pending request native has not yet sent anything for.
+   */
+  private failUnreadRequest(error: BridgeErrorObject): void {
+    let target: string | undefined;
+    for (const [id, entry] of this.pending) {
+      if (!entry.heard) {
+        target = id;
+        break;
+      }
+    }
+    if (target === undefined) {
+      this.stats.ignored++;
+      return;
+    }
+    const method = this.pending.get(target)?.method ?? 'request';
+    this.cancel(target, new AgentError('generation_failed', `The native side could not read the '${method}' request: ${error.message || 'no message'} (JSON-RPC ${error.code}).`));
   }
 }
 

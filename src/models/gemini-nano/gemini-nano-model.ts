@@ -2,11 +2,14 @@
  * Gemini Nano on Android, reached through the native bridge (native-android/ wraps ML Kit's
  * GenAI Prompt API). The bridge is treated as unreliable: every call has a timeout, every
  * answer is shape-checked, and a missing native module shows up as `model_unavailable`.
+ *
+ * One game should have ONE GeminiNanoModel (OamRuntime provides it): the native side serves
+ * one JS client, and each model's `ready` handshake cancels what another started.
  */
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../core/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../core/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../types';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities, StepKind } from '../types';
 import type { BridgeTransport } from './bridge-transport';
 import { BridgeClient } from './bridge-client';
 import { ChunkQueue } from './chunk-queue';
@@ -21,6 +24,7 @@ import {
   type GenerateParams,
   type GenerateResult,
   type ModelInfoResult,
+  type ReadyParams,
 } from './protocol';
 
 export interface GeminiNanoModelOptions {
@@ -39,6 +43,12 @@ export interface GeminiNanoModelOptions {
   prefixCaching?: boolean;
   /** Input budget to report instead of the device's token limit (at least 256). */
   maxInputTokens?: number;
+  /** ML Kit model preference ("fast" = Nano 4 Fast, "full"); default: ML Kit's (full on stable, fast on preview). */
+  modelPreference?: 'fast' | 'full';
+  /** ML Kit release stage; "preview" needs the AICore Developer Preview. Default: stable. */
+  releaseStage?: 'stable' | 'preview';
+  /** Request kinds that use ML Kit's thinking mode where the device supports it. Default: none. */
+  thinkingFor?: readonly StepKind[];
 }
 
 export interface DownloadProgress {
@@ -86,12 +96,24 @@ export class GeminiNanoModel implements LanguageModel {
   private readonly downloadIdleTimeoutMs: number;
   private readonly usePrefixCache: boolean;
   private readonly maxInputTokens: number | undefined;
+  private readonly readyParams: ReadyParams;
+  private readonly thinkingFor: ReadonlySet<StepKind>;
 
   constructor(options: GeminiNanoModelOptions) {
     if (!options || !options.transport) throw new AgentError('invalid_request', 'GeminiNanoModel needs a transport.');
     if (options.maxInputTokens !== undefined && !(options.maxInputTokens >= 256)) {
       throw new AgentError('invalid_request', 'maxInputTokens must be at least 256.');
     }
+    if (options.modelPreference !== undefined && options.modelPreference !== 'fast' && options.modelPreference !== 'full') {
+      throw new AgentError('invalid_request', `modelPreference must be "fast" or "full", not ${JSON.stringify(options.modelPreference)}.`);
+    }
+    if (options.releaseStage !== undefined && options.releaseStage !== 'stable' && options.releaseStage !== 'preview') {
+      throw new AgentError('invalid_request', `releaseStage must be "stable" or "preview", not ${JSON.stringify(options.releaseStage)}.`);
+    }
+    this.readyParams = { protocol: BRIDGE_PROTOCOL_VERSION };
+    if (options.modelPreference) this.readyParams.preference = options.modelPreference;
+    if (options.releaseStage) this.readyParams.releaseStage = options.releaseStage;
+    this.thinkingFor = new Set(options.thinkingFor ?? []);
     this.client = new BridgeClient(options.transport);
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 30_000);
     this.readyTimeoutMs = positive(options.readyTimeoutMs, 5_000);
@@ -127,7 +149,7 @@ export class GeminiNanoModel implements LanguageModel {
   /** Handshake with the native side. Resolves once; a failure is retried on the next call. */
   connect(): Promise<void> {
     if (!this.readyPromise) {
-      const { result } = this.client.request('ready', { protocol: BRIDGE_PROTOCOL_VERSION }, {
+      const { result } = this.client.request('ready', this.readyParams, {
         timeoutMs: this.readyTimeoutMs,
         timeoutCode: 'model_unavailable',
         timeoutMessage: NOT_IN_BUILD,
@@ -325,22 +347,27 @@ export class GeminiNanoModel implements LanguageModel {
   }
 
   /**
-   * System instruction → ML Kit's system instruction where supported, else in front of
-   * everything (ahead of the prefix, so the prefix stays byte-stable). Prefix → ML Kit's
-   * cached prompt prefix where supported, else concatenated with the prompt.
+   * Prefix → ML Kit's cached prompt prefix where supported (and enabled), else concatenated with
+   * the prompt. System instruction: inside the cached prefix, at its start, when the cache is
+   * used (ML Kit advises against system instructions with prefix caching; both are stable, so
+   * the cache covers both); else ML Kit's system instruction where supported; else in front of
+   * everything (ahead of the prefix, so the prefix stays byte-stable).
    */
   private buildParams(request: GenerationRequest, info: ModelInfoResult): GenerateParams {
     const system = request.systemInstruction || undefined;
-    let prefix = request.promptPrefix || '';
+    const prefix = request.promptPrefix || '';
     const params: GenerateParams = { prompt: request.prompt };
-    if (system && info.systemInstructions) params.systemInstruction = system;
-    else if (system) prefix = `${system}\n\n${prefix}`;
-    if (prefix && this.usePrefixCache && info.prefixCaching) params.promptPrefix = prefix;
-    else params.prompt = prefix + request.prompt;
+    const cacheOn = this.usePrefixCache && info.prefixCaching;
+    const asInstruction = system !== undefined && info.systemInstructions && !(cacheOn && prefix !== '');
+    const stable = system !== undefined && !asInstruction ? `${system}\n\n${prefix}` : prefix;
+    if (asInstruction) params.systemInstruction = system;
+    if (stable && cacheOn) params.promptPrefix = stable;
+    else params.prompt = stable + request.prompt;
     if (request.temperature !== undefined) params.temperature = request.temperature;
     if (request.topK !== undefined) params.topK = request.topK;
     if (request.seed !== undefined) params.seed = request.seed;
     if (request.maxOutputTokens !== undefined) params.maxOutputTokens = request.maxOutputTokens;
+    if (info.thinking && this.thinkingFor.has(request.kind)) params.thinking = true;
     return params;
   }
 }

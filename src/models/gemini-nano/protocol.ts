@@ -10,9 +10,21 @@ export const BRIDGE_EVENT = 'oam-cocos';
 /** Bumped when a message changes shape incompatibly; sent in `ready`. */
 export const BRIDGE_PROTOCOL_VERSION = 1;
 
+/**
+ * A request id. JS sends strings unique to one BridgeClient ("<client>-<n>"), so two clients on
+ * one event never take each other's answers; native echoes any string or number unchanged.
+ */
+export type RequestId = string | number;
+
 export type BridgeMethod = 'ready' | 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'warmup' | 'cancel';
 
-export interface ReadyParams { protocol: number }
+export interface ReadyParams {
+  protocol: number;
+  /** ML Kit ModelPreference; absent = ML Kit's default (FULL on stable, FAST on preview). */
+  preference?: 'fast' | 'full';
+  /** ML Kit ModelReleaseStage; absent = stable. */
+  releaseStage?: 'stable' | 'preview';
+}
 export interface ReadyResult { protocol: number; platform?: string }
 
 export type AvailabilityResult =
@@ -21,7 +33,7 @@ export type AvailabilityResult =
   | { status: 'downloading' }
   | { status: 'unavailable'; reason: string; mlkitCode?: number };
 
-export interface DownloadProgressParams { id: number; bytesDownloaded: number; totalBytes?: number }
+export interface DownloadProgressParams { id: RequestId; bytesDownloaded: number; totalBytes?: number }
 
 export interface ModelInfoResult {
   baseModelName: string;
@@ -39,15 +51,17 @@ export interface GenerateParams {
   topK?: number;
   seed?: number;
   maxOutputTokens?: number;
+  /** ML Kit thinking mode; sent only where modelInfo.thinking is true. */
+  thinking?: boolean;
 }
 
-export interface GenerateChunkParams { id: number; delta: string; seq: number }
+export interface GenerateChunkParams { id: RequestId; delta: string; seq: number }
 export interface GenerateResult { text: string; finishReason: 'stop' | 'max_tokens' | 'other' }
 
 export interface CountTokensParams { text: string }
 export interface CountTokensResult { totalTokens: number }
 
-export interface CancelParams { id: number }
+export interface CancelParams { id: RequestId }
 
 export interface BridgeErrorData {
   code: AgentErrorCode;
@@ -59,8 +73,8 @@ export interface BridgeErrorData {
 export interface BridgeErrorObject { code: number; message: string; data?: Partial<BridgeErrorData> }
 
 export type IncomingMessage =
-  | { kind: 'result'; id: number; result: unknown }
-  | { kind: 'error'; id: number | null; error: BridgeErrorObject }
+  | { kind: 'result'; id: RequestId; result: unknown }
+  | { kind: 'error'; id: RequestId | null; error: BridgeErrorObject }
   | { kind: 'notification'; method: string; params: Record<string, unknown> };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -88,18 +102,22 @@ export function parseIncoming(raw: unknown): IncomingMessage | undefined {
   if ('error' in msg) {
     const e = msg.error;
     if (!isRecord(e) || typeof e.code !== 'number') return undefined;
-    if (id !== null && typeof id !== 'number') return undefined;
+    if (id !== null && !isRequestId(id)) return undefined;
     return {
       kind: 'error',
       id,
       error: { code: e.code, message: typeof e.message === 'string' ? e.message : '', data: isRecord(e.data) ? (e.data as Partial<BridgeErrorData>) : undefined },
     };
   }
-  if ('result' in msg && typeof id === 'number') return { kind: 'result', id, result: msg.result };
+  if ('result' in msg && isRequestId(id)) return { kind: 'result', id, result: msg.result };
   return undefined;
 }
 
-export function encodeRequest(id: number, method: BridgeMethod, params: object): string {
+export function isRequestId(v: unknown): v is RequestId {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+export function encodeRequest(id: RequestId, method: BridgeMethod, params: object): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
 
@@ -123,11 +141,11 @@ export function isGenerateResult(v: unknown): v is GenerateResult {
 }
 
 export function isGenerateChunk(v: Record<string, unknown>): v is Record<string, unknown> & GenerateChunkParams {
-  return typeof v.id === 'number' && typeof v.delta === 'string' && typeof v.seq === 'number';
+  return isRequestId(v.id) && typeof v.delta === 'string' && typeof v.seq === 'number';
 }
 
 export function isDownloadProgress(v: Record<string, unknown>): v is Record<string, unknown> & DownloadProgressParams {
-  return typeof v.id === 'number' && typeof v.bytesDownloaded === 'number' && (v.totalBytes === undefined || typeof v.totalBytes === 'number');
+  return isRequestId(v.id) && typeof v.bytesDownloaded === 'number' && (v.totalBytes === undefined || typeof v.totalBytes === 'number');
 }
 
 export function isCountTokensResult(v: unknown): v is CountTokensResult {
