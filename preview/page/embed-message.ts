@@ -1,6 +1,8 @@
 /**
  * What the editor panel (or any host page) may send to the preview: `window.postMessage` with
- * `{ type: 'oam-preview:setup', persona?, openaiUrl?, openaiModel?, modelKind?, extraTools? }`.
+ * `{ type: 'oam-preview:setup', persona?, openaiUrl?, openaiModel?, modelKind?, extraTools?, npcOptions?, initialWorld? }`.
+ * With npcOptions the page runs that NPC as the game does (its options, its world, its tools)
+ * instead of the sample tavern.
  * The page also reads `?openaiUrl=…&openaiModel=…` from its address.
  */
 import type { ExtraToolDeclaration } from './preview-session';
@@ -14,6 +16,14 @@ export interface EmbedMessage {
   openaiModel?: string;
   modelKind?: 'standin' | 'script' | 'openai';
   extraTools?: ExtraToolDeclaration[];
+  /** The NPCComponent's options (NPCOptions form); checked by the NPC when the session starts. */
+  npcOptions?: Record<string, unknown>;
+  /** The initial state of the NPC's WorldStateStore (a JSON object). */
+  initialWorld?: Record<string, unknown>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The message's settings, or null when it is not a preview set-up message; bad fields are dropped. */
@@ -30,6 +40,8 @@ export function readEmbedMessage(data: unknown): EmbedMessage | null {
       typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.description === 'string'
       && (t.parameters === undefined || (typeof t.parameters === 'object' && t.parameters !== null)));
   }
+  if (isPlainObject(d.npcOptions)) out.npcOptions = d.npcOptions;
+  if (isPlainObject(d.initialWorld)) out.initialWorld = d.initialWorld;
   return out;
 }
 

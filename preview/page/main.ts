@@ -4,7 +4,7 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, type Persona } from '../../src';
+import { AgentError, type NPCOptions, type Persona } from '../../src';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
@@ -52,6 +52,9 @@ const ui = {
 
 let session: PreviewSession | null = null;
 let extraTools: ExtraToolDeclaration[] = [];
+/** Set when the editor sent an NPC node: its options and world replace the tavern's. */
+let npcOptions: NPCOptions | undefined;
+let initialWorld: object | undefined;
 let personaLabel = 'Mira (sample)';
 const cards = new Map<string, Card>();
 const bubbles = new Map<TurnView, Card>();
@@ -89,7 +92,7 @@ function syncSetupFields(): void {
 
 function renderByHandChoices(): void {
   clear(ui.byHandList);
-  for (const name of TAVERN_TOOL_NAMES) {
+  for (const name of npcOptions ? [] : TAVERN_TOOL_NAMES) {
     const box = h('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
     ui.byHandList.append(h('label', { class: 'check', for: `by-hand-${name}` }, box, h('code', {}, name)));
   }
@@ -111,7 +114,7 @@ function startSession(): boolean {
   }
   let next: PreviewSession;
   try {
-    next = new PreviewSession({ persona, model: modelReading.model, answerByHand: answeredByHand(), extraTools });
+    next = new PreviewSession({ persona, model: modelReading.model, answerByHand: answeredByHand(), extraTools, npcOptions, initialWorld });
   } catch (e) {
     showProblems(ui.modelProblems, [AgentError.from(e).message]);
     ui.setup.open = true;
@@ -318,6 +321,9 @@ function applyEmbedSettings(data: unknown): void {
   if (message.openaiModel !== undefined) ui.openaiModel.value = message.openaiModel;
   if (message.extraTools) extraTools = message.extraTools;
   if (message.persona !== undefined) {
+    // A new persona from the editor: an NPC node brings its options and world, an asset neither.
+    npcOptions = message.npcOptions as NPCOptions | undefined;
+    initialWorld = message.initialWorld;
     ui.personaSource.value = 'custom';
     ui.personaText.value = typeof message.persona === 'string' ? message.persona : JSON.stringify(message.persona, null, 2);
   }

@@ -4,8 +4,8 @@
  * tools, so the turn waits for the answer typed in the panel.
  */
 import {
-  AgentError, AgentTool, NPC,
-  type DialogueStream, type JsonValue, type LanguageModel, type NPCOptions, type Persona, type WorldState, type WorldStateChange,
+  AgentError, AgentTool, NPC, WorldState,
+  type DialogueStream, type JsonValue, type LanguageModel, type NPCOptions, type Persona, type WorldStateChange,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import { applyEvent, failTurn, newTurnView, type TurnView } from './turn-view';
@@ -26,6 +26,13 @@ export interface PreviewSetup {
   extraTools?: ExtraToolDeclaration[];
   /** How long an external tool waits for the panel (default 5 minutes: a person is typing). */
   externalToolTimeoutMs?: number;
+  /**
+   * The options of an NPC picked in the editor (its NPCComponent's). With them the session runs
+   * that NPC as the game does: these options instead of the tavern's, no tavern tools.
+   */
+  npcOptions?: NPCOptions;
+  /** The NPC's world (its WorldStateStore's initial state) instead of the tavern's. */
+  initialWorld?: object;
 }
 
 export interface WorldChangeView {
@@ -60,9 +67,13 @@ export class PreviewSession {
 
   /** Throws an AgentError (invalid_request) when the persona or a tool is not valid. */
   constructor(setup: PreviewSetup) {
-    this.world = createTavernWorld();
+    if (setup.initialWorld !== undefined && (typeof setup.initialWorld !== 'object' || setup.initialWorld === null || Array.isArray(setup.initialWorld))) {
+      throw new AgentError('invalid_request', 'The initial world must be a JSON object.');
+    }
+    this.world = setup.initialWorld ? new WorldState(setup.initialWorld) : createTavernWorld();
     const byHand = new Set(setup.answerByHand ?? []);
-    const tools = tavernTools(this.world).map((t) => (byHand.has(t.name) ? asExternal(t) : t));
+    const gameTools = setup.npcOptions ? [] : tavernTools(this.world);
+    const tools = gameTools.map((t) => (byHand.has(t.name) ? asExternal(t) : t));
     for (const extra of setup.extraTools ?? []) {
       if (tools.some((t) => t.name === extra.name)) throw new AgentError('invalid_request', `Tool "${extra.name}" is declared twice.`);
       tools.push(AgentTool.external({ name: extra.name, description: extra.description, parameters: extra.parameters }));
@@ -73,7 +84,7 @@ export class PreviewSession {
       model: setup.model,
       world: this.world,
       tools,
-      options: { ...TAVERN_NPC_OPTIONS, externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000 },
+      options: { ...(setup.npcOptions ?? TAVERN_NPC_OPTIONS), externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000 },
     });
     this.stopWatching = this.world.onChange((c) => {
       this.worldChanges.push({ path: c.path, oldValue: c.oldValue, newValue: c.newValue, turn: this.turns.length });

@@ -104,6 +104,13 @@ describe('messages from the editor panel', () => {
     })).toEqual({ persona: '{"name":"Gorm"}', openaiUrl: 'http://127.0.0.1:8080/v1', extraTools: [{ name: 'open_door', description: 'Opens the door.' }] });
   });
 
+  test('keeps the NPC options and the initial world of a picked NPC node when they are objects', () => {
+    const options = { worldReadable: [''], secretsUnlockAtRelationship: null };
+    expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: options, initialWorld: { gold: 3 } })).toEqual({ npcOptions: options, initialWorld: { gold: 3 } });
+    expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: [1], initialWorld: 'gold' })).toEqual({});
+    expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: null, initialWorld: [] })).toEqual({});
+  });
+
   test('ignores other messages', () => {
     for (const m of [null, 'oam-preview:setup', { type: 'other' }, [], 42]) expect(readEmbedMessage(m)).toBeNull();
   });

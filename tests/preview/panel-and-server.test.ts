@@ -3,51 +3,118 @@ import { mkdtempSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readNpcNode } from '../../extension/panels/preview/npc-dump';
+import { parseInitialWorld, readNpcNode, readWorldStore } from '../../extension/panels/preview/npc-dump';
 import { startPreviewServer, type RunningPreview } from '../../preview/preview-server';
 
 describe('readNpcNode (scene query-node dump)', () => {
   const dump = (comps: unknown[]) => ({ name: { value: 'Mira' }, __comps__: comps });
+  /** A ToolDeclaration entry as the scene dumps it: each field of the class wrapped as { value }. */
+  const declaration = (name: string, description: string, parametersSchema = '', timeoutMs = 0) => ({
+    type: 'oam.ToolDeclaration',
+    value: { name: { value: name }, description: { value: description }, parametersSchema: { value: parametersSchema }, timeoutMs: { value: timeoutMs } },
+  });
+  /** Every Inspector property of NPCComponent, as dumped (values as the sample's Mira sets them). */
+  const npcComponent = (overrides: Record<string, unknown> = {}) => {
+    const props: Record<string, unknown> = {
+      persona: { uuid: 'a1b2-c3' },
+      worldStore: { uuid: 'store-comp-1' },
+      worldReadable: [{ value: '' }],
+      worldWritable: [{ value: 'player.gold' }, { value: 'player.inventory' }],
+      worldContextPaths: [{ value: 'player.gold' }, { value: 'time' }],
+      groundingTool: ' check_menu ',
+      replyFormat: 1,
+      rememberFacts: true,
+      trackRelationship: true,
+      secretsUnlockAt: 10,
+      secretsAlwaysGuarded: false,
+      emotions: [{ value: 'happy' }, { value: ' sad ' }, { value: '' }],
+      playerOptionCount: 2,
+      canEndConversation: false,
+      fallbackLines: [{ value: 'Busy night, love.' }, { value: '  ' }],
+      externalTools: [
+        declaration('open_door', 'Opens a door.', '{"type":"object","properties":{"door":{"type":"string"}}}'),
+        declaration('shrug', 'Shrugs.', 'not json'),
+        declaration('', 'nameless'),
+        { value: { description: { value: 'no name' } } },
+      ],
+      extraInstructions: '  Never mention the cellar.  ',
+      externalToolTimeoutMs: 30000,
+      toolTimeoutMs: 10000,
+      priority: 100,
+      ...overrides,
+    };
+    const value: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(props)) value[k] = { value: v };
+    return { type: 'oam.NPCComponent', value };
+  };
 
-  test('finds the NPC component, its persona asset uuid and its external tools', () => {
-    const info = readNpcNode(dump([
-      { type: 'cc.UITransform', value: {} },
-      {
-        type: 'oam.NPCComponent',
-        value: {
-          persona: { type: 'cc.JsonAsset', value: { uuid: 'a1b2-c3' } },
-          externalTools: {
-            type: 'Array',
-            value: [
-              { value: { name: { value: 'open_door' }, description: { value: 'Opens a door.' }, parameters: { value: '{"type":"object","properties":{"door":{"type":"string"}}}' } } },
-              { value: { name: { value: 'shrug' }, description: { value: 'Shrugs.' }, parameters: { value: 'not json' } } },
-              { value: { name: { value: '' }, description: { value: 'nameless' } } },
-              { value: { description: { value: 'no name' } } },
-            ],
-          },
-        },
-      },
-    ]));
+  test('finds the persona uuid, the declared tools (parametersSchema), the options and the world store', () => {
+    const info = readNpcNode(dump([{ type: 'cc.UITransform', value: {} }, npcComponent()]));
     expect(info).toEqual({
       componentType: 'oam.NPCComponent',
       personaUuid: 'a1b2-c3',
+      worldStoreUuid: 'store-comp-1',
       tools: [
         { name: 'open_door', description: 'Opens a door.', parameters: { type: 'object', properties: { door: { type: 'string' } } } },
         { name: 'shrug', description: 'Shrugs.' },
       ],
+      options: {
+        worldReadable: [''],
+        worldWritable: ['player.gold', 'player.inventory'],
+        worldContextPaths: ['player.gold', 'time'],
+        groundingTool: 'check_menu',
+        replyFormat: 'structured',
+        memoryTools: { facts: true, relationship: true },
+        secretsUnlockAtRelationship: 10,
+        emotions: ['happy', 'sad'],
+        playerOptionCount: 2,
+        canEndConversation: false,
+        fallbackLines: ['Busy night, love.'],
+        extraInstructions: 'Never mention the cellar.',
+      },
     });
   });
 
-  test('plain tool entries and an object schema are read too', () => {
-    const info = readNpcNode(dump([{ type: 'NPCComponent', value: { tools: { value: [{ name: 'wave', description: 'Waves.', schema: { type: 'object' } }] } } }]));
-    expect(info).toEqual({ componentType: 'NPCComponent', personaUuid: undefined, tools: [{ name: 'wave', description: 'Waves.', parameters: { type: 'object' } }] });
+  test('the dump above uses the real field names of NPCComponent and ToolDeclaration', () => {
+    const declared = (file: string) => {
+      const source = readFileSync(resolve(__dirname, '../../assets/components', file), 'utf8');
+      return new Set(Array.from(source.matchAll(/^  (\w+)(?:: [^=;]+)? = /gm), (m) => m[1]));
+    };
+    const npcFields = declared('NPCComponent.ts');
+    for (const key of Object.keys(npcComponent().value)) expect([key, npcFields.has(key)]).toEqual([key, true]);
+    const toolFields = declared('ToolDeclaration.ts');
+    expect(Object.keys(declaration('x', 'y').value).filter((k) => !toolFields.has(k))).toEqual([]);
+  });
+
+  test('secrets always guarded means no unlock threshold; empty lists and text are left out', () => {
+    const info = readNpcNode(dump([npcComponent({ secretsAlwaysGuarded: true, worldStore: null, groundingTool: '', emotions: [], fallbackLines: [], extraInstructions: ' ', replyFormat: 9 })]));
+    expect(info?.options.secretsUnlockAtRelationship).toBeNull();
+    expect(info?.worldStoreUuid).toBeUndefined();
+    for (const key of ['groundingTool', 'emotions', 'fallbackLines', 'extraInstructions', 'replyFormat']) expect(info?.options).not.toHaveProperty(key);
   });
 
   test('no NPC component, no persona set, or not a dump at all', () => {
     expect(readNpcNode(dump([{ type: 'cc.Sprite', value: {} }, { type: 'oam.NPCComponentHelper' }]))).toBeNull();
-    expect(readNpcNode(dump([{ type: 'oam.NPCComponent', value: { persona: { value: { uuid: '' } } } }]))).toMatchObject({ personaUuid: undefined, tools: [] });
+    expect(readNpcNode(dump([{ type: 'oam.NPCComponent', value: { persona: { value: { uuid: '' } } } }]))).toMatchObject({ personaUuid: undefined, tools: [], options: {} });
     expect(readNpcNode(dump([{ type: 'oam.NPCComponent' }]))).toMatchObject({ personaUuid: undefined });
     for (const bad of [null, undefined, 'node', {}, { __comps__: 'x' }]) expect(readNpcNode(bad)).toBeNull();
+  });
+});
+
+describe('the NPC\'s world store', () => {
+  const store = (value: Record<string, unknown>) => ({ type: 'oam.WorldStateStore', value });
+
+  test('reads the JSON asset uuid and the inline JSON of a WorldStateStore dump', () => {
+    expect(readWorldStore(store({ initialState: { value: { uuid: 'world-asset' } }, initialJson: { value: '{"a":1}' } }))).toEqual({ initialStateUuid: 'world-asset', initialJson: '{"a":1}' });
+    expect(readWorldStore(store({ initialState: { value: null }, initialJson: { value: '  ' } }))).toEqual({});
+    for (const bad of [null, 'x', { type: 'cc.Sprite', value: {} }, {}]) expect(readWorldStore(bad)).toBeNull();
+  });
+
+  test('parses the initial world: an object, or the problem', () => {
+    expect(parseInitialWorld('{"player":{"gold":20}}')).toEqual({ ok: true, world: { player: { gold: 20 } } });
+    expect(parseInitialWorld('{')).toMatchObject({ ok: false, problem: expect.stringContaining('not JSON') });
+    expect(parseInitialWorld('[1]')).toEqual({ ok: false, problem: 'the world state is not a JSON object' });
+    expect(parseInitialWorld('null')).toMatchObject({ ok: false });
   });
 });
 

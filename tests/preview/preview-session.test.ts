@@ -136,6 +136,32 @@ describe('PreviewSession', () => {
     session.close();
   });
 
+  test('an NPC picked in the editor runs with its own options, world and tools, not the tavern\'s', async () => {
+    const model = new ScriptedLanguageModel([Script.call('read_world', { path: 'gate.open' }), Script.reply({ emotion: 'neutral', line: 'The gate is shut.' })]);
+    const session = new PreviewSession({
+      persona: { name: 'Bram', role: 'the gate guard' },
+      model,
+      npcOptions: { worldReadable: ['gate'], worldContextPaths: ['gate.open'], memoryTools: { facts: false, relationship: false }, extraInstructions: 'Speak like a soldier.' },
+      initialWorld: { gate: { open: false }, secret: 'x' },
+      extraTools: [{ name: 'open_gate', description: 'Opens the gate.' }],
+    });
+    expect(session.world.snapshot()).toEqual({ gate: { open: false }, secret: 'x' });
+    expect(session.tools.map((t) => [t.name, t.external])).toEqual([['open_gate', true]]);
+    const view = await session.talk('Is the gate open?');
+    expect(view.line).toBe('The gate is shut.');
+    const prompt = [model.requests[0].systemInstruction, model.requests[0].promptPrefix, model.requests[0].prompt].join('\n');
+    expect(prompt).toContain('Speak like a soldier.');
+    expect(prompt).not.toContain('check_menu');
+    expect(prompt).not.toContain('remember_fact');
+    session.close();
+  });
+
+  test('bad NPC options or a world that is not an object are refused', () => {
+    const model = createMiraModel();
+    expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, initialWorld: [1] as never })).toThrow(/JSON object/);
+    expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, npcOptions: { playerOptionCount: -3 } })).toThrow(AgentError);
+  });
+
   test('bad set-ups throw an AgentError: a persona without a name, a tool declared twice, a bad tool name', () => {
     const model = createMiraModel();
     expect(() => new PreviewSession({ persona: { role: 'x' } as never, model })).toThrow(AgentError);

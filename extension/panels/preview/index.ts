@@ -1,12 +1,14 @@
 /**
  * The preview panel (package.json `panels.preview`). Thin: it hosts the preview page built into
- * dist/preview/ in an iframe, and sends it the persona of the selected NPC node or persona
- * asset and the OpenAI-compatible endpoint from the project settings. The page holds the logic.
+ * dist/preview/ in an iframe, and sends it the OpenAI-compatible endpoint from the project
+ * settings and either a persona asset or everything the selected NPC node runs with: persona,
+ * declared tools, the NPCComponent's options and its WorldStateStore's initial state. The page
+ * holds the logic.
  */
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { pathToFileURL } from 'url';
-import { readNpcNode, type DeclaredTool } from './npc-dump';
+import { parseInitialWorld, readNpcNode, readWorldStore, type DeclaredTool, type NpcPreviewOptions } from './npc-dump';
 
 /** The few editor APIs used here (declared locally; the panel process has them as a global). */
 declare const Editor: {
@@ -46,14 +48,35 @@ function setStatus(panel: PanelThis, text: string, isProblem = false): void {
   panel.$.status.classList.toggle('problem', isProblem);
 }
 
-function send(panel: PanelThis, persona: string, extraTools: DeclaredTool[] = []): void {
-  const frame = panel.$.frame.contentWindow;
-  if (!frame) return;
-  frame.postMessage({ type: EMBED_MESSAGE_TYPE, persona, extraTools, ...panel.settings }, '*');
+interface NpcSetup {
+  extraTools?: DeclaredTool[];
+  npcOptions?: NpcPreviewOptions;
+  initialWorld?: Record<string, unknown>;
 }
 
-/** The persona file's text, from an asset uuid. */
-async function readPersonaAsset(uuid: string): Promise<{ text: string; url: string } | string> {
+function send(panel: PanelThis, persona: string, npc: NpcSetup = {}): void {
+  const frame = panel.$.frame.contentWindow;
+  if (!frame) return;
+  frame.postMessage({ type: EMBED_MESSAGE_TYPE, persona, extraTools: npc.extraTools ?? [], npcOptions: npc.npcOptions, initialWorld: npc.initialWorld, ...panel.settings }, '*');
+}
+
+/** The initial state of the WorldStateStore component `uuid`: its JSON asset, else its inline JSON; a string is a problem. */
+async function readStoreWorld(uuid: string): Promise<Record<string, unknown> | undefined | string> {
+  const store = readWorldStore(await Editor.Message.request('scene', 'query-component', uuid));
+  if (!store) return undefined;
+  let text = store.initialJson;
+  if (store.initialStateUuid) {
+    const file = await readAssetText(store.initialStateUuid);
+    if (typeof file === 'string') return file;
+    text = file.text;
+  }
+  if (text === undefined) return undefined;
+  const parsed = parseInitialWorld(text);
+  return parsed.ok ? parsed.world : `WorldStateStore: ${parsed.problem}`;
+}
+
+/** A JSON asset's file text (persona, world state), from its uuid; a string is a problem. */
+async function readAssetText(uuid: string): Promise<{ text: string; url: string } | string> {
   const info = (await Editor.Message.request('asset-db', 'query-asset-info', uuid)) as { file?: string; url?: string } | null;
   if (!info || !info.file) return t('noPersonaFile');
   try {
@@ -69,16 +92,18 @@ async function useSelectedNode(panel: PanelThis): Promise<void> {
   const npc = readNpcNode(await Editor.Message.request('scene', 'query-node', uuid));
   if (!npc) return setStatus(panel, t('noNpc'), true);
   if (!npc.personaUuid) return setStatus(panel, t('noPersona'), true);
-  const persona = await readPersonaAsset(npc.personaUuid);
+  const persona = await readAssetText(npc.personaUuid);
   if (typeof persona === 'string') return setStatus(panel, persona, true);
-  send(panel, persona.text, npc.tools);
+  const world = npc.worldStoreUuid ? await readStoreWorld(npc.worldStoreUuid) : undefined;
+  if (typeof world === 'string') return setStatus(panel, world, true);
+  send(panel, persona.text, { extraTools: npc.tools, npcOptions: npc.options, initialWorld: world });
   setStatus(panel, `${t('loaded')} ${persona.url}`);
 }
 
 async function useSelectedAsset(panel: PanelThis): Promise<void> {
   const uuid = Editor.Selection.getLastSelected('asset');
   if (!uuid) return setStatus(panel, t('noAsset'), true);
-  const persona = await readPersonaAsset(uuid);
+  const persona = await readAssetText(uuid);
   if (typeof persona === 'string') return setStatus(panel, persona, true);
   send(panel, persona.text);
   setStatus(panel, `${t('loaded')} ${persona.url}`);
@@ -124,14 +149,5 @@ module.exports = Editor.Panel.define({
   },
   close() {
     // Nothing to release: the page lives in the iframe and goes with the panel.
-  },
-  methods: {
-    /** Lets other parts of the extension open the preview on a persona asset: `preview.showAsset`. */
-    async showAsset(this: PanelThis, uuid: string) {
-      const persona = await readPersonaAsset(uuid);
-      if (typeof persona === 'string') return setStatus(this, persona, true);
-      send(this, persona.text);
-      setStatus(this, `${t('loaded')} ${persona.url}`);
-    },
   },
 });
