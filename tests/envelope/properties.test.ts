@@ -125,6 +125,24 @@ describe('valid envelopes round-trip', () => {
     );
   });
 
+  it('a streamed reply reads on every prefix what a fresh reader reads', () => {
+    fc.assert(
+      fc.property(replyArb, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 }), fc.nat(2), (reply, sizes, form) => {
+        const envelope = [{ reply }, { action: 'respond', arguments: { text: reply } }, { say: reply, mood: reply }][form];
+        const text = JSON.stringify(envelope);
+        const reader = new InlineReplyReader(['take_order']);
+        let at = 0;
+        let k = 0;
+        while (at < text.length) {
+          at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+          const prefix = text.slice(0, at);
+          expect(reader.push(prefix)).toEqual(new InlineReplyReader(['take_order']).push(prefix));
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
   it('streamed replies grow monotonically to the final text', () => {
     fc.assert(
       fc.property(replyArb, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }), fc.boolean(), (reply, sizes, seedForm) => {

@@ -157,3 +157,76 @@ describe('InlineReplyReader', () => {
     expect(r2.push('{"reply": "xy')).toEqual({ kind: 'reply-text', text: 'ab' });
   });
 });
+
+describe('InlineReplyReader reading only the new characters of an open reply', () => {
+  it('extends the text across escapes, quotes and surrogates split between chunks', () => {
+    const reply = 'A "quoted" word, a \\ backslash, tabs\t, café \u00e9 and 😀 — done';
+    for (const text of [JSON.stringify({ reply }), JSON.stringify({ action: 'respond', arguments: { text: reply } })]) {
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+        const states = stream(text, seed);
+        expect(lastOf(states)).toEqual({ kind: 'reply-text', text: reply });
+      }
+    }
+  });
+
+  it('does not mistake another open string that reads the same for the reply', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"reply": "ha", "mood": "ha')).toEqual({ kind: 'reply-text', text: 'ha' });
+    expect(reader.push('{"reply": "ha", "mood": "happy')).toEqual({ kind: 'reply-text', text: 'ha' });
+    expect(reader.push('{"reply": "ha", "mood": "happy"}')).toEqual({ kind: 'reply-text', text: 'ha' });
+  });
+
+  it('reads what follows the reply once its string closes', () => {
+    const reader = new InlineReplyReader(['take_order']);
+    expect(reader.push('{"reply": "Hel')).toEqual({ kind: 'reply-text', text: 'Hel' });
+    expect(reader.push('{"reply": "Hello"')).toEqual({ kind: 'reply-text', text: 'Hello' });
+    expect(reader.push('{"reply": "Hello", "tool": "take_order"}')).toEqual({ kind: 'reply-text', text: 'Hello' });
+    expect(reader.push('{"reply": "Hello"} and more')).toEqual({ kind: 'reply-text', text: 'Hello' });
+  });
+
+  it('keeps an unescaped quote that turns out to be text', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{"reply": "Say ')).toEqual({ kind: 'reply-text', text: 'Say ' });
+    expect(reader.push('{"reply": "Say " ')).toEqual({ kind: 'reply-text', text: 'Say ' });
+    expect(reader.push('{"reply": "Say " hi')).toEqual({ kind: 'reply-text', text: 'Say " hi' });
+    expect(reader.push("{\"reply\": \"Say \" hi\\'")).toEqual({ kind: 'reply-text', text: "Say \" hi'" });
+  });
+
+  it('reads single-quoted replies', () => {
+    expect(lastOf(stream("{'reply': 'It\\'s \"fine\" here'}", 3))).toEqual({ kind: 'reply-text', text: 'It\'s "fine" here' });
+  });
+
+  it('starts over from a full read when the text does not extend the last one', () => {
+    const reader = new InlineReplyReader();
+    reader.push('{"reply": "abc');
+    expect(reader.push('{"reply": "abX')).toEqual({ kind: 'reply-text', text: 'abc' });
+    expect(reader.push('{"reply": "abcd')).toEqual({ kind: 'reply-text', text: 'abcd' });
+  });
+
+  it('waits for an unquoted action word to end before calling it a tool call', () => {
+    const reader = new InlineReplyReader();
+    expect(reader.push('{action: respo')).toEqual({ kind: 'unknown' });
+    expect(reader.push('{action: respond, text: "Hi')).toEqual({ kind: 'reply-text', text: 'Hi' });
+  });
+
+  it('answers on every prefix exactly what a fresh reader would (valid envelopes)', () => {
+    const replies = ['', 'Hi', 'Say "hi"\n\tthen \\ leave', 'Grinning 😀 👍🏽 é', 'a'.repeat(300) + '"b"' + 'c'.repeat(50)];
+    for (const reply of replies) {
+      const texts = [
+        JSON.stringify({ reply }),
+        JSON.stringify({ action: 'respond', arguments: { text: reply } }, null, 2),
+        JSON.stringify({ reply, mood: reply }),
+        JSON.stringify({ respond: reply }),
+        '```json\n' + JSON.stringify({ reply: { line: reply } }) + '\n```',
+      ];
+      for (const text of texts) {
+        for (const seed of [1, 2, 3]) {
+          const reader = new InlineReplyReader(['take_order']);
+          for (const prefix of chunked(text, seed)) {
+            expect([prefix, reader.push(prefix)]).toEqual([prefix, new InlineReplyReader(['take_order']).push(prefix)]);
+          }
+        }
+      }
+    }
+  });
+});

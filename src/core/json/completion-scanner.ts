@@ -36,7 +36,7 @@ export class CompletionScanner {
   push(fullTextSoFar: string): boolean {
     const text = typeof fullTextSoFar === 'string' ? fullTextSoFar : String(fullTextSoFar);
     // Text that does not extend the last one (a new attempt) starts the scan over.
-    if (text.length < this.text.length || !text.startsWith(this.text)) this.reset();
+    if (text.length < this.text.length || text.slice(0, this.text.length) !== this.text) this.reset();
     this.text = text;
     if (!this.complete) this.complete = this.scan();
     return this.complete;
