@@ -67,15 +67,19 @@ describe.each([
   });
 
   test('{tool} with a parameterless tool runs it without a model step, then replies in one call', async () => {
-    const { agent, model, log } = tavernAgent(['Ale 3, stew 5, bread 1.'], config);
+    // Inline mode decides after the tool (the reply comes inline, or another tool); seed mode
+    // goes straight to its reply step. One call either way.
+    const script = mode.inlineReplies ? [Script.reply('Ale 3, stew 5, bread 1.')] : ['Ale 3, stew 5, bread 1.'];
+    const step = mode.inlineReplies ? 'decide' : 'respond';
+    const { agent, model, log } = tavernAgent(script, config);
     const run = agent.run('Menu?', { toolChoice: { tool: 'check_menu' } });
     const kinds: string[] = [];
     run.on('step', (e) => kinds.push(e.step.kind));
     const r = await run.response();
     expect(r.text).toBe('Ale 3, stew 5, bread 1.');
     expect(model.calls).toBe(expected.forcedParameterless);
-    expect(model.kinds).toEqual(['respond']);
-    expect(kinds).toEqual(['respond']);
+    expect(model.kinds).toEqual([step]);
+    expect(kinds).toEqual([step]);
     expect(log).toEqual(['check_menu']);
     // The reply step sees the tool's result.
     expect(model.requests[0].prompt).toContain('[check_menu {} → {"ale":3,"stew":5,"bread":1}]');

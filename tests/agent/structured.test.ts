@@ -143,3 +143,14 @@ test('a structured step answered in the decide format ({"reply": {…}}) is unwr
   expect(r.structured).toEqual({ mood: 'calm', line: 'Fine.' });
   expect(model.kinds).toEqual(['structured']);
 });
+
+test('a decide step that writes the reply object without the "reply" wrapper is taken as the reply', async () => {
+  const { Agent, AgentTool, JsonSchema, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const schema = JsonSchema.obj({ emotion: JsonSchema.string(), line: JsonSchema.string() });
+  const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
+  const model = new ScriptedLanguageModel([Script.json({ emotion: 'happy', line: 'Hello there.' })]);
+  const agent = new Agent(model, { tools: [ping] });
+  const r = await agent.respond('Hi', { schema });
+  expect(r.structured).toEqual({ emotion: 'happy', line: 'Hello there.' });
+  expect(model.kinds).toEqual(['decide']);
+});

@@ -302,12 +302,17 @@ describe('lifecycle and the shared scheduler', () => {
   });
 
   test('inspector properties reach the core NPC (reply format, options, grounding tool)', async () => {
-    const model = useModel([Script.call('check_menu'), say('Stew.')]);
+    // The grounding tool runs without a model step; the decide step after it replies inline.
+    const model = useModel([Script.reply({ emotion: 'happy', line: 'Stew.', options: ['Thanks!', 'Anything else?'] })]);
     const npc = mount(C.NPCComponent, { persona: persona(MIRA), replyFormat: C.ReplyFormat.Structured, playerOptionCount: 2, emotions: ['happy', 'sad'] });
     npc.registerTool(AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => 'stew'));
     npc.groundingTool = 'check_menu';
     expect(npc.rebuild()).toBe(true);
-    await npc.talk('Food?');
+    const turn = await npc.talk('Food?');
+    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(turn.line).toBe('Stew.');
+    expect(turn.playerOptions).toEqual(['Thanks!', 'Anything else?']);
+    expect(model.calls).toBe(1);
     expect(model.requests[0].promptPrefix ?? model.requests[0].prompt).toMatch(/check_menu/);
     npc.groundingTool = 'nope';
     expect(npc.rebuild()).toBe(false);

@@ -128,7 +128,7 @@ describe('model calls per turn', () => {
 
   test('grounded with a parameterless grounding tool: 1 call, the tool runs first', async () => {
     const t = tavernTools();
-    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Ale 3, stew 5.' })], { tools: [t.menu, t.order], options: { groundingTool: 'check_menu' } });
+    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Ale 3, stew 5.' })], { tools: [t.menu, t.order], options: { groundingTool: 'check_menu' } });
     const turn = await npc.talk('What do you have?');
     expect(model.calls).toBe(1);
     expect(turn.modelCalls).toBe(1);

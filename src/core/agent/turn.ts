@@ -8,7 +8,7 @@ import { abortError } from '../abort';
 import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
 import type { JsonSchema } from '../schema';
 import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } from '../envelope';
-import { extractJson, hasCompleteObject, isPlainObject } from '../json';
+import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from '../json';
 import { buildStepPrompt, stablePrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
 import { renderToolSection } from '../prompt/stable-prefix';
 import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
@@ -40,7 +40,7 @@ export interface TurnSetup {
 
 type DecideOutcome =
   | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> }
-  | { kind: 'reply'; inline?: unknown }
+  | { kind: 'reply'; inline?: unknown; envelope?: unknown }
   | { kind: 'rejected'; tool: AgentTool; args: Record<string, unknown>; problem: string }
   | { kind: 'gaveUp' };
 
@@ -112,11 +112,12 @@ export class TurnEngine {
       if (first && forced) {
         if (enabled.indexOf(forced) < 0) break; // forced but not enabled: straight to the reply
         if (forced.isParameterless) {
-          // Nothing to ask the model, and the caller already chose what this turn needs: run the
-          // tool and go straight to the reply step. A decide step here would almost always just
-          // say "reply"; skipping it makes the turn cost 1 model call in both modes (the seed
-          // spends 2 unless maxToolRounds is 1), and the reply is plain streamed text.
+          // Nothing to ask the model: run the tool. Inline mode then decides as usual: the reply
+          // comes inline (still 1 call) or the model uses another tool (a grounded NPC can look at
+          // the menu and then take the order). Seed mode goes straight to its reply step, since a
+          // decide there would cost a call just to say "respond".
           await this.execute(forced, {});
+          if (config.inlineReplies) continue;
           break;
         }
         outcome = await this.argumentsStep(forced, enabled);
@@ -140,7 +141,7 @@ export class TurnEngine {
       }
       if (outcome.kind === 'reply') {
         if (config.inlineReplies && outcome.inline !== undefined) {
-          const accepted = this.acceptInline(outcome.inline);
+          const accepted = this.acceptInline(outcome.inline, outcome.envelope);
           if (accepted.ok) inline = accepted.value;
           else inlineProblem = accepted.failure;
         }
@@ -171,10 +172,11 @@ export class TurnEngine {
       let task = decideTask(required, enabled, this.setup.tools, config.inlineReplies);
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       // Under 'required' a reply is refused, so it must not flash on screen while streaming.
-      const reader = config.inlineReplies && !required ? new InlineReplyReader() : undefined;
+      const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
+      const scanner = new CompletionScanner();
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
         if (reader) this.showInline(reader.push(t));
-        return hasCompleteObject(t);
+        return scanner.push(t);
       });
       const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
       if (env.kind === 'respond') {
@@ -182,7 +184,7 @@ export class TurnEngine {
         // that ended early) must not become the final reply, cut mid-word: the reply step
         // writes it whole instead (its text shown so far is reset).
         const whole = env.reply === undefined || hasCompleteObject(text);
-        return { kind: 'reply', inline: whole ? env.reply : undefined };
+        return { kind: 'reply', inline: whole ? env.reply : undefined, envelope: whole ? extractJson(text)?.value : undefined };
       }
       if (env.kind === 'call') {
         const tool = enabled.find((t) => t.name === env.tool) as AgentTool;
@@ -209,7 +211,8 @@ export class TurnEngine {
     for (let attempt = 0; attempt < attempts; attempt++) {
       let task = argumentsTask(tool);
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
-      const text = await this.step('toolArguments', task, attempt > 0, 'required', enabled.map((t) => t.name), hasCompleteObject);
+      const scanner = new CompletionScanner();
+      const text = await this.step('toolArguments', task, attempt > 0, 'required', enabled.map((t) => t.name), (t) => scanner.push(t));
       const checked = checkArguments(tool, argumentCandidates(text, tool.name));
       if (checked.ok) return { kind: 'call', tool, args: checked.args };
       problem = checked.problem;
@@ -246,9 +249,15 @@ export class TurnEngine {
       let task = structuredTask(config.labels, schema, usedTools);
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
       let lastPartial = '';
+      let seen = 0;
+      const scanner = new CompletionScanner();
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
       const text = await this.step('structured', task, isRepair, 'disallowed', [], (t) => {
-        const partial = extractJson(t);
+        // Re-read the partial value only when the new text can change its shape or a string in
+        // it (a quote, comma or closing bracket), not on every chunk: reading is linear in the text.
+        const fresh = t.slice(seen);
+        seen = t.length;
+        const partial = /[",}\]]/.test(fresh) || fresh.length > 24 ? extractJson(t) : undefined;
         if (partial) {
           const key = JSON.stringify(partial.value);
           if (key !== lastPartial) {
@@ -256,7 +265,7 @@ export class TurnEngine {
             this.turn.emit({ type: 'partial', value: partial.value });
           }
         }
-        return hasCompleteObject(t);
+        return scanner.push(t);
       }, raw);
       const found = extractJson(text);
       if (found) {
@@ -327,7 +336,12 @@ export class TurnEngine {
     else if (state.kind === 'reply-object') this.turn.emit({ type: 'partial', value: state.value });
   }
 
-  private acceptInline(value: unknown): { ok: true; value: unknown } | { ok: false; failure: { problem: string; previous: string } } {
+  /**
+   * Takes the inline reply if it is usable. For a structured turn a small model sometimes drops
+   * the wrapper and writes the reply object itself (`{"emotion": …, "line": …}`): that whole
+   * envelope counts when it fits the schema, instead of costing a repair.
+   */
+  private acceptInline(value: unknown, envelope?: unknown): { ok: true; value: unknown } | { ok: false; failure: { problem: string; previous: string } } {
     const schema = this.input.schema;
     if (!schema) {
       if (typeof value !== 'string') return { ok: false, failure: { problem: 'the reply must be text', previous: JSON.stringify(value) } };
@@ -336,6 +350,10 @@ export class TurnEngine {
     }
     const checked = schema.check(value);
     if (checked.ok) return { ok: true, value: checked.value };
+    if (isPlainObject(envelope) && envelope !== value) {
+      const whole = schema.check(envelope);
+      if (whole.ok) return { ok: true, value: whole.value };
+    }
     return { ok: false, failure: { problem: checked.problem, previous: JSON.stringify(value) } };
   }
 
