@@ -96,7 +96,10 @@ export function sleep(ms: number, signal?: SignalLike): Promise<void> {
 /** Races a promise against a signal; the promise keeps running but its result is ignored. */
 export function raceSignal<T>(promise: Promise<T>, signal: SignalLike | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal.aborted) {
+    promise.catch(() => undefined); // abandoned: its failure must not surface as unhandled
+    return Promise.reject(abortError(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort);

@@ -348,3 +348,39 @@ describe('a model error at each stage leaves the history as it was', () => {
     expect(agent.totalUsage).toEqual(usage);
   });
 });
+
+describe('a model that ignores its signal', () => {
+  const { Agent, AgentError } = require('../../src') as typeof import('../../src');
+  test('cannot keep a cancelled turn, or the turns queued behind it, waiting', async () => {
+    const deaf = {
+      capabilities: { modelName: 'deaf', maxInputTokens: 4000, maxOutputTokens: 256, systemInstructions: true, prefixCaching: false, nativeToolCalling: false },
+      availability: () => Promise.resolve({ status: 'available' as const }),
+      // Never yields and never looks at the signal.
+      generate: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }) }),
+    };
+    const agent = new Agent(deaf);
+    const first = agent.run('Hello');
+    const second = agent.run('Again');
+    await new Promise((r) => setTimeout(r, 10));
+    first.cancel();
+    second.cancel();
+    const errors = await Promise.all([first.response().catch((e) => e), second.response().catch((e) => e)]);
+    expect(errors.map((e) => (e as InstanceType<typeof AgentError>).code)).toEqual(['cancelled', 'cancelled']);
+    await agent.waitUntilIdle();
+    expect(agent.history).toEqual([]);
+  });
+});
+
+test('response(handler) called twice does not hand the same external call to the handler twice', async () => {
+  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const ask = AgentTool.external({ name: 'ask', description: 'Asks the game.' });
+  const agent = new Agent(new ScriptedLanguageModel([Script.call('ask'), Script.reply('Done.')]), { tools: [ask] });
+  let handled = 0;
+  const handler = () => { handled++; return 'yes'; };
+  const run = agent.run('Go');
+  await new Promise<void>((resolve) => run.on('toolRequested', () => resolve()));
+  void run.response(handler);
+  const r = await run.response(handler);
+  expect(r.text).toBe('Done.');
+  expect(handled).toBe(1);
+});

@@ -261,3 +261,29 @@ describe('external tools', () => {
     expect(ToolOutput.render((await agent.respond('Ring')).toolCalls[0].output)).toContain('15 ms');
   });
 });
+
+describe('tool outputs are detached from the game', () => {
+  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+
+  test('a JSON output is copied: a later change to the game object does not rewrite the committed turn', async () => {
+    const inventory = { ale: 3 };
+    const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => inventory);
+    const agent = new Agent(new ScriptedLanguageModel([Script.call('look'), Script.reply('Three ales.')]), { tools: [look] });
+    await agent.respond('What is there?');
+    inventory.ale = 0;
+    const use = agent.history.find((e) => e.type === 'toolUse');
+    expect(use).toMatchObject({ output: { kind: 'json', value: { ale: 3 } } });
+  });
+
+  test('an output that is not JSON (a cycle) becomes an error output; the turn still completes', async () => {
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => loop);
+    const model = new ScriptedLanguageModel([Script.call('look'), Script.reply('Hm.')]);
+    const agent = new Agent(model, { tools: [look] });
+    const r = await agent.respond('Look');
+    expect(r.toolCalls[0].output).toMatchObject({ kind: 'error' });
+    expect((r.toolCalls[0].output as { message: string }).message).toMatch(/look returned a value that is not JSON/);
+    expect(r.text).toBe('Hm.');
+  });
+});

@@ -4,7 +4,7 @@
  * backoff. A retry repeats this step only, so no tool ever runs twice.
  */
 import { AgentError } from '../errors';
-import { Canceller, linkSignal, sleep, abortError } from '../abort';
+import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../abort';
 import { estimateTokens, type FinishReason, type TokenUsage } from '../../models/types';
 import type { BuiltPrompt } from '../prompt/prompt-builder';
 import type { ModelStepInfo } from './events';
@@ -51,10 +51,15 @@ export async function runModelStep(
     let usage: TokenUsage | undefined;
     let finishReason: FinishReason | undefined;
     let stoppedEarly = false;
+    // Each chunk is awaited against the turn's signal too, so a model that ignores its signal
+    // can never keep a cancelled turn (and the agent's queue) waiting.
+    const iterator = model.generate(request, stepCanceller.signal)[Symbol.asyncIterator]();
     try {
-      for await (const chunk of model.generate(request, stepCanceller.signal)) {
+      for (;;) {
+        const next = await raceSignal(iterator.next(), turn.signal);
+        if (next.done) break;
+        const chunk = next.value;
         const t0 = now();
-        if (turn.signal.aborted) throw abortError(turn.signal);
         text = chunk.text;
         if (chunk.usage) usage = chunk.usage;
         if (chunk.finishReason) finishReason = chunk.finishReason;
@@ -62,7 +67,7 @@ export async function runModelStep(
         coreMs += now() - t0;
         if (stop && !chunk.finishReason) {
           stoppedEarly = true;
-          break; // ends the model's stream: the rest would only cost decode time
+          break; // the rest would only cost decode time
         }
       }
       if (turn.signal.aborted) throw abortError(turn.signal);
@@ -95,6 +100,8 @@ export async function runModelStep(
       await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
       turn.resetText();
     } finally {
+      // Ends the model's stream (early stop, cancel, failure) without waiting for it.
+      Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
       unlink();
       stepCanceller.abort();
     }

@@ -3,7 +3,7 @@
  * external calls waiting for the host, cancellation, and the final response.
  */
 import type { SignalLike } from '../abort';
-import { ToolOutput, type ToolCall } from '../tools';
+import type { ToolCall } from '../tools';
 import type { AgentEvent, AgentResponse } from './events';
 import { EventStream, type StreamStatus } from './event-stream';
 import { ExternalCalls, type ExternalToolHandler } from './tool-runner';
@@ -22,14 +22,11 @@ export class AgentRun extends EventStream<AgentEvent, AgentResponse> {
 
   /** Waits for the final response; a handler answers external tool calls. */
   response(externalTools?: ExternalToolHandler): Promise<AgentResponse> {
-    if (externalTools) {
+    if (externalTools && externalTools !== this.external.handler) {
+      // Calls already waiting and not yet handed to a handler get answered too.
+      const waiting = this.external.handler ? [] : this.external.calls;
       this.external.handler = externalTools;
-      // Calls already waiting get answered too.
-      for (const call of this.external.calls) {
-        Promise.resolve()
-          .then(() => externalTools(call, this.signal))
-          .then((v) => this.external.submit(call.id, v), (e) => this.external.submit(call.id, ToolOutput.error(e instanceof Error ? e.message : String(e))));
-      }
+      for (const call of waiting) this.external.dispatch(call, this.signal);
     }
     return this.settled;
   }

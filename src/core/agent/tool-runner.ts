@@ -54,6 +54,15 @@ export class ExternalCalls {
     });
   }
 
+  /** Hands a waiting call to the handler; its answer (or its failure, as an error output) is submitted. */
+  dispatch(call: ToolCall, signal: SignalLike): void {
+    const handler = this.handler;
+    if (!handler) return;
+    Promise.resolve()
+      .then(() => handler(call, signal))
+      .then((value) => this.submit(call.id, value), (err) => this.submit(call.id, ToolOutput.error(errorText(err))));
+  }
+
   clear(): void {
     this.pending.clear();
   }
@@ -69,15 +78,11 @@ export async function runTool(turn: TurnState, tool: AgentTool, call: ToolCall, 
     const timeout = tool.timeoutMs ?? turn.config.externalToolTimeoutMs;
     const waiting = external.wait(call, timeout, turn.signal);
     turn.emit({ type: 'toolRequested', call });
-    if (external.handler) {
-      const handler = external.handler;
-      Promise.resolve()
-        .then(() => handler(call, turn.signal))
-        .then((value) => external.submit(call.id, value), (err) => external.submit(call.id, ToolOutput.error(errorText(err))));
-    }
+    external.dispatch(call, turn.signal);
     output = await waiting;
   }
   if (turn.signal.aborted) throw abortError(turn.signal);
+  output = detached(output, tool.name);
   const record: ToolRecord = { call, output, durationMs: Date.now() - started };
   turn.emit({ type: 'toolCompleted', record });
   return record;
@@ -113,6 +118,21 @@ async function runLocal(tool: AgentTool, call: ToolCall, timeoutMs: number, turn
     if (timer !== undefined) clearTimeout(timer);
     if (onAbort) turnSignal.removeEventListener('abort', onAbort);
     unlink();
+  }
+}
+
+/**
+ * A JSON output is copied, so the history never holds the game's live objects (a later change to
+ * the inventory must not rewrite a committed turn); a value that is not JSON (a cycle, a BigInt)
+ * becomes an error output the model sees instead of failing the turn.
+ */
+function detached(output: ToolOutput, toolName: string): ToolOutput {
+  if (output.kind !== 'json') return output;
+  try {
+    const text = JSON.stringify(output.value);
+    return ToolOutput.json(text === undefined ? null : JSON.parse(text));
+  } catch (e) {
+    return ToolOutput.error(`${toolName} returned a value that is not JSON (${errorText(e)}).`);
   }
 }
 

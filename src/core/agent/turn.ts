@@ -301,6 +301,7 @@ export class TurnEngine {
       config,
       model,
       this.setup.counter,
+      this.turn.signal,
     );
     const decision = kind === 'decide' || kind === 'toolArguments';
     const req = built.request;

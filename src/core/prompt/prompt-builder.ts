@@ -4,6 +4,7 @@
  * trimmed to the model's input budget by dropping whole oldest turns.
  */
 import { AgentError } from '../errors';
+import { raceSignal, type SignalLike } from '../abort';
 import type { GenerationRequest, LanguageModel, StepKind } from '../../models/types';
 import { estimateTokens } from '../../models/types';
 import type { AgentConfig } from '../agent/config';
@@ -51,13 +52,18 @@ export class TokenCounter {
   private cache = new Map<string, number>();
   constructor(private readonly model: LanguageModel) {}
 
-  async count(text: string): Promise<number> {
+  async count(text: string, signal?: SignalLike): Promise<number> {
     if (!text) return 0;
     const hit = this.cache.get(text);
     if (hit !== undefined) return hit;
     let n: number | null | undefined = null;
     if (this.model.countTokens) {
-      try { n = await this.model.countTokens(text); } catch { n = null; }
+      try {
+        n = await raceSignal(this.model.countTokens(text), signal);
+      } catch (e) {
+        if (signal?.aborted) throw e; // cancelled: stop; any other failure: fall back to the estimate
+        n = null;
+      }
     }
     const value = typeof n === 'number' && n >= 0 ? n : estimateTokens(text);
     if (this.cache.size > 256) this.cache.clear();
@@ -72,6 +78,7 @@ export async function buildStepPrompt(
   config: AgentConfig,
   model: LanguageModel,
   counter: TokenCounter,
+  signal?: SignalLike,
 ): Promise<BuiltPrompt> {
   const render = config.structuredReplyRenderer ?? renderStructuredPlain;
   const maxOut = config.context.maxToolOutputChars;
@@ -98,7 +105,7 @@ export async function buildStepPrompt(
   let prompt = compose(0);
   let total = estimateTokens(stableText + prompt);
   // Exact counting only near the limit: it costs a bridge round trip per new block.
-  if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText) + await counter.count(prompt);
+  if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText, signal) + await counter.count(prompt, signal);
   if (total > budget) {
     if (!config.context.trimsHistory && turns.length > 0) {
       throw new AgentError('context_size_exceeded', `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`);
@@ -107,7 +114,7 @@ export async function buildStepPrompt(
       from++;
       prompt = compose(from);
       total = estimateTokens(stableText + prompt);
-      if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText) + await counter.count(prompt);
+      if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText, signal) + await counter.count(prompt, signal);
     }
     if (total > budget) {
       throw new AgentError('context_size_exceeded', `This turn alone needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message.`);
