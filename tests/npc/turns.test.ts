@@ -218,3 +218,29 @@ describe('close', () => {
     expect(model.calls).toBe(1);
   });
 });
+
+describe('closing and pre-aborted signals', () => {
+  const { NPC, ScriptedLanguageModel, Script, Canceller } = require('../../src') as typeof import('../../src');
+
+  test('close() cancels the running turn and the queued ones (code cancelled, not invalid_request)', async () => {
+    const npc = new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel([Script.hang()]) });
+    const running = npc.talk('one').catch((e) => e.code);
+    const queued = npc.talk('two').catch((e) => e.code);
+    await new Promise((r) => setTimeout(r, 5));
+    npc.close();
+    expect(await Promise.all([running, queued])).toEqual(['cancelled', 'cancelled']);
+    expect(npc.history).toEqual([]);
+  });
+
+  test('a turn whose signal was already aborted fails at once, not behind the running turn', async () => {
+    const npc = new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel([Script.hang()]) });
+    const running = npc.talkStream('one');
+    const c = new Canceller();
+    c.abort();
+    const code = await npc.talk('two', { signal: c.signal }).catch((e) => e.code);
+    expect(code).toBe('cancelled');
+    expect(running.status).toBe('running');
+    running.cancel();
+    await running.turn().catch(() => undefined);
+  });
+});

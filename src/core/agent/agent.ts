@@ -14,6 +14,7 @@ import type { AgentResponse } from './events';
 import { AgentRun } from './run';
 import { TurnEngine, resolveTurnTools } from './turn';
 import { TurnState } from './turn-state';
+import { TurnQueue } from './turn-queue';
 import { TokenCounter } from '../prompt/prompt-builder';
 import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
 import type { ExternalToolHandler } from './tool-runner';
@@ -60,8 +61,9 @@ export class Agent {
   private _config: AgentConfig;
   private _contextNote = '';
   private _history: TranscriptEntry[] = [];
-  private tail: Promise<unknown> = Promise.resolve();
-  private readonly active = new Set<AgentRun>();
+  private readonly queue = new TurnQueue();
+  /** Runs not finished yet (queued or running), so close() can cancel them. */
+  private readonly unfinished = new Set<AgentRun>();
   private running: { run: AgentRun; entries: TranscriptEntry[] } | null = null;
   private readonly counter: TokenCounter;
   private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
@@ -107,52 +109,35 @@ export class Agent {
     } catch (e) {
       failure = AgentError.from(e);
     }
-    if (failure) {
-      // Bad input fails at once instead of waiting behind the turns ahead (which may take long
-      // or hang); a microtask later, so listeners attached right after run() still hear it.
-      const error = failure;
-      Promise.resolve().then(() => { if (!run.isFinished) run.fail(error); });
-      return run;
-    }
-    this.active.add(run);
-    const previous = this.tail;
-    const work = previous.then(async () => {
-      if (run.signal.aborted) throw run.cancelReason();
-      run.markRunning();
+    this.queue.add(run, failure, async () => {
       const entries: TranscriptEntry[] = [];
       this.running = { run, entries };
-      const state = new TurnState(this.model, this._config, run.signal, (e) => run.emit(e));
-      const engine = new TurnEngine(
-        state,
-        { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter },
-        { prompt, schema, choice, enabledTools: options.enabledTools, context: options.context },
-        run.external,
-        entries,
-      );
-      const response = await engine.run();
-      if (run.signal.aborted) throw run.cancelReason();
-      if (options.accept) options.accept(response);
-      // The point of no return: from here on the turn is committed and a cancel changes nothing.
-      this._history = this._history.concat(entries);
-      this.addUsage(response.usage);
-      this.running = null;
-      run.finish(response);
-      return response;
-    }).catch((e) => {
-      if (this.running?.run === run) this.running = null;
-      if (!run.isFinished) run.fail(AgentError.from(e));
-    }).finally(() => {
-      this.active.delete(run);
+      try {
+        const state = new TurnState(this.model, this._config, run.signal, (e) => run.emit(e));
+        const engine = new TurnEngine(
+          state,
+          { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter },
+          { prompt, schema, choice, enabledTools: options.enabledTools, context: options.context },
+          run.external,
+          entries,
+        );
+        const response = await engine.run();
+        if (run.signal.aborted) throw run.cancelReason();
+        if (options.accept) options.accept(response);
+        // The point of no return: from here on the turn is committed and a cancel changes nothing.
+        this._history = this._history.concat(entries);
+        this.addUsage(response.usage);
+        run.finish(response);
+      } finally {
+        this.running = null;
+      }
     });
-    this.tail = work;
-    // A queued turn cancels at once, without waiting for the turns ahead of it.
-    const cancelQueued = () => {
-      if (run.status === 'queued' && !run.isFinished) run.fail(run.cancelReason());
-    };
-    // A caller signal that was already aborted fired before this listener could be added; fail
-    // a microtask later, like bad input, so listeners attached right after run() still hear it.
-    if (run.signal.aborted) Promise.resolve().then(cancelQueued);
-    else run.signal.addEventListener('abort', cancelQueued);
+    if (!failure) {
+      this.unfinished.add(run);
+      const forget = () => this.unfinished.delete(run);
+      run.on('completed', forget);
+      run.on('error', forget);
+    }
     return run;
   }
 
@@ -162,16 +147,12 @@ export class Agent {
   }
 
   /** Resolves once every queued and running turn has finished. */
-  async waitUntilIdle(): Promise<void> {
-    let t: Promise<unknown>;
-    do {
-      t = this.tail;
-      await t.catch(() => undefined);
-    } while (t !== this.tail);
+  waitUntilIdle(): Promise<void> {
+    return this.queue.idle();
   }
 
   get isResponding(): boolean {
-    return this.active.size > 0;
+    return this.queue.size > 0;
   }
 
   // ---- state --------------------------------------------------------------------------------
@@ -320,7 +301,7 @@ export class Agent {
   /** Cancels running and queued turns; the agent takes no more. */
   close(): void {
     this.closed = true;
-    for (const run of Array.from(this.active)) run.cancel('The agent was closed.');
+    for (const run of Array.from(this.unfinished)) run.cancel('The agent was closed.');
   }
 
   private addUsage(u: TokenUsage): void {
@@ -332,8 +313,6 @@ export class Agent {
   }
 
   private enqueue<T>(fn: () => T | Promise<T>): Promise<T> {
-    const p = this.tail.then(() => fn());
-    this.tail = p.catch(() => undefined);
-    return p;
+    return this.queue.then(fn);
   }
 }

@@ -17,6 +17,7 @@ import { MemoryStage, memoryTools, MEMORY_TOOL_NAMES, NPCMemory, renderMemoryNot
 import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, type WorldState } from '../world';
 import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
+import { TurnQueue } from '../../core/agent/turn-queue';
 import { LineTracker } from './line-tracker';
 import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
 import { npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
@@ -62,10 +63,9 @@ export class NPC {
   private readonly agent: Agent;
   private readonly stage: MemoryStage;
   private replySchema!: JsonSchema;
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly turns = new TurnQueue();
   private background: Promise<unknown> = Promise.resolve();
   private fallbackIndex = 0;
-  private active = 0;
   private closed = false;
 
   constructor(config: NPCConfig) {
@@ -107,20 +107,13 @@ export class NPC {
     } catch (e) {
       failure = AgentError.from(e);
     }
-    this.active++;
-    const work = this.tail.then(async () => {
-      if (failure) throw failure;
-      if (stream.signal.aborted) throw stream.cancelReason();
-      stream.markRunning();
-      await this.runTurn(stream, playerLine, options, choice as ToolChoice);
-    }).catch((e) => {
-      this.stage.discard();
-      stream.fail(AgentError.from(e));
-    }).finally(() => { this.active--; });
-    this.tail = work;
-    stream.signal.addEventListener('abort', () => {
-      if (stream.status === 'queued') stream.fail(stream.cancelReason());
-    });
+    // A queued turn of a closed NPC is a cancel, not bad input.
+    this.turns.add(stream, failure, () => (this.closed
+      ? Promise.reject(new AgentError('cancelled', `${this._persona.name} was closed.`))
+      : this.runTurn(stream, playerLine, options, choice as ToolChoice).catch((e) => {
+        this.stage.discard();
+        throw e;
+      })));
     return stream;
   }
 
@@ -133,7 +126,7 @@ export class NPC {
   }
 
   get isTalking(): boolean {
-    return this.active > 0;
+    return this.turns.size > 0;
   }
 
   get turnCount(): number {
@@ -443,7 +436,7 @@ export class NPC {
 
   /** Waits for running turns and background compaction, then saves. */
   async settledState(): Promise<NPCSaveState> {
-    await this.tail.catch(() => undefined);
+    await this.turns.idle();
     await this.background.catch(() => undefined);
     return this.saveState();
   }

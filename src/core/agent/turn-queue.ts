@@ -1,0 +1,69 @@
+/**
+ * Runs turns one at a time, in order. Shared by the Agent and the NPC so both treat bad input,
+ * queued cancels and already-aborted signals the same way: each fails at once (a microtask
+ * later, so listeners attached right after the call still hear it), never behind the turns
+ * ahead, which may take long.
+ */
+import { AgentError } from '../errors';
+import type { SignalLike } from '../abort';
+import type { StreamStatus } from './event-stream';
+
+/** What the queue needs of a turn's stream (an AgentRun, a DialogueStream). */
+export interface QueuedStream {
+  readonly signal: SignalLike;
+  readonly status: StreamStatus;
+  markRunning(): void;
+  fail(error: AgentError): void;
+  cancelReason(): AgentError;
+}
+
+export class TurnQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+
+  /** Turns queued or running. */
+  get size(): number {
+    return this.pending;
+  }
+
+  /**
+   * Queues `work` for `stream`. `failure` (bad input found before queueing) fails it at once;
+   * so does a cancel while it waits. Whatever `work` throws fails the stream.
+   */
+  add(stream: QueuedStream, failure: AgentError | undefined, work: () => Promise<void>): void {
+    if (failure) {
+      Promise.resolve().then(() => stream.fail(failure));
+      return;
+    }
+    this.pending++;
+    this.tail = this.tail
+      .then(async () => {
+        if (stream.signal.aborted) throw stream.cancelReason();
+        stream.markRunning();
+        await work();
+      })
+      .catch((e) => stream.fail(AgentError.from(e)))
+      .finally(() => { this.pending--; });
+    const cancelQueued = () => {
+      if (stream.status === 'queued') stream.fail(stream.cancelReason());
+    };
+    if (stream.signal.aborted) Promise.resolve().then(cancelQueued);
+    else stream.signal.addEventListener('abort', cancelQueued);
+  }
+
+  /** Runs `fn` after everything queued so far (history edits wait for running turns). */
+  then<T>(fn: () => T | Promise<T>): Promise<T> {
+    const p = this.tail.then(fn);
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Resolves once everything queued, including what is queued meanwhile, has finished. */
+  async idle(): Promise<void> {
+    let t: Promise<unknown>;
+    do {
+      t = this.tail;
+      await t.catch(() => undefined);
+    } while (t !== this.tail);
+  }
+}
