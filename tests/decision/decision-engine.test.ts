@@ -260,3 +260,32 @@ describe('decideMany', () => {
     expect((await failure(e.decideMany([request()], NaN))).code).toBe('invalid_request');
   });
 });
+
+describe('bad input found before any model call, without leaks', () => {
+  const { DecisionEngine, ContentGenerator, JsonSchema, NPC, AgentTool, ScriptedLanguageModel, Canceller } = require('../../src') as typeof import('../../src');
+  const options = [{ id: 'a', description: 'A' }, { id: 'b', description: 'B' }];
+
+  test('facts that are not JSON: invalid_request, even with a fallback, and no model call', async () => {
+    const model = new ScriptedLanguageModel();
+    const facts: Record<string, unknown> = {};
+    facts.self = facts;
+    const err = await new DecisionEngine(model).decide({ situation: 'x', options, facts, fallback: 'a' }).catch((e) => e);
+    expect(err.code).toBe('invalid_request');
+    expect(err.message).toMatch(/facts must be plain JSON/);
+    const err2 = await new ContentGenerator(model).generate({ prompt: 'x', schema: JsonSchema.obj({ a: JsonSchema.string() }), facts }).catch((e) => e);
+    expect(err2.code).toBe('invalid_request');
+    expect(model.calls).toBe(0);
+  });
+
+  test('a set-up that fails (duplicate tools) leaves no listener on the caller signal and no timer', async () => {
+    const c = new Canceller();
+    const t = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
+    const err = await new DecisionEngine(new ScriptedLanguageModel()).decide({ situation: 'x', options, tools: [t, t], fallback: 'a', timeoutMs: 50, signal: c.signal }).catch((e) => e);
+    expect(err.code).toBe('invalid_request');
+    expect(c.signal.listenerCount).toBe(0);
+  });
+
+  test('an NPC priority that is not a number is rejected when the NPC is made', () => {
+    expect(() => new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel(), options: { priority: Number.NaN } })).toThrow(/priority must be a number/);
+  });
+});

@@ -9,6 +9,7 @@ import { Agent, type ToolChoice } from '../../core/agent';
 import type { AgentTool } from '../../core/tools';
 import { JsonSchema } from '../../core/schema';
 import type { LanguageModel } from '../../models/types';
+import { factsLine } from '../facts';
 
 export interface ContentRequest {
   prompt: string;
@@ -65,7 +66,7 @@ export class ContentGenerator {
         label: 'content',
       },
     });
-    const prompt = request.facts !== undefined ? `${request.prompt.trim()}\nFacts: ${JSON.stringify(request.facts)}` : request.prompt.trim();
+    const prompt = request.facts !== undefined ? `${request.prompt.trim()}\n${factsLine(request.facts)}` : request.prompt.trim();
     let calls = 0;
     try {
       const run = agent.run(prompt, { schema, toolChoice: request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none'), signal: request.signal });

@@ -10,6 +10,7 @@ import type { AgentTool } from '../../core/tools';
 import { JsonSchema } from '../../core/schema';
 import type { LanguageModel } from '../../models/types';
 import { normalizePersona, type Persona } from '../persona';
+import { factsLine } from '../facts';
 
 export interface DecisionOption {
   id: string;
@@ -66,6 +67,9 @@ export class DecisionEngine {
     const ids = checkDecision(request);
     if (ids.length === 1) return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
 
+    // Everything that can reject the request runs before the timer and the signal link exist.
+    const agent = this.agentFor(request);
+    const prompt = decisionPrompt(request);
     const canceller = new Canceller();
     const unlink = linkSignal(request.signal, canceller);
     let timer: unknown;
@@ -73,10 +77,9 @@ export class DecisionEngine {
     if (request.timeoutMs !== undefined) {
       timer = setTimeout(() => { timedOut = true; canceller.abort(new AgentError('cancelled', 'The decision ran out of time.')); }, request.timeoutMs);
     }
-    const agent = this.agentFor(request);
     let calls = 0;
     try {
-      const run = agent.run(decisionPrompt(request), {
+      const run = agent.run(prompt, {
         schema: this.schema(ids),
         toolChoice: request.toolChoice ?? (request.tools && request.tools.length > 0 ? 'auto' : 'none'),
         signal: canceller.signal,
@@ -193,7 +196,7 @@ export function checkDecision(request: DecisionRequest): string[] {
 
 function decisionPrompt(request: DecisionRequest): string {
   const lines = [`Situation: ${request.situation.trim()}`];
-  if (request.facts !== undefined) lines.push(`Facts: ${JSON.stringify(request.facts)}`);
+  if (request.facts !== undefined) lines.push(factsLine(request.facts));
   lines.push('Options:');
   for (const o of request.options) lines.push(`- ${o.id.trim()}: ${o.description.trim()}`);
   return lines.join('\n');

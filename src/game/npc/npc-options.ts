@@ -92,6 +92,14 @@ function whole(name: string, value: number | undefined, def: number, min: number
   return value;
 }
 
+function finite(name: string, value: number | undefined, def: number): number {
+  if (value === undefined) return def;
+  if (typeof value !== 'number' || !isFinite(value)) {
+    throw new AgentError('invalid_request', `NPC option ${name} must be a number; got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
 function paths(name: string, value: unknown, def: string[]): string[] {
   if (value === undefined) return def;
   if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
@@ -139,7 +147,7 @@ export function resolveNPCOptions(o: NPCOptions = {}): ResolvedNPCOptions {
     inlineReplies: o.inlineReplies ?? true,
     externalToolTimeoutMs: whole('externalToolTimeoutMs', o.externalToolTimeoutMs, 30_000, 0, 3_600_000),
     toolTimeoutMs: whole('toolTimeoutMs', o.toolTimeoutMs, 10_000, 1, 3_600_000),
-    priority: o.priority ?? 100,
+    priority: finite('priority', o.priority, 100),
   };
   if (o.groundingTool !== undefined) resolved.groundingTool = o.groundingTool;
   if (o.extraInstructions !== undefined) resolved.extraInstructions = o.extraInstructions;

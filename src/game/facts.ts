@@ -1,0 +1,14 @@
+/** The `Facts: {…}` line decisions and generated content show the model. */
+import { AgentError } from '../core/errors';
+
+/** Compact JSON of the facts; throws invalid_request (before any model call) when they are not JSON. */
+export function factsLine(facts: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(facts);
+  } catch (e) {
+    throw new AgentError('invalid_request', `facts must be plain JSON data (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  if (text === undefined) throw new AgentError('invalid_request', 'facts must be plain JSON data (an object, list, string, number or boolean).');
+  return `Facts: ${text}`;
+}
