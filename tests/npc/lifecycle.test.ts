@@ -141,12 +141,13 @@ describe('compaction', () => {
     expect(npc.memory.summary).toBe('Both parts.');
   });
 
-  test('an empty summary keeps the history', async () => {
+  test('an empty summary keeps the history (generation_failed, as for Agent.compactHistory)', async () => {
     const model = summarising(() => '   ');
     const npc = new NPC({ persona: MIRA, model, options: { compactAfterTurns: 0, keepRecentTurns: 0 } });
     await npc.talk('one');
-    expect(await npc.compact()).toBeNull();
+    await expect(npc.compact()).rejects.toMatchObject({ code: 'generation_failed' });
     expect(npc.turnCount).toBe(1);
+    expect(npc.memory.summary).toBe('');
   });
 });
 

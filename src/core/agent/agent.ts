@@ -251,29 +251,42 @@ export class Agent {
     const keep = options.keepRecentTurns ?? 2;
     if (!(keep >= 0)) return Promise.reject(new AgentError('invalid_request', 'keepRecentTurns must be ≥ 0.'));
     return this.enqueue(async () => {
-      const turns = splitTurns(this._history);
-      if (turns.length <= keep) return null;
-      const old = turns.slice(0, turns.length - keep);
-      const labels = this._config.labels;
-      const render = this._config.structuredReplyRenderer ?? renderStructuredPlain;
-      const lines = old.map((t) => entryLines(t, labels, this._config.context.maxToolOutputChars, render).join('\n')).join('\n');
-      const earlier = this._contextNote ? `Earlier summary: ${this._contextNote}\n\n` : '';
-      const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
-      const { text } = await generateText(this.model, {
-        kind: 'summary',
-        prompt,
-        temperature: this._config.decisionTemperature,
-        maxOutputTokens: 400,
-        priority: 0,
-        label: this._config.label,
-      }, options.signal);
-      const summary = text.trim();
-      if (!summary) throw new AgentError('generation_failed', 'The summary came back empty; the history was left as it was.');
-      this._history = ([] as TranscriptEntry[]).concat(...turns.slice(turns.length - keep));
-      this.epoch++;
-      this._contextNote = summary;
-      return summary;
+      const result = await this.summarizeOldTurns({ ...options, keepRecentTurns: keep, earlierSummary: this._contextNote });
+      if (!result) return null;
+      this.dropOldestTurns(result.turns, result.epoch);
+      this._contextNote = result.summary;
+      return result.summary;
     });
+  }
+
+  /**
+   * Summarises all but the last `keepRecentTurns` turns with one model call, now (not queued)
+   * and without changing anything: the caller applies it with `dropOldestTurns(turns, epoch)`.
+   * An NPC does this in the background and keeps the summary in its memory. Null when there is
+   * nothing to summarise; an empty summary is generation_failed.
+   */
+  async summarizeOldTurns(options: CompactOptions & { earlierSummary?: string; priority?: number } = {}): Promise<{ summary: string; turns: number; epoch: number } | null> {
+    const keep = options.keepRecentTurns ?? 2;
+    const epoch = this.epoch;
+    const turns = splitTurns(this._history);
+    if (turns.length <= keep) return null;
+    const old = turns.slice(0, turns.length - keep);
+    const labels = this._config.labels;
+    const render = this._config.structuredReplyRenderer ?? renderStructuredPlain;
+    const lines = old.map((t) => entryLines(t, labels, this._config.context.maxToolOutputChars, render).join('\n')).join('\n');
+    const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
+    const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
+    const { text } = await generateText(this.model, {
+      kind: 'summary',
+      prompt,
+      temperature: this._config.decisionTemperature,
+      maxOutputTokens: 400,
+      priority: options.priority ?? 0,
+      label: this._config.label,
+    }, options.signal);
+    const summary = text.trim();
+    if (!summary) throw new AgentError('generation_failed', 'The summary came back empty; the history was left as it was.');
+    return { summary, turns: old.length, epoch };
   }
 
   /** Changes whenever the history is replaced or cleared (not when a turn is appended). */

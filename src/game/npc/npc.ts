@@ -195,7 +195,8 @@ export class NPC {
     const p = this._persona;
     const extra = [o.extraInstructions ?? '', o.replyFormat === 'text' ? textFormatRule(o.emotions) : ''].filter(Boolean).join('\n');
     const instructions = renderPersonaInstructions(this.rawPersona, {
-      usesTools: tools.length > 0,
+      // The check-your-facts rule only when the NPC can look facts up (memory tools cannot).
+      usesTools: tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0),
       secretsInPrefix: o.secretsUnlockAtRelationship === null,
       extra: extra || undefined,
     });
@@ -293,7 +294,8 @@ export class NPC {
         failure = AgentError.from(e);
       }
     }
-    if (stream.signal.aborted) throw stream.cancelReason();
+    // A reply the agent already committed stands, even if a cancel arrives now.
+    if (failure && stream.signal.aborted) throw stream.cancelReason();
     if (failure) {
       if (!o.fallbackOnFailure || NEVER_FALLBACK.has(failure.code)) throw failure;
       this.stage.discard();
@@ -394,32 +396,16 @@ export class NPC {
 
   /** Folds older turns into the memory summary with one model call; returns the summary or null. */
   async compact(signal?: SignalLike): Promise<string | null> {
-    const keep = this.options.keepRecentTurns;
-    const epoch = this.agent.historyEpoch;
-    const history = this.agent.history;
-    const turns = splitTurns(history);
-    if (turns.length <= keep) return null;
-    const old = turns.slice(0, turns.length - keep);
-    const labels = this.agent.config.labels;
-    const render = this.agent.config.structuredReplyRenderer as (v: unknown) => string;
-    const lines = old.map((t) => t.map((e) => e.type === 'prompt' ? `${labels.user}: ${e.text}`
-      : e.type === 'response' ? `${labels.assistant}: ${e.structured !== undefined ? render(e.structured) : e.text}`
-        : `[${e.call.name} → ${ToolOutput.render(e.output).slice(0, 200)}]`).join('\n')).join('\n');
-    const earlier = this.memory.summary ? `Earlier summary: ${this.memory.summary}\n\n` : '';
-    const { text } = await generateText(this.model, {
-      kind: 'summary',
-      prompt: `${earlier}Conversation:\n${lines}\n\nSummarise what happened between the player and ${this._persona.name} in at most 100 words, in the third person. Keep names, deals, prices and feelings.`,
-      temperature: 0,
-      maxOutputTokens: 400,
-      priority: 0,
-      label: `${this._persona.name} (summary)`,
-    }, signal);
-    const summary = text.trim();
-    if (!summary) return null;
-    const dropped = this.agent.dropOldestTurns(old.length, epoch);
-    if (!dropped) return null; // the history changed meanwhile (reset, restore): keep it as it is
-    this.memory.summary = summary;
-    return summary;
+    const result = await this.agent.summarizeOldTurns({
+      keepRecentTurns: this.options.keepRecentTurns,
+      earlierSummary: this.memory.summary,
+      instructions: `Summarise what happened between the player and ${this._persona.name} in at most 100 words, in the third person. Keep names, deals, prices and feelings.`,
+      signal,
+    });
+    // The history may have been reset or restored meanwhile: then the summary is stale.
+    if (!result || !this.agent.dropOldestTurns(result.turns, result.epoch)) return null;
+    this.memory.summary = result.summary;
+    return result.summary;
   }
 
   // ---- persistence --------------------------------------------------------------------------
