@@ -24,7 +24,9 @@ describe('structured output', () => {
     expect(r.text).toBe('{"mood":"happy","line":"Hello!","coins":3}');
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].prompt.startsWith('Greet me\n\n')).toBe(true);
-    expect(model.requests[0].prompt).toContain('mood');
+    // The keys are listed once, in the cached prefix; the task line points at them.
+    expect(model.requests[0].promptPrefix).toContain('"mood"');
+    expect(model.requests[0].prompt).toContain('the reply JSON object described above');
     expect(agent.history[1]).toEqual({ type: 'response', text: r.text, structured: r.structured });
   });
 

@@ -16,6 +16,7 @@ import { TurnEngine, resolveTurnTools } from './turn';
 import { TurnState } from './turn-state';
 import { TurnQueue } from './turn-queue';
 import { TokenCounter } from '../prompt/prompt-builder';
+import { PrefixCache } from '../prompt/prefix-cache';
 import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
 import type { ExternalToolHandler } from './tool-runner';
 import { clone, checkEntry, splitTurns, transcriptFromJSON, transcriptToJSON, type TranscriptData, type TranscriptEntry } from './transcript';
@@ -66,6 +67,7 @@ export class Agent {
   private readonly unfinished = new Set<AgentRun>();
   private running: { run: AgentRun; entries: TranscriptEntry[] } | null = null;
   private readonly counter: TokenCounter;
+  private readonly prefixes = new PrefixCache();
   private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   private closed = false;
   private epoch = 0;
@@ -116,7 +118,7 @@ export class Agent {
         const state = new TurnState(this.model, this._config, run.signal, (e) => run.emit(e));
         const engine = new TurnEngine(
           state,
-          { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter },
+          { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter, prefixes: this.prefixes },
           { prompt, schema, choice, enabledTools: options.enabledTools, context: options.context },
           run.external,
           entries,

@@ -9,8 +9,8 @@ import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
 import type { JsonSchema } from '../schema';
 import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } from '../envelope';
 import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from '../json';
-import { buildStepPrompt, stablePrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
-import { renderToolSection } from '../prompt/stable-prefix';
+import { buildStepPrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
+import type { PrefixCache } from '../prompt/prefix-cache';
 import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
 import type { StepKind } from '../../models/types';
@@ -36,6 +36,7 @@ export interface TurnSetup {
   tools: readonly AgentTool[];
   history: readonly TranscriptEntry[];
   counter: TokenCounter;
+  prefixes: PrefixCache;
 }
 
 type DecideOutcome =
@@ -83,14 +84,7 @@ export class TurnEngine {
     private readonly current: TranscriptEntry[],
   ) {
     const config = turn.config;
-    const section = renderToolSection({
-      instructions: setup.instructions,
-      tools: setup.tools,
-      labels: config.labels,
-      inlineReplies: config.inlineReplies,
-      replySchema: input.schema,
-    });
-    this.stable = stablePrompt(setup.instructions, section, turn.model);
+    this.stable = setup.prefixes.get(setup.instructions, setup.tools, config.labels, config.inlineReplies, input.schema, turn.model);
     this.contextNote = [setup.contextNote, input.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
     this.labels = [config.labels.assistant, 'Assistant', 'AI'];
   }

@@ -39,7 +39,7 @@ function formatRules(input: PrefixInput): string {
   const { tools, labels } = input;
   const example = tools.find((t) => !t.isParameterless) ?? tools[0];
   const exampleArgs = JSON.stringify(exampleArguments(example));
-  const replyExample = input.replySchema ? JSON.stringify(exampleValue(input.replySchema.json, 0)) : '"…"';
+  const replyExample = input.replySchema ? JSON.stringify(exampleValue(input.replySchema.json, 0, true)) : '"…"';
   const lines: string[] = ['When asked for the next step, answer with one JSON object and nothing else:'];
   if (input.inlineReplies) {
     lines.push(`- to use a tool: {"tool": "${example.name}", "args": ${exampleArgs}}`);
@@ -57,15 +57,19 @@ export function exampleArguments(tool: AgentTool): unknown {
   return exampleValue(tool.parameters.json, 0);
 }
 
-function exampleValue(schema: Record<string, unknown> | undefined, depth: number): unknown {
+/**
+ * `neutral`: for a reply example, enum values become "…": a concrete first option in the example
+ * biases a small model that copies it (a guard's decision would lean to option one).
+ */
+function exampleValue(schema: Record<string, unknown> | undefined, depth: number, neutral = false): unknown {
   if (!schema || depth > 4) return {};
   const enums = schema.enum as unknown[] | undefined;
-  if (Array.isArray(enums) && enums.length > 0) return enums[0];
+  if (Array.isArray(enums) && enums.length > 0) return neutral ? '…' : enums[0];
   if ('const' in schema) return schema.const;
   let type = schema.type as string | string[] | undefined;
   if (Array.isArray(type)) type = type.find((t) => t !== 'null') ?? 'null';
   const variants = (schema.anyOf ?? schema.oneOf) as Array<Record<string, unknown>> | undefined;
-  if (!type && Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0], depth + 1);
+  if (!type && Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0], depth + 1, neutral);
   switch (type) {
     case 'integer':
     case 'number':
@@ -75,7 +79,7 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
     case 'string':
       return '…';
     case 'array':
-      return [exampleValue(schema.items as Record<string, unknown>, depth + 1)];
+      return [exampleValue(schema.items as Record<string, unknown>, depth + 1, neutral)];
     case 'null':
       return null;
     default: {
@@ -83,7 +87,7 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(props);
       const out: Record<string, unknown> = {};
       // Optional keys stay out of the example: every key a model copies costs output tokens.
-      for (const [k, v] of Object.entries(props)) if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1);
+      for (const [k, v] of Object.entries(props)) if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1, neutral);
       return out;
     }
   }

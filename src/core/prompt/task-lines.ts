@@ -24,10 +24,10 @@ export function respondTask(labels: AgentLabels, usedTools: boolean): string {
 export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTools: boolean): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
   const isObject = (schema.json as { type?: unknown }).type === 'object' || (schema.json as { properties?: unknown }).properties !== undefined;
-  const shape = isObject
-    ? `one JSON object with these keys:\n${schema.renderFields()}`
-    : `JSON of this form: ${schema.render()}`;
-  return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}\nAnswer with the JSON only.`;
+  // An object reply's keys are listed in the stable prefix already (cached); repeating them here
+  // would cost ~90 uncached prompt tokens on every structured step.
+  const shape = isObject ? 'the reply JSON object described above, on its own' : `JSON of this form: ${schema.render()}`;
+  return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}.\nAnswer with the JSON only.`;
 }
 
 export function repairNote(problem: string, previous: string): string {
