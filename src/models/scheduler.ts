@@ -132,7 +132,7 @@ export class ModelScheduler implements LanguageModel {
   }
 
   get capabilities(): ModelCapabilities {
-    return this.inner.capabilities;
+    return { ...this.inner.capabilities, retriesTransientErrors: true };
   }
 
   availability(): Promise<ModelAvailability> {

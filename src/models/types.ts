@@ -76,6 +76,12 @@ export interface ModelCapabilities {
   prefixCaching: boolean;
   /** Always false for on-device Nano; the core brings its own tool calling. */
   nativeToolCalling: boolean;
+  /**
+   * True when the model already retries busy / rate_limited itself (a ModelScheduler does,
+   * honouring retry-after), so the agent must not retry them again on top: that would multiply
+   * the calls spent against the per-app quota.
+   */
+  retriesTransientErrors?: boolean;
 }
 
 export const DEFAULT_CAPABILITIES: ModelCapabilities = {

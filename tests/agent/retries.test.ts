@@ -89,3 +89,13 @@ describe('step retries', () => {
     expect(agent.history).toEqual([]);
   });
 });
+
+test('behind a ModelScheduler, the agent does not retry busy again on top of the scheduler', async () => {
+  const { Agent, ModelScheduler, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const device = new ScriptedLanguageModel([Script.fail('busy'), Script.fail('busy'), Script.fail('busy'), Script.text('late')]);
+  const shared = new ModelScheduler(device, { maxRetries: 2, initialBackoffMs: 1, callsPerMinute: 0 });
+  const agent = new Agent(shared, { config: { retry: { initialDelayMs: 1 } } });
+  const err = await agent.respond('Hi').catch((e) => e);
+  expect(err.code).toBe('busy');
+  expect(device.calls).toBe(3); // the scheduler's 1 + 2 retries; not 3 × 3
+});

@@ -95,7 +95,9 @@ export async function runModelStep(
       if (turn.signal.aborted) throw abortError(turn.signal);
       const e = AgentError.from(error);
       const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > config.retry.maxRetryAfterMs;
-      if (!RETRYABLE.has(e.code) || attempt + 1 >= maxAttempts || tooLong) throw e;
+      // A scheduler in front of the model has retried busy/rate_limited already.
+      const retriedBelow = model.capabilities.retriesTransientErrors === true && (e.code === 'busy' || e.code === 'rate_limited');
+      if (!RETRYABLE.has(e.code) || attempt + 1 >= maxAttempts || tooLong || retriedBelow) throw e;
       const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
       await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
       turn.resetText();
