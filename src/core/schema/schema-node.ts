@@ -37,9 +37,9 @@ export interface SchemaNode {
   examples?: unknown;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../json/extract';
+
+export { isPlainObject };
 
 export function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
