@@ -3,6 +3,8 @@
  * OpenAPI `nullable` folded into `type`/`enum`/`anyOf`, draft-4 boolean exclusive bounds turned
  * into numbers, properties already in their final (x-order) order.
  */
+import { isPlainObject } from '../json/extract';
+
 export type TypeName = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
 export const TYPE_NAMES: readonly TypeName[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'];
@@ -36,8 +38,6 @@ export interface SchemaNode {
   default?: unknown;
   examples?: unknown;
 }
-
-import { isPlainObject } from '../json/extract';
 
 export { isPlainObject };
 
