@@ -46,7 +46,7 @@ function measure(run: ScenarioRun): Omit<Row, 'scenario' | 'mode' | 'coreMsPerSt
 }
 
 async function cpuPerStep(run: () => Promise<ScenarioRun>): Promise<number> {
-  for (let i = 0; i < 5; i++) await run(); // warm-up: JIT, and ajv compiles each schema once
+  for (let i = 0; i < 30; i++) await run(); // warm-up: JIT, and ajv compiles each schema once
   const samples: number[] = [];
   for (let i = 0; i < REPEATS; i++) {
     const t0 = process.cpuUsage();
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 
   console.log('oam-cocos benchmark: scripted scenarios, default (inline replies) vs seed-compatible mode');
   console.log(`cost model: prefill ${COST_MODEL.prefillTokensPerSecond} tok/s, decode ${COST_MODEL.decodeTokensPerSecond} tok/s, ${COST_MODEL.perCallSeconds} s per call, cached prefix at ${COST_MODEL.cachedPrefillFactor}× (sources in bench/cost-model.ts)`);
-  console.log('tokens: Gemma 3 tokenizer (runtime estimate at 4 chars/token in parentheses); core CPU: median of', REPEATS, 'runs, per model step\n');
+  console.log(`tokens: Gemma 3 tokenizer (runtime estimate at 4 chars/token in parentheses); core ms/step: process CPU time of the whole turn (core, stand-in model, tools) divided by its model calls, median of ${REPEATS} runs: an upper bound on the core's own time\n`);
   const head = `${'scenario'.padEnd(28)} ${'mode'.padEnd(7)} ${pad('calls', 5)} ${pad('prompt tok', 14)} ${pad('cacheable', 9)} ${pad('output tok', 12)} ${pad('est. phone', 10)} ${pad('core ms/step', 12)}`;
   console.log(head);
   console.log('-'.repeat(head.length));

@@ -100,15 +100,16 @@ export const SCENARIOS: Scenario[] = [
         rules: [{ when: /./, tools: [{ name: 'read_world_state', args: { path: 'player' } }], reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } } }],
       }));
       const world = createTavernWorld();
+      const tools = world.tools({ readable: ['player'] }); // made once, as a game would
       const engine = new DecisionEngine(model, { inlineReplies: inline });
       return async () => {
-      const d = await engine.decide({
-        situation: 'A stranger walks up to the gate at night with a sword on his back.',
-        options: [{ id: 'let_in', description: 'open the gate' }, { id: 'warn', description: 'tell him to leave his sword' }, { id: 'attack', description: 'raise the alarm' }],
-        actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
-        tools: world.tools({ readable: ['player'] }),
-      });
-      return { ...model.take(), modelCalls: d.modelCalls };
+        const d = await engine.decide({
+          situation: 'A stranger walks up to the gate at night with a sword on his back.',
+          options: [{ id: 'let_in', description: 'open the gate' }, { id: 'warn', description: 'tell him to leave his sword' }, { id: 'attack', description: 'raise the alarm' }],
+          actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
+          tools,
+        });
+        return { ...model.take(), modelCalls: d.modelCalls };
       };
     },
   },

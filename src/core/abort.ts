@@ -49,7 +49,8 @@ export class Canceller {
   constructor() {
     this.signal = new OwnSignal();
   }
-  abort(reason: unknown = AgentError.cancelled()): void {
+  /** Without a reason, readers get AgentError('cancelled') (made only when someone asks: an error's stack trace is costly, and every model step aborts its own canceller when it ends). */
+  abort(reason?: unknown): void {
     (this.signal as OwnSignal).fire(reason);
   }
 }

@@ -84,6 +84,8 @@ export class JsonSchema {
   readonly json: JsonObjectSchema;
   private analyzedCache?: AnalyzedSchema;
   private compiledCache?: CompiledSchema;
+  private renderedWords?: string;
+  private renderedFields?: string;
 
   private constructor(json: JsonObjectSchema) {
     this.json = json;
@@ -309,8 +311,12 @@ export class JsonSchema {
 
   /** Compact text in words, e.g. `{ item: one of "ale", "stew"; quantity: integer 1-10 (how many) }`. */
   render(): string {
-    const analyzed = this.analyzed();
-    return new SchemaRenderer(analyzed).words(analyzed.root);
+    // A schema never changes once built, and its words go into every prompt that lists it.
+    if (this.renderedWords === undefined) {
+      const analyzed = this.analyzed();
+      this.renderedWords = new SchemaRenderer(analyzed).words(analyzed.root);
+    }
+    return this.renderedWords;
   }
 
   /**
@@ -318,6 +324,11 @@ export class JsonSchema {
    * A schema that is not an object renders as render(); an object without properties as "".
    */
   renderFields(): string {
+    if (this.renderedFields === undefined) this.renderedFields = this.renderFieldsNow();
+    return this.renderedFields;
+  }
+
+  private renderFieldsNow(): string {
     const analyzed = this.analyzed();
     const shape = objectShape(analyzed.root, analyzed);
     const renderer = new SchemaRenderer(analyzed);
