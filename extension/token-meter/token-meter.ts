@@ -8,12 +8,14 @@ import { estimateTokens } from '../../src/models/types';
 import { renderPersonaInstructions, normalizePersona } from '../../src/game/persona';
 import type { Persona } from '../../src/game/persona';
 import { renderToolSection } from '../../src/core/prompt/stable-prefix';
-import { npcReplySchema } from '../../src/game/npc/reply-format';
+import { npcReplySchema, textFormatRule } from '../../src/game/npc/reply-format';
 import { resolveNPCOptions } from '../../src/game/npc/npc-options';
-import type { NPCOptions } from '../../src/game/npc/npc-options';
+import type { NPCOptions, ResolvedNPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
-import { worldStateTools } from '../../src/game/world';
-import { MemoryStage, NPCMemory, memoryTools } from '../../src/game/memory';
+import { AgentError } from '../../src/core/errors';
+import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL } from '../../src/game/world';
+import type { WorldState } from '../../src/game/world';
+import { MemoryStage, NPCMemory, memoryTools, MEMORY_TOOL_NAMES } from '../../src/game/memory';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 
 /** Gemini Nano's input limit on current devices, in tokens. */
@@ -26,12 +28,18 @@ export const USABLE_TOKENS = NANO_INPUT_BUDGET - RESERVED_TOKENS;
 export const WARN_SHARE = 0.5;
 export const DANGER_SHARE = 0.75;
 
-export type ToolPreset = 'none' | 'tavern' | 'custom';
+export type ToolPreset = 'none' | 'tavern' | 'custom' | 'npc';
 export type MeterLevel = 'ok' | 'warn' | 'danger';
 
-/** An NPC set-up to measure the persona with: its tools and options. */
+/**
+ * An NPC set-up to measure the persona with, in the form `new NPC({...})` takes it: the game's
+ * own tools, the world it is given and its options. The world and memory tools are added from
+ * these the way the NPC adds them (`npcToolCatalog`).
+ */
 export interface MeterSetup {
   tools: AgentTool[];
+  /** Without a world the NPC has no world tools, whatever its world paths say. */
+  world?: WorldState;
   options: NPCOptions;
 }
 
@@ -62,18 +70,46 @@ export interface MeterFigures {
 export function tavernSetup(): MeterSetup {
   const world = createTavernWorld();
   const options: NPCOptions = { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] };
-  const resolved = resolveNPCOptions(options);
+  return { tools: tavernTools(world), world, options };
+}
+
+/** Built-in tool names a game tool may not take (the NPC refuses them too). */
+const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMORY_TOOL_NAMES];
+
+/**
+ * Every tool the NPC's prompt lists, in the NPC's order: the game's tools, the world tools its
+ * world paths enable, the memory tools its options enable. Throws the NPC's own complaints
+ * (a game tool named like a built-in one, a grounding tool it does not have).
+ */
+export function npcToolCatalog(setup: MeterSetup, options: ResolvedNPCOptions = resolveNPCOptions(setup.options)): AgentTool[] {
+  for (const tool of setup.tools) {
+    if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
+      throw new AgentError('invalid_request', `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
+    }
+  }
+  const tools = setup.tools.slice();
+  if (setup.world) tools.push(...worldStateTools(setup.world, { readable: options.worldReadable, writable: options.worldWritable }));
+  // Only the catalog is rendered here, so an empty memory stands in for the NPC's.
   const memory = new NPCMemory();
-  const tools = [
-    ...tavernTools(world),
-    ...worldStateTools(world, { readable: resolved.worldReadable, writable: resolved.worldWritable }),
-    ...memoryTools(new MemoryStage({ maxFacts: resolved.maxFacts }), () => memory.snapshot(), {
-      facts: resolved.memoryTools.facts,
-      relationship: resolved.memoryTools.relationship,
-      maxRelationshipChange: resolved.maxRelationshipChange,
-    }),
-  ];
-  return { tools, options };
+  tools.push(...memoryTools(new MemoryStage({ maxFacts: options.maxFacts }), () => memory.snapshot(), {
+    facts: options.memoryTools.facts,
+    relationship: options.memoryTools.relationship,
+    maxRelationshipChange: options.maxRelationshipChange,
+  }));
+  if (options.groundingTool !== undefined && !tools.some((t) => t.name === options.groundingTool)) {
+    throw new AgentError('invalid_request', `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+  }
+  return tools;
+}
+
+/** Why a real NPC would refuse this set-up (bad options, clashing tools), or null when it would start. */
+export function setupProblem(setup: MeterSetup): string | null {
+  try {
+    npcToolCatalog(setup);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 export function noToolsSetup(): MeterSetup {
@@ -115,7 +151,9 @@ export function customToolsSetup(text: string): CustomToolsResult {
   const names = tools.map((t) => t.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) return { ok: false, message: `two tools are called "${twice}"` };
-  return { ok: true, setup: { tools, options: {} } };
+  const setup: MeterSetup = { tools, options: {} };
+  const problem = setupProblem(setup);
+  return problem ? { ok: false, message: problem } : { ok: true, setup };
 }
 
 /** Same label the NPC gives itself in the prompt. */
@@ -130,18 +168,23 @@ function asPersona(value: unknown): Persona {
 
 /**
  * Measures a persona (valid or still being typed: odd fields count as absent) with an NPC
- * set-up, using the runtime's estimate of 4 characters per token.
+ * set-up, using the runtime's estimate of 4 characters per token. Throws, as the NPC would,
+ * for a set-up a real NPC refuses (check with `setupProblem` first).
  */
 export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterFigures {
   const persona = asPersona(personaValue);
   const normalized = normalizePersona(persona);
   const options = resolveNPCOptions(setup.options);
-  const usesTools = setup.tools.length > 0;
+  const tools = npcToolCatalog(setup, options);
+  // As the NPC decides: the check-your-facts rule only when a tool can look facts up (memory tools cannot).
+  const usesTools = tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0);
   const secretsInPrefix = options.secretsUnlockAtRelationship === null;
-  const instructions = renderPersonaInstructions(persona, { usesTools, secretsInPrefix, extra: options.extraInstructions });
-  const replySchema = npcReplySchema(options, normalized.maxSentences);
+  const extra = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n') || undefined;
+  const instructions = renderPersonaInstructions(persona, { usesTools, secretsInPrefix, extra });
+  // Text replies carry no reply schema: the emotion tag rule above replaces it.
+  const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
   const labels = { user: 'Player', assistant: speakerLabel(normalized.name) };
-  const section = renderToolSection({ instructions, tools: setup.tools, labels, inlineReplies: options.inlineReplies, replySchema });
+  const section = renderToolSection({ instructions, tools, labels, inlineReplies: options.inlineReplies, replySchema });
   const replyOnly = renderToolSection({ instructions, tools: [], labels, inlineReplies: options.inlineReplies, replySchema });
 
   // Gemini Nano takes system instructions, so the runtime splits the prefix this way.
@@ -158,7 +201,7 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
 
   let secretsTokens = 0;
   if (!secretsInPrefix && normalized.secrets.length > 0) {
-    const guarded = renderPersonaInstructions(persona, { usesTools, secretsInPrefix: true, extra: options.extraInstructions });
+    const guarded = renderPersonaInstructions(persona, { usesTools, secretsInPrefix: true, extra });
     secretsTokens = estimateTokens(guarded) - estimateTokens(instructions);
   }
 
