@@ -1,10 +1,12 @@
 /**
  * Creator's asset inspector for `oam-persona` assets (package.json
  * `contributions.inspector.section.asset["oam-persona"]`). Thin: it reads the selected file,
- * hands it to `renderPersonaInspector` and saves through the asset database.
+ * hands it to `renderPersonaInspector`, saves through the asset database and gives the token
+ * meter the editor's scene messages (query-node-tree, query-node, query-component) to find the
+ * open scene's NPCs.
  */
-import { readFileSync } from 'fs';
-import { renderPersonaInspector, PERSONA_INSPECTOR_STYLE } from './persona-view';
+import { readFileSync, promises as fsp } from 'fs';
+import { renderPersonaInspector, PERSONA_INSPECTOR_STYLE, sceneNpcSource } from './persona-view';
 import type { PersonaInspector } from './persona-view';
 import type { PersonaProblem } from '../../src/game/persona';
 import { fillIn } from '../persona/i18n';
@@ -51,6 +53,11 @@ export function update(this: InspectorThis, assetList: AssetInfo[], metaList: As
       t: translate,
       text,
       importProblems: problems,
+      sceneNpcs: sceneNpcSource(
+        (pkg, message, ...args) => Editor.Message.request(pkg, message, ...args),
+        (file) => fsp.readFile(file, 'utf8'),
+        () => this.uuid,
+      ),
       save: (jsonText) => {
         const uuid = this.uuid;
         if (!uuid) return Promise.reject(new Error('no asset selected'));

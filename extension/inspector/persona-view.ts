@@ -13,8 +13,12 @@ import {
   customToolsSetup, measurePersona, noToolsSetup, tavernSetup, NANO_INPUT_BUDGET, RESERVED_TOKENS,
 } from '../token-meter/token-meter';
 import type { MeterSetup, ToolPreset } from '../token-meter/token-meter';
+import type { SceneNpc, SceneNpcSource } from './scene-npcs';
 import { PERSONA_FIELDS } from '../../src/game/persona';
 import type { PersonaProblem } from '../../src/game/persona';
+
+export { sceneNpcSource } from './scene-npcs';
+export type { SceneNpc, SceneNpcSource, EditorRequest, ReadTextFile } from './scene-npcs';
 
 export interface PersonaInspectorOptions {
   /** Translates an i18n key below `oam-cocos.` (e.g. `persona.field.name.label`). */
@@ -25,6 +29,8 @@ export interface PersonaInspectorOptions {
   text?: string;
   /** Problems found on import (from the meta's userData), shown until the first edit. */
   importProblems?: PersonaProblem[];
+  /** The open scene's NPCs; without it "An NPC in the open scene" is not offered. */
+  sceneNpcs?: SceneNpcSource;
 }
 
 export interface PersonaInspector {
@@ -63,6 +69,9 @@ export const PERSONA_INSPECTOR_STYLE = `
 .oam-persona td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .oam-persona tr.total td { border-top: 1px solid #444; font-weight: bold; }
 .oam-persona .note { color: #999; font-size: 11px; margin-top: 4px; }
+.oam-persona .npc-choice { margin-top: 4px; display: flex; flex-wrap: wrap; gap: 4px; }
+.oam-persona .npc-choice select { flex: 1; width: auto; }
+.oam-persona .npc-choice .problem, .oam-persona .npc-choice .note { flex-basis: 100%; }
 .oam-persona .actions { display: flex; align-items: center; gap: 8px; margin-top: 8px; }
 `;
 
@@ -87,6 +96,9 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
   let importProblems: PersonaProblem[] = [];
   let preset: ToolPreset = 'none';
   let customText = '';
+  /** The chosen scene NPC's set-up (a string: why it cannot be measured), null before a choice. */
+  let npcSetup: MeterSetup | string | null = null;
+  let npcRequest = 0;
   let disposed = false;
 
   const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] => {
@@ -222,20 +234,33 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
   const presetRow = el('div', { class: 'row' });
   presetRow.appendChild(el('div', { class: 'help' }, t('persona.meter.tools')));
   const presetSelect = el('select', { 'data-role': 'tool-preset' });
-  for (const value of ['none', 'tavern', 'custom'] as ToolPreset[]) presetSelect.appendChild(el('option', { value }, t(`persona.meter.preset.${value}`)));
+  const presets: ToolPreset[] = options.sceneNpcs ? ['none', 'tavern', 'custom', 'npc'] : ['none', 'tavern', 'custom'];
+  for (const value of presets) presetSelect.appendChild(el('option', { value }, t(`persona.meter.preset.${value}`)));
   const customBox = el('textarea', { 'data-role': 'custom-tools', rows: '4', placeholder: '[{"name": "open_gate", "description": "Opens the town gate."}]' });
   customBox.hidden = true;
   const customProblem = el('div', { class: 'problem', 'data-role': 'custom-tools-problem' });
+  // The scene NPC chooser: listed when chosen, and again on demand (the scene changes).
+  const npcBox = el('div', { class: 'npc-choice', 'data-role': 'scene-npc-box' });
+  npcBox.hidden = true;
+  const npcSelect = el('select', { 'data-role': 'scene-npc' });
+  const npcRefresh = el('button', { type: 'button', 'data-action': 'refresh-npcs' }, t('persona.meter.npc.refresh'));
+  const npcStatus = el('div', { class: 'problem', 'data-role': 'scene-npc-problem' });
+  const npcNotes = el('div', { class: 'note', 'data-role': 'scene-npc-notes' });
+  npcBox.append(npcSelect, npcRefresh, npcStatus, npcNotes);
   presetSelect.addEventListener('change', () => {
     preset = presetSelect.value as ToolPreset;
     customBox.hidden = preset !== 'custom';
+    npcBox.hidden = preset !== 'npc';
+    if (preset === 'npc') listSceneNpcs();
     refresh();
   });
+  npcRefresh.addEventListener('click', () => listSceneNpcs());
+  npcSelect.addEventListener('change', () => chooseSceneNpc(npcSelect.value));
   customBox.addEventListener('input', () => {
     customText = customBox.value;
     refresh();
   });
-  presetRow.append(presetSelect, customBox, customProblem);
+  presetRow.append(presetSelect, customBox, customProblem, npcBox);
   meter.appendChild(presetRow);
   const share = el('div', { class: 'share', 'data-role': 'meter-share' });
   const bar = el('div', { class: 'bar' });
@@ -282,8 +307,76 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     changed();
   });
 
+  const npcLabel = (npc: SceneNpc): string => {
+    const where = npc.path && npc.path !== npc.name ? `${npc.name} (${npc.path})` : npc.name || npc.nodeUuid;
+    return npc.usesThisPersona ? `★ ${where} · ${t('persona.meter.npc.thisPersona')}` : where;
+  };
+
+  function listSceneNpcs(): void {
+    const source = options.sceneNpcs;
+    if (!source) return;
+    const ticket = ++npcRequest;
+    const previous = npcSelect.value;
+    npcStatus.textContent = t('persona.meter.npc.listing');
+    source.list().then(
+      (list) => {
+        if (disposed || ticket !== npcRequest) return;
+        npcSelect.textContent = '';
+        npcSelect.appendChild(el('option', { value: '' }, t('persona.meter.npc.choose')));
+        for (const npc of list) {
+          const option = el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, npcLabel(npc));
+          npcSelect.appendChild(option);
+        }
+        npcStatus.textContent = list.length === 0 ? t('persona.meter.npc.none') : '';
+        // Keep the choice across a re-list; else take the first NPC using this persona.
+        const keep = list.find((n) => n.nodeUuid === previous) ?? list.find((n) => n.usesThisPersona);
+        if (keep) {
+          npcSelect.value = keep.nodeUuid;
+          chooseSceneNpc(keep.nodeUuid);
+        } else {
+          chooseSceneNpc('');
+        }
+      },
+      (error: unknown) => {
+        if (disposed || ticket !== npcRequest) return;
+        npcSelect.textContent = '';
+        npcStatus.textContent = t('persona.meter.npc.noScene', { reason: error instanceof Error ? error.message : String(error) });
+        chooseSceneNpc('');
+      },
+    );
+  }
+
+  function chooseSceneNpc(nodeUuid: string): void {
+    const source = options.sceneNpcs;
+    const ticket = ++npcRequest;
+    npcNotes.textContent = '';
+    npcSetup = null;
+    if (!source || !nodeUuid) {
+      refresh();
+      return;
+    }
+    npcStatus.textContent = t('persona.meter.npc.loading');
+    source.load(nodeUuid).then(
+      (result) => {
+        if (disposed || ticket !== npcRequest) return;
+        npcStatus.textContent = '';
+        npcSetup = result.ok ? result.setup : result.message;
+        npcNotes.textContent = result.ok ? result.notes.join(' · ') : '';
+        refresh();
+      },
+      (error: unknown) => {
+        if (disposed || ticket !== npcRequest) return;
+        npcStatus.textContent = '';
+        npcSetup = error instanceof Error ? error.message : String(error);
+        refresh();
+      },
+    );
+    refresh();
+  }
+
   const meterSetup = (): MeterSetup | string => {
     if (preset === 'tavern') return tavernSetup();
+    if (preset === 'npc') return npcSetup ?? noToolsSetup();
     if (preset === 'custom') {
       const result = customToolsSetup(customText);
       return result.ok ? result.setup : result.message;
@@ -309,7 +402,8 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     removeUnknown.hidden = Object.keys(form.unknown).length === 0;
 
     const setup = meterSetup();
-    customProblem.textContent = typeof setup === 'string' ? t('persona.meter.customProblem', { reason: setup }) : '';
+    const problemKey = preset === 'npc' ? 'persona.meter.npc.problem' : 'persona.meter.customProblem';
+    customProblem.textContent = typeof setup === 'string' ? t(problemKey, { reason: setup }) : '';
     const figures = measurePersona(personaFromForm(form), typeof setup === 'string' ? noToolsSetup() : setup);
     figureCells.get('persona')!.textContent = String(figures.personaTokens);
     figureCells.get('tools')!.textContent = String(figures.toolsTokens);
@@ -340,6 +434,8 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     fillInputs();
     refresh();
     status.textContent = '';
+    // Another persona may be selected: its NPCs are marked and preferred.
+    if (preset === 'npc') listSceneNpcs();
   };
 
   load(options.text ?? '{}', options.importProblems);
