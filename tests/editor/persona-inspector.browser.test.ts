@@ -11,6 +11,8 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { PERSONA_FIELDS } from '../../src/game/persona';
 import { measurePersona, noToolsSetup, tavernSetup } from '../../extension/token-meter/token-meter';
+import { sceneNpcSetup } from '../../extension/token-meter/npc-setup';
+import { readNpcNode } from '../../extension/panels/preview/npc-dump';
 import { chromiumLaunchOptions } from '../support/chromium';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -19,6 +21,32 @@ const en = require('../../i18n/en.js');
 const ROOT = path.join(__dirname, '..', '..');
 const SCREENSHOT = path.join(ROOT, 'tests', 'artifacts', 'persona-inspector.png');
 const MIRA_TEXT = fs.readFileSync(path.join(ROOT, 'demo', 'tavern', 'mira.persona.json'), 'utf8');
+
+/** The open scene the stub editor answers with: one NPC node (Mira's persona), a world store. */
+const SCENE_WORLD = { player: { gold: 12 }, time: 'evening' };
+const field = (value: unknown) => ({ value });
+const NPC_NODE_DUMP = {
+  name: field('Mira'),
+  __comps__: [{
+    type: 'oam.NPCComponent',
+    value: {
+      persona: field({ uuid: 'uuid-of-mira' }),
+      worldStore: field({ uuid: 'store-1' }),
+      worldReadable: field([field('')]),
+      worldWritable: field([field('player.gold')]),
+      rememberFacts: field(true),
+      trackRelationship: field(true),
+      replyFormat: field(1),
+      playerOptionCount: field(2),
+      externalTools: field([{ type: 'oam.ToolDeclaration', value: { name: field('pour_drink'), description: field('Pours the player a drink.'), parametersSchema: field('{"type":"object","properties":{"drink":{"type":"string"}}}') } }]),
+    },
+  }],
+};
+const SCENE = {
+  tree: { name: 'tavern', uuid: 'scene-1', children: [{ name: 'Canvas', uuid: 'n-canvas', components: [], children: [{ name: 'Mira', uuid: 'n-mira', components: [{ type: 'oam.NPCComponent', value: 'c-mira' }], children: [] }] }] },
+  nodes: { 'n-mira': NPC_NODE_DUMP },
+  components: { 'store-1': { type: 'oam.WorldStateStore', value: { initialState: field(null), initialJson: field(JSON.stringify(SCENE_WORLD)) } } },
+};
 
 let dir: string;
 let browser: Browser;
@@ -47,7 +75,14 @@ async function harness(): Promise<string> {
   window.missingKeys = [];
   window.saved = [];
   window.Editor = {
-    Message: { request(pkg, message, uuid, text) { window.saved.push({ pkg, message, uuid, text }); return Promise.resolve({ uuid }); } },
+    Message: { request(pkg, message, uuid, text) {
+      const scene = ${JSON.stringify(SCENE)};
+      window.requests = (window.requests || []).concat([pkg + ':' + message]);
+      if (pkg === 'scene' && message === 'query-node-tree') return Promise.resolve(scene.tree);
+      if (pkg === 'scene' && message === 'query-node') return Promise.resolve(scene.nodes[uuid] || null);
+      if (pkg === 'scene' && message === 'query-component') return Promise.resolve(scene.components[uuid] || null);
+      window.saved.push({ pkg, message, uuid, text }); return Promise.resolve({ uuid });
+    } },
     I18n: { t(key) {
       const value = key.replace(/^oam-cocos\\./, '').split('.').reduce((node, part) => (node && typeof node === 'object' ? node[part] : undefined), dictionary);
       if (typeof value !== 'string') { window.missingKeys.push(key); return key; }
@@ -62,6 +97,7 @@ async function harness(): Promise<string> {
     t,
     text: ${JSON.stringify(MIRA_TEXT)},
     save: (text) => Editor.Message.request('asset-db', 'save-asset', 'uuid-of-mira', text),
+    sceneNpcs: OamPersonaView.sceneNpcSource((pkg, message, ...args) => Editor.Message.request(pkg, message, ...args), () => '{}', () => 'uuid-of-mira'),
   });
 </script></body></html>`;
   const file = path.join(dir, 'inspector-harness.html');
@@ -120,6 +156,30 @@ describe('the persona inspector in Chromium', () => {
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('danger');
     await page.fill('#oam-persona-backstory', 'Mira inherited the Crooked Lantern from her aunt.');
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('ok');
+  });
+
+  it('measures with an NPC of the open scene, picked from the scene and marked as using this persona', async () => {
+    await page.selectOption('[data-role="tool-preset"]', 'none');
+    const noTools = await figure('tools');
+    await page.selectOption('[data-role="tool-preset"]', 'npc');
+    await page.waitForSelector('[data-role="scene-npc"] option[value="n-mira"]', { state: 'attached' });
+    expect(await page.getAttribute('[data-role="scene-npc"] option[value="n-mira"]', 'data-this-persona')).toBe('true');
+    expect(await page.textContent('[data-role="scene-npc"] option[value="n-mira"]')).toBe('★ Mira (Canvas/Mira) · uses this persona');
+    await page.selectOption('[data-role="scene-npc"]', '');
+    expect(await figure('tools')).toBe(noTools);
+    await page.selectOption('[data-role="scene-npc"]', 'n-mira');
+    const setup = sceneNpcSetup(readNpcNode(NPC_NODE_DUMP)!, SCENE_WORLD);
+    if (!setup.ok) throw new Error(setup.message);
+    const persona = JSON.parse(await page.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()));
+    const expected = measurePersona(persona, setup.setup);
+    await page.waitForFunction((n) => document.querySelector('[data-figure="tools"]')!.textContent === String(n), expected.toolsTokens);
+    expect(await figure('tools')).toBeGreaterThan(noTools);
+    expect(await figure('replyFormat')).toBe(expected.replyFormatTokens);
+    expect(await figure('prefix')).toBe(expected.prefixTokens);
+    expect(await page.textContent('[data-role="custom-tools-problem"]')).toBe('');
+    const requests = await page.evaluate(() => (window as unknown as { requests: string[] }).requests);
+    expect(requests).toEqual(expect.arrayContaining(['scene:query-node-tree', 'scene:query-node', 'scene:query-component']));
+    expect(await page.evaluate(() => (window as unknown as { missingKeys: string[] }).missingKeys)).toEqual([]);
   });
 
   it('reports a bad custom tool list under the tool choice', async () => {
