@@ -115,3 +115,24 @@ test("'required' with one parameterless tool runs it without asking the model fo
   expect(model.kinds).toEqual(['decide']);
   expect(r.text).toBe('Pong it is.');
 });
+
+test('a forced parameterless tool never runs twice: the decide step after it no longer offers it', async () => {
+  const { Script } = await import('../../src');
+  const { agent, model, log } = tavernAgent([Script.call('check_menu'), Script.reply('Ale is 3.'), Script.reply('Ale is 3.')]);
+  const r = await agent.respond('Menu?', { toolChoice: { tool: 'check_menu' } });
+  expect(log).toEqual(['check_menu']);
+  // The follow-up decide offered only take_order; the model's second check_menu was not run.
+  expect(model.requests[0].prompt).toMatch(/Tools available now: take_order\./);
+  expect(r.toolCalls.filter((t) => !t.rejected).map((t) => t.call.name)).toEqual(['check_menu']);
+});
+
+test('a forced parameterless tool that is the only tool goes straight to the reply step', async () => {
+  const { Agent, AgentTool, ScriptedLanguageModel } = await import('../../src');
+  const ran: string[] = [];
+  const look = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => { ran.push('look'); return 'a dark room'; });
+  const model = new ScriptedLanguageModel(['It is dark.']);
+  const r = await new Agent(model, { tools: [look] }).respond('Where am I?', { toolChoice: { tool: 'look' } });
+  expect(ran).toEqual(['look']);
+  expect(model.kinds).toEqual(['respond']);
+  expect(r.text).toBe('It is dark.');
+});

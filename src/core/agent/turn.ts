@@ -92,7 +92,9 @@ export class TurnEngine {
   async run(): Promise<AgentResponse> {
     const { config } = this.turn;
     const { choice } = this.input;
-    const { enabled, forced } = resolveTurnTools(this.setup.tools, choice, this.input.enabledTools ?? config.toolPolicy.enabledTools);
+    const resolved = resolveTurnTools(this.setup.tools, choice, this.input.enabledTools ?? config.toolPolicy.enabledTools);
+    const forced = resolved.forced;
+    let enabled = resolved.enabled;
     this.current.push({ type: 'prompt', text: this.input.prompt });
 
     let inline: unknown;
@@ -105,16 +107,8 @@ export class TurnEngine {
       let outcome: DecideOutcome;
       if (first && forced) {
         if (enabled.indexOf(forced) < 0) break; // forced but not enabled: straight to the reply
-        if (forced.isParameterless) {
-          // Nothing to ask the model: run the tool. Inline mode then decides as usual: the reply
-          // comes inline (still 1 call) or the model uses another tool (a grounded NPC can look at
-          // the menu and then take the order). Seed mode goes straight to its reply step, since a
-          // decide there would cost a call just to say "respond".
-          await this.execute(forced, {});
-          if (config.inlineReplies) continue;
-          break;
-        }
-        outcome = await this.argumentsStep(forced, enabled);
+        // A parameterless forced tool needs no model step: it just runs (below).
+        outcome = forced.isParameterless ? { kind: 'call', tool: forced, args: {} } : await this.argumentsStep(forced, enabled);
       } else if (first && choice === 'required' && enabled.length === 1) {
         // The only tool the model may use takes no arguments: nothing to ask.
         outcome = enabled[0].isParameterless ? { kind: 'call', tool: enabled[0], args: {} } : await this.argumentsStep(enabled[0], enabled);
@@ -127,6 +121,14 @@ export class TurnEngine {
         if (config.dedupesToolCalls && this.succeeded.has(key)) break; // the same call again means "reply now"
         const record = await this.execute(outcome.tool, outcome.args);
         if (!ToolOutput.isError(record.output)) this.succeeded.add(key);
+        if (first && forced && forced.isParameterless) {
+          // Inline mode then decides as usual, without the tool that just ran (it can only run
+          // the same way again): the reply comes inline (still 1 call) or the model uses another
+          // tool (a grounded NPC looks at the menu, then takes the order). Seed mode goes straight
+          // to its reply step, since a decide there would cost a call just to say "respond".
+          enabled = enabled.filter((t) => t !== forced);
+          if (!config.inlineReplies || enabled.length === 0) break;
+        }
         continue;
       }
       if (outcome.kind === 'rejected') {
