@@ -384,3 +384,24 @@ test('response(handler) called twice does not hand the same external call to the
   expect(r.text).toBe('Done.');
   expect(handled).toBe(1);
 });
+
+test('a game listener that throws neither fails the turn nor poisons the turns queued behind it', async () => {
+  const { Agent, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const agent = new Agent(new ScriptedLanguageModel([Script.text('One.'), Script.text('Two.')]));
+  const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const first = agent.run('1');
+  first.on('text', () => { throw new Error('bug in game listener'); });
+  const second = agent.run('2');
+  expect((await first.response()).text).toBe('One.');
+  expect((await second.response()).text).toBe('Two.');
+  expect(spy).toHaveBeenCalled();
+  spy.mockRestore();
+});
+
+test('an accept option that is not a function is rejected before any model call', async () => {
+  const { Agent, ScriptedLanguageModel } = require('../../src') as typeof import('../../src');
+  const model = new ScriptedLanguageModel(['Hi']);
+  const err = await new Agent(model).respond('Hello', { accept: 'yes' as never }).catch((e) => e);
+  expect(err.code).toBe('invalid_request');
+  expect(model.calls).toBe(0);
+});

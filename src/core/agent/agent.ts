@@ -102,6 +102,7 @@ export class Agent {
       if (this.closed) throw new AgentError('invalid_request', 'This agent was closed.');
       if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
       if (options.context !== undefined && typeof options.context !== 'string') throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
+      if (options.accept !== undefined && typeof options.accept !== 'function') throw new AgentError('invalid_request', 'The accept option must be a function.');
       if (options.enabledTools !== undefined && (!Array.isArray(options.enabledTools) || options.enabledTools.some((n) => typeof n !== 'string'))) {
         throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
       }
@@ -254,8 +255,8 @@ export class Agent {
     if (!(keep >= 0)) return Promise.reject(new AgentError('invalid_request', 'keepRecentTurns must be ≥ 0.'));
     return this.enqueue(async () => {
       const result = await this.summarizeOldTurns({ ...options, keepRecentTurns: keep, earlierSummary: this._contextNote });
-      if (!result) return null;
-      this.dropOldestTurns(result.turns, result.epoch);
+      // Null also when the history was replaced meanwhile: the summary would repeat kept turns.
+      if (!result || !this.dropOldestTurns(result.turns, result.epoch)) return null;
       this._contextNote = result.summary;
       return result.summary;
     });

@@ -31,7 +31,15 @@ export class EventStream<E extends { type: string }, R> {
 
   /** Listens to one kind of event ('error' for the failure); returns the unsubscribe function. */
   on<K extends E['type'] | 'error'>(type: K, handler: (event: K extends 'error' ? AgentError : Extract<E, { type: K }>) => void): () => void {
-    const h = handler as (e: unknown) => void;
+    // A game's listener that throws is a bug in the game: it is logged, and neither the turn nor
+    // the other listeners (nor the turns queued behind it) pay for it.
+    const h = (event: unknown) => {
+      try {
+        (handler as (e: unknown) => void)(event);
+      } catch (err) {
+        console.error(`[oam-cocos] a '${String(type)}' listener threw:`, err);
+      }
+    };
     this.emitter.on(type, h);
     return () => this.emitter.off(type, h);
   }

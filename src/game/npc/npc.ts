@@ -394,7 +394,11 @@ export class NPC {
     this.background = this.background.then(() => this.compact()).catch(() => undefined);
   }
 
-  /** Folds older turns into the memory summary with one model call; returns the summary or null. */
+  /**
+   * Folds older turns into the memory summary with one model call. Returns the summary, or null
+   * when there is nothing to fold or the history was reset meanwhile; an empty summary rejects
+   * with generation_failed and changes nothing.
+   */
   async compact(signal?: SignalLike): Promise<string | null> {
     const result = await this.agent.summarizeOldTurns({
       keepRecentTurns: this.options.keepRecentTurns,
