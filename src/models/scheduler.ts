@@ -6,7 +6,7 @@
  * of BUSY / rate limits that happen before any output, immediate removal of cancelled requests
  * and dropping of requests whose moment has passed.
  */
-import { abortError, throwIfAborted, type SignalLike } from '../core/abort';
+import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../core/abort';
 import { AgentError, type AgentErrorCode } from '../core/errors';
 import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
 
@@ -162,10 +162,15 @@ export class ModelScheduler implements LanguageModel {
       let outcome: 'completed' | 'failed' | 'cancelled' | undefined;
       let failure: AgentError | undefined;
       let retryWait: number | undefined;
+      // Each chunk is awaited against the signal too: a model that ignores its signal must not
+      // hold the one slot (and every queued NPC) after a cancel.
+      const iterator = this.inner.generate(request, signal)[Symbol.asyncIterator]();
       try {
-        for await (const chunk of this.inner.generate(request, signal)) {
+        for (;;) {
+          const next = await raceSignal(iterator.next(), signal);
+          if (next.done) break;
           yielded = true;
-          yield chunk;
+          yield next.value;
         }
         outcome = 'completed';
       } catch (error) {
@@ -177,6 +182,7 @@ export class ModelScheduler implements LanguageModel {
           throw failure;
         }
       } finally {
+        Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
         this.running--;
         if (retryWait === undefined) this.finish(ticket, outcome ?? 'closed', failure);
         this.schedulePump();

@@ -518,3 +518,27 @@ describe('ModelScheduler with its default clock', () => {
     expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
   });
 });
+
+test('a model that ignores its signal does not hold the slot after a cancel: the next request runs', async () => {
+  const { ModelScheduler, Canceller, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  let calls = 0;
+  const fallback = new ScriptedLanguageModel([Script.text('second')]);
+  const deaf = {
+    capabilities: fallback.capabilities,
+    availability: () => fallback.availability(),
+    generate: (req: import('../../src').GenerationRequest, signal?: import('../../src').SignalLike) => {
+      calls++;
+      if (calls === 1) return { [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }) };
+      return fallback.generate(req, signal);
+    },
+  };
+  const shared = new ModelScheduler(deaf, { callsPerMinute: 0 });
+  const c = new Canceller();
+  const first = (async () => { for await (const _ of shared.generate({ kind: 'text', prompt: 'a' }, c.signal)) { /* never */ } })().catch((e) => e.code);
+  const second = (async () => { let t = ''; for await (const ch of shared.generate({ kind: 'text', prompt: 'b' })) t = ch.text; return t; })();
+  await new Promise((r) => setTimeout(r, 10));
+  c.abort();
+  expect(await first).toBe('cancelled');
+  expect(await second).toBe('second');
+  expect(shared.stats().running).toBe(0);
+});
