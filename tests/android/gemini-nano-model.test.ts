@@ -178,6 +178,24 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
     expect(e.message).toBe("The native side could not read the 'warmup' request: Invalid JSON-RPC 2.0 request. (JSON-RPC -32600).");
   });
 
+  it('is left to the timeouts when several requests could be the unread one (a generation still in prefill)', async () => {
+    let generateId: string | undefined;
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') generateId = r.id; // prefill: nothing sent back yet
+      if (r.method === 'countTokens') n.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
+    });
+    const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60, firstChunkTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+    const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), () => undefined);
+    await settle(20);
+    const count = model.countTokens('broken');
+    await settle(20);
+    // The player's generation is not blamed; it streams and finishes.
+    native.emit(chunk(generateId as string, 'Hi', 0));
+    native.emit({ id: generateId, result: { text: 'Hi', finishReason: 'stop' } });
+    expect((await generation).at(-1)?.text).toBe('Hi');
+    expect(await count).toBeNull(); // the unread countTokens ran into its own timeout
+  });
+
   it('is ignored when nothing is waiting', async () => {
     const native = ScriptedNative.device(() => undefined);
     const model = new GeminiNanoModel({ transport: native, ...fast });

@@ -170,22 +170,19 @@ export class BridgeClient {
   }
 
   /**
-   * Native answers a message it could not read (not JSON, not JSON-RPC) with `id: null`; the
-   * request it belonged to would otherwise wait for its whole timeout. Native reads messages in
-   * order, so it is the oldest pending request native has not yet sent anything for.
+   * Native answers a message it could not read (not JSON, not JSON-RPC) with `id: null`, so the
+   * request it belonged to would wait for its whole timeout. It is blamed only when it can be
+   * told apart: exactly one pending request has heard nothing from native yet. With several (a
+   * generation still in prefill, a countTokens beside it) any could be the one, so the timeouts
+   * decide rather than failing the player's turn by guesswork.
    */
   private failUnreadRequest(error: BridgeErrorObject): void {
-    let target: string | undefined;
-    for (const [id, entry] of this.pending) {
-      if (!entry.heard) {
-        target = id;
-        break;
-      }
-    }
-    if (target === undefined) {
+    const unheard = Array.from(this.pending).filter(([, entry]) => !entry.heard).map(([id]) => id);
+    if (unheard.length !== 1) {
       this.stats.ignored++;
       return;
     }
+    const target = unheard[0];
     const method = this.pending.get(target)?.method ?? 'request';
     this.cancel(target, new AgentError('generation_failed', `The native side could not read the '${method}' request: ${error.message || 'no message'} (JSON-RPC ${error.code}).`));
   }
