@@ -99,7 +99,7 @@ export class OamSharedModel implements LanguageModel {
     return OamRuntime.scheduler.inner;
   }
 
-  /** The current scheduler's counters (a new scheduler after a pacing change starts at zero). */
+  /** The current scheduler's counters (a new backend starts a new scheduler at zero). */
   stats(): SchedulerStats {
     return OamRuntime.scheduler.stats();
   }
@@ -112,8 +112,8 @@ export class OamRuntime {
    * Sets how the shared model is chosen. Best called before the first NPC loads (e.g. from a
    * component with a low executionOrder, or OamRuntimeSettings). A later call takes effect for
    * every component, old or new, from their next request on: the backend is rebuilt only when
-   * it changes (kind, endpoint, custom model or stand-in rules); a pacing change alone gives
-   * a new scheduler over the same backend (requests already queued finish under the old one).
+   * it changes (kind, endpoint, custom model or stand-in rules); a pacing change alone is
+   * applied to the same scheduler, so its queue and the one-request-at-a-time rule carry over.
    */
   static configure(next: OamRuntimeConfig): void {
     if (next.openaiUrl !== undefined && (typeof next.openaiUrl !== 'string' || !/^https?:\/\//.test(next.openaiUrl))) {
@@ -125,7 +125,8 @@ export class OamRuntime {
       backend = null;
       scheduler = null;
     } else if (scheduler && !samePacing(previousPacing, config.scheduler)) {
-      scheduler = null;
+      // Same backend: the one queue keeps its requests and only its pacing changes.
+      scheduler.setPacing(config.scheduler);
     }
   }
 
@@ -139,7 +140,7 @@ export class OamRuntime {
     return sharedModel;
   }
 
-  /** The scheduler in force now (it changes when configure() changes the backend or the pacing). */
+  /** The scheduler in force now (it changes when configure() changes the backend). */
   static get scheduler(): ModelScheduler {
     if (!scheduler) scheduler = new ModelScheduler(OamRuntime.backend().base, config.scheduler);
     return scheduler;

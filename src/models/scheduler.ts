@@ -94,11 +94,11 @@ interface Ticket {
 }
 
 export class ModelScheduler implements LanguageModel {
-  private readonly concurrency: number;
-  private readonly callsPerMinute: number;
-  private readonly maxRetries: number;
-  private readonly maxRetryAfterMs: number;
-  private readonly initialBackoffMs: number;
+  private concurrency!: number;
+  private callsPerMinute!: number;
+  private maxRetries!: number;
+  private maxRetryAfterMs!: number;
+  private initialBackoffMs!: number;
   private readonly now: () => number;
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -119,16 +119,34 @@ export class ModelScheduler implements LanguageModel {
     if (!inner || typeof inner.generate !== 'function') {
       throw new AgentError('invalid_request', 'ModelScheduler needs a LanguageModel to wrap.');
     }
-    this.concurrency = checkNumber('concurrency', options.concurrency ?? 1, 1, true);
-    const perMinute = checkNumber('callsPerMinute', options.callsPerMinute ?? 30, 0, false, true);
-    this.callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
-    this.maxRetries = checkNumber('maxRetries', options.maxRetries ?? 2, 0, true);
-    this.maxRetryAfterMs = checkNumber('maxRetryAfterMs', options.maxRetryAfterMs ?? 5000, 0, false, true);
-    this.initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, 0, false);
+    this.applyPacing(options);
     this.now = options.now ?? (() => Date.now());
     this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
     this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
     this.onEvent = options.onEvent;
+  }
+
+  /**
+   * Changes the pacing in place (fields left out go back to their defaults). Queued and running
+   * requests stay in this one queue, so the one-request-at-a-time rule holds across the change.
+   */
+  setPacing(options: Pick<ModelSchedulerOptions, 'concurrency' | 'callsPerMinute' | 'maxRetries' | 'maxRetryAfterMs' | 'initialBackoffMs'> = {}): void {
+    this.applyPacing(options);
+    this.schedulePump();
+  }
+
+  private applyPacing(options: ModelSchedulerOptions): void {
+    const concurrency = checkNumber('concurrency', options.concurrency ?? 1, 1, true);
+    const perMinute = checkNumber('callsPerMinute', options.callsPerMinute ?? 30, 0, false, true);
+    const maxRetries = checkNumber('maxRetries', options.maxRetries ?? 2, 0, true);
+    const maxRetryAfterMs = checkNumber('maxRetryAfterMs', options.maxRetryAfterMs ?? 5000, 0, false, true);
+    const initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, 0, false);
+    // All checked before any is set, so a bad value changes nothing.
+    this.concurrency = concurrency;
+    this.callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
+    this.maxRetries = maxRetries;
+    this.maxRetryAfterMs = maxRetryAfterMs;
+    this.initialBackoffMs = initialBackoffMs;
   }
 
   get capabilities(): ModelCapabilities {

@@ -542,3 +542,11 @@ test('a model that ignores its signal does not hold the slot after a cancel: the
   expect(await second).toBe('second');
   expect(shared.stats().running).toBe(0);
 });
+
+test('setPacing changes the budget in place; a bad value changes nothing', () => {
+  const { ModelScheduler, ScriptedLanguageModel, AgentError } = require('../../src') as typeof import('../../src');
+  const s = new ModelScheduler(new ScriptedLanguageModel(), { callsPerMinute: 30 });
+  s.setPacing({ callsPerMinute: 5 });
+  expect(() => s.setPacing({ callsPerMinute: 5, maxRetries: -1 })).toThrow(AgentError);
+  expect(s.stats().queued).toBe(0);
+});
