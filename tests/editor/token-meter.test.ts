@@ -53,7 +53,7 @@ describe('the token meter', () => {
     expect(none).toMatchObject({ personaTokens: 157, toolsTokens: 0, replyFormatTokens: 96, prefixTokens: 253, secretsTokens: 40, conversationTokens: 3451 });
 
     const tavern = measurePersona(MIRA, tavernSetup());
-    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 326, replyFormatTokens: 96, prefixTokens: 587, secretsTokens: 40, conversationTokens: 3117 });
+    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 325, replyFormatTokens: 96, prefixTokens: 586, secretsTokens: 40, conversationTokens: 3118 });
 
     const custom = customToolsSetup(JSON.stringify([
       { name: 'open_gate', description: 'Opens the town gate.' },
@@ -61,7 +61,7 @@ describe('the token meter', () => {
     ]));
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
-    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 123, replyFormatTokens: 95, prefixTokens: 383 });
+    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 122, replyFormatTokens: 95, prefixTokens: 382 });
 
     for (const f of [none, tavern, withCustom]) {
       expect(sumOfRows(f)).toBe(f.prefixTokens);

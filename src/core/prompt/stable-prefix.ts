@@ -42,11 +42,12 @@ function formatRules(input: PrefixInput): string {
   const replyExample = input.replySchema ? JSON.stringify(exampleValue(input.replySchema.json, 0, true)) : '"…"';
   const lines: string[] = ['When asked for the next step, answer with one JSON object and nothing else:'];
   if (input.inlineReplies) {
-    lines.push(`- to use a tool: {"tool": "${example.name}", "args": ${exampleArgs}}`);
-    lines.push(`- to answer ${labels.user}: {"reply": ${replyExample}}`);
+    // Compact JSON on purpose: models copy the example's spacing, and every space is a token.
+    lines.push(`- to use a tool: {"tool":"${example.name}","args":${exampleArgs}}`);
+    lines.push(`- to answer ${labels.user}: {"reply":${replyExample}}`);
   } else {
-    lines.push(`- to use a tool: {"action": "${example.name}", "arguments": ${exampleArgs}}`);
-    lines.push(`- to answer ${labels.user} without a tool: {"action": "respond", "arguments": {}}`);
+    lines.push(`- to use a tool: {"action":"${example.name}","arguments":${exampleArgs}}`);
+    lines.push(`- to answer ${labels.user} without a tool: {"action":"respond","arguments":{}}`);
   }
   lines.push(`Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`);
   return lines.join('\n');
