@@ -150,6 +150,9 @@ export class NPCComponent extends Component {
   @property({ type: CCInteger, tooltip: 'Scheduler priority of this NPC\'s turns (100 = the one the player talks to).' })
   priority = 100;
 
+  @property({ tooltip: 'Load the on-device model when the scene starts, so the first reply does not pay the ~2 s cold start.' })
+  prewarmOnStart = true;
+
   private npc: NPC | null = null;
   private problem: AgentError | null = null;
   private built = false;
@@ -160,6 +163,13 @@ export class NPCComponent extends Component {
 
   onLoad(): void {
     this.rebuild();
+  }
+
+  start(): void {
+    // A warm-up failure only means the first reply is slower: log it, never fail the scene.
+    if (this.prewarmOnStart && this.npc) {
+      this.npc.prewarm().catch((e: unknown) => console.warn(`[oam] ${this.nodeName()}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`));
+    }
   }
 
   onDestroy(): void {

@@ -20,6 +20,7 @@ function fakeNativeHost(wrapper: cc.FakeBridgeWrapper, availability: Record<stri
     const reply = (body: object) => setTimeout(() => wrapper.dispatchEventToScript(BRIDGE_EVENT, JSON.stringify({ jsonrpc: '2.0', ...body })), 1);
     if (msg.method === 'ready') reply({ id: msg.id, result: { protocol: 1, platform: 'android' } });
     else if (msg.method === 'availability') reply({ id: msg.id, result: availability });
+    else if (msg.method === 'warmup') reply({ id: msg.id, result: {} });
     else if (msg.method === 'download') {
       reply({ method: 'download/progress', params: { id: msg.id, bytesDownloaded: 0, totalBytes: 100 } });
       reply({ method: 'download/progress', params: { id: msg.id, bytesDownloaded: 50, totalBytes: 100 } });
@@ -268,5 +269,23 @@ describe('NanoStatus', () => {
     expect(status.message).toMatch(/cannot run Gemini Nano/);
     status.node.destroy();
     await flush();
+  });
+});
+
+describe('NPCComponent warm-up', () => {
+  test('on Android the scene start warms the model up once, so the first reply skips the cold start', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const host = fakeNativeHost(wrapper, { status: 'available' });
+    mount(C.NPCComponent, { persona: persona() });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(host.methods.filter((m) => m === 'warmup')).toHaveLength(1);
+  });
+
+  test('prewarmOnStart off: no warm-up', async () => {
+    const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
+    const host = fakeNativeHost(wrapper, { status: 'available' });
+    mount(C.NPCComponent, { persona: persona(), prewarmOnStart: false } as never);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(host.methods).not.toContain('warmup');
   });
 });
