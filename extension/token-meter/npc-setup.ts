@@ -25,6 +25,8 @@ export function sceneNpcSetup(npc: NpcNodeInfo, initialWorld?: Record<string, un
   const tools: AgentTool[] = [];
   for (let i = 0; i < npc.tools.length; i++) {
     const declared = npc.tools[i];
+    // The runtime refuses such a tool (NPCComponent.declaredTools): so does the meter.
+    if (declared.parametersError) return { ok: false, message: `externalTools[${i}] (${declared.name}): ${declared.parametersError}.` };
     try {
       tools.push(AgentTool.external({ name: declared.name, description: declared.description, parameters: declared.parameters }));
     } catch (error) {

@@ -15,6 +15,8 @@ export interface ExtraToolDeclaration {
   name: string;
   description: string;
   parameters?: Record<string, unknown>;
+  /** The declared parameters schema was not a JSON object (the game's NPC refuses such a tool). */
+  parametersError?: string;
 }
 
 export interface PreviewSetup {
@@ -76,6 +78,8 @@ export class PreviewSession {
     const tools = gameTools.map((t) => (byHand.has(t.name) ? asExternal(t) : t));
     for (const extra of setup.extraTools ?? []) {
       if (tools.some((t) => t.name === extra.name)) throw new AgentError('invalid_request', `Tool "${extra.name}" is declared twice.`);
+      // As in the game, where NPCComponent refuses the tool, rather than previewing a different NPC.
+      if (extra.parametersError) throw new AgentError('invalid_schema', `Tool "${extra.name}": ${extra.parametersError}.`);
       tools.push(AgentTool.external({ name: extra.name, description: extra.description, parameters: extra.parameters }));
     }
     this.tools = tools.map((t) => ({ name: t.name, description: t.description, external: t.execution === 'external' }));

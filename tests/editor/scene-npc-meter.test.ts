@@ -244,6 +244,11 @@ describe('measuring with a scene NPC', () => {
     expect(refused({ externalTools: [clash] })).toMatchObject({ ok: false, message: expect.stringContaining('clashes with a built-in NPC tool') });
     const badName = { type: 'oam.ToolDeclaration', value: { name: { value: 'pour drink!' }, description: { value: 'x' } } };
     expect(refused({ externalTools: [badName] })).toMatchObject({ ok: false, message: expect.stringMatching(/^externalTools\[0\] \(pour drink!\): /) });
+    // A parameters schema that is not JSON: NPCComponent refuses the tool (invalid_schema), so the meter does too.
+    const badSchema = { type: 'oam.ToolDeclaration', value: { name: { value: 'pour_drink' }, description: { value: 'x' }, parametersSchema: { value: '{oops' } } };
+    expect(refused({ externalTools: [badSchema] })).toMatchObject({ ok: false, message: expect.stringMatching(/^externalTools\[0\] \(pour_drink\): the parameters schema is not JSON/) });
+    const listSchema = { type: 'oam.ToolDeclaration', value: { name: { value: 'pour_drink' }, description: { value: 'x' }, parametersSchema: { value: '[1]' } } };
+    expect(refused({ externalTools: [listSchema] })).toMatchObject({ ok: false, message: expect.stringContaining('not a JSON object') });
     expect(refused({ playerOptionCount: 9 })).toMatchObject({ ok: false });
     expect(refused({ emotions: [{ value: 'grumpy' }] })).toMatchObject({ ok: false });
     // The real NPC refuses the same set-ups.

@@ -167,6 +167,8 @@ describe('PreviewSession', () => {
     expect(() => new PreviewSession({ persona: { role: 'x' } as never, model })).toThrow(AgentError);
     expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, extraTools: [{ name: 'take_order', description: 'again' }] })).toThrow(/declared twice/);
     expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, extraTools: [{ name: 'open door', description: 'd' }] })).toThrow(AgentError);
+    // A tool whose schema the game's NPCComponent would refuse is refused here too, with the reason.
+    expect(() => new PreviewSession({ persona: SAMPLE_PERSONA, model, extraTools: [{ name: 'open_gate', description: 'd', parametersError: 'the parameters schema is not JSON (bad)' }] })).toThrow(/open_gate.*not JSON/);
   });
 });
 

@@ -10,6 +10,8 @@ export interface DeclaredTool {
   name: string;
   description: string;
   parameters?: Record<string, unknown>;
+  /** Set when the declared parameters schema is not a JSON object: the runtime refuses such a tool. */
+  parametersError?: string;
 }
 
 /** The NPCOptions fields an NPCComponent sets from its Inspector properties. */
@@ -148,7 +150,8 @@ function readTools(props: Record<string, DumpProperty>): DeclaredTool[] {
     if (typeof name !== 'string' || !name || typeof description !== 'string') continue;
     const tool: DeclaredTool = { name, description };
     const parameters = readParameters(plain(fields.parametersSchema));
-    if (parameters) tool.parameters = parameters;
+    if (parameters.value) tool.parameters = parameters.value;
+    if (parameters.error) tool.parametersError = parameters.error;
     tools.push(tool);
   }
   return tools;
@@ -159,12 +162,13 @@ function plain(field: unknown): unknown {
   return field && typeof field === 'object' && 'value' in (field as object) ? (field as DumpProperty).value : field;
 }
 
-function readParameters(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== 'string' || !value.trim()) return undefined;
+/** The schema text as NPCComponent reads it: empty means no parameters; anything else must be a JSON object. */
+function readParameters(value: unknown): { value?: Record<string, unknown>; error?: string } {
+  if (typeof value !== 'string' || !value.trim()) return {};
   try {
     const parsed = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { value: parsed } : { error: 'the parameters schema is not a JSON object' };
+  } catch (e) {
+    return { error: `the parameters schema is not JSON (${(e as Error).message})` };
   }
 }
