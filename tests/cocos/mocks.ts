@@ -40,3 +40,21 @@ export function record(node: Node, types: string[]): Array<{ type: string; paylo
 export function flush(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Silences console.warn and console.error in every test of a file (the components log set-up
+ * problems on purpose) and runs `after` after each test; the spies are on the returned object.
+ */
+export function quietConsole(after: () => void = () => undefined): { warn: jest.SpyInstance; error: jest.SpyInstance } {
+  const spies = {} as { warn: jest.SpyInstance; error: jest.SpyInstance };
+  beforeEach(() => {
+    spies.warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    spies.error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    spies.warn.mockRestore();
+    spies.error.mockRestore();
+    after();
+  });
+  return spies;
+}

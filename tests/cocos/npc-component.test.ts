@@ -5,7 +5,7 @@ jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../sr
 import { AgentError, AgentTool, Script, ScriptedLanguageModel, type DialogueTurn } from '../../src';
 import { Node } from './cc-double';
 import { loadComponents, type ExternalToolRequestLike, type NPCComponentLike } from './load';
-import { MIRA, flush, mount, persona, record, say } from './mocks';
+import { MIRA, flush, mount, persona, quietConsole, record, say } from './mocks';
 
 const C = loadComponents();
 const E = C.NPC_EVENTS;
@@ -25,17 +25,7 @@ function giveItemDeclaration(timeoutMs = 0) {
   return d;
 }
 
-let warn: jest.SpyInstance;
-let error: jest.SpyInstance;
-beforeEach(() => {
-  warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  warn.mockRestore();
-  error.mockRestore();
-  C.OamRuntime.reset();
-});
+const quiet = quietConsole(() => C.OamRuntime.reset());
 
 describe('NPCComponent talk and events', () => {
   test('a turn streams emotion and line events, then npc-turn with the finished turn', async () => {
@@ -160,7 +150,7 @@ describe('external tools answered through node events', () => {
     const turn = await npc.talk('A map?');
     expect(turn.line).toBe('Another time.');
     expect(turn.toolCalls[0].output).toMatchObject({ kind: 'error' });
-    expect(warn.mock.calls.join(' ')).toMatch(/give_item.*npc-external-tool/);
+    expect(quiet.warn.mock.calls.join(' ')).toMatch(/give_item.*npc-external-tool/);
   });
 });
 
@@ -177,7 +167,7 @@ describe('bad set-ups', () => {
     expect(npc.setupError?.message).toMatch(/bad\.json/);
     expect(npc.setupError?.message).toMatch(/name/);
     expect(errors).toHaveLength(1);
-    expect(error).toHaveBeenCalled();
+    expect(quiet.error).toHaveBeenCalled();
     await expect(npc.talk('hi')).rejects.toMatchObject({ code: 'invalid_request' });
     expect(errors).toHaveLength(2);
     expect(() => npc.save()).toThrow(AgentError);
@@ -217,7 +207,7 @@ describe('bad set-ups', () => {
     const model = useModel([say('No ledger here.')]);
     const npc = mount(C.NPCComponent, { persona: persona(), worldWritable: ['player.gold'], worldContextPaths: ['player.gold'] });
     expect(npc.setupError).toBeNull();
-    expect(warn.mock.calls.join(' ')).toMatch(/no WorldStateStore/);
+    expect(quiet.warn.mock.calls.join(' ')).toMatch(/no WorldStateStore/);
     await expect(npc.talk('How much gold do I have?')).resolves.toMatchObject({ line: 'No ledger here.' });
     expect(model.requests[0].promptPrefix ?? '').not.toMatch(/update_world_state/);
   });

@@ -16,6 +16,7 @@ import { EVENING } from '../../demo/tavern/evening';
 import { Button, Component, EditBox, Label, ProgressBar } from './cc-ui-double';
 import { loadComponents, type NPCComponentLike, type WorldStateStoreLike, type DecisionComponentLike, type NanoStatusLike } from '../cocos/load';
 import { loadScene, type LoadedScene } from './scene-loader';
+import { quietConsole } from '../cocos/mocks';
 
 // ---- the sample's scripts, required (not imported: see tests/cocos/load.ts) -------------------
 
@@ -97,17 +98,7 @@ function worldOf(json: object): TavernState {
 }
 const WORLD = { player: { gold: 20, inventory: [] as string[] }, tavern: { menu: { ale: 3, stew: 5, bread: 1, cider: 4 } } };
 
-let warn: jest.SpyInstance;
-let error: jest.SpyInstance;
-beforeEach(() => {
-  warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  warn.mockRestore();
-  error.mockRestore();
-  C.OamRuntime.reset();
-});
+quietConsole(() => C.OamRuntime.reset());
 
 describe('TavernGame tool logic', () => {
   test('check_menu answers the menu from the world', () => {
