@@ -329,6 +329,6 @@ export class Agent {
   }
 
   private enqueue<T>(fn: () => T | Promise<T>): Promise<T> {
-    return this.queue.then(fn);
+    return this.queue.after(fn);
   }
 }

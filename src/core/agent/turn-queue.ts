@@ -51,8 +51,9 @@ export class TurnQueue {
     else stream.signal.addEventListener('abort', cancelQueued);
   }
 
-  /** Runs `fn` after everything queued so far (history edits wait for running turns). */
-  then<T>(fn: () => T | Promise<T>): Promise<T> {
+  /** Runs `fn` after everything queued so far (history edits wait for running turns). Not named
+   * `then`: that would make the queue a thenable that `await` would try to resolve. */
+  after<T>(fn: () => T | Promise<T>): Promise<T> {
     const p = this.tail.then(fn);
     this.tail = p.catch(() => undefined);
     return p;
