@@ -3,8 +3,6 @@
  * result, reading the chosen one through stubbed editor messages, and the figure a real NPC
  * built from the same options sends.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { npcCandidatesOfTree, orderSceneNpcs, sceneNpcSource, MAX_NODES_QUERIED } from '../../extension/inspector/scene-npcs';
 import type { EditorRequest } from '../../extension/inspector/scene-npcs';
 import { sceneNpcSetup } from '../../extension/token-meter/npc-setup';
@@ -16,23 +14,11 @@ import { NPC } from '../../src/game/npc';
 import type { NPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
 import { WorldState } from '../../src/game/world';
-import { estimateTokens, DEFAULT_CAPABILITIES } from '../../src/models/types';
-import type { GenerationChunk, GenerationRequest, LanguageModel } from '../../src/models/types';
+import { estimateTokens } from '../../src/models/types';
+import type { GenerationRequest } from '../../src/models/types';
+import { MIRA, recordingModel } from './meter-support';
 
-const MIRA = JSON.parse(fs.readFileSync(path.join(__dirname, '../../demo/tavern/mira.persona.json'), 'utf8'));
 const WORLD = { player: { gold: 12, inventory: [] }, time: 'evening', menu: { ale: 3 } };
-
-function recordingModel(requests: GenerationRequest[]): LanguageModel {
-  return {
-    capabilities: { ...DEFAULT_CAPABILITIES, modelName: 'recorder', systemInstructions: true },
-    availability: async () => ({ status: 'available' }),
-    async *generate(request: GenerationRequest): AsyncIterable<GenerationChunk> {
-      requests.push(request);
-      const text = '{"reply": {"emotion": "happy", "line": "Evening!"}}';
-      yield { delta: text, text, finishReason: 'stop' };
-    },
-  };
-}
 
 /** An NPCComponent as `query-node` dumps it (each property wrapped as { value }). */
 function npcDump(overrides: Record<string, unknown> = {}) {

@@ -1,30 +1,15 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import {
   customToolsSetup, levelOf, measurePersona, noToolsSetup, tavernSetup, NANO_INPUT_BUDGET, RESERVED_TOKENS, USABLE_TOKENS,
 } from '../../extension/token-meter/token-meter';
 import type { MeterSetup } from '../../extension/token-meter/token-meter';
 import { NPC } from '../../src/game/npc';
-import { estimateTokens, DEFAULT_CAPABILITIES } from '../../src/models/types';
-import type { GenerationChunk, GenerationRequest, LanguageModel } from '../../src/models/types';
+import { estimateTokens } from '../../src/models/types';
+import type { GenerationRequest } from '../../src/models/types';
+import { MIRA, recordingModel } from './meter-support';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 
-const MIRA = JSON.parse(fs.readFileSync(path.join(__dirname, '../../demo/tavern/mira.persona.json'), 'utf8'));
 
 const BARE = { name: 'Bo' };
-
-/** A model that records each request and answers with a short structured reply. */
-function recordingModel(requests: GenerationRequest[]): LanguageModel {
-  return {
-    capabilities: { ...DEFAULT_CAPABILITIES, modelName: 'recorder', systemInstructions: true },
-    availability: async () => ({ status: 'available' }),
-    async *generate(request: GenerationRequest): AsyncIterable<GenerationChunk> {
-      requests.push(request);
-      const text = '{"reply": {"emotion": "happy", "line": "Evening!"}}';
-      yield { delta: text, text, finishReason: 'stop' };
-    },
-  };
-}
 
 function sumOfRows(f: ReturnType<typeof measurePersona>): number {
   return f.personaTokens + f.toolsTokens + f.replyFormatTokens;
