@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test command (`npm test`): type checks, the runtime bundle, the Kotlin module's
-# JVM tests, then jest. Stops at the first failing stage.
+# The whole test command (`npm test`): type checks, the runtime bundle, Creator's own script
+# pipeline on the extension and the sample, the Kotlin module's JVM tests, the components on the
+# real Cocos engine, then jest. Stops at the first failing stage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,15 +19,30 @@ if [ -f scripts/build-runtime.mjs ]; then
 fi
 
 if [ -f tsconfig.assets.json ]; then
-  step "type-check assets/ against @cocos/creator-types and Creator's Babel limits"
+  step "type-check assets/ against @cocos/creator-types, and what Creator's pipeline cannot tell"
   npx tsc -p tsconfig.assets.json
-  node scripts/check-babel-limits.mjs assets
+  node scripts/creator/limits.mjs assets
 fi
 
 if [ -f samples/tavern/tsconfig.json ]; then
   step "type-check the tavern sample"
   npx tsc -p samples/tavern/tsconfig.json
-  node scripts/check-babel-limits.mjs samples/tavern/assets
+  node scripts/creator/limits.mjs samples/tavern/assets
+fi
+
+step "compile and pack the extension and the sample with Creator's own pipeline (ModLo + QuickPack)"
+node scripts/creator/check.mjs
+
+step "the components and the sample on the real Cocos engine v3.8.5"
+npx tsc -p tests/engine/tsconfig.json
+set +e
+node scripts/test-engine.mjs --silent
+engine_status=$?
+set -e
+if [ "$engine_status" -eq 3 ] && [ "${OAM_SKIP_ENGINE:-}" = "1" ]; then
+  echo "engine suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the real engine"
+elif [ "$engine_status" -ne 0 ]; then
+  exit "$engine_status"
 fi
 
 if [ -f native-android/test.sh ]; then

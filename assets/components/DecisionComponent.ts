@@ -9,6 +9,7 @@ import type { Decision, DecisionRequest, Persona } from '../runtime/oam-core.js'
 import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { DecisionOptionEntry } from './DecisionOptionEntry';
+import { liveState } from './liveState';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -21,6 +22,8 @@ export interface DecisionEvent {
   situation: string;
   decision: Decision;
 }
+
+const live = liveState<DecisionComponent, { pending: Canceller[]; destroyed: boolean }>(() => ({ pending: [], destroyed: false }));
 
 @ccclass('oam.DecisionComponent')
 @menu('oam/DecisionComponent')
@@ -43,16 +46,15 @@ export class DecisionComponent extends Component {
   @property({ type: CCInteger, tooltip: 'Scheduler priority (50 = below the conversation the player is in).' })
   priority = 50;
 
-  private readonly pending: Canceller[] = [];
-  private destroyed = false;
-
   onDestroy(): void {
-    this.destroyed = true;
+    live(this).destroyed = true;
     this.cancel();
   }
 
   /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
   decide(situation: string, facts?: unknown): Promise<Decision> {
+    const state = live(this);
+    if (state.destroyed) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);
@@ -60,12 +62,13 @@ export class DecisionComponent extends Component {
       return this.failed(AgentError.from(e, 'invalid_request'));
     }
     const canceller = new Canceller();
-    this.pending.push(canceller);
+    const pending = state.pending;
+    pending.push(canceller);
     request.signal = canceller.signal;
     const engine = new DecisionEngine(OamRuntime.model, { priority: this.priority, reason: this.withReason ? 'after' : 'none' });
     const forget = () => {
-      const i = this.pending.indexOf(canceller);
-      if (i >= 0) this.pending.splice(i, 1);
+      const i = pending.indexOf(canceller);
+      if (i >= 0) pending.splice(i, 1);
     };
     return engine.decide(request).then((decision) => {
       forget();
@@ -81,11 +84,10 @@ export class DecisionComponent extends Component {
 
   /** Cancels every decision in progress (they reject with `cancelled`). */
   cancel(): void {
-    for (const c of this.pending.splice(0)) c.abort(new AgentError('cancelled', 'The decision was cancelled.'));
+    for (const c of live(this).pending.splice(0)) c.abort(new AgentError('cancelled', 'The decision was cancelled.'));
   }
 
   private request(situation: string, facts: unknown): DecisionRequest {
-    if (this.destroyed) throw new AgentError('invalid_request', `The DecisionComponent on "${this.nodeName()}" was destroyed.`);
     const request: DecisionRequest = {
       situation,
       options: this.options.map((o) => ({ id: o ? o.id : '', description: o ? o.description : '' })),
@@ -113,7 +115,7 @@ export class DecisionComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!this.destroyed) emitSafely(this.node, type, payload);
+    if (!live(this).destroyed) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

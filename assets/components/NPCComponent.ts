@@ -26,6 +26,7 @@ import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { WorldStateStore } from './WorldStateStore';
 import { ToolDeclaration } from './ToolDeclaration';
+import { liveState } from './liveState';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
 
@@ -85,6 +86,29 @@ export enum ReplyFormat {
 Enum(ReplyFormat);
 
 const REPLY_FORMATS: NPCReplyFormat[] = ['automatic', 'structured', 'text'];
+
+interface NPCLiveState {
+  npc: NPC | null;
+  problem: AgentError | null;
+  built: boolean;
+  /** The persona asset the NPC was built from: a different one set later is picked up on next use. */
+  builtPersona: JsonAsset | null;
+  destroyed: boolean;
+  localTools: AgentTool[];
+  streams: DialogueStream[];
+  barkCancellers: Canceller[];
+}
+
+const live = liveState<NPCComponent, NPCLiveState>(() => ({
+  npc: null,
+  problem: null,
+  built: false,
+  builtPersona: null,
+  destroyed: false,
+  localTools: [],
+  streams: [],
+  barkCancellers: [],
+}));
 
 @ccclass('oam.NPCComponent')
 @menu('oam/NPCComponent')
@@ -153,87 +177,86 @@ export class NPCComponent extends Component {
   @property({ tooltip: 'Load the on-device model when the scene starts, so the first reply does not pay the ~2 s cold start.' })
   prewarmOnStart = true;
 
-  private npc: NPC | null = null;
-  private problem: AgentError | null = null;
-  private built = false;
-  private destroyed = false;
-  private localTools: AgentTool[] = [];
-  private readonly streams: DialogueStream[] = [];
-  private readonly barkCancellers: Canceller[] = [];
-
   onLoad(): void {
-    this.rebuild();
+    // A component added from code runs onLoad before the caller can set the persona: without
+    // one, wait for start() or the first talk() to build (and to report what is missing).
+    if (this.persona) this.rebuild();
   }
 
   start(): void {
+    const npc = this.ready();
     // A warm-up failure only means the first reply is slower: log it, never fail the scene.
-    if (this.prewarmOnStart && this.npc) {
-      this.npc.prewarm().catch((e: unknown) => console.warn(`[oam] ${this.nodeName()}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`));
+    if (this.prewarmOnStart && npc) {
+      const name = this.nodeName();
+      npc.prewarm().catch((e: unknown) => console.warn(`[oam] ${name}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`));
     }
   }
 
   onDestroy(): void {
-    this.destroyed = true;
+    const state = live(this);
+    state.destroyed = true;
     this.cancel('The NPC component was destroyed.');
-    if (this.npc) this.npc.close();
-    this.npc = null;
+    if (state.npc) state.npc.close();
+    state.npc = null;
   }
 
   /** The set-up problem (bad persona, bad tool declaration…), or null when the NPC is ready. */
   get setupError(): AgentError | null {
-    this.ensureBuilt();
-    return this.problem;
+    this.ready();
+    return live(this).problem;
   }
 
   /** The core NPC (memory, history…), or null while the set-up is broken. */
   get core(): NPC | null {
-    this.ensureBuilt();
-    return this.npc;
+    return this.ready();
   }
 
   get isTalking(): boolean {
-    return this.npc ? this.npc.isTalking : false;
+    const npc = live(this).npc;
+    return npc ? npc.isTalking : false;
   }
 
   /**
-   * Re-reads the Inspector properties (call it after changing them from code). Running turns
-   * are cancelled; memory and conversation are kept. Returns false and reports `npc-error`
-   * when the set-up is invalid; the component stays usable and talk() rejects until fixed.
+   * Re-reads the Inspector properties (call it after changing them from code; a new persona
+   * asset is picked up by itself). Running turns are cancelled; memory and conversation are
+   * kept. Returns false and reports `npc-error` when the set-up is invalid; the component stays
+   * usable and talk() rejects until fixed.
    */
   rebuild(): boolean {
-    const previous = this.npc;
-    this.built = true;
+    const state = live(this);
+    if (state.destroyed) return false;
+    const previous = state.npc;
+    state.built = true;
+    state.builtPersona = this.persona;
     this.cancel('The NPC was rebuilt.');
     const saved = previous ? previous.saveState() : undefined;
     try {
       const persona = this.readPersona();
       const setup = this.coreSetup();
-      this.npc = new NPC({ persona, ...setup, memory: saved ? saved.memory : undefined, transcript: saved ? saved.transcript : undefined });
-      this.problem = null;
+      state.npc = new NPC({ persona, ...setup, memory: saved ? saved.memory : undefined, transcript: saved ? saved.transcript : undefined });
+      state.problem = null;
     } catch (e) {
-      this.npc = null;
-      this.problem = this.named(AgentError.from(e, 'invalid_request'));
-      console.error(`[oam] ${this.problem.message}`);
-      this.emitNode(NPC_ERROR, this.problem);
+      state.npc = null;
+      state.problem = this.named(AgentError.from(e, 'invalid_request'));
+      console.error(`[oam] ${state.problem.message}`);
+      this.emitNode(NPC_ERROR, state.problem);
     }
-    if (previous && previous !== this.npc) previous.close();
-    return this.npc !== null;
+    if (previous && previous !== state.npc) previous.close();
+    return state.npc !== null;
   }
 
   /** Adds a tool that runs in the game's code (or replaces one of the same name). */
   registerTool(tool: AgentTool): void {
     if (!(tool instanceof AgentTool)) throw new AgentError('invalid_request', 'registerTool needs an AgentTool (AgentTool.local(...) or AgentTool.external(...)).');
-    const before = this.localTools;
-    this.localTools = before.filter((t) => t.name !== tool.name).concat([tool]);
-    this.applyTools(before);
+    this.applyTools(live(this).localTools.filter((t) => t.name !== tool.name).concat([tool]));
   }
 
   /** Removes a tool added with registerTool; returns whether it was there. */
   unregisterTool(name: string): boolean {
-    const before = this.localTools;
-    this.localTools = before.filter((t) => t.name !== name);
-    if (this.localTools.length === before.length) return false;
-    this.applyTools(before);
+    const before = live(this).localTools;
+    const after = before.filter((t) => t.name !== name);
+    if (after.length === before.length) return false;
+    this.applyTools(after);
     return true;
   }
 
@@ -255,10 +278,11 @@ export class NPCComponent extends Component {
     const npc = this.ready();
     if (!npc) return this.refuse();
     const canceller = new Canceller();
-    this.barkCancellers.push(canceller);
+    const barks = live(this).barkCancellers;
+    barks.push(canceller);
     const forget = () => {
-      const i = this.barkCancellers.indexOf(canceller);
-      if (i >= 0) this.barkCancellers.splice(i, 1);
+      const i = barks.indexOf(canceller);
+      if (i >= 0) barks.splice(i, 1);
     };
     return npc.bark(situation, { signal: canceller.signal }).then((line) => {
       forget();
@@ -274,8 +298,9 @@ export class NPCComponent extends Component {
 
   /** Cancels the running turn, the queued ones and barks; nothing of them is kept. */
   cancel(reason?: string): void {
-    for (const stream of this.streams.slice()) stream.cancel(reason);
-    for (const canceller of this.barkCancellers.splice(0)) canceller.abort(new AgentError('cancelled', reason || 'The bark was cancelled.'));
+    const state = live(this);
+    for (const stream of state.streams.slice()) stream.cancel(reason);
+    for (const canceller of state.barkCancellers.splice(0)) canceller.abort(new AgentError('cancelled', reason || 'The bark was cancelled.'));
   }
 
   /**
@@ -283,7 +308,7 @@ export class NPCComponent extends Component {
    * NPC is not waiting for: unknown, already answered, timed out or cancelled.
    */
   answerTool(callId: string, output: unknown): boolean {
-    for (const stream of this.streams) {
+    for (const stream of live(this).streams) {
       if (stream.pendingToolCalls.some((c) => c.id === callId)) return stream.submit(callId, output);
     }
     return false;
@@ -292,42 +317,46 @@ export class NPCComponent extends Component {
   /** The calls waiting for the game's answer right now. */
   get pendingToolCalls(): ToolCall[] {
     const calls: ToolCall[] = [];
-    for (const stream of this.streams) calls.push(...stream.pendingToolCalls);
+    for (const stream of live(this).streams) calls.push(...stream.pendingToolCalls);
     return calls;
   }
 
   /** One JSON object for the game's save file: persona, memory and conversation (a running turn is left out). */
   save(): NPCSaveState {
     const npc = this.ready();
-    if (!npc) throw this.problem || new AgentError('invalid_request', 'The NPC is not set up.');
+    if (!npc) throw live(this).problem || new AgentError('invalid_request', 'The NPC is not set up.');
     return npc.saveState();
   }
 
   /** Restores a save(): running turns are cancelled. A bad save throws and keeps the current state. */
   restore(saved: unknown): void {
-    this.ensureBuilt();
+    const state = live(this);
+    if (state.destroyed) throw new AgentError('cancelled', `The NPC on "${this.nodeName()}" was destroyed.`);
+    this.ready();
     const next = NPC.restore(saved, this.coreSetup());
     this.cancel('The NPC was restored from a save.');
-    if (this.npc) this.npc.close();
-    this.npc = next;
-    this.problem = null;
+    if (state.npc) state.npc.close();
+    state.npc = next;
+    state.problem = null;
+    state.built = true;
+    state.builtPersona = this.persona;
   }
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private ensureBuilt(): void {
-    if (!this.built && !this.destroyed) this.rebuild();
-  }
-
+  /** The NPC, built on first use and rebuilt when the persona asset was swapped; null when destroyed or broken. */
   private ready(): NPC | null {
-    this.ensureBuilt();
-    return this.destroyed ? null : this.npc;
+    const state = live(this);
+    if (state.destroyed) return null;
+    if (!state.built || this.persona !== state.builtPersona) this.rebuild();
+    return state.npc;
   }
 
+  /** A call on a destroyed NPC ends like a cancel (nothing happened, nothing to report); a broken set-up is reported. */
   private refuse<T>(): Promise<T> {
-    const error = this.destroyed
-      ? new AgentError('invalid_request', `The NPC on "${this.nodeName()}" was destroyed.`)
-      : this.problem || new AgentError('invalid_request', `The NPC on "${this.nodeName()}" is not set up.`);
+    const state = live(this);
+    if (state.destroyed) return Promise.reject(new AgentError('cancelled', `The NPC on "${this.nodeName()}" was destroyed.`));
+    const error = state.problem || new AgentError('invalid_request', `The NPC on "${this.nodeName()}" is not set up.`);
     this.emitNode(NPC_ERROR, error);
     return Promise.reject(error);
   }
@@ -349,7 +378,7 @@ export class NPCComponent extends Component {
     else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
       console.warn(`[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`);
     }
-    const tools = this.declaredTools().concat(this.localTools);
+    const tools = this.declaredTools().concat(live(this).localTools);
     const options: NPCOptions = {
       worldReadable: this.worldReadable.slice(),
       worldWritable: this.worldWritable.slice(),
@@ -394,21 +423,19 @@ export class NPCComponent extends Component {
     });
   }
 
-  private applyTools(before: AgentTool[]): void {
-    if (!this.npc) return;
-    try {
-      this.npc.setTools(this.declaredTools().concat(this.localTools));
-    } catch (e) {
-      this.localTools = before;
-      throw e;
-    }
+  /** Makes `next` the local tools; a set the NPC refuses (a bad schema, a clash) throws and changes nothing. */
+  private applyTools(next: AgentTool[]): void {
+    const state = live(this);
+    if (state.npc) state.npc.setTools(this.declaredTools().concat(next));
+    state.localTools = next;
   }
 
   private track(stream: DialogueStream): void {
-    this.streams.push(stream);
+    const streams = live(this).streams;
+    streams.push(stream);
     const untrack = () => {
-      const i = this.streams.indexOf(stream);
-      if (i >= 0) this.streams.splice(i, 1);
+      const i = streams.indexOf(stream);
+      if (i >= 0) streams.splice(i, 1);
     };
     stream.turn().then(untrack, untrack);
     stream.on('line', (e) => this.emitNode(NPC_LINE, { delta: e.delta, line: e.line, isReset: e.isReset }));
@@ -436,7 +463,7 @@ export class NPCComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!this.destroyed) emitSafely(this.node, type, payload);
+    if (!live(this).destroyed) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

@@ -9,6 +9,7 @@ import type { DownloadProgress, GeminiNanoModel, ModelAvailability } from '../ru
 import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import type { OamModelKind } from './OamRuntime';
+import { liveState } from './liveState';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -53,6 +54,14 @@ export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): s
   }
 }
 
+interface NanoLiveState {
+  destroyed: boolean;
+  stopProgress: (() => void) | null;
+  followed: GeminiNanoModel | null;
+}
+
+const live = liveState<NanoStatus, NanoLiveState>(() => ({ destroyed: false, stopProgress: null, followed: null }));
+
 @ccclass('oam.NanoStatus')
 @menu('oam/NanoStatus')
 export class NanoStatus extends Component {
@@ -71,10 +80,6 @@ export class NanoStatus extends Component {
   @property({ readonly: true, multiline: true })
   message = '';
 
-  private destroyed = false;
-  private stopProgress: (() => void) | null = null;
-  private followed: GeminiNanoModel | null = null;
-
   onLoad(): void {
     this.followCurrentModel();
     if (this.refreshOnLoad) {
@@ -86,7 +91,7 @@ export class NanoStatus extends Component {
   }
 
   onDestroy(): void {
-    this.destroyed = true;
+    live(this).destroyed = true;
     this.unfollow();
   }
 
@@ -126,28 +131,30 @@ export class NanoStatus extends Component {
 
   /** Listens to the download progress of the model in force now (configure() may have changed it). */
   private followCurrentModel(): void {
-    const nano = this.destroyed ? null : OamRuntime.nano;
-    if (nano === this.followed) return;
+    const state = live(this);
+    const nano = state.destroyed ? null : OamRuntime.nano;
+    if (nano === state.followed) return;
     this.unfollow();
-    this.followed = nano;
-    if (nano) this.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
+    state.followed = nano;
+    if (nano) state.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
   }
 
   private unfollow(): void {
-    if (this.stopProgress) this.stopProgress();
-    this.stopProgress = null;
-    this.followed = null;
+    const state = live(this);
+    if (state.stopProgress) state.stopProgress();
+    state.stopProgress = null;
+    state.followed = null;
   }
 
   private onProgress(p: DownloadProgress): void {
-    if (this.destroyed) return;
+    if (live(this).destroyed) return;
     this.status = 'downloading';
     this.progress = p.fraction !== undefined ? p.fraction : 0;
     this.emitNode(NANO_PROGRESS, p);
   }
 
   private apply(availability: ModelAvailability): void {
-    if (this.destroyed) return;
+    if (live(this).destroyed) return;
     const kind = OamRuntime.kind;
     this.status = availability.status;
     if (availability.status === 'available') this.progress = 1;
@@ -158,6 +165,6 @@ export class NanoStatus extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!this.destroyed) emitSafely(this.node, type, payload);
+    if (!live(this).destroyed) emitSafely(this.node, type, payload);
   }
 }

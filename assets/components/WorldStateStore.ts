@@ -6,11 +6,14 @@
 import { _decorator, Component, JsonAsset } from 'cc';
 import { WorldState, AgentError } from '../runtime/oam-core.js';
 import type { JsonObject, JsonValue, WorldStateChange } from '../runtime/oam-core.js';
+import { liveState } from './liveState';
 
 const { ccclass, property, menu, disallowMultiple, executionOrder } = _decorator;
 
 /** Node event: one effective change (`WorldStateChange`: path, oldValue, newValue, version). */
 export const WORLD_CHANGED = 'world-changed';
+
+const live = liveState<WorldStateStore, { world: WorldState | null; stopForwarding: (() => void) | null }>(() => ({ world: null, stopForwarding: null }));
 
 @ccclass('oam.WorldStateStore')
 @menu('oam/WorldStateStore')
@@ -23,16 +26,14 @@ export class WorldStateStore extends Component {
   @property({ multiline: true, tooltip: 'Initial state as inline JSON, used when no asset is set.' })
   initialJson = '';
 
-  private _world: WorldState | null = null;
-  private stopForwarding: (() => void) | null = null;
-
   /** The live state. Created on first use, so an NPC that loads first still finds it. */
   get world(): WorldState {
-    if (!this._world) {
-      this._world = new WorldState(this.readInitialState());
-      this.stopForwarding = this._world.onChange((change) => this.forward(change));
+    const state = live(this);
+    if (!state.world) {
+      state.world = new WorldState(this.readInitialState());
+      state.stopForwarding = state.world.onChange((change) => this.forward(change));
     }
-    return this._world;
+    return state.world;
   }
 
   onLoad(): void {
@@ -40,8 +41,9 @@ export class WorldStateStore extends Component {
   }
 
   onDestroy(): void {
-    if (this.stopForwarding) this.stopForwarding();
-    this.stopForwarding = null;
+    const state = live(this);
+    if (state.stopForwarding) state.stopForwarding();
+    state.stopForwarding = null;
   }
 
   get<T = JsonValue>(path = ''): T | undefined {
