@@ -68,7 +68,7 @@ export async function loadPack(): Promise<LoadedPack> {
   importMap.imports['cc/env'] = ENV_URL;
   importMap.imports['cc/userland/macro'] = MACRO_URL;
   systemjs.applyImportMap(System, importMap, `file://${manifest.workspace}/`);
-  // 'cc' (harness/cc.ts) is the engine's base, 2d and ui exports in one namespace: the first
+  // 'cc' (harness/cc-module.ts) is the engine's base, 2d and ui exports in one namespace: the first
   // unit carries all of them, the others add nothing the packed 'cc' module would not have.
   manifest.featureUnits.forEach((unit, i) => System.set(`${manifest.featureUnitPrefix}${unit}`, i === 0 ? cc : {}));
   // eslint-disable-next-line @typescript-eslint/no-var-requires

@@ -3,17 +3,28 @@
  * prefab or a scene brings them (properties set before the node joins the scene), frames driven
  * with director.tick, and waits that let the core's timers and promises run.
  */
-import { director, Scene, Node, Component, JsonAsset } from 'cc';
+import { director, game, Scene, Node, Component, JsonAsset } from 'cc';
 
 // The engine's 2D batcher is made by its renderer, which a headless run has none of; the
 // engine's own UI tests install one the same way.
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { Batcher2D } = require('../../../cocos/2d/renderer/batcher-2d') as { Batcher2D: new (root: unknown) => unknown };
 
-/** Runs a new, empty scene (the previous one is destroyed, as in a scene change). */
-export function freshScene(name = 'test'): Scene {
+/**
+ * Gives the headless engine what a page or a device gives it and UI components need: the 2D
+ * batcher (Canvas, Label) and the game's DOM container (an EditBox adds its input element to it
+ * and removes it when destroyed).
+ */
+export function useBatcher(): void {
   const root = director.root as unknown as { _batcher$: unknown } | null;
   if (root && !root._batcher$) root._batcher$ = new Batcher2D(director.root);
+  const headless = game as unknown as { container: HTMLElement | null };
+  if (!headless.container) headless.container = document.createElement('div');
+}
+
+/** Runs a new, empty scene (the previous one is destroyed, as in a scene change). */
+export function freshScene(name = 'test'): Scene {
+  useBatcher();
   const scene = new Scene(name);
   director.runSceneImmediate(scene);
   return scene;
