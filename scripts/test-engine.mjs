@@ -94,6 +94,8 @@ async function main() {
     const suiteDir = join(engine, 'tests', 'oam-cocos');
     rmSync(suiteDir, { recursive: true, force: true });
     cpSync(join(REPO, 'tests', 'engine'), suiteDir, { recursive: true, filter: (p) => !p.endsWith('tsconfig.json') });
+    // The cc double, so double-agreement.test.ts can hold it to the engine.
+    cpSync(join(REPO, 'tests', 'cocos', 'cc-double.ts'), join(suiteDir, 'double', 'cc-double.ts'));
     const results = join(REPO, 'tests', 'artifacts', 'engine-results.json');
     mkdirSync(dirname(results), { recursive: true });
     const jest = spawnSync(process.execPath, [join(engine, 'node_modules', 'jest', 'bin', 'jest.js'), '--config', join(suiteDir, 'jest.config.js'), '--ci', '--json', `--outputFile=${results}`, ...process.argv.slice(2)], {

@@ -1,8 +1,19 @@
 /**
- * A small stand-in for Creator's 'cc' module, enough to run the mounted components under jest:
- * Node events with listener counts, Component lifecycle (onLoad/onEnable/start on activation,
- * onDisable/onDestroy on destroy), JsonAsset, EventTarget, Enum, recording no-op decorators,
- * `sys`, and `native` (absent unless a test installs a fake wrapper). `env` doubles 'cc/env'.
+ * A small stand-in for Creator's 'cc' module, kept only for what the real engine cannot do
+ * headlessly: a native build (`native.jsbBridgeWrapper`, `sys.platform`, 'cc/env' NATIVE), which
+ * tests/cocos/runtime-bridge.test.ts needs. Everything else runs on the real engine v3.8.5
+ * (tests/engine/). Where the double models the engine it follows it, and
+ * tests/engine/double-agreement.test.ts runs the same scenarios on both:
+ * - events: a second on() with the same callback and target is ignored; off(type, cb) without a
+ *   target leaves listeners registered with one; emit passes exactly 5 arguments (the missing ones undefined); listeners
+ *   whose target was destroyed are skipped and pruned (hasEventListener says true until then);
+ * - lifecycle: onLoad and onEnable when the component is added to an active node (or the node
+ *   becomes active), start on the next frame (`tick()`);
+ * - destroy is deferred: onDisable at once, isValid true until the end of the frame (`tick()`),
+ *   then onDestroy, and every object field of the component becomes null and every string ''.
+ * Differences left, on purpose: the double has no scene graph (an active node counts as in the
+ * active scene), no CCClass attributes or class ids (the decorators record their options in
+ * `registry`), no executionOrder, no scheduler (scheduleOnce/schedule), no UI classes.
  *
  * Tests map it with `jest.mock('cc', () => require('./cc-double'), { virtual: true })`.
  * ts-jest compiles the components without experimentalDecorators (the root tsconfig), so the
@@ -11,41 +22,52 @@
 
 type Listener = { callback: (...args: unknown[]) => void; target?: unknown; once: boolean };
 
+/** The engine's CallbacksInvoker calls every listener with this many arguments. */
+const MAX_EMIT_ARGS = 5;
+
+function isDestroyedTarget(target: unknown): boolean {
+  return !!target && typeof target === 'object' && 'isValid' in target && (target as { isValid: boolean }).isValid === false;
+}
+
 export class EventTarget {
   private readonly listeners = new Map<string, Listener[]>();
 
   on<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
-    this.list(type).push({ callback: callback as Listener['callback'], target, once: false });
+    const list = this.list(type);
+    if (!list.some((l) => l.callback === callback && l.target === target)) list.push({ callback: callback as Listener['callback'], target, once: false });
     return callback;
   }
 
   once<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
-    this.list(type).push({ callback: callback as Listener['callback'], target, once: true });
+    const list = this.list(type);
+    if (!list.some((l) => l.callback === callback && l.target === target)) list.push({ callback: callback as Listener['callback'], target, once: true });
     return callback;
   }
 
+  /** As the engine: without a callback, every listener of the type; with one, those with that callback and exactly that target. */
   off(type: string, callback?: (...args: any[]) => void, target?: unknown): void {
     const list = this.listeners.get(type);
     if (!list) return;
-    const keep = list.filter((l) => (callback !== undefined && l.callback !== callback) || (target !== undefined && l.target !== target));
-    if (keep.length > 0) this.listeners.set(type, keep);
-    else this.listeners.delete(type);
+    const keep = callback === undefined ? [] : list.filter((l) => l.callback !== callback || l.target !== target);
+    this.store(type, keep);
   }
 
   targetOff(target: unknown): void {
-    for (const type of Array.from(this.listeners.keys())) {
-      const keep = (this.listeners.get(type) as Listener[]).filter((l) => l.target !== target);
-      if (keep.length > 0) this.listeners.set(type, keep);
-      else this.listeners.delete(type);
-    }
+    for (const type of Array.from(this.listeners.keys())) this.store(type, (this.listeners.get(type) as Listener[]).filter((l) => l.target !== target));
   }
 
   emit(type: string, ...args: unknown[]): void {
     const list = this.listeners.get(type);
     if (!list) return;
+    // The engine calls every listener with exactly five arguments (undefined when not given).
+    const passed = Array.from({ length: MAX_EMIT_ARGS }, (_, i) => args[i]);
     for (const l of list.slice()) {
-      if (l.once) this.off(type, l.callback, l.target);
-      l.callback.apply(l.target, args);
+      if (isDestroyedTarget(l.target)) {
+        this.store(type, (this.listeners.get(type) || []).filter((x) => x !== l));
+        continue;
+      }
+      if (l.once) this.store(type, (this.listeners.get(type) || []).filter((x) => x !== l));
+      l.callback.apply(l.target, passed);
     }
   }
 
@@ -70,18 +92,55 @@ export class EventTarget {
     if (!list) this.listeners.set(type, (list = []));
     return list;
   }
+
+  private store(type: string, list: Listener[]): void {
+    if (list.length > 0) this.listeners.set(type, list);
+    else this.listeners.delete(type);
+  }
+}
+
+type Lifecycle = { onLoad?(): void; onEnable?(): void; start?(): void; onDisable?(): void; onDestroy?(): void };
+
+/** Components waiting for start() and objects waiting for their deferred destroy, as the engine keeps them per frame. */
+const frameQueue = { toStart: [] as Component[], toDestroy: [] as Array<Component | Node> };
+
+/**
+ * The end of one frame: start() of components enabled since the last frame, then the deferred
+ * destroys (onDestroy, then the fields reset as the engine's `_destruct()` does).
+ */
+export function tick(): void {
+  for (const c of frameQueue.toStart.splice(0)) {
+    const l = c as Component & Lifecycle;
+    if (c._valid && !c._started) {
+      c._started = true;
+      if (l.start) l.start();
+    }
+  }
+  for (const o of frameQueue.toDestroy.splice(0)) o._destroyNow();
+}
+
+/** What the engine's `_destruct()` does to a destroyed component: objects and functions become null, strings ''. */
+function destruct(target: object): void {
+  const fields = target as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (key === 'node' || key === '_valid') continue;
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = '';
+    else if ((typeof value === 'object' && value !== null) || typeof value === 'function') fields[key] = null;
+  }
 }
 
 export class Component {
   node!: Node;
   enabled = true;
-  private _valid = true;
   /** @internal lifecycle bookkeeping of the double */
+  _valid = true;
   _loaded = false;
   _started = false;
+  _toDestroy = false;
 
   get isValid(): boolean {
-    return this._valid && !!this.node && this.node.isValid;
+    return this._valid;
   }
 
   get name(): string {
@@ -92,25 +151,33 @@ export class Component {
     return this.node ? this.node.getComponent(ctor) : null;
   }
 
+  /** Deferred, as in the engine: onDisable now, onDestroy at the end of the frame. */
   destroy(): boolean {
-    if (!this._valid) return false;
-    if (this.node) this.node._removeComponent(this);
+    if (!this._valid || this._toDestroy) return false;
+    this._toDestroy = true;
+    const l = this as Component & Lifecycle;
+    if (this.node && this.node.active && this._loaded && l.onDisable) l.onDisable();
+    frameQueue.toDestroy.push(this);
     return true;
   }
 
   /** @internal */
-  _invalidate(): void {
+  _destroyNow(): void {
+    if (!this._valid) return;
+    const l = this as Component & Lifecycle;
+    if (this._loaded && l.onDestroy) l.onDestroy();
+    if (this.node) this.node._forget(this);
     this._valid = false;
+    destruct(this);
   }
 }
-
-type Lifecycle = { onLoad?(): void; onEnable?(): void; start?(): void; onDisable?(): void; onDestroy?(): void };
 
 export class Node extends EventTarget {
   readonly components: Component[] = [];
   parent: Node | null = null;
   private _active = true;
   private _valid = true;
+  private _toDestroy = false;
 
   constructor(public name = 'New Node') {
     super();
@@ -124,14 +191,14 @@ export class Node extends EventTarget {
     return this._active;
   }
 
-  /** Activating a node runs onLoad / onEnable / start of components added while it was inactive. */
+  /** Activating a node runs onLoad / onEnable of its components now; start waits for the next frame. */
   set active(value: boolean) {
     if (value === this._active) return;
     this._active = value;
     for (const c of this.components.slice()) {
       const l = c as Component & Lifecycle;
       if (value) this.activate(c);
-      else if (l.onDisable) l.onDisable();
+      else if (c._loaded && l.onDisable) l.onDisable();
     }
   }
 
@@ -144,26 +211,33 @@ export class Node extends EventTarget {
   }
 
   getComponent<T extends Component>(ctor: new () => T): T | null {
-    return (this.components.find((c) => c instanceof ctor) as T | undefined) || null;
+    return (this.components.find((c) => c instanceof ctor && c.isValid) as T | undefined) || null;
   }
 
+  /** Deferred, as in the engine: components get onDisable now; onDestroy and the clean-up at the end of the frame. */
   destroy(): boolean {
-    if (!this._valid) return false;
-    for (const c of this.components.slice()) this._removeComponent(c);
-    this._valid = false;
-    this.removeAll();
+    if (!this._valid || this._toDestroy) return false;
+    this._toDestroy = true;
+    for (const c of this.components.slice()) {
+      const l = c as Component & Lifecycle;
+      if (this._active && c._loaded && l.onDisable) l.onDisable();
+      c._toDestroy = true;
+    }
+    frameQueue.toDestroy.push(this);
     return true;
   }
 
   /** @internal */
-  _removeComponent(c: Component): void {
+  _destroyNow(): void {
+    for (const c of this.components.slice()) c._destroyNow();
+    this._valid = false;
+    this.removeAll();
+  }
+
+  /** @internal */
+  _forget(c: Component): void {
     const i = this.components.indexOf(c);
-    if (i < 0) return;
-    const l = c as Component & Lifecycle;
-    if (this._active && c._loaded && l.onDisable) l.onDisable();
-    if (c._loaded && l.onDestroy) l.onDestroy();
-    this.components.splice(i, 1);
-    c._invalidate();
+    if (i >= 0) this.components.splice(i, 1);
   }
 
   private activate(c: Component): void {
@@ -173,10 +247,7 @@ export class Node extends EventTarget {
       if (l.onLoad) l.onLoad();
     }
     if (l.onEnable) l.onEnable();
-    if (!c._started) {
-      c._started = true;
-      if (l.start) l.start();
-    }
+    if (!c._started) frameQueue.toStart.push(c);
   }
 }
 

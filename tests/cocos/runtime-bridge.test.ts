@@ -171,6 +171,7 @@ describe('emitSafely', () => {
     expect(C.emitSafely(node, 'e', 1)).toBe(true);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('"e" listener on "n" threw'), expect.any(Error));
     node.destroy();
+    cc.tick(); // the destroy is deferred to the end of the frame, as in the engine
     expect(C.emitSafely(node, 'e', 2)).toBe(false);
     expect(C.emitSafely(null, 'e', 3)).toBe(false);
     expect(heard.length).toBeLessThanOrEqual(1);
@@ -277,6 +278,8 @@ describe('NPCComponent warm-up', () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'available' });
     mount(C.NPCComponent, { persona: persona() });
+    expect(host.methods).not.toContain('warmup'); // start() runs on the next frame
+    cc.tick();
     await new Promise((r) => setTimeout(r, 20));
     expect(host.methods.filter((m) => m === 'warmup')).toHaveLength(1);
   });
@@ -285,6 +288,7 @@ describe('NPCComponent warm-up', () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'available' });
     mount(C.NPCComponent, { persona: persona(), prewarmOnStart: false } as never);
+    cc.tick();
     await new Promise((r) => setTimeout(r, 20));
     expect(host.methods).not.toContain('warmup');
   });

@@ -78,7 +78,7 @@ function openTavern(): { node(path: string): Node; get<T>(path: string, name: st
   const assets = projectAssets(`${project}/assets`);
   details.assignAssetsBy((uuid: string) => {
     const known = assets.get(uuid);
-    if (!known) return null; // the engine's built-in UI sprite frames: nothing here draws
+    if (!known) return null as unknown as JsonAsset; // the engine's built-in UI sprite frames: nothing here draws
     const jsonAsset = new JsonAsset();
     jsonAsset.json = JSON.parse(readFileSync(known.path, 'utf8'));
     jsonAsset.name = known.path.replace(/^.*\//, '');
@@ -242,5 +242,69 @@ describe('tavern.scene on the real engine', () => {
     frame();
     expect(await turn).toBe('cancelled');
     await settle(10);
+  });
+});
+
+describe("the sample's game logic, as packed", () => {
+  type ToolAnswer = { ok: true; output: unknown } | { ok: false; error: string };
+  interface TavernState { get<T = unknown>(path: string): T | undefined; set(path: string, value: unknown): boolean }
+  const WORLD = { player: { gold: 20, inventory: [] as string[] }, tavern: { menu: { ale: 3, stew: 5, bread: 1, cider: 4 } } };
+  const tavern = () => oam.pack.script<{
+    checkMenu(state: TavernState): ToolAnswer;
+    takeOrder(state: TavernState, args: Record<string, unknown>): ToolAnswer;
+    answerTavernTool(state: TavernState, name: string, args: Record<string, unknown>): ToolAnswer;
+  }>('TavernGame');
+  const worldOf = (json: object): TavernState => new oam.core.WorldState(JSON.parse(JSON.stringify(json)));
+
+  test('check_menu answers the menu from the world', () => {
+    expect(tavern().checkMenu(worldOf(WORLD))).toEqual({ ok: true, output: WORLD.tavern.menu });
+    expect(tavern().checkMenu(worldOf({}))).toEqual({ ok: false, error: expect.stringMatching(/menu/) });
+  });
+
+  test('take_order takes the gold and fills the inventory', () => {
+    const state = worldOf(WORLD);
+    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({ ok: true, output: { served: 2, item: 'ale', cost: 6, goldLeft: 14 } });
+    expect(state.get('player.gold')).toBe(14);
+    expect(state.get('player.inventory')).toEqual(['ale', 'ale']);
+    expect(tavern().takeOrder(state, { item: 'Stew ', quantity: 1 })).toMatchObject({ ok: true, output: { item: 'stew', goldLeft: 9 } });
+  });
+
+  test('take_order refuses what the player cannot pay, unknown items and bad quantities, changing nothing', () => {
+    const state = worldOf({ ...WORLD, player: { gold: 5, inventory: [] } });
+    const bad: Array<Record<string, unknown>> = [
+      { item: 'ale', quantity: 2 },
+      { item: 'mead', quantity: 1 },
+      { item: 42, quantity: 1 },
+      { item: 'ale', quantity: 0 },
+      { item: 'ale', quantity: 1.5 },
+      { item: 'ale', quantity: 11 },
+      { item: 'ale', quantity: '2' },
+      { item: 'ale', quantity: NaN },
+    ];
+    for (const args of bad) expect(tavern().takeOrder(state, args)).toEqual({ ok: false, error: expect.any(String) });
+    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({ ok: false, error: 'The player has 5 gold; 2 ale cost 6.' });
+    expect(state.get('player.gold')).toBe(5);
+    expect(state.get('player.inventory')).toEqual([]);
+    expect(tavern().answerTavernTool(worldOf(WORLD), 'open_door', {})).toEqual({ ok: false, error: 'The tavern cannot do open_door.' });
+  });
+
+  test('describeDecision covers fallbacks and unknown ids; the download bar explains progress and unsupported devices', () => {
+    const guardBrain = oam.pack.script<{ describeDecision(d: Decision): string }>('GuardBrain');
+    const d = { optionId: 'warn', reason: '', confidence: 0, isFallback: true, modelCalls: 1 } as Decision;
+    expect(guardBrain.describeDecision(d)).toMatch(/no time to think/);
+    expect(guardBrain.describeDecision({ ...d, optionId: 'dance', isFallback: false })).toBe('Brann decides: dance.');
+
+    const scene = openTavern();
+    const bar = scene.get<DownloadBar & { onAvailability(e: object): void; onProgress(p: object): void }>('Canvas/ModelStatus', 'tavern.DownloadBar');
+    const button = scene.node('Canvas/ModelStatus/Download');
+    bar.onAvailability({ status: 'downloadable', message: 'The on-device AI model needs a download before first use.' });
+    expect(button.active).toBe(true);
+    bar.onProgress({ bytesDownloaded: 512 * 1024 * 1024, totalBytes: 1024 * 1024 * 1024, fraction: 0.5 });
+    expect(bar.bar.progress).toBe(0.5);
+    expect(bar.messageLabel.string).toBe('Downloading the AI model… 50% of 1024 MB');
+    expect(button.active).toBe(false);
+    bar.onAvailability({ status: 'unavailable', message: 'This device cannot run Gemini Nano.' });
+    expect(bar.messageLabel.string).toBe('This device cannot run Gemini Nano.');
+    expect(bar.bar.progress).toBe(0);
   });
 });

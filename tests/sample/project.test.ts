@@ -3,8 +3,11 @@
  * fixed uuid for every asset and folder, and a scene whose every reference resolves (objects in
  * the array, assets by uuid, custom components by their script's compressed uuid).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EVENING } from '../../demo/tavern/evening';
 import { validatePersona } from '../../src';
 import { TAVERN_WORLD } from '../../demo/tavern/tavern-world';
 import {
@@ -68,23 +71,71 @@ describe('Creator project files', () => {
     expect(readJson('profiles/v2/packages/preview.json').general.start_scene).toBe(sceneMeta.uuid);
   });
 
-  test('.gitignore keeps generated folders and the linked extension out', () => {
+  test('.gitignore keeps generated folders and the installed extension out', () => {
     const ignore = readFileSync(join(SAMPLE, '.gitignore'), 'utf8').split('\n');
     for (const entry of ['library/', 'temp/', 'local/', 'build/', 'extensions/']) expect(ignore).toContain(entry);
   });
 
-  test('the README says how to link the extension, build it and open the scene', () => {
+  test('the README says how to build, copy the extension in (not link it) and open the scene', () => {
     const readme = readFileSync(join(SAMPLE, 'README.md'), 'utf8');
-    expect(readme).toContain('ln -s ../../.. samples/tavern/extensions/oam-cocos');
     expect(readme).toContain('npm run build');
-    expect(readme).toContain('mklink /J');
+    expect(readme).toContain('npm run install-into -- samples/tavern');
+    expect(readme).toMatch(/Do not link the folder/);
     expect(readme).toContain('assets/scenes/tavern.scene');
   });
 
-  test('the link target in the README is the repository root, seen from samples/tavern/extensions/', () => {
-    // ln -s stores the target relative to the link's folder: samples/tavern/extensions/../../.. = the repository.
-    expect(join(SAMPLE, 'extensions', '../../..')).toBe(REPO);
-    expect(existsSync(join(REPO, 'package.json'))).toBe(true);
+  test("the dialogue box's preset lines are the demo's evening", () => {
+    const ui = scene.find((o) => Array.isArray(o.presetLines)) as SceneObject & { presetLines: string[] };
+    expect(ui.presetLines).toEqual(EVENING);
+  });
+});
+
+describe('npm run install-into', () => {
+  const run = (args: string[]) => {
+    try {
+      return { code: 0, out: execFileSync(process.execPath, [join(REPO, 'scripts', 'install-extension.mjs'), ...args], { encoding: 'utf8', stdio: 'pipe' }) };
+    } catch (e) {
+      const err = e as { status: number; stderr: string };
+      return { code: err.status, out: err.stderr };
+    }
+  };
+  const project = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-install-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'package.json'), '{"name":"game"}');
+    return dir;
+  };
+
+  test('copies what the editor loads into extensions/oam-cocos, without build outputs or JVM test sources, and replaces an earlier copy', () => {
+    const dir = project();
+    try {
+      expect(run([dir])).toMatchObject({ code: 0 });
+      const target = join(dir, 'extensions', 'oam-cocos');
+      for (const f of ['package.json', 'dist/main.js', 'assets/runtime/oam-core.js', 'assets/runtime/package.json', 'assets/runtime/package.json.meta', 'assets/index.ts.meta', 'i18n', 'native-android']) {
+        expect(existsSync(join(target, f))).toBe(true);
+      }
+      expect(existsSync(join(target, 'native-android', 'src', 'test'))).toBe(false);
+      expect(existsSync(join(target, 'node_modules'))).toBe(false);
+      expect(existsSync(join(target, 'src'))).toBe(false);
+      writeFileSync(join(target, 'stale.txt'), 'x');
+      expect(run([dir])).toMatchObject({ code: 0 });
+      expect(existsSync(join(target, 'stale.txt'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('refuses a folder that is not a Creator project, a linked install, and no argument, saying what to do', () => {
+    const dir = project();
+    try {
+      expect(run([join(dir, 'assets')])).toMatchObject({ code: 1, out: expect.stringMatching(/not a Cocos Creator project/) });
+      mkdirSync(join(dir, 'extensions'));
+      symlinkSync(REPO, join(dir, 'extensions', 'oam-cocos'));
+      expect(run([dir])).toMatchObject({ code: 1, out: expect.stringMatching(/is a link; remove it first/) });
+      expect(run([])).toMatchObject({ code: 2, out: expect.stringMatching(/usage/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,25 +1,31 @@
-jest.mock('cc', () => require('./cc-double'), { virtual: true });
-jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
-jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+/**
+ * DecisionComponent and WorldStateStore on the real engine, compiled by Creator's pipeline:
+ * decisions from Inspector options, the time budget's fallback, bad set-ups, the store's
+ * initial state, save/restore and its node event.
+ */
+import { Node } from 'cc';
+import { freshScene, frame, jsonAsset, mount, record, settle } from './harness/scene';
+import { guard } from './harness/guards';
+import { loadOam, type LoadedOam } from './harness/oam';
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AgentError, Script, ScriptedLanguageModel } from '../../src';
-import { Node } from './cc-double';
-import { loadComponents } from './load';
-import { flush, mount, persona, record } from './mocks';
-
-const C = loadComponents();
+let oam: LoadedOam;
+let C: LoadedOam['C'];
+let Script: LoadedOam['core']['Script'];
+let ScriptedLanguageModel: LoadedOam['core']['ScriptedLanguageModel'];
+let AgentError: LoadedOam['core']['AgentError'];
+beforeAll(async () => {
+  oam = await loadOam();
+  ({ C } = oam);
+  ({ Script, ScriptedLanguageModel, AgentError } = oam.core);
+});
+const guards = guard(() => C.OamRuntime.reset());
+beforeEach(() => freshScene());
+const persona = (json: unknown, name = 'asset.json') => jsonAsset(json, name);
+const flush = () => settle(1);
 
 function options(...pairs: Array<[string, string]>) {
   return pairs.map(([id, description]) => Object.assign(new C.DecisionOptionEntry(), { id, description }));
 }
-
-let error: jest.SpyInstance;
-beforeEach(() => { error = jest.spyOn(console, 'error').mockImplementation(() => undefined); });
-afterEach(() => { error.mockRestore(); C.OamRuntime.reset(); });
 
 describe('DecisionComponent', () => {
   test('picks one of the Inspector options and emits decision', async () => {
@@ -63,6 +69,7 @@ describe('DecisionComponent', () => {
     const pending = d.decide('now');
     while (model.calls === 0) await flush();
     d.node.destroy();
+    frame(); // the engine destroys at the end of the frame
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
     await expect(d.decide('again')).rejects.toBeInstanceOf(AgentError);
   });
@@ -89,56 +96,12 @@ describe('WorldStateStore', () => {
   test('broken inline JSON starts empty with a clear console error; destroy stops the events', () => {
     const store = mount(C.WorldStateStore, { initialJson: '{gold: 1' }, new Node('world'));
     expect(store.save()).toEqual({});
-    expect(error.mock.calls.join(' ')).toMatch(/inline JSON does not parse/);
+    expect(guards.error.mock.calls.join(' ')).toMatch(/inline JSON does not parse/);
     const changes = record(store.node, [C.WORLD_CHANGED]);
     const world = store.world;
     store.destroy();
+    frame();
     world.set('x', 1);
     expect(changes).toHaveLength(0);
-  });
-});
-
-describe('check-babel-limits', () => {
-  const script = join(__dirname, '..', '..', 'scripts', 'check-babel-limits.mjs');
-  const run = (dir: string) => {
-    try {
-      return { code: 0, out: execFileSync(process.execPath, [script, dir], { encoding: 'utf8', stdio: 'pipe' }) };
-    } catch (e) {
-      const err = e as { status: number; stderr: string };
-      return { code: err.status, out: err.stderr };
-    }
-  };
-
-  test('the mounted assets pass', () => {
-    expect(run(join(__dirname, '..', '..', 'assets')).code).toBe(0);
-  });
-
-  test('each construct Creator\'s Babel rejects is reported with file:line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'oam-babel-'));
-    try {
-      writeFileSync(join(dir, 'lib.d.ts'), 'export interface Shape { a: number }\nexport declare class Box {}\n');
-      writeFileSync(join(dir, 'lib.js'), 'export class Box {}\n');
-      writeFileSync(join(dir, 'bad.ts'), [
-        "export { Shape, Box } from './lib.js';",
-        'export const enum Mode { A }',
-        'const o = { a: 1 } satisfies object;',
-        'class K { accessor v = 1; }',
-        "window.alert('x');",
-        'export = K;',
-      ].join('\n'));
-      writeFileSync(join(dir, 'good.ts'), "export type { Shape } from './lib.js';\nexport { Box } from './lib.js';\nexport const g = globalThis;\n");
-      const { code, out } = run(dir);
-      expect(code).toBe(1);
-      expect(out).toMatch(/bad\.ts:1: "Shape" is a type/);
-      expect(out).not.toMatch(/"Box"/);
-      expect(out).toMatch(/bad\.ts:2: const enum/);
-      expect(out).toMatch(/bad\.ts:3: `satisfies`/);
-      expect(out).toMatch(/bad\.ts:4: `accessor`/);
-      expect(out).toMatch(/bad\.ts:5: `window\.`/);
-      expect(out).toMatch(/bad\.ts:6: `export =`/);
-      expect(out).not.toMatch(/good\.ts/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });
