@@ -278,6 +278,15 @@ describe('fallback lines', () => {
 });
 
 describe('a JSON answer where text was asked for', () => {
+  test('the text retry reads {"reply": {"emotion","line"}} too: the line is spoken, the emotion kept', async () => {
+    const { npc } = mira([BLOCKED(), Script.json({ reply: { emotion: 'happy', line: 'Welcome back!' } }, 6)]);
+    const stream = npc.talkStream('Hi');
+    const { events: evs } = await events(stream);
+    const turn = await stream.turn();
+    expect(turn).toMatchObject({ line: 'Welcome back!', emotion: 'happy', isFallback: false });
+    expect(evs.some((e) => e.type === 'line' && e.line.includes('{'))).toBe(false);
+  });
+
   test('the text retry reads {"emotion","line"} instead of speaking the JSON aloud', async () => {
     const { npc } = mira([BLOCKED(), Script.json({ emotion: 'happy', line: 'Welcome back!' }, 6)]);
     const stream = npc.talkStream('Hi');

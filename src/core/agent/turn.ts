@@ -13,6 +13,7 @@ import { buildStepPrompt, type StablePrompt, type TokenCounter } from '../prompt
 import type { PrefixCache } from '../prompt/prefix-cache';
 import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
+import { PlainReplyReader } from '../envelope/plain-reply';
 import type { StepKind } from '../../models/types';
 import type { ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';
@@ -225,11 +226,13 @@ export class TurnEngine {
     const raw = this.setup.tools.length === 0 && this.setup.history.length === 0 && !usedTools;
     // A first plain turn goes to the model as the user's words alone.
     const task = raw ? '' : respondTask(config.labels, usedTools);
+    const reader = new PlainReplyReader();
     const text = await this.step('respond', task, false, 'disallowed', [], (t) => {
-      this.turn.showText(cleanReplyText(t, this.labels, false));
+      const shown = reader.push(t);
+      if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
       return false;
     }, raw);
-    const reply = cleanReplyText(text, this.labels, true);
+    const reply = cleanReplyText(PlainReplyReader.final(text), this.labels, true);
     if (!reply) throw new AgentError('generation_failed', 'The model returned an empty reply; try again.');
     return reply;
   }

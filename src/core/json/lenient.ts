@@ -13,6 +13,7 @@
  */
 import { decodeEscape } from './escapes';
 import { isClosingQuote, isQuote, isSpace, skipComment } from './scan';
+import { setOwnKey } from './own-key';
 
 export interface LenientOptions {
   /** Accept text cut off mid-value (streaming or max-token truncation). */
@@ -188,7 +189,7 @@ class Reader {
       // `{"a": }` or `{"a": ,}`: a missing value reads as null.
       const value = next === ',' || next === '}' ? null : this.readValue(depth, 'member');
       if (value === DROPPED) return result;
-      setMember(result, key, value);
+      setOwnKey(result, key, value);
     }
   }
 
@@ -329,14 +330,6 @@ function couldStillBecomeValue(word: string): boolean {
   return false;
 }
 
-/** Sets an own member, even for "__proto__", without touching the prototype. */
-function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
 
 function clip(s: string): string {
   return s.length > 40 ? s.slice(0, 40) + '…' : s;

@@ -14,6 +14,7 @@ import {
   looseKey,
   typeAccepts,
 } from './schema-node';
+import { setOwnKey } from '../json/own-key';
 
 export interface CoerceContext {
   resolve(ref: string): SchemaNode;
@@ -120,7 +121,7 @@ export class Coercer {
         const taken = fits.length === 1 && (hasOwn(value, fits[0]) || hasOwn(renamed, fits[0]));
         if (fits.length === 1 && !taken) target = fits[0];
       }
-      renamed[target] = value[key];
+      setOwnKey(renamed, target, value[key]);
     }
     const missingRequired = required.some((name) => !hasOwn(renamed, name));
     const out: Record<string, unknown> = {};
@@ -129,13 +130,13 @@ export class Coercer {
       if (hasOwn(properties, key)) {
         const prop = properties[key];
         if (item === null && required.indexOf(key) < 0 && !this.acceptsNull(prop)) continue;
-        out[key] = this.coerce(prop, item, depth + 1, 0);
+        setOwnKey(out, key, this.coerce(prop, item, depth + 1, 0));
       } else if (isPlainObject(node.additionalProperties)) {
-        out[key] = this.coerce(node.additionalProperties as SchemaNode, item, depth + 1, 0);
+        setOwnKey(out, key, this.coerce(node.additionalProperties as SchemaNode, item, depth + 1, 0));
       } else if (node.additionalProperties === false && !missingRequired) {
         continue;
       } else {
-        out[key] = item;
+        setOwnKey(out, key, item);
       }
     }
     return out;

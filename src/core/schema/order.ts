@@ -4,6 +4,7 @@
  */
 import { RenderContext, objectShape } from './render';
 import { SchemaNode, hasOwn, isPlainObject } from './schema-node';
+import { setOwnKey } from '../json/own-key';
 
 export interface OrderContext extends RenderContext {
   matches(node: SchemaNode, value: unknown): boolean;
@@ -22,15 +23,15 @@ export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, 
   const shape = objectShape(effective, ctx);
   const out: Record<string, unknown> = {};
   if (!shape) {
-    for (const key of Object.keys(value)) out[key] = copyPlain(value[key], depth + 1);
+    for (const key of Object.keys(value)) setOwnKey(out, key, copyPlain(value[key], depth + 1));
     return out;
   }
   for (const [name, prop] of shape.properties) {
-    if (hasOwn(value, name)) out[name] = orderValue(prop, value[name], ctx, depth + 1);
+    if (hasOwn(value, name)) setOwnKey(out, name, orderValue(prop, value[name], ctx, depth + 1));
   }
   for (const key of Object.keys(value)) {
     if (hasOwn(out, key)) continue;
-    out[key] = isPlainObject(shape.additional) ? orderValue(shape.additional as SchemaNode, value[key], ctx, depth + 1) : copyPlain(value[key], depth + 1);
+    setOwnKey(out, key, isPlainObject(shape.additional) ? orderValue(shape.additional as SchemaNode, value[key], ctx, depth + 1) : copyPlain(value[key], depth + 1));
   }
   return out;
 }
@@ -60,7 +61,7 @@ function copyPlain(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => copyPlain(v, depth + 1));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = copyPlain(value[key], depth + 1);
+    for (const key of Object.keys(value)) setOwnKey(out, key, copyPlain(value[key], depth + 1));
     return out;
   }
   return value;

@@ -4,6 +4,7 @@
  * into numbers, properties already in their final (x-order) order.
  */
 import { isPlainObject } from '../json/extract';
+import { setOwnKey } from '../json/own-key';
 
 export type TypeName = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -160,7 +161,7 @@ export function deepCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => deepCopy(v)) as unknown as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) out[k] = deepCopy(value[k]);
+    for (const k of Object.keys(value)) setOwnKey(out, k, deepCopy(value[k]));
     return out as T;
   }
   return value;

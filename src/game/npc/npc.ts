@@ -245,6 +245,9 @@ export class NPC {
     const attempt = async (format: 'structured' | 'text', toolChoice: ToolChoice, context: string): Promise<ParsedReply> => {
       tracker.reset();
       let parsed: ParsedReply | undefined;
+      // The model's own last answer: the agent unwraps a plain reply for the player, but an
+      // `{"emotion", "line"}` object in it still tells the NPC how it feels.
+      let lastOutput = '';
       const run = this.agent.run(prompt, {
         schema: format === 'structured' ? this.replySchema : undefined,
         toolChoice,
@@ -256,7 +259,7 @@ export class NPC {
         accept: (response) => {
           parsed = format === 'structured'
             ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
-            : readTextReply(response.text, o, names, this._persona.defaultEmotion);
+            : readTextReply(response.text, lastOutput, o, names, this._persona.defaultEmotion);
         },
       });
       stream.attach(run);
@@ -264,6 +267,7 @@ export class NPC {
       // Counted from the steps, so failed tries count too.
       run.on('step', () => { modelCalls++; });
       run.on('stepFinished', (e) => {
+        lastOutput = e.output;
         usage.inputTokens += e.usage.inputTokens;
         usage.cachedInputTokens += e.usage.cachedInputTokens;
         usage.outputTokens += e.usage.outputTokens;
@@ -453,12 +457,15 @@ function labelOf(name: string): string {
   return clean || 'NPC';
 }
 
-function readTextReply(text: string, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+function readTextReply(text: string, modelOutput: string, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
   // A model primed by the JSON rules in the prefix may still answer the text retry with
-  // {"emotion", "line"}: read it as such instead of speaking the JSON aloud.
-  const json = text.trim().charAt(0) === '{' ? extractJson(text) : undefined;
-  if (json && isPlainObject(json.value) && typeof json.value.line === 'string') {
-    return readStructuredReply(json.value, { ...o, playerOptionCount: 0, canEndConversation: false }, names, defaultEmotion);
+  // {"emotion", "line"} (bare or as {"reply": {…}}): read it as such instead of speaking the
+  // JSON aloud or losing the emotion.
+  const head = modelOutput.trim();
+  const json = head.charAt(0) === '{' || head.startsWith('```') ? extractJson(modelOutput) : undefined;
+  const object = json && isPlainObject(json.value) ? (isPlainObject(json.value.reply) ? json.value.reply : json.value) : undefined;
+  if (object && typeof object.line === 'string') {
+    return readStructuredReply(object, { ...o, playerOptionCount: 0, canEndConversation: false }, names, defaultEmotion);
   }
   const tag = parseEmotionTag(text, o.emotions, defaultEmotion);
   const line = cleanLine(tag.rest, names);
