@@ -70,14 +70,21 @@ export class AgentError extends Error {
   /** Raw backend code (ML Kit's GenAiException code, HTTP status…), when there is one. */
   readonly nativeCode?: number;
   readonly cause?: unknown;
+  /**
+   * True when this wraps something thrown that no backend reported (a TypeError in a model
+   * adapter, a throwing hook): a bug, not a model failure, so it is never retried and never
+   * hidden behind a fallback line.
+   */
+  readonly unexpected: boolean = false;
 
-  constructor(code: AgentErrorCode, message: string, options: { retryAfterMs?: number; nativeCode?: number; cause?: unknown } = {}) {
+  constructor(code: AgentErrorCode, message: string, options: { retryAfterMs?: number; nativeCode?: number; cause?: unknown; unexpected?: boolean } = {}) {
     super(message);
     this.name = 'AgentError';
     this.code = code;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options.nativeCode !== undefined) this.nativeCode = options.nativeCode;
     if (options.cause !== undefined) this.cause = options.cause;
+    if (options.unexpected) this.unexpected = true;
     Object.setPrototypeOf(this, AgentError.prototype);
   }
 
@@ -97,17 +104,38 @@ export class AgentError extends Error {
     return out;
   }
 
-  /** Normalises anything thrown into an AgentError: cancellations stay cancellations, the rest is generation_failed. */
+  /**
+   * Normalises anything thrown into an AgentError: an AgentError stays as it is, an AbortError
+   * is a cancel, anything else is `fallbackCode` marked `unexpected`, with the original as its
+   * cause.
+   */
   static from(error: unknown, fallbackCode: AgentErrorCode = 'generation_failed'): AgentError {
     if (error instanceof AgentError) return error;
     if (isAbortLike(error)) return new AgentError('cancelled', 'The operation was cancelled.', { cause: error });
     const message = error instanceof Error ? error.message : String(error);
-    return new AgentError(fallbackCode, message || 'Unknown error.', { cause: error });
+    return new AgentError(fallbackCode, message || 'Unknown error.', { cause: error, unexpected: true });
   }
 
   static cancelled(what = 'The turn'): AgentError {
     return new AgentError('cancelled', `${what} was cancelled.`);
   }
+}
+
+/** Errors a model step passed on from its backend after its own retries (see isFromBackend). */
+const fromBackend = new WeakSet<AgentError>();
+
+/** @internal Marks an error as the backend's own, passed on by a model step. */
+export function markFromBackend(error: AgentError): AgentError {
+  fromBackend.add(error);
+  return error;
+}
+
+/**
+ * Whether the error is the backend's, passed on after the step's retries: trying the same
+ * backend again in another format (an NPC's text retry) would only repeat those calls.
+ */
+export function isFromBackend(error: AgentError): boolean {
+  return fromBackend.has(error);
 }
 
 function isAbortLike(error: unknown): boolean {

@@ -3,7 +3,7 @@
  * what it needs, and retry transient failures (busy, rate_limited, generation_failed) with
  * backoff. A retry repeats this step only, so no tool ever runs twice.
  */
-import { AgentError } from '../errors';
+import { AgentError, markFromBackend } from '../errors';
 import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../abort';
 import { estimateTokens, type FinishReason, type TokenUsage } from '../../models/types';
 import type { BuiltPrompt } from '../prompt/prompt-builder';
@@ -97,7 +97,7 @@ export async function runModelStep(
       const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > config.retry.maxRetryAfterMs;
       // A scheduler in front of the model has retried busy/rate_limited already.
       const retriedBelow = model.capabilities.retriesTransientErrors === true && (e.code === 'busy' || e.code === 'rate_limited');
-      if (!RETRYABLE.has(e.code) || attempt + 1 >= maxAttempts || tooLong || retriedBelow) throw e;
+      if (e.unexpected || !RETRYABLE.has(e.code) || attempt + 1 >= maxAttempts || tooLong || retriedBelow) throw markFromBackend(e);
       const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
       await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
       turn.resetText();

@@ -75,7 +75,7 @@ export class ContentGenerator {
       return { value: response.structured as T, isFallback: false, modelCalls: calls };
     } catch (e) {
       const error = AgentError.from(e);
-      if (fallback !== undefined && error.code !== 'cancelled' && error.code !== 'invalid_request' && error.code !== 'invalid_schema') {
+      if (fallback !== undefined && !error.unexpected && error.code !== 'cancelled' && error.code !== 'invalid_request' && error.code !== 'invalid_schema') {
         return { value: fallback as T, isFallback: true, modelCalls: calls };
       }
       throw error;

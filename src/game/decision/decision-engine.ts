@@ -99,7 +99,7 @@ export class DecisionEngine {
     } catch (e) {
       const error = AgentError.from(e);
       const outOfTime = timedOut && !(request.signal && request.signal.aborted);
-      if (request.fallback !== undefined && (outOfTime || UNUSABLE.has(error.code))) {
+      if (request.fallback !== undefined && !error.unexpected && (outOfTime || UNUSABLE.has(error.code))) {
         return { optionId: request.fallback, reason: '', confidence: 0, isFallback: true, modelCalls: calls };
       }
       throw error;

@@ -3,7 +3,7 @@
  * one at a time; a turn that fails, falls back or is cancelled leaves history and memory as
  * they were.
  */
-import { AgentError, type AgentErrorCode } from '../../core/errors';
+import { AgentError, isFromBackend, type AgentErrorCode } from '../../core/errors';
 import type { SignalLike } from '../../core/abort';
 import { Agent, splitTurns, type AgentRun, type ExternalToolHandler, type ToolChoice, type ToolRecord } from '../../core/agent';
 import { validateToolChoice } from '../../core/agent/config';
@@ -287,7 +287,11 @@ export class NPC {
     } catch (e) {
       failure = AgentError.from(e);
     }
-    if (failure && o.replyFormat === 'automatic' && RETRY_AS_TEXT.has(failure.code) && !stream.signal.aborted) {
+    // The text retry is for answers the model could not give in JSON (a refusal, a blocked or
+    // unreadable reply); a backend that kept failing after its retries is not asked again, and a
+    // bug (an unexpected error) surfaces as itself.
+    const retryAsText = failure && RETRY_AS_TEXT.has(failure.code) && !failure.unexpected && !(failure.code === 'generation_failed' && isFromBackend(failure));
+    if (failure && o.replyFormat === 'automatic' && retryAsText && !stream.signal.aborted) {
       // One more try as emotion-tagged text with tools off; tools that already ran are passed in
       // as facts so their side effects are not repeated.
       const context = [note, textRetryNote(records, o.emotions)].filter(Boolean).join('\n\n');
@@ -301,7 +305,7 @@ export class NPC {
     // A reply the agent already committed stands, even if a cancel arrives now.
     if (failure && stream.signal.aborted) throw stream.cancelReason();
     if (failure) {
-      if (!o.fallbackOnFailure || NEVER_FALLBACK.has(failure.code)) throw failure;
+      if (!o.fallbackOnFailure || NEVER_FALLBACK.has(failure.code) || failure.unexpected) throw failure;
       this.stage.discard();
       stream.emit({ type: 'fallback', reason: failure });
       const line = this.nextFallbackLine();
