@@ -43,7 +43,9 @@ export async function runModelStep(
 
   for (let attempt = 0; ; attempt++) {
     const step: ModelStepInfo = { ...info, index: turn.stepIndex, attempt, trimmedTurns: built.trimmedTurns };
+    turn.throwIfCancelled();
     turn.emit({ type: 'step', step, request });
+    turn.throwIfCancelled(); // a 'step' listener may cancel: then the model is not called
     turn.modelCalls++;
     const stepCanceller = new Canceller();
     const unlink = linkSignal(turn.signal, stepCanceller);

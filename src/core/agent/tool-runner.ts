@@ -59,7 +59,7 @@ export class ExternalCalls {
     const handler = this.handler;
     if (!handler) return;
     Promise.resolve()
-      .then(() => handler(call, signal))
+      .then(() => (signal.aborted ? undefined : handler(call, signal)))
       .then((value) => this.submit(call.id, value), (err) => this.submit(call.id, ToolOutput.error(errorText(err))));
   }
 
@@ -71,13 +71,19 @@ export class ExternalCalls {
 export async function runTool(turn: TurnState, tool: AgentTool, call: ToolCall, external: ExternalCalls): Promise<ToolRecord> {
   const started = Date.now();
   let output: ToolOutput;
+  // Nothing of a cancelled turn starts after the cancel: not before the call is announced, and
+  // not after a listener of the announcement cancelled the turn.
+  turn.throwIfCancelled();
   if (tool.execution === 'local') {
     turn.emit({ type: 'toolStarted', call });
+    turn.throwIfCancelled();
     output = await runLocal(tool, call, tool.timeoutMs ?? turn.config.toolTimeoutMs, turn.signal);
   } else {
     const timeout = tool.timeoutMs ?? turn.config.externalToolTimeoutMs;
     const waiting = external.wait(call, timeout, turn.signal);
+    waiting.catch(() => undefined); // a cancel during the announcement rejects it; thrown below
     turn.emit({ type: 'toolRequested', call });
+    turn.throwIfCancelled();
     external.dispatch(call, turn.signal);
     output = await waiting;
   }
@@ -95,7 +101,11 @@ async function runLocal(tool: AgentTool, call: ToolCall, timeoutMs: number, turn
   let onAbort: (() => void) | undefined;
   try {
     const handler = tool.handler as NonNullable<AgentTool['handler']>;
-    const work = Promise.resolve().then(() => handler(call.args, { call, signal: canceller.signal }));
+    // The handler starts a microtask later: a cancel in between means it never starts.
+    const work = Promise.resolve().then(() => {
+      if (turnSignal.aborted) throw abortError(turnSignal);
+      return handler(call.args, { call, signal: canceller.signal });
+    });
     const timeout = new Promise<ToolOutput>((resolve) => {
       timer = setTimeout(() => {
         canceller.abort(new AgentError('tool_failed', `${tool.name} timed out`));

@@ -1,6 +1,6 @@
 /** What one running turn keeps while it works: events out, counters, the reply text shown so far. */
 import type { LanguageModel, TokenUsage } from '../../models/types';
-import type { SignalLike } from '../abort';
+import { abortError, type SignalLike } from '../abort';
 import type { AgentConfig } from './config';
 import type { AgentEvent, StepRecord } from './events';
 
@@ -17,8 +17,18 @@ export class TurnState {
     readonly model: LanguageModel,
     readonly config: AgentConfig,
     readonly signal: SignalLike,
-    readonly emit: (event: AgentEvent) => void,
+    private readonly send: (event: AgentEvent) => void,
   ) {}
+
+  /** Sends an event of this turn; once the turn is cancelled nothing more is sent (no step, no tool start). */
+  emit(event: AgentEvent): void {
+    if (!this.signal.aborted) this.send(event);
+  }
+
+  /** Throws the cancel when the turn was cancelled (a listener of the last event may have done it). */
+  throwIfCancelled(): void {
+    if (this.signal.aborted) throw abortError(this.signal);
+  }
 
   /** Shows `text` as the reply so far: a delta when it extends what was shown, else a reset. */
   showText(text: string): void {
