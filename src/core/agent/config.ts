@@ -80,36 +80,48 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = { choice: 'auto', maxToolRounds: 
 export const DEFAULT_CONTEXT_POLICY: ContextPolicy = { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500 };
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000 };
 
+const DEFAULT_CONFIG: AgentConfig = {
+  toolPolicy: DEFAULT_TOOL_POLICY,
+  context: DEFAULT_CONTEXT_POLICY,
+  retry: DEFAULT_RETRY_POLICY,
+  labels: { user: 'User', assistant: 'Assistant' },
+  inlineReplies: true,
+  decisionTemperature: 0,
+  decisionMaxTokens: 256,
+  toolTimeoutMs: 60_000,
+  externalToolTimeoutMs: 60_000,
+  repairsInvalidOutput: true,
+  dedupesToolCalls: true,
+};
+
+/**
+ * The settings `input` gives, over `base` (the defaults when there is none). A key `input`
+ * leaves out keeps its base value; a key given as `undefined` goes back to its default (an
+ * optional setting such as `temperature` is unset), so settings can be taken back.
+ */
 export function resolveConfig(input: AgentConfigInput = {}, base?: AgentConfig): AgentConfig {
-  const b = base ?? {
-    toolPolicy: DEFAULT_TOOL_POLICY,
-    context: DEFAULT_CONTEXT_POLICY,
-    retry: DEFAULT_RETRY_POLICY,
-    labels: { user: 'User', assistant: 'Assistant' },
-    inlineReplies: true,
-    decisionTemperature: 0,
-    decisionMaxTokens: 256,
-    toolTimeoutMs: 60_000,
-    externalToolTimeoutMs: 60_000,
-    repairsInvalidOutput: true,
-    dedupesToolCalls: true,
-  };
-  const config: AgentConfig = {
-    ...b,
-    ...stripUndefined(input),
-    toolPolicy: { ...b.toolPolicy, ...stripUndefined(input.toolPolicy ?? {}) },
-    context: { ...b.context, ...stripUndefined(input.context ?? {}) },
-    retry: { ...b.retry, ...stripUndefined(input.retry ?? {}) },
-    labels: { ...b.labels, ...stripUndefined(input.labels ?? {}) },
-  };
+  const b = base ?? DEFAULT_CONFIG;
+  const config = overlay(b as unknown as Record<string, unknown>, input as Record<string, unknown>, DEFAULT_CONFIG as unknown as Record<string, unknown>) as unknown as AgentConfig;
+  config.toolPolicy = overlay(b.toolPolicy, input.toolPolicy, DEFAULT_TOOL_POLICY) as AgentConfig['toolPolicy'];
+  config.context = overlay(b.context, input.context, DEFAULT_CONTEXT_POLICY) as AgentConfig['context'];
+  config.retry = overlay(b.retry, input.retry, DEFAULT_RETRY_POLICY) as AgentConfig['retry'];
+  config.labels = overlay(b.labels, input.labels, DEFAULT_CONFIG.labels) as AgentConfig['labels'];
   validateConfig(config);
   return config;
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] !== undefined) out[k] = o[k];
-  return out;
+/** `base` with the keys of `input` applied; an `undefined` value restores `defaults`' value, or removes the key. */
+function overlay<T extends object>(base: T, input: Partial<T> | undefined, defaults: T): T {
+  const out = { ...base } as Record<string, unknown>;
+  if (!input) return out as T;
+  const given = input as Record<string, unknown>;
+  const fallback = defaults as unknown as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (given[key] !== undefined) out[key] = given[key];
+    else if (fallback[key] !== undefined) out[key] = fallback[key];
+    else delete out[key];
+  }
+  return out as T;
 }
 
 export function validateToolChoice(choice: unknown): ToolChoice {
