@@ -54,7 +54,8 @@ export class DecisionComponent extends Component {
   /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
   decide(situation: string, facts?: unknown): Promise<Decision> {
     const state = live(this);
-    if (state.destroyed) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
+    // !isValid: destroyed without onDestroy (its node never became active); fields are nulled.
+    if (state.destroyed || !this.isValid) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);

@@ -202,6 +202,7 @@ export class NPCComponent extends Component {
 
   /** The set-up problem (bad persona, bad tool declaration…), or null when the NPC is ready. */
   get setupError(): AgentError | null {
+    if (this.isGone()) return this.gone();
     this.ready();
     return live(this).problem;
   }
@@ -224,7 +225,7 @@ export class NPCComponent extends Component {
    */
   rebuild(): boolean {
     const state = live(this);
-    if (state.destroyed) return false;
+    if (this.isGone()) return false;
     const previous = state.npc;
     state.built = true;
     state.builtPersona = this.persona;
@@ -323,6 +324,7 @@ export class NPCComponent extends Component {
 
   /** One JSON object for the game's save file: persona, memory and conversation (a running turn is left out). */
   save(): NPCSaveState {
+    if (this.isGone()) throw this.gone();
     const npc = this.ready();
     if (!npc) throw live(this).problem || new AgentError('invalid_request', 'The NPC is not set up.');
     return npc.saveState();
@@ -331,7 +333,7 @@ export class NPCComponent extends Component {
   /** Restores a save(): running turns are cancelled. A bad save throws and keeps the current state. */
   restore(saved: unknown): void {
     const state = live(this);
-    if (state.destroyed) throw new AgentError('cancelled', `The NPC on "${this.nodeName()}" was destroyed.`);
+    if (this.isGone()) throw this.gone();
     this.ready();
     const next = NPC.restore(saved, this.coreSetup());
     this.cancel('The NPC was restored from a save.');
@@ -344,18 +346,34 @@ export class NPCComponent extends Component {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  /** The NPC, built on first use and rebuilt when the persona asset was swapped; null when destroyed or broken. */
+  /**
+   * The NPC, built on first use; a persona asset swapped since is picked up here, but only
+   * while nothing runs (a swap never cancels a turn). Null when destroyed or broken.
+   */
   private ready(): NPC | null {
     const state = live(this);
-    if (state.destroyed) return null;
-    if (!state.built || this.persona !== state.builtPersona) this.rebuild();
+    if (this.isGone()) return null;
+    const idle = state.streams.length === 0 && state.barkCancellers.length === 0;
+    if (!state.built || (this.persona !== state.builtPersona && idle)) this.rebuild();
     return state.npc;
+  }
+
+  /**
+   * Destroyed: onDestroy ran, or the engine destroyed the component without it (a component
+   * whose node never became active gets no onDestroy, but its fields are nulled all the same).
+   */
+  private isGone(): boolean {
+    return live(this).destroyed || !this.isValid;
+  }
+
+  private gone(): AgentError {
+    return new AgentError('cancelled', `The NPC on "${this.nodeName()}" was destroyed.`);
   }
 
   /** A call on a destroyed NPC ends like a cancel (nothing happened, nothing to report); a broken set-up is reported. */
   private refuse<T>(): Promise<T> {
     const state = live(this);
-    if (state.destroyed) return Promise.reject(new AgentError('cancelled', `The NPC on "${this.nodeName()}" was destroyed.`));
+    if (this.isGone()) return Promise.reject(this.gone());
     const error = state.problem || new AgentError('invalid_request', `The NPC on "${this.nodeName()}" is not set up.`);
     this.emitNode(NPC_ERROR, error);
     return Promise.reject(error);

@@ -84,6 +84,7 @@ export class NanoStatus extends Component {
     this.followCurrentModel();
     if (this.refreshOnLoad) {
       this.refresh().then((a) => {
+        if (live(this).destroyed) return undefined;
         if (this.autoDownload && a.status === 'downloadable') return this.download();
         return undefined;
       }).catch((e: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(e).message));
@@ -115,6 +116,7 @@ export class NanoStatus extends Component {
 
   /** Downloads Gemini Nano (progress as `nano-progress`); resolves at once for the stand-in. */
   async download(): Promise<void> {
+    if (live(this).destroyed || !this.isValid) throw new AgentError('cancelled', 'The NanoStatus component was destroyed.');
     this.followCurrentModel();
     const nano = OamRuntime.nano;
     if (!nano) {

@@ -2,7 +2,7 @@
  * A game action an NPC may ask for, declared in the Inspector and answered by the game through
  * the `npc-external-tool` node event (open a shop, give an item, start a quest).
  */
-import { _decorator } from 'cc';
+import { _decorator, CCInteger } from 'cc';
 
 const { ccclass, property } = _decorator;
 
@@ -17,6 +17,6 @@ export class ToolDeclaration {
   @property({ multiline: true, tooltip: 'JSON Schema of the arguments (an object schema); empty = no arguments.' })
   parametersSchema = '';
 
-  @property({ tooltip: 'How long the turn waits for the game\'s answer (ms); 0 = the NPC\'s external tool timeout.' })
+  @property({ type: CCInteger, tooltip: 'How long the turn waits for the game\'s answer (ms); 0 = the NPC\'s external tool timeout.' })
   timeoutMs = 0;
 }

@@ -19,7 +19,8 @@ const VARIANTS = [
   { name: 'useDefineForClassFields', settings: { useDefineForClassFields: true } },
   { name: 'allowDeclareFields', settings: { allowDeclareFields: true } },
   { name: 'loose', settings: { loose: true } },
-  { name: 'all on', settings: { useDefineForClassFields: true, allowDeclareFields: true, loose: true } },
+  { name: 'guessCommonJsExports', settings: { guessCommonJsExports: true } },
+  { name: 'all on', settings: { useDefineForClassFields: true, allowDeclareFields: true, loose: true, guessCommonJsExports: true } },
 ];
 
 /**
@@ -31,6 +32,7 @@ const VARIANTS = [
  */
 const INSTALLS = [
   { mode: 'copy', preserveSymlinks: false, variants: VARIANTS, expect: 'compiles' },
+  { mode: 'copy', preserveSymlinks: false, variants: VARIANTS.slice(0, 1), expect: 'compiles', target: 'editor' },
   { mode: 'link', preserveSymlinks: false, variants: VARIANTS.slice(0, 1), expect: 'module not found' },
   { mode: 'link', preserveSymlinks: true, variants: VARIANTS.slice(0, 1), expect: 'compiles' },
 ];
@@ -65,6 +67,7 @@ for (const install of INSTALLS) {
       projectRoot: staged.project,
       workspace: join(staged.dir, 'pack'),
       settings,
+      target: install.target || 'preview',
       mounts: [
         { root: 'db://assets/', physical: join(staged.project, 'assets') },
         { root: 'db://oam-cocos/', physical: join(staged.extension, 'assets') },
@@ -73,7 +76,7 @@ for (const install of INSTALLS) {
     rmSync(staged.dir, { recursive: true, force: true });
     const ok = result.errors.length === 0 && result.packed === result.scripts.length;
     const row = {
-      install: `${install.mode}${install.preserveSymlinks ? ' (preserveSymlinks)' : ''}`,
+      install: `${install.mode}${install.preserveSymlinks ? ' (preserveSymlinks)' : ''}${install.target === 'editor' ? ', editor target' : ''}`,
       variant: variant.name,
       scripts: result.scripts.length,
       extensionScripts: result.scripts.filter((s) => s.mount === 'db://oam-cocos/').length,
@@ -91,9 +94,9 @@ for (const install of INSTALLS) {
   }
 }
 
-console.log('install                    settings                 scripts (ext)  packed  errors  expected');
+console.log('install                         settings                 scripts (ext)  packed  errors  expected');
 for (const r of rows) {
-  console.log(`${r.install.padEnd(26)} ${r.variant.padEnd(24)} ${String(r.scripts).padStart(7)} (${r.extensionScripts})  ${String(r.packed).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.expected}`);
+  console.log(`${r.install.padEnd(31)} ${r.variant.padEnd(24)} ${String(r.scripts).padStart(7)} (${r.extensionScripts})  ${String(r.packed).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.expected}`);
   if (r.firstError) console.log(`    ${r.firstError}`);
 }
 const jsonAt = process.argv.indexOf('--json');

@@ -20,7 +20,7 @@ const { QuickPack } = require('@cocos/creator-programming-quick-pack/lib/quick-p
 export const ENGINE_INDEX_URL = 'cce:/internal/x/cc';
 export const PREREQUISITE_IMPORTS_URL = 'cce:/internal/x/prerequisite-imports';
 export const FEATURE_UNIT_PREFIX = 'cce:/internal/x/cc-fu/';
-const CR_REPORTER = 'cce:/internal/code-quality/cr.mjs';
+export const CR_REPORTER = 'cce:/internal/code-quality/cr.mjs';
 
 /** The engine feature units the tests load: 'cc' re-exports them, as the editor's index module does. */
 export const FEATURE_UNITS = ['base', '2d', 'ui'];
@@ -33,22 +33,36 @@ export const DEFAULT_SETTINGS = Object.freeze({
   useDefineForClassFields: false,
   allowDeclareFields: false,
   loose: false,
+  guessCommonJsExports: false,
   preserveSymlinks: false,
 });
+
+/**
+ * The editor's two pack targets: `preview` (browser previews, "supports es6-module") and
+ * `editor` (what the scene and Inspector run in the editor: its Electron, and a prerequisite
+ * module that imports each script on its own so one failing script does not stop the others).
+ */
+export const TARGETS = {
+  preview: { browsers: 'supports es6-module', tentative: false },
+  editor: { browsers: 'Electron 5.0.8', tentative: true },
+};
 
 /**
  * The scripts of one asset-db mount: every .ts/.js file with a .meta whose importer is
  * typescript or javascript (plugin scripts are not modules and are skipped, as the editor does).
  * `physical` is the mount folder as the asset-db sees it (a symlinked folder stays as given).
+ * A script without a .meta is listed in `missingMeta`: Creator would give it a new uuid, and a
+ * scene that names its class by the committed one would lose the component.
  */
-export function listScripts(physical) {
+export function listScripts(physical, missingMeta = []) {
   const found = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir).sort()) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') && existsSync(`${path}.meta`)) {
+      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') && !existsSync(`${path}.meta`)) missingMeta.push(path);
+      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) {
         const meta = JSON.parse(readFileSync(`${path}.meta`, 'utf8'));
         if (meta.importer !== 'typescript' && meta.importer !== 'javascript') continue;
         if (meta.userData && meta.userData.isPlugin) continue;
@@ -100,15 +114,16 @@ async function withoutBabelLooseNotices(run) {
  * folder with its import-map.json). `mounts`: [{ root: 'db://assets/', physical: '/…/assets' }].
  * Returns the scripts, the chunk count, ModLo's errors and warnings, and the thrown error, if any.
  */
-export async function packProject({ projectRoot, mounts, workspace, settings = {} }) {
+export async function packProject({ projectRoot, mounts, workspace, settings = {}, target = 'preview' }) {
   const options = { ...DEFAULT_SETTINGS, ...settings };
+  const packTarget = TARGETS[target];
   const { log, logger } = collectingLogger();
   const modLo = new ModLo({
-    targets: 'supports es6-module', // the editor's preview target
+    targets: packTarget.browsers,
     loose: options.loose,
     useDefineForClassFields: options.useDefineForClassFields,
     allowDeclareFields: options.allowDeclareFields,
-    guessCommonJsExports: false,
+    guessCommonJsExports: options.guessCommonJsExports,
     cr: { moduleRequestFilter: [/^cc\.?.*$/g], reporter: { moduleName: CR_REPORTER, functionName: 'report' } },
     _compressUUID: (uuid) => compressUuid(uuid, 5),
     logger,
@@ -124,11 +139,12 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   const imports = { cc: ENGINE_INDEX_URL };
   const assetPrefixes = [];
   const scripts = [];
+  const missingMeta = [];
   for (const mount of mounts) {
     const dirUrl = pathToFileURL(join(mount.physical, sep)).href;
     imports[mount.root] = dirUrl;
     assetPrefixes.push(dirUrl);
-    for (const script of listScripts(mount.physical)) {
+    for (const script of listScripts(mount.physical, missingMeta)) {
       modLo.setUUID(script.url, script.uuid);
       scripts.push({ ...script, mount: mount.root });
     }
@@ -136,7 +152,10 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   modLo.setImportMap({ imports }, new URL('foo:/bar'));
   modLo.setAssetPrefixes(assetPrefixes);
   const urls = scripts.map((s) => s.url).sort();
-  modLo.addMemoryModule(PREREQUISITE_IMPORTS_URL, `${urls.map((u) => `import ${JSON.stringify(u)};`).join('\n')}\nexport { };\n`);
+  const prerequisites = packTarget.tentative
+    ? `await (async () => {\n  for (const load of [${urls.map((u) => `() => import(${JSON.stringify(u)})`).join(', ')}]) {\n    try { await load(); } catch (_error) { /* the executor reports it */ }\n  }\n})();\n`
+    : `${urls.map((u) => `import ${JSON.stringify(u)};`).join('\n')}\nexport { };\n`;
+  modLo.addMemoryModule(PREREQUISITE_IMPORTS_URL, prerequisites);
 
   const quickPack = new QuickPack({ modLo, origin: projectRoot, workspace, logger, verbose: false });
   let thrown = null;
@@ -144,7 +163,8 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   await withoutBabelLooseNotices(async () => {
     try {
       await quickPack.loadCache();
-      ({ depsGraph } = await quickPack.build([ENGINE_INDEX_URL, PREREQUISITE_IMPORTS_URL, ...urls], { retryResolutionOnUnchangedModule: true, cleanResolution: true }));
+      // The reporter is an entry too, so a test can load it and read what it recorded.
+      ({ depsGraph } = await quickPack.build([ENGINE_INDEX_URL, PREREQUISITE_IMPORTS_URL, CR_REPORTER, ...urls], { retryResolutionOnUnchangedModule: true, cleanResolution: true }));
     } catch (error) {
       thrown = error;
     }
@@ -154,11 +174,14 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   const chunksOfScripts = scripts.filter((s) => packed.includes(s.url) || packed.includes(pathToFileURL(safeRealpath(s.path)).href));
   return {
     settings: options,
+    target,
     scripts,
     packed: chunksOfScripts.length,
     depsGraph,
     importMapPath,
-    errors: log.errors.concat(thrown ? [String(thrown && thrown.stack ? thrown.stack : thrown)] : []),
+    errors: log.errors
+      .concat(missingMeta.map((path) => `${path} has no .meta: commit one with a fixed uuid (Creator would make a new uuid on every fresh checkout).`))
+      .concat(thrown ? [String(thrown && thrown.stack ? thrown.stack : thrown)] : []),
     warnings: log.warnings,
   };
 }

@@ -59,6 +59,11 @@ describe("Creator's pipeline", () => {
     expect(errors).toEqual([]);
   });
 
+  test('a script without a .meta is an error (Creator would give it a new uuid on every fresh checkout)', () => {
+    const errors = pack({ 'a.ts': 'export const a = 1;\n' }, (assets) => writeFileSync(join(assets, 'b.ts'), 'export const b = 2;\n'));
+    expect(errors.join('\n')).toMatch(/b\.ts has no \.meta/);
+  });
+
   test('syntax it refuses itself is left to it: accessor fields, export =', () => {
     expect(pack({ 'a.ts': 'export class K { accessor v = 1; }\n' }).join('\n')).toMatch(/decoratorAutoAccessors/);
     expect(pack({ 'b.ts': 'class K {}\nexport = K;\n' }).join('\n')).toMatch(/export = <value>/);

@@ -10,7 +10,7 @@ import { Node } from 'cc';
 import type { DialogueTurn, ScriptStep } from '../../assets/runtime/oam-core.js';
 import type { ExternalToolRequest, NPCComponent } from '../../assets/index';
 import { freshScene, frame, jsonAsset, mount, record, settle, until } from './harness/scene';
-import { guard, pendingTimers } from './harness/guards';
+import { guard, newTimers, pendingTimerIds } from './harness/guards';
 import { loadOam, say, MIRA, type LoadedOam } from './harness/oam';
 
 let oam: LoadedOam;
@@ -45,12 +45,17 @@ function giveItem(): InstanceType<LoadedOam['C']['ToolDeclaration']> {
   });
 }
 
-/** What every destroy must leave: no TypeError logged, no queued or running request, no timer of ours. */
-async function expectNothingLeft(timersBefore: number): Promise<void> {
+/** What every destroy must leave: no TypeError logged, no queued or running request, no timer started since `timersBefore`. */
+async function expectNothingLeft(timersBefore: unknown[]): Promise<void> {
   await settle(10);
   expect(guards.error.mock.calls.filter((c) => String(c[0]).includes('TypeError') || c.some((a: unknown) => a instanceof TypeError))).toEqual([]);
   expect(oam.C.OamRuntime.model.stats()).toMatchObject({ queued: 0, running: 0 });
-  expect(pendingTimers()).toBeLessThanOrEqual(timersBefore);
+  expect(newTimers(timersBefore)).toEqual([]);
+}
+
+/** The observers a WorldState holds (read from the core object; a leak check, nothing else uses it). */
+function observerCount(world: object): number {
+  return (world as unknown as { observers: unknown[] }).observers.length;
 }
 
 function settleOutcome<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: { code?: string; name?: string } }> {
@@ -59,7 +64,7 @@ function settleOutcome<T>(promise: Promise<T>): Promise<{ ok: true; value: T } |
 
 describe.each(WAYS)('destroy by %s', (way) => {
   test('before the turn starts (queued behind another turn): both end cancelled, nothing is emitted after', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     const model = useScript([oam.core.Script.hang(), say(oam, 'never')]);
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
     const node = npc.node;
@@ -76,7 +81,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('before the first model call (same tick as talk): cancelled, the model is never called', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     const model = useScript([say(oam, 'never')]);
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
     const turn = settleOutcome(npc.talk('hello'));
@@ -87,7 +92,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('while the model streams the line: cancelled, the line stops, history stays empty', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     const line = 'Well, now, listen, traveller, this is a long story about the old mill, and the silver, and the mayor.';
     // Plain-text replies stream chunk by chunk (structured ones are re-read in larger pieces).
     const model = useScript([oam.core.Script.text(line, 60)], 10);
@@ -110,7 +115,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('while an external tool waits for the game: cancelled; the late answer is refused; the world is untouched', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     useScript([oam.core.Script.call('give_item', { item: 'key' }), say(oam, 'Here.')]);
     const store = mount(oam.C.WorldStateStore, { initialJson: '{"keys": 1}' }, new Node('world'));
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA), externalTools: [giveItem()], worldStore: store, externalToolTimeoutMs: 60000 });
@@ -134,7 +139,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('after the turn completed: the turn stays completed, later calls reject with cancelled', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     useScript([say(oam, 'Done.')]);
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
     const turn: DialogueTurn = await npc.talk('Hi');
@@ -147,7 +152,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('a bark in flight rejects with cancelled; a bark after rejects with cancelled', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     const model = useScript([oam.core.Script.hang()]);
     const npc: NPCComponent = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
     const barks = record(npc.node, [oam.C.NPC_EVENTS.bark, oam.C.NPC_EVENTS.error]);
@@ -161,7 +166,7 @@ describe.each(WAYS)('destroy by %s', (way) => {
   });
 
   test('a decision in flight rejects with cancelled; decide() after rejects with cancelled', async () => {
-    const timers = pendingTimers();
+    const timers = pendingTimerIds();
     const model = useScript([oam.core.Script.hang()]);
     const options = [['attack', 'Charge'], ['flee', 'Run']].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
     const decider = mount(oam.C.DecisionComponent, { options, timeBudgetMs: 60000, fallbackOption: 'flee' }, new Node('goblin'));
@@ -177,22 +182,67 @@ describe.each(WAYS)('destroy by %s', (way) => {
 });
 
 describe('what a destroy leaves behind', () => {
-  test('the store stops forwarding world changes; NanoStatus stops following; listeners of destroyed nodes are skipped', async () => {
+  test('the store removes its world observer; events stop; the state stays readable', async () => {
     useScript([]);
     const store = mount(oam.C.WorldStateStore, { initialJson: '{"gold": 1}' }, new Node('world'));
-    const status = mount(oam.C.NanoStatus, {}, new Node('status'));
     const world = store.world;
     const changes = record(store.node, [oam.C.WORLD_CHANGED]);
     world.set('gold', 2);
     expect(changes).toHaveLength(1);
-    const watcher = new Node('hud');
-    freshScene('same').addChild(watcher); // the old scene, store and status are destroyed
+    expect(observerCount(world)).toBe(1);
+    freshScene('next'); // the old scene and the store are destroyed
     frame();
+    expect(observerCount(world)).toBe(0);
     world.set('gold', 3);
     expect(changes).toHaveLength(1);
-    await settle(5);
-    expect(status.isValid).toBe(false);
     expect(() => store.get('gold')).not.toThrow();
+  });
+
+  test('NanoStatus destroyed while its refresh is in flight: nothing is applied, download() rejects with cancelled', async () => {
+    useScript([]);
+    const status = mount(oam.C.NanoStatus, { refreshOnLoad: true }, new Node('status'));
+    const seen = record(status.node, [oam.C.NANO_AVAILABILITY]);
+    status.node.destroy();
+    frame();
+    await settle(5);
+    expect(seen).toEqual([]);
+    await expect(status.download()).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  test('a component on a node that never became active, destroyed: calls end as cancelled, no TypeError', async () => {
+    const timers = pendingTimerIds();
+    const model = useScript([say(oam, 'never')]);
+    const hidden = new Node('hidden');
+    hidden.active = false;
+    freshScene().addChild(hidden);
+    const npc = hidden.addComponent(oam.C.NPCComponent);
+    npc.persona = jsonAsset(MIRA);
+    const options = [['a', 'A'], ['b', 'B']].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
+    const decider = hidden.addComponent(oam.C.DecisionComponent);
+    decider.options = options;
+    hidden.destroy(); // no onLoad ran, so the engine calls no onDestroy; fields are nulled all the same
+    frame();
+    await expect(npc.talk('hello')).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(npc.bark('idle')).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(decider.decide('now')).rejects.toMatchObject({ code: 'cancelled' });
+    expect(() => npc.save()).toThrow(expect.objectContaining({ code: 'cancelled' }));
+    expect(npc.setupError).toMatchObject({ code: 'cancelled' });
+    expect(npc.rebuild()).toBe(false);
+    expect(model.calls).toBe(0);
+    await expectNothingLeft(timers);
+  });
+
+  test('a persona swapped while a turn runs does not cancel it, even when a getter is read; the next talk uses it', async () => {
+    const model = useScript([oam.core.Script.delay(30, say(oam, 'Mira here.')), say(oam, 'Brann here.')]);
+    const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
+    const first = npc.talk('Who are you?');
+    await until(() => model.calls === 1, 'the first call');
+    npc.persona = jsonAsset({ name: 'Brann', role: 'gate guard' }, 'brann.json');
+    expect(npc.core!.persona.name).toBe('Mira'); // reading a getter mid-turn changes nothing
+    expect(npc.setupError).toBeNull();
+    await expect(first).resolves.toMatchObject({ line: 'Mira here.' });
+    await npc.talk('And now?');
+    expect(npc.core!.persona.name).toBe('Brann');
   });
 
   test('destroying one NPC mid-turn leaves the other NPC on the shared scheduler working', async () => {
@@ -206,5 +256,6 @@ describe('what a destroy leaves behind', () => {
     frame();
     expect(await lost).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     await expect(kept).resolves.toMatchObject({ line: 'Still here.' });
+    await settle(10);
   });
 });

@@ -16,21 +16,36 @@ const guards = guard(() => oam.C.OamRuntime.reset());
 beforeEach(() => freshScene());
 
 describe('lifecycle on the real engine', () => {
-  test('a node outside the scene builds nothing; joining the scene builds the NPC; start (next frame) warms the model up', async () => {
+  test('outside the scene nothing runs; joining it runs onLoad; start runs on the next frame and warms the model up', async () => {
     const model = useModel(oam, [say(oam, 'Welcome!', 'happy')]);
     const prewarm = jest.fn(() => Promise.resolve());
     (model as unknown as { prewarm: typeof prewarm }).prewarm = prewarm;
-    const node = new Node('mira');
-    const npc = node.addComponent(oam.C.NPCComponent);
-    npc.persona = jsonAsset(MIRA, 'mira.json');
-    const errors = record(node, [oam.C.NPC_EVENTS.error]);
-
-    freshScene().addChild(node);
-    expect(prewarm).not.toHaveBeenCalled(); // start has not run yet: same frame
-    frame();
-    expect(prewarm).toHaveBeenCalledTimes(1);
-    await expect(npc.talk('Hello')).resolves.toMatchObject({ line: 'Welcome!', emotion: 'happy' });
-    expect(errors).toEqual([]);
+    const proto = oam.C.NPCComponent.prototype as unknown as Record<'onLoad' | 'start', () => void>;
+    const calls: string[] = [];
+    const spies = (['onLoad', 'start'] as const).map((name) => {
+      const original = proto[name];
+      return jest.spyOn(proto, name).mockImplementation(function (this: unknown) {
+        calls.push(name);
+        if (original) original.call(this);
+      });
+    });
+    try {
+      const node = new Node('mira');
+      const npc = node.addComponent(oam.C.NPCComponent);
+      npc.persona = jsonAsset(MIRA, 'mira.json');
+      const errors = record(node, [oam.C.NPC_EVENTS.error]);
+      expect(calls).toEqual([]); // not in a scene: nothing has run
+      freshScene().addChild(node);
+      expect(calls).toEqual(['onLoad']);
+      expect(prewarm).not.toHaveBeenCalled();
+      frame();
+      expect(calls).toEqual(['onLoad', 'start']);
+      expect(prewarm).toHaveBeenCalledTimes(1);
+      await expect(npc.talk('Hello')).resolves.toMatchObject({ line: 'Welcome!', emotion: 'happy' });
+      expect(errors).toEqual([]);
+    } finally {
+      spies.forEach((s) => s.mockRestore());
+    }
   });
 
   test('addComponent on a node already in the scene, persona set right after: talk() works without rebuild()', async () => {

@@ -67,7 +67,7 @@ describe('Inspector properties as the engine records them', () => {
     }
     const defaults = new (ctor as new () => Record<string, unknown>)();
     expect(defaults.worldReadable).toEqual(['']);
-    expect(defaults.worldWritable).toEqual([]);
+    for (const empty of ['worldWritable', 'worldContextPaths', 'emotions', 'fallbackLines', 'externalTools']) expect(defaults[empty]).toEqual([]);
     expect(attrs(ctor, 'groundingTool')).toMatchObject({ default: '' });
     const format = attrs(ctor, 'replyFormat');
     expect(format).toMatchObject({ type: 'Enum', default: 0 });
@@ -79,8 +79,9 @@ describe('Inspector properties as the engine records them', () => {
     expect(attrs(ctor, 'externalToolTimeoutMs')).toMatchObject({ type: CCInteger, default: 30000 });
     expect(attrs(ctor, 'toolTimeoutMs')).toMatchObject({ type: CCInteger, default: 10000 });
     expect(attrs(ctor, 'priority')).toMatchObject({ type: CCInteger, default: 100 });
-    for (const flag of ['rememberFacts', 'trackRelationship', 'secretsAlwaysGuarded']) expect(attrs(ctor, flag)).toMatchObject({ default: false });
-    for (const flag of ['canEndConversation', 'prewarmOnStart']) expect(attrs(ctor, flag)).toMatchObject({ default: true });
+    // Booleans carry no type attribute; the Inspector shows a checkbox from the default's type.
+    for (const flag of ['rememberFacts', 'trackRelationship', 'secretsAlwaysGuarded']) expect(attrs(ctor, flag)).toEqual({ default: false });
+    for (const flag of ['canEndConversation', 'prewarmOnStart']) expect(attrs(ctor, flag)).toEqual({ default: true });
   });
 
   test('DecisionComponent, WorldStateStore, NanoStatus, OamRuntimeSettings and the list entries', () => {
@@ -100,9 +101,15 @@ describe('Inspector properties as the engine records them', () => {
     expect(attrs(i.OamRuntimeSettings, 'openaiUrl')).toMatchObject({ default: '' });
     expect(attrs(i.OamRuntimeSettings, 'openaiModel')).toMatchObject({ default: 'default' });
     expect(attrs(i.OamRuntimeSettings, 'callsPerMinute')).toMatchObject({ type: CCInteger, default: 30 });
+    expect(attrs(i.NanoStatus, 'message')).toMatchObject({ default: '', readonly: true, multiline: true });
     expect((i.ToolDeclaration as unknown as { __props__: string[] }).__props__).toEqual(['name', 'description', 'parametersSchema', 'timeoutMs']);
+    expect(attrs(i.ToolDeclaration, 'name')).toMatchObject({ default: '' });
+    expect(attrs(i.ToolDeclaration, 'description')).toMatchObject({ default: '', multiline: true });
     expect(attrs(i.ToolDeclaration, 'parametersSchema')).toMatchObject({ default: '', multiline: true });
+    expect(attrs(i.ToolDeclaration, 'timeoutMs')).toMatchObject({ type: CCInteger, default: 0 });
     expect((i.DecisionOptionEntry as unknown as { __props__: string[] }).__props__).toEqual(['id', 'description']);
+    expect(attrs(i.DecisionOptionEntry, 'id')).toMatchObject({ default: '' });
+    expect(attrs(i.DecisionOptionEntry, 'description')).toMatchObject({ default: '' });
   });
 
   test('the execution order the engine honours: settings first, then the world, then the rest', () => {
@@ -110,5 +117,12 @@ describe('Inspector properties as the engine records them', () => {
     expect(order(index().OamRuntimeSettings)).toBe(-100);
     expect(order(index().WorldStateStore)).toBe(-50);
     expect(order(index().NPCComponent)).toBe(0);
+  });
+});
+
+describe("Creator's circular-reference reporter", () => {
+  test('loading every packed script reported no circular import', async () => {
+    const reporter = await (globalThis as unknown as { System: { import(id: string): Promise<{ reports: unknown[] }> } }).System.import('cce:/internal/code-quality/cr.mjs');
+    expect(reporter.reports).toEqual([]);
   });
 });

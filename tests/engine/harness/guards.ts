@@ -1,34 +1,53 @@
 /**
  * Per-file guards of the real-engine suite: console.warn/error are silenced (components log
  * set-up problems on purpose) and kept for assertions, and a test fails when a promise was
- * rejected with nobody handling it while it ran.
+ * rejected with nobody handling it, while it ran or after the file's last test
+ * (harness/environment.ts collects them from the real process).
  */
 export interface Guards {
   warn: jest.SpyInstance;
   error: jest.SpyInstance;
-  unhandled: unknown[];
 }
 
-export function pendingTimers(): number {
-  return (globalThis as unknown as { __oamPendingTimers(): number }).__oamPendingTimers();
+const g = globalThis as unknown as { __oamUnhandled?: string[]; __oamPendingTimerIds(): unknown[] };
+
+/** Ids of the timers pending now (harness/timers.ts). */
+export function pendingTimerIds(): unknown[] {
+  return g.__oamPendingTimerIds();
 }
+
+/** Timers pending now that were not in `before`. */
+export function newTimers(before: unknown[]): unknown[] {
+  const known = new Set(before);
+  return pendingTimerIds().filter((id) => !known.has(id));
+}
+
+function takeUnhandled(): string[] {
+  const list = g.__oamUnhandled;
+  if (!list) throw new Error('the suite must run in harness/environment.ts (tests/engine/jest.config.js)');
+  return list.splice(0);
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
 
 export function guard(after: () => void = () => undefined): Guards {
-  const guards = { unhandled: [] } as unknown as Guards;
-  const onUnhandled = (reason: unknown) => guards.unhandled.push(reason);
+  const guards = {} as Guards;
   beforeEach(() => {
-    guards.unhandled.length = 0;
-    process.on('unhandledRejection', onUnhandled);
+    takeUnhandled();
     guards.warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     guards.error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
   afterEach(async () => {
-    await new Promise((r) => setTimeout(r, 0));
-    process.off('unhandledRejection', onUnhandled);
+    await settle();
+    await settle();
     guards.warn.mockRestore();
     guards.error.mockRestore();
     after();
-    expect(guards.unhandled).toEqual([]);
+    expect(takeUnhandled()).toEqual([]);
+  });
+  afterAll(async () => {
+    for (let i = 0; i < 5; i++) await settle();
+    expect(takeUnhandled()).toEqual([]);
   });
   return guards;
 }

@@ -4,7 +4,7 @@
  * and the packed scripts load (setupFiles), so every later timer goes through it.
  */
 const pending = new Set<unknown>();
-const g = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & { __oamPendingTimers: () => number };
+const g = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & { __oamPendingTimerIds: () => unknown[] };
 const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout, setInterval: realSetInterval, clearInterval: realClearInterval } = g;
 
 g.setTimeout = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
@@ -28,6 +28,6 @@ g.clearInterval = (id: unknown) => {
   pending.delete(id);
   return realClearInterval(id);
 };
-g.__oamPendingTimers = () => pending.size;
+g.__oamPendingTimerIds = () => Array.from(pending);
 
 export {};
