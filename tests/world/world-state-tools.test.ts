@@ -229,11 +229,20 @@ describe('update_world_state', () => {
     expect(world.version).toBe(0);
   });
 
-  it('uses the prefix spelling for keys not stored yet', async () => {
+  it('matches the allowlist exactly: keys not stored yet keep the model\'s spelling and are refused in another case', async () => {
     const world = new WorldState({});
     const { update } = toolsOf(world, { writable: ['quest.flags'] });
-    expect(await call(update, { path: 'QUEST.Flags.doorOpen', value: 'true' })).toBe('Set quest.flags.doorOpen to true (was not set).');
-    expect(world.snapshot()).toEqual({ quest: { flags: { doorOpen: true } } });
+    expect(await call(update, { path: 'QUEST.Flags.doorOpen', value: 'true' })).toBe('Error: "QUEST.Flags.doorOpen" is read-only. Writable paths: quest.flags.');
+    expect(world.snapshot()).toEqual({});
+    expect(await call(update, { path: 'quest.flags.doorOpen', value: 'true' })).toBe('Set quest.flags.doorOpen to true (was not set).');
+  });
+
+  it('writable player.gold does not let the model write a separate Player.gold', async () => {
+    const world = new WorldState({ player: { gold: 1 }, Player: { gold: 99 } });
+    const { update } = toolsOf(world, { writable: ['player.gold'] });
+    expect(await call(update, { path: 'Player.gold', value: 5 })).toMatch(/^Error: "Player\.gold" is read-only/);
+    expect(world.get('Player.gold')).toBe(99);
+    expect(await call(update, { path: 'player.gold', value: 5 })).toMatch(/^Set player\.gold to 5/);
   });
 
   it('passes on invalid targets as errors', async () => {

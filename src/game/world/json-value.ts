@@ -2,7 +2,7 @@
  * Plain JSON values: checking that a value is storable, copying and comparing. The world
  * state never keeps a caller's object, only its own copy, so outside mutation cannot leak in.
  */
-import { WorldPath, PathSegment } from './world-path';
+import { WorldPath, PathSegment, MAX_PATH_SEGMENTS } from './world-path';
 import { WorldStateError } from './world-state-error';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
@@ -42,9 +42,14 @@ export function toJsonCopy(value: unknown, at: WorldPath): JsonValue {
   return copyChecked(value, at.segments.slice(), []);
 }
 
+/** The deepest nesting a stored value may have: deeper values would break JSON.stringify of the world and every later prompt. */
+export const MAX_VALUE_DEPTH = 64;
+
 function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]): JsonValue {
   const fail = (why: string): never => {
-    throw new WorldStateError(WorldPath.of(trail).toString(), `${why} Only JSON values can be stored (text, numbers, true/false, null, lists, plain objects).`);
+    // The place, shortened to what a path may hold (a value may nest below a long path).
+    const place = WorldPath.of(trail.slice(0, MAX_PATH_SEGMENTS)).toString() + (trail.length > MAX_PATH_SEGMENTS ? '…' : '');
+    throw new WorldStateError(place, `${why} Only JSON values can be stored (text, numbers, true/false, null, lists, plain objects).`);
   };
   switch (typeof value) {
     case 'string':
@@ -65,6 +70,7 @@ function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]):
   if (value === null) return null;
   const object = value as object;
   if (ancestors.indexOf(object) >= 0) fail('the value contains a cycle (an object inside itself).');
+  if (ancestors.length >= MAX_VALUE_DEPTH) fail(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep; flatten it.`);
   if (Array.isArray(object)) {
     ancestors.push(object);
     const out: JsonValue[] = [];

@@ -9,6 +9,7 @@ export type FitResult = { ok: true; value: unknown } | { ok: false; message: str
 
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE_WORDS = ['true', 'yes', '1'];
+const GROUPED_NUMBER = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/;
 const FALSE_WORDS = ['false', 'no', '0'];
 
 /** Fits `value` (as a model sent it) to `stored` (undefined or null: a new key). `where` names the path in messages. */
@@ -44,7 +45,10 @@ export function fitToStored(stored: JsonValue | undefined, value: unknown, where
 function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
-  const text = value.trim().replace(/,/g, '');
+  // Thousands separators only where they are unambiguous ("1,234"); "4,5" might be 4.5 or 45.
+  const trimmed = value.trim();
+  if (trimmed.indexOf(',') >= 0 && !GROUPED_NUMBER.test(trimmed)) return undefined;
+  const text = trimmed.replace(/,/g, '');
   if (!NUMBER_TEXT.test(text)) return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;

@@ -9,6 +9,9 @@ import { WorldStateError } from './world-state-error';
 export type PathSegment = string | number;
 
 const INDEX_TEXT = /^(0|[1-9][0-9]*)$/;
+/** The most segments a path may have, and the longest path text: both keep paths, and the values under them, small enough to print and walk. */
+export const MAX_PATH_SEGMENTS = 64;
+const MAX_PATH_CHARS = 4096;
 /** Keys that can be written bare in the canonical form; anything else is bracket-quoted. */
 const NEEDS_QUOTES = /[.\[\]\/"']|^\$|^\s|\s$/;
 
@@ -26,6 +29,7 @@ export class WorldPath {
   static readonly root: WorldPath = new WorldPath([]);
 
   static of(segments: readonly PathSegment[]): WorldPath {
+    if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
     for (const segment of segments) {
       if (typeof segment === 'number' ? !(Number.isInteger(segment) && segment >= 0) : typeof segment !== 'string' || segment === '') {
         throw new WorldStateError(String(segments.join('.')), `bad segment ${JSON.stringify(segment)}; use non-empty keys and whole-number indexes.`);
@@ -116,7 +120,12 @@ export function indexOf(segment: PathSegment): number | undefined {
   return INDEX_TEXT.test(segment) && segment.length < 16 ? Number(segment) : undefined;
 }
 
+function tooLong(count: number | string): WorldStateError {
+  return new WorldStateError('', `the path has ${typeof count === 'number' ? `${count} segments` : 'too many characters'}; at most ${MAX_PATH_SEGMENTS} segments and ${MAX_PATH_CHARS} characters.`);
+}
+
 function parseSegments(raw: string): PathSegment[] {
+  if (raw.length > MAX_PATH_CHARS) throw tooLong('chars');
   let text = raw.trim();
   if (text === '' || text === '$') return [];
   if (text.startsWith('$.') || text.startsWith('$/')) text = text.slice(2);
@@ -137,6 +146,7 @@ function parseSegments(raw: string): PathSegment[] {
       const close = findClosingBracket(text, i);
       if (close < 0) fail(`unclosed "[" at character ${i + 1}.`);
       segments.push(parseBracket(text.slice(i + 1, close), raw));
+      if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
       i = close + 1;
       expectSegment = false;
       continue;
@@ -156,6 +166,7 @@ function parseSegments(raw: string): PathSegment[] {
     const key = text.slice(i, end).trim();
     if (key === '') fail(`empty segment at character ${i + 1}.`);
     segments.push(key);
+    if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
     i = end;
     expectSegment = false;
   }

@@ -1,7 +1,7 @@
 /**
  * `read_world_state` and `update_world_state`: how a model looks at and changes the world
- * state. Reads and writes are limited to allowlisted path prefixes; keys match regardless of
- * case; every refusal says what is allowed, so a small model can correct itself next step.
+ * state. Reads and writes are limited to allowlisted path prefixes, matched exactly after a key
+ * is given its stored spelling (only the case differing); every refusal says what is allowed, so a small model can correct itself next step.
  */
 import { AgentError } from '../../core/errors';
 import { AgentTool, ToolOutput } from '../../core/tools';
@@ -68,12 +68,12 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
       if (!(parsed instanceof WorldPath)) return parsed;
       const path = resolveSpelling(world, parsed);
       const shown = path.toString();
-      if (readable.some((r) => r.isPrefixOf(path, true))) {
+      if (readable.some((r) => r.isPrefixOf(path))) {
         const value = world.get(path);
         if (value === undefined) return ToolOutput.error(missingMessage(world, path, readable));
         return ToolOutput.json(shortenForOutput(value, path, maxChars));
       }
-      const below = readable.filter((r) => path.isPrefixOf(r, true));
+      const below = readable.filter((r) => path.isPrefixOf(r));
       if (below.length > 0) return ToolOutput.json(shortenForOutput(readableParts(world, path, below), path, maxChars));
       return ToolOutput.error(`"${shown}" is not readable. Readable paths: ${listPaths(readable)}.`);
     },
@@ -99,9 +99,11 @@ function updateTool(world: WorldState, writable: WorldPath[]): AgentTool {
     (args: Record<string, unknown>) => {
       const parsed = parseArgPath(args.path, false);
       if (!(parsed instanceof WorldPath)) return parsed;
-      const prefix = writable.find((w) => w.isPrefixOf(parsed, true));
-      const path = resolveSpelling(world, parsed, prefix);
+      // The stored spelling first (`Player.Gold` → `player.gold` when only the case differs),
+      // then the allowlist, exactly: writable `player.gold` never lets the model write `Player.gold`.
+      const path = resolveSpelling(world, parsed);
       const shown = path.toString();
+      const prefix = writable.find((w) => w.isPrefixOf(path));
       if (!prefix) {
         return ToolOutput.error(`"${shown}" is read-only. Writable paths: ${listPaths(writable)}.`);
       }
@@ -146,22 +148,21 @@ function parseArgPath(raw: unknown, emptyIsRoot: boolean): WorldPath | ToolOutpu
 
 /**
  * Maps each key to its stored spelling when only the case differs (`Player.Gold` →
- * `player.gold`). Keys not stored yet take the allowlisted prefix's spelling when there is one.
+ * `player.gold`) and exactly one stored key matches; keys not stored keep the model's spelling.
  */
-function resolveSpelling(world: WorldState, path: WorldPath, prefix?: WorldPath): WorldPath {
+function resolveSpelling(world: WorldState, path: WorldPath): WorldPath {
   const out: (string | number)[] = [];
-  for (let i = 0; i < path.segments.length; i++) {
-    const segment = path.segments[i];
-    const keys = world.keys(WorldPath.of(out));
+  for (const segment of path.segments) {
+    const keys = typeof segment === 'string' ? world.keys(WorldPath.of(out)) : undefined;
     if (typeof segment === 'string' && keys && keys.indexOf(segment) < 0) {
       const lower = segment.toLowerCase();
-      const match = keys.find((k) => k.toLowerCase() === lower);
-      if (match !== undefined) {
-        out.push(match);
+      const matches = keys.filter((k) => k.toLowerCase() === lower);
+      if (matches.length === 1) {
+        out.push(matches[0]);
         continue;
       }
     }
-    out.push(prefix && i < prefix.length && (keys === undefined || keys.indexOf(String(segment)) < 0) ? prefix.segments[i] : segment);
+    out.push(segment);
   }
   return WorldPath.of(out);
 }
@@ -204,7 +205,7 @@ function missingMessage(world: WorldState, path: WorldPath, readable: WorldPath[
     return n === 0 ? `${head} ${name} is an empty list.` : `${head} ${name} is a list of ${n} item${n === 1 ? '' : 's'} (indexes 0-${n - 1}).`;
   }
   if (parentValue !== null && typeof parentValue === 'object') {
-    if (!readable.some((r) => r.isPrefixOf(parent, true))) return `${head} Readable paths: ${listPaths(readable)}.`;
+    if (!readable.some((r) => r.isPrefixOf(parent))) return `${head} Readable paths: ${listPaths(readable)}.`;
     const keys = Object.keys(parentValue);
     return keys.length === 0 ? `${head} ${name} is empty.` : `${head} ${name} has keys: ${listWithMore(keys, MAX_KEYS_IN_ERROR)}.`;
   }
