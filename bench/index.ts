@@ -10,6 +10,7 @@ import { estimateTokens } from '../src';
 import { COST_MODEL, stepSeconds } from './cost-model';
 import { gemmaTokens } from './tokenizer';
 import { SCENARIOS, type ScenarioRun } from './scenarios';
+import { benchLongOutputs } from './long-outputs';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 40);
 
@@ -104,4 +105,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().then(benchLongOutputs).catch((e) => { console.error(e); process.exit(1); });

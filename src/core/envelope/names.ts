@@ -19,14 +19,28 @@ export function wordsName(raw: string): string {
     .toLowerCase();
 }
 
+/** Longer than any tool name a game registers: such a "name" is garbage, not worth matching. */
+const MAX_NAME_CHARS = 256;
+const DECORATION = /[\s`'"*.]/;
+
+/** `raw` without decoration characters at either end, in one pass from each side (a regex with `+$` is quadratic on long runs). */
+function stripDecoration(raw: string): string {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && DECORATION.test(raw[start])) start++;
+  while (end > start && DECORATION.test(raw[end - 1])) end--;
+  return raw.slice(start, end);
+}
+
 /** Strips the decoration models put around a name: quotes, backticks, dots, `*`, `()`, prefixes. */
 export function cleanName(raw: string): string {
   // A copied union (`check_menu | respond`): the first alternative wins.
   let name = raw.split('|').find((part) => part.trim() !== '') ?? '';
   name = name.trim();
+  if (name.length > MAX_NAME_CHARS) return '';
   for (let i = 0; i < 4; i++) {
     const before = name;
-    name = name.replace(/^[\s`'"*.]+|[\s`'"*.]+$/g, '');
+    name = stripDecoration(name);
     name = name.replace(/\([^()]*\)$/, '');
     name = name.replace(/^(?:functions\.|tools\.|tool:|function:)\s*/i, '');
     if (name === before) break;

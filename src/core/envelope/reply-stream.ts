@@ -158,8 +158,20 @@ export class InlineReplyReader {
 }
 
 /** `text.startsWith(prefix)`, written with slice and ===, which engines compare much faster. */
+/** How much of the previous text is compared to tell that a push extends it. */
+const EXTENDS_CHECK_CHARS = 64;
+
+/**
+ * Whether `text` extends `prefix`. Streamed text only ever grows, so comparing the start and
+ * the last characters of `prefix` tells a continuation from a restart in constant time; a full
+ * comparison per chunk would make reading a long reply quadratic.
+ */
 function startsWithText(text: string, prefix: string): boolean {
-  return text.length >= prefix.length && text.slice(0, prefix.length) === prefix;
+  if (text.length < prefix.length) return false;
+  const head = Math.min(EXTENDS_CHECK_CHARS, prefix.length);
+  if (text.slice(0, head) !== prefix.slice(0, head)) return false;
+  const from = Math.max(head, prefix.length - EXTENDS_CHECK_CHARS);
+  return text.slice(from, prefix.length) === prefix.slice(from);
 }
 
 /** Drops a trailing high surrogate whose partner has not arrived yet. */

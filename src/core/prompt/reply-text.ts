@@ -4,12 +4,27 @@
  * only ever grows, because the cleaner holds back text that could still become a label or a
  * closing quote, and half a surrogate pair at the end.
  */
-import { cleanLine, LineCleaner } from './text-cleanup';
+import { cleanLine, LineCleaner, trimEnd } from './text-cleanup';
 
-const ECHOED_TOOL_RECORD = /\s*\[[A-Za-z_][\w.-]* \{[^\]]*\]\s*$/;
+const TOOL_RECORD = /^\[[A-Za-z_][\w.-]* \{[^\]]*\]$/;
+
+/**
+ * The reply without a `[tool {…} → …]` record the model echoed at its end. Linear: only the
+ * `[` after the last inner `]` can start the record (an unanchored `\s*\[…$` regex would retry
+ * from every position of a long run of blank lines).
+ */
+function stripEchoedToolRecord(raw: string): string {
+  const body = trimEnd(raw);
+  if (!body.endsWith(']')) return raw;
+  const boundary = body.lastIndexOf(']', body.length - 2);
+  for (let open = body.indexOf('[', boundary + 1); open >= 0; open = body.indexOf('[', open + 1)) {
+    if (TOOL_RECORD.test(body.slice(open))) return trimEnd(body.slice(0, open));
+  }
+  return raw;
+}
 
 export function cleanReplyText(raw: string, labels: readonly string[], final: boolean): string {
-  if (final) return cleanLine(raw.replace(ECHOED_TOOL_RECORD, ''), labels);
+  if (final) return cleanLine(stripEchoedToolRecord(raw), labels);
   const shown = new LineCleaner(labels).push(raw);
   // A chunk may end between the two halves of a surrogate pair (an emoji): hold the first
   // half back until the second arrives, so no text delta carries half a character.

@@ -1,0 +1,48 @@
+/**
+ * Parse and stream time on long, hostile model outputs (issue: regexes re-run per chunk were
+ * quadratic): a tool name padded with spaces, a reply of blank lines, a long inline reply read
+ * chunk by chunk. Sizes double; linear code roughly doubles its time too.
+ */
+import { InlineReplyReader, parseEnvelope } from '../src';
+import { cleanReplyText } from '../src/core/prompt/reply-text';
+
+const SIZES = [10_000, 20_000, 40_000, 80_000];
+const LABELS = ['User', 'Assistant'];
+
+function ms(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+const CASES: Array<{ name: string; run(n: number): void }> = [
+  { name: 'envelope, spaces inside the tool name', run: (n) => parseEnvelope(`{"tool": "take${' '.repeat(n)}order", "args": {}}`, { toolNames: ['take_order'], allowRespond: true }) },
+  { name: 'final reply clean-up, blank lines', run: (n) => cleanReplyText(`Hello${'\n'.repeat(n)}there`, LABELS, true) },
+  {
+    name: 'streamed reply clean-up, 200 chunks',
+    run: (n) => {
+      const reply = `Hello${'\n'.repeat(n)}there`;
+      for (let i = 1; i <= 200; i++) cleanReplyText(reply.slice(0, Math.floor((reply.length * i) / 200)), LABELS, false);
+    },
+  },
+  {
+    name: 'inline reply read every 4 characters',
+    run: (n) => {
+      const text = `{"reply": "${'a '.repeat(n / 2)}"}`;
+      const reader = new InlineReplyReader([]);
+      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+    },
+  },
+];
+
+export function benchLongOutputs(): void {
+  console.log('\nlong outputs: ms at ' + SIZES.map((n) => `${n / 1000}k`).join(' / ') + ' characters (median of 3)');
+  for (const c of CASES) {
+    const times = SIZES.map((n) => {
+      const runs = [0, 1, 2].map(() => ms(() => c.run(n))).sort((a, b) => a - b);
+      return runs[1];
+    });
+    const growth = times[times.length - 1] / Math.max(times[0], 0.01);
+    console.log(`  ${c.name.padEnd(40)} ${times.map((t) => t.toFixed(1).padStart(7)).join(' ')}   80k/10k ${growth.toFixed(1)}× (linear ≈ 8×)`);
+  }
+}
