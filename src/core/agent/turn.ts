@@ -14,6 +14,7 @@ import type { PrefixCache } from '../prompt/prefix-cache';
 import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
+import { stripReasoning } from '../envelope/call-syntax';
 import type { StepKind } from '../../models/types';
 import type { ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';
@@ -172,8 +173,11 @@ export class TurnEngine {
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
       const scanner = new CompletionScanner();
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
-        if (reader) this.showInline(reader.push(t));
-        return scanner.push(t);
+        // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
+        // does not end the stream.
+        const answer = stripReasoning(t);
+        if (reader) this.showInline(reader.push(answer));
+        return scanner.push(answer);
       });
       const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
       if (env.kind === 'respond') {

@@ -10,6 +10,7 @@ import { parseLenient } from '../json/lenient';
 import { inlineReplyOf } from './inline-reply';
 import { ACTION_KEYS, ARGUMENT_KEYS, ARGUMENT_KEY_SET, META_KEYS, WRAPPER_KEYS } from './keys';
 import { cleanName, compactName, isRespondWord, resolveAction, ResolvedAction } from './names';
+import { readCallSyntax, stripReasoning } from './call-syntax';
 
 export interface EnvelopeContext {
   /** The tools offered in this step (canonical names). */
@@ -44,7 +45,12 @@ export const PROBLEM_NO_ACTION = 'the JSON object names no tool and no reply';
 export const PROBLEM_REPLY_NOT_ALLOWED = '"reply" is not allowed now; you must call one of the tools';
 
 export function parseEnvelope(text: string, ctx: EnvelopeContext): EnvelopeParse {
-  const source = typeof text === 'string' ? text : String(text);
+  // Reasoning is not the answer: JSON inside <think>…</think> is never read as one.
+  const source = stripReasoning(typeof text === 'string' ? text : String(text));
+  // Calls in the syntaxes of Gemini Nano's own family (Gemma, FunctionGemma), before JSON:
+  // `[take_order(item="ale")]` would otherwise read as a list.
+  const written = readCallSyntax(source, ctx.toolNames);
+  if (written) return { kind: 'call', tool: written.tool, argCandidates: [written.args] };
   const extracted = extractJson(source);
   const envelope = extracted ? firstObject(extracted.value) : undefined;
   if (!envelope || !extracted) return readBareWord(source, ctx) ?? { kind: 'invalid', problem: PROBLEM_NOT_JSON };
