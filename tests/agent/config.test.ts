@@ -5,8 +5,8 @@ import { failure, until } from './helpers';
 test('the defaults the seed established (and inline replies on)', () => {
   const c = resolveConfig();
   expect(c.toolPolicy).toEqual({ choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 });
-  expect(c.context).toEqual({ trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500 });
-  expect(c.retry).toEqual({ maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000 });
+  expect(c.context).toEqual({ trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500, minimumRecentTurns: 1 });
+  expect(c.retry).toEqual({ maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000, retriesGuardrailViolations: false });
   expect(c.labels).toEqual({ user: 'User', assistant: 'Assistant' });
   expect(c).toMatchObject({ inlineReplies: true, decisionTemperature: 0, decisionMaxTokens: 256, repairsInvalidOutput: true, dedupesToolCalls: true });
   expect(DEFAULT_TOOL_POLICY.maxToolCalls).toBe(12);

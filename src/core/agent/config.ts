@@ -22,6 +22,8 @@ export interface ContextPolicy {
   maxInputTokens?: number;
   /** Each tool output shown to the model is cut to this many characters. */
   maxToolOutputChars: number;
+  /** Completed turns always sent, even when the budget is tight (as the seed: 1). */
+  minimumRecentTurns: number;
 }
 
 export interface RetryPolicy {
@@ -30,6 +32,8 @@ export interface RetryPolicy {
   initialDelayMs: number;
   /** A rate limit asking to wait longer than this is not retried. */
   maxRetryAfterMs: number;
+  /** Retry a step the safety filter blocked (as the seed: off; a blocked answer is rarely different the second time). */
+  retriesGuardrailViolations: boolean;
 }
 
 export interface AgentLabels {
@@ -77,8 +81,8 @@ export type AgentConfigInput = Partial<Omit<AgentConfig, 'toolPolicy' | 'context
 };
 
 export const DEFAULT_TOOL_POLICY: ToolPolicy = { choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 };
-export const DEFAULT_CONTEXT_POLICY: ContextPolicy = { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500 };
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000 };
+export const DEFAULT_CONTEXT_POLICY: ContextPolicy = { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500, minimumRecentTurns: 1 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000, retriesGuardrailViolations: false };
 
 const DEFAULT_CONFIG: AgentConfig = {
   toolPolicy: DEFAULT_TOOL_POLICY,
@@ -153,6 +157,8 @@ export function validateConfig(c: AgentConfig): void {
   nonNegativeInt('toolPolicy.maxToolRounds', c.toolPolicy.maxToolRounds);
   nonNegativeInt('toolPolicy.maxToolCalls', c.toolPolicy.maxToolCalls);
   nonNegativeInt('context.reservedTokens', c.context.reservedTokens);
+  nonNegativeInt('context.minimumRecentTurns', c.context.minimumRecentTurns);
+  if (typeof c.retry.retriesGuardrailViolations !== 'boolean') throw new AgentError('invalid_request', 'retry.retriesGuardrailViolations must be true or false.');
   if (!(c.context.maxToolOutputChars >= 50)) throw new AgentError('invalid_request', 'context.maxToolOutputChars must be at least 50.');
   if (c.context.maxInputTokens !== undefined && !(c.context.maxInputTokens >= 256)) {
     throw new AgentError('invalid_request', 'context.maxInputTokens must be at least 256.');

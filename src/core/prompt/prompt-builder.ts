@@ -27,6 +27,9 @@ export interface StepPromptInput {
   raw?: boolean;
 }
 
+/** Exact token counts per step while trimming (each is a bridge round trip on a phone). */
+const MAX_EXACT_COUNTS = 3;
+
 export interface BuiltPrompt {
   request: GenerationRequest;
   trimmedTurns: number;
@@ -101,23 +104,40 @@ export async function buildStepPrompt(
   };
 
   const budget = (config.context.maxInputTokens ?? model.capabilities.maxInputTokens) - config.context.reservedTokens;
+  // The last turns the model always sees, even when they do not fit (then the turn fails).
+  const keep = Math.min(config.context.minimumRecentTurns, turns.length);
   let from = 0;
   let prompt = compose(0);
   let total = estimateTokens(stableText + prompt);
-  // Exact counting only near the limit: it costs a bridge round trip per new block.
-  if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText, signal) + await counter.count(prompt, signal);
+  // Exact counting only near the limit: it costs a bridge round trip per new text. While
+  // trimming, the estimate is scaled by the last exact count, and the result is counted again
+  // at most MAX_EXACT_COUNTS times per step, however long the history.
+  let scale = 1;
+  let exactCounts = 0;
+  const countExactly = async () => {
+    exactCounts++;
+    const exact = await counter.count(stableText, signal) + await counter.count(prompt, signal);
+    scale = exact / Math.max(1, estimateTokens(stableText + prompt));
+    total = exact;
+  };
+  if (total > budget * 0.6 && model.countTokens) await countExactly();
   if (total > budget) {
     if (!config.context.trimsHistory && turns.length > 0) {
       throw new AgentError('context_size_exceeded', `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`);
     }
-    while (total > budget && from < turns.length) {
-      from++;
-      prompt = compose(from);
-      total = estimateTokens(stableText + prompt);
-      if (total > budget * 0.6 && model.countTokens) total = await counter.count(stableText, signal) + await counter.count(prompt, signal);
+    for (;;) {
+      while (total > budget && from < turns.length - keep) {
+        from++;
+        prompt = compose(from);
+        total = Math.ceil(estimateTokens(stableText + prompt) * scale);
+      }
+      if (!model.countTokens || exactCounts === 0 || exactCounts >= MAX_EXACT_COUNTS || total > budget) break;
+      await countExactly();
+      if (total <= budget || from >= turns.length - keep) break;
     }
     if (total > budget) {
-      throw new AgentError('context_size_exceeded', `This turn alone needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message.`);
+      const kept = keep > 0 ? ` with the last ${keep} turn${keep === 1 ? '' : 's'} kept (context.minimumRecentTurns)` : '';
+      throw new AgentError('context_size_exceeded', `This turn${kept} needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message, or compact the history.`);
     }
   }
   const request: GenerationRequest = { kind: input.kind, prompt };
