@@ -50,9 +50,17 @@ export function stablePrompt(instructions: string, toolSection: string, model: L
   return { promptPrefix: joined ? `${joined}\n\n` : undefined };
 }
 
-/** Counts tokens exactly with the model when it can, caching by text (blocks repeat across steps). */
+/** The most characters of text the counter keeps as cache keys (whole prompts are keys too). */
+const MAX_CACHED_CHARS = 200_000;
+
+/**
+ * Counts tokens exactly with the model when it can, caching by text (blocks repeat across
+ * steps). The cache is bounded by the characters it holds, not only by entries: whole prompts
+ * are keys, and a long session must not keep megabytes of old prompts alive.
+ */
 export class TokenCounter {
   private cache = new Map<string, number>();
+  private cachedChars = 0;
   constructor(private readonly model: LanguageModel) {}
 
   async count(text: string, signal?: SignalLike): Promise<number> {
@@ -69,8 +77,14 @@ export class TokenCounter {
       }
     }
     const value = typeof n === 'number' && n >= 0 ? n : estimateTokens(text);
-    if (this.cache.size > 256) this.cache.clear();
-    this.cache.set(text, value);
+    if (this.cache.size >= 256 || this.cachedChars + text.length > MAX_CACHED_CHARS) {
+      this.cache.clear();
+      this.cachedChars = 0;
+    }
+    if (text.length <= MAX_CACHED_CHARS) {
+      this.cache.set(text, value);
+      this.cachedChars += text.length;
+    }
     return value;
   }
 }
