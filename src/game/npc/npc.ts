@@ -4,12 +4,13 @@
  * they were.
  */
 import { AgentError, isFromBackend, type AgentErrorCode } from '../../core/errors';
-import type { SignalLike } from '../../core/abort';
+import { Canceller, type SignalLike } from '../../core/abort';
 import { Agent, splitTurns, type AgentRun, type ExternalToolHandler, type ToolChoice, type ToolRecord } from '../../core/agent';
 import { validateToolChoice } from '../../core/agent/config';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { generateText, type LanguageModel, type TokenUsage } from '../../models/types';
+import { Priority } from '../../models/scheduler';
 import { extractJson, isPlainObject } from '../../core/json/extract';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';
@@ -65,6 +66,8 @@ export class NPC {
   private replySchema!: JsonSchema;
   private readonly turns = new TurnQueue();
   private background: Promise<unknown> = Promise.resolve();
+  /** The background compaction queued or running (one at a time; an overdue one replaces it at a higher priority). */
+  private compaction: { priority: number; canceller: Canceller } | undefined;
   private fallbackIndex = 0;
   private closed = false;
 
@@ -397,9 +400,25 @@ export class NPC {
   private maybeCompact(): void {
     const o = this.options;
     if (o.compactAfterTurns === 0) return;
-    if (this.agent.turnCount < Math.max(o.compactAfterTurns, o.keepRecentTurns + 1)) return;
-    // In the background, so the player's next turn never waits for the summary.
-    this.background = this.background.then(() => this.compact()).catch(() => undefined);
+    const due = Math.max(o.compactAfterTurns, o.keepRecentTurns + 1);
+    const turns = this.agent.turnCount;
+    if (turns < due) return;
+    // In the background, so the player's next turn never waits for the summary. A summary
+    // overdue by a whole interval goes at the NPC's own priority instead: at background
+    // priority it would wait behind every conversation turn of a busy game forever, and the
+    // history (and every prompt) would keep growing.
+    const priority = turns >= due + o.compactAfterTurns ? o.priority : Priority.background;
+    const queued = this.compaction;
+    if (queued && queued.priority >= priority) return; // one at a time
+    if (queued) queued.canceller.abort(new AgentError('cancelled', 'The summary was queued again at a higher priority.'));
+    const compaction = { priority, canceller: new Canceller() };
+    this.compaction = compaction;
+    this.background = this.background
+      .then(() => this.compact(compaction.canceller.signal, priority))
+      .catch(() => undefined)
+      .then(() => {
+        if (this.compaction === compaction) this.compaction = undefined;
+      });
   }
 
   /**
@@ -407,10 +426,11 @@ export class NPC {
    * when there is nothing to fold or the history was reset meanwhile; an empty summary rejects
    * with generation_failed and changes nothing.
    */
-  async compact(signal?: SignalLike): Promise<string | null> {
+  async compact(signal?: SignalLike, priority: number = Priority.background): Promise<string | null> {
     const result = await this.agent.summarizeOldTurns({
       keepRecentTurns: this.options.keepRecentTurns,
       earlierSummary: this.memory.summary,
+      priority,
       instructions: `Summarise what happened between the player and ${this._persona.name} in at most 100 words, in the third person. Keep names, deals, prices and feelings.`,
       signal,
     });

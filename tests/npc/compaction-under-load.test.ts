@@ -1,0 +1,33 @@
+/**
+ * Compaction happens when due, even in a busy game: on one shared scheduler, conversation
+ * turns (priority 100) queued back to back would keep a background summary (priority 0) waiting
+ * forever; once a summary is overdue by a whole interval it goes at the NPC's own priority, so
+ * the history stays bounded. One compaction is queued at a time.
+ */
+import { ModelScheduler, NPC, Script, ScriptedLanguageModel } from '../../src';
+
+const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
+
+test('40 back-to-back turns on a busy scheduler: the history never grows past two intervals', async () => {
+  const reply = (r: { kind: string }) => (r.kind === 'summary' ? 'They talked about ale.' : JSON.stringify(r.kind === 'decide' ? { reply: { emotion: 'neutral', line: 'Aye.' } } : { emotion: 'neutral', line: 'Aye.' }));
+  const inner = new ScriptedLanguageModel([], { fallback: Script.delay(2, Script.dynamic(reply)) });
+  const shared = new ModelScheduler(inner, { callsPerMinute: 0 });
+  const npc = new NPC({ persona: MIRA, model: shared, options: { compactAfterTurns: 4, keepRecentTurns: 2 } });
+  const other = new NPC({ persona: { ...MIRA, name: 'Brann' }, model: shared, options: { compactAfterTurns: 0 } });
+  let longest = 0;
+  let talking = true;
+  // Another NPC talks without a pause: one of its turns is always queued at priority 100.
+  const chatter = (async () => {
+    while (talking) await other.talk('more');
+  })();
+  for (let i = 0; i < 40; i++) {
+    await npc.talk(`Ale number ${i}?`);
+    longest = Math.max(longest, npc.turnCount);
+  }
+  talking = false;
+  await chatter;
+  const summaries = inner.requests.filter((r) => r.kind === 'summary').length;
+  expect(summaries).toBeGreaterThan(3);
+  expect(longest).toBeLessThanOrEqual(4 + 4 + 2); // due at 4, forced by 8, plus the turns that end meanwhile
+  expect(npc.memory.summary).toBe('They talked about ale.');
+});
