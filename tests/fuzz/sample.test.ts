@@ -1,0 +1,11 @@
+/** A seeded sample of `npm run fuzz` (tests/fuzz/main.ts): the same classes, fewer inputs, all counts zero. */
+import { fuzzCancels, fuzzErrors, fuzzParsers, fuzzTurns, type FuzzCounts } from './fuzz-core';
+
+function expectClean(c: FuzzCounts): void {
+  expect({ ...c, inputs: c.inputs > 0 }).toEqual({ inputs: true, nonAgentErrors: 0, hangs: 0, pollution: 0, schemaViolationsReachingHandlers: 0, stateChangesAfterFailure: 0, eventsAfterCancel: 0, firstProblems: [] });
+}
+
+test('parsers: 1,000 mutated outputs', () => expectClean(fuzzParsers(1_000, 7)), 60_000);
+test('whole turns: 150 turns on mutated outputs', async () => expectClean(await fuzzTurns(150, 8)), 60_000);
+test('a cancel at every event', async () => expectClean(await fuzzCancels(1)), 60_000);
+test('every error code at every step', async () => expectClean(await fuzzErrors()), 60_000);
