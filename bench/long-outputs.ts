@@ -38,6 +38,7 @@ const CASES: Array<{ name: string; run(n: number): void }> = [
 export function benchLongOutputs(): void {
   console.log('\nlong outputs: ms at ' + SIZES.map((n) => `${n / 1000}k`).join(' / ') + ' characters (median of 3)');
   for (const c of CASES) {
+    c.run(SIZES[0]); // warm-up: the first call pays the JIT
     const times = SIZES.map((n) => {
       const runs = [0, 1, 2].map(() => ms(() => c.run(n))).sort((a, b) => a - b);
       return runs[1];

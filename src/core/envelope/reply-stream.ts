@@ -93,8 +93,11 @@ export class InlineReplyReader {
     open.next = piece.next;
     if (piece.decoded === '') return true;
     open.text += piece.decoded;
-    // The text only grew at its end, so it extends what is shown: no comparison needed.
-    const shown = withoutHalfSurrogate(open.text);
+    // The text only grew at its end, so it extends what is shown: no comparison needed. The
+    // surrogate check reads the new piece: reading the end of the grown text would flatten it,
+    // a copy of the whole reply per chunk.
+    const last = piece.decoded.charCodeAt(piece.decoded.length - 1);
+    const shown = last >= 0xd800 && last <= 0xdbff ? open.text.slice(0, -1) : open.text;
     if (this.state.kind === 'reply-text' && shown.length > this.state.text.length) this.state = { kind: 'reply-text', text: shown };
     return true;
   }
