@@ -1,7 +1,9 @@
 /**
  * A talking character on a node. Fill in the persona and options in the Inspector, call
  * `talk(line)` and listen to the node events below. Turns run one at a time: a talk() made
- * while a turn runs is queued and starts when the previous one ends.
+ * while a turn runs is queued and starts when the previous one ends. Added from code, the NPC
+ * is built once the persona is set (at start() or the first call); destroyed, everything in
+ * flight ends `cancelled` at the end of the frame, and so does any later call.
  *
  * External tools (declared in the Inspector) reach the game as `npc-external-tool` events;
  * the turn waits for `request.answer(output)` / `request.fail(message)` until the tool's
