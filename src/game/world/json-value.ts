@@ -4,6 +4,7 @@
  */
 import { WorldPath, PathSegment, MAX_PATH_SEGMENTS } from './world-path';
 import { WorldStateError } from './world-state-error';
+import { setOwnKey } from '../../core/json/own-key';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -25,14 +26,6 @@ export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
-/** Assigns an own property; `__proto__` needs defineProperty or it would swap the prototype. */
-export function setOwn(object: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') {
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    object[key] = value;
-  }
-}
 
 /**
  * Checks that `value` is JSON and returns a private deep copy. `at` is where it will be
@@ -91,7 +84,7 @@ function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]):
   const out: JsonObject = {};
   for (const key of Object.keys(object)) {
     trail.push(key);
-    setOwn(out, key, copyChecked((object as Record<string, unknown>)[key], trail, ancestors));
+    setOwnKey(out, key, copyChecked((object as Record<string, unknown>)[key], trail, ancestors));
     trail.pop();
   }
   ancestors.pop();
@@ -103,7 +96,7 @@ export function cloneJson<T extends JsonValue | undefined>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
   const out: JsonObject = {};
-  for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as JsonObject)[key]));
+  for (const key of Object.keys(value)) setOwnKey(out, key, cloneJson((value as JsonObject)[key]));
   return out as T;
 }
 

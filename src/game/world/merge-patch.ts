@@ -3,7 +3,8 @@
  * objects merge key by key, anything else replaces. It also lists each effective change so
  * observers see exactly which keys moved.
  */
-import { cloneJson, hasOwn, isJsonObject, jsonEquals, JsonObject, JsonValue, setOwn } from './json-value';
+import { cloneJson, hasOwn, isJsonObject, jsonEquals, JsonObject, JsonValue } from './json-value';
+import { setOwnKey } from '../../core/json/own-key';
 import { WorldPath } from './world-path';
 
 export interface ChangeDraft {
@@ -25,7 +26,7 @@ export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue,
     return result;
   }
   const result: JsonObject = {};
-  for (const key of Object.keys(target)) setOwn(result, key, target[key]);
+  for (const key of Object.keys(target)) setOwnKey(result, key, target[key]);
   for (const key of Object.keys(patch)) {
     const value = patch[key];
     if (value === null) {
@@ -36,7 +37,7 @@ export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue,
       continue;
     }
     const merged = applyMergePatch(hasOwn(result, key) ? result[key] : undefined, value, at.child(key), changes);
-    setOwn(result, key, merged as JsonValue);
+    setOwnKey(result, key, merged as JsonValue);
   }
   return result;
 }

@@ -2,7 +2,8 @@
  * Keeps a world-state read inside the tool output budget. A big object becomes a preview of
  * its keys, a big list keeps its leading items, and a note tells the model how to read more.
  */
-import { isJsonObject, JsonObject, JsonValue, setOwn } from './json-value';
+import { isJsonObject, JsonObject, JsonValue } from './json-value';
+import { setOwnKey } from '../../core/json/own-key';
 import { WorldPath } from './world-path';
 
 export const PREVIEW_TEXT_CHARS = 77;
@@ -40,9 +41,9 @@ function shortenObject(value: JsonObject, path: WorldPath, maxChars: number): Js
   const readHint = `read a key such as "${path.child(example).toString()}" for its full value`;
   const build = (count: number): JsonObject => {
     const out: JsonObject = {};
-    for (const key of keys.slice(0, count)) setOwn(out, key, previewOf(value[key]));
+    for (const key of keys.slice(0, count)) setOwnKey(out, key, previewOf(value[key]));
     const shown = count === keys.length ? `all ${keys.length} keys` : `${count} of ${keys.length} keys`;
-    setOwn(out, '_note', `Shortened to fit (${shown} shown, nested values previewed); ${readHint}.`);
+    setOwnKey(out, '_note', `Shortened to fit (${shown} shown, nested values previewed); ${readHint}.`);
     return out;
   };
   const all = build(keys.length);

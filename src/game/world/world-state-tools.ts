@@ -6,7 +6,8 @@
 import { AgentError } from '../../core/errors';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import { fitToStored } from './value-fitting';
-import { jsonEquals, JsonObject, JsonValue, setOwn } from './json-value';
+import { jsonEquals, JsonObject, JsonValue } from './json-value';
+import { setOwnKey } from '../../core/json/own-key';
 import { shortenForOutput } from './output-shortening';
 import { WorldPath } from './world-path';
 import { clip } from './world-summary';
@@ -178,11 +179,11 @@ function readableParts(world: WorldState, path: WorldPath, below: WorldPath[]): 
     const rest = resolved.segments.slice(path.length).map(String);
     rest.forEach((key, i) => {
       if (i === rest.length - 1) {
-        setOwn(node, key, value);
+        setOwnKey(node, key, value);
         return;
       }
       const next = node[key];
-      if (typeof next !== 'object' || next === null || Array.isArray(next)) setOwn(node, key, {});
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) setOwnKey(node, key, {});
       node = node[key] as JsonObject;
     });
   }

@@ -14,7 +14,6 @@ import {
   jsonEquals,
   JsonObject,
   JsonValue,
-  setOwn,
   toJsonCopy,
 } from './json-value';
 import { indexOf, PathSegment, WorldPath } from './world-path';
@@ -22,6 +21,7 @@ import { WorldStateError } from './world-state-error';
 import { summarizeWorld } from './world-summary';
 import { worldStateTools, WorldStateToolOptions } from './world-state-tools';
 import type { AgentTool } from '../../core/tools';
+import { setOwnKey } from '../../core/json/own-key';
 
 /** One effective change. Missing `oldValue` means the path was created; missing `newValue`, removed. */
 export interface WorldStateChange {
@@ -388,7 +388,7 @@ function checkSlot(node: Container, segment: PathSegment, nodePath: WorldPath, f
 
 function putChild(node: Container, segment: PathSegment, value: JsonValue): void {
   if (Array.isArray(node)) node[indexOf(segment) as number] = value;
-  else setOwn(node, String(segment), value);
+  else setOwnKey(node, String(segment), value);
 }
 
 /** A new nested value for the missing tail of a path: `[n]` segments make lists (only [0] is valid). */
@@ -403,6 +403,6 @@ function buildBranch(tail: readonly PathSegment[], value: JsonValue, at: WorldPa
     return [inner];
   }
   const object: JsonObject = {};
-  setOwn(object, segment, inner);
+  setOwnKey(object, segment, inner);
   return object;
 }
