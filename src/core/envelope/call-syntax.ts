@@ -107,11 +107,8 @@ function valueEnd(text: string, start: number): number {
   return text.length;
 }
 
-/** A Python literal as JSON: True/False/None, quoted strings, numbers, lists and dicts. */
+/** A Python literal as JSON: quoted strings, numbers, lists, dicts and True/False/None (the lenient parser reads them). */
 function pythonValue(raw: string): unknown {
-  if (raw === 'True') return true;
-  if (raw === 'False') return false;
-  if (raw === 'None') return null;
   const parsed = parseLenient(raw);
   if (parsed.ok) return parsed.value;
   return raw; // a bare word: the model meant the text

@@ -6,11 +6,9 @@
  * the end); anything else is the reply as written.
  */
 import { isPlainObject } from '../json/extract';
+import { inlineReplyOf } from './inline-reply';
 import { parseEnvelope } from './parse';
 import { InlineReplyReader } from './reply-stream';
-
-/** Fields a model puts the words in when it wraps a plain reply in an object. */
-const TEXT_FIELDS = ['line', 'text', 'reply', 'message', 'content'];
 
 export class PlainReplyReader {
   private enveloped: boolean | undefined;
@@ -35,10 +33,8 @@ export class PlainReplyReader {
     const env = parseEnvelope(text, { toolNames: [], allowRespond: true });
     if (env.kind !== 'respond') return text;
     if (typeof env.reply === 'string') return env.reply;
-    if (isPlainObject(env.reply)) {
-      const reply = env.reply as Record<string, unknown>;
-      for (const field of TEXT_FIELDS) if (typeof reply[field] === 'string') return reply[field] as string;
-    }
-    return text;
+    // An object reply ({"emotion", "line"}): its words, where a reply key holds them.
+    const words = isPlainObject(env.reply) ? inlineReplyOf(env.reply as Record<string, unknown>) : undefined;
+    return typeof words === 'string' ? words : text;
   }
 }

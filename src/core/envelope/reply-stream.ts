@@ -14,7 +14,7 @@
  */
 import { isPlainObject } from '../json/extract';
 import { parsePartialWithCut } from '../json/lenient';
-import { decodeStringTail } from '../json/string-tail';
+import { decodeStringTail, isHighSurrogate, withoutHalfSurrogate } from '../json/string-tail';
 import { inlineReplyOf } from './inline-reply';
 import { ACTION_KEYS, REPLY_KEYS } from './keys';
 import { compactName, isRespondWord, resolveToolName } from './names';
@@ -96,8 +96,7 @@ export class InlineReplyReader {
     // The text only grew at its end, so it extends what is shown: no comparison needed. The
     // surrogate check reads the new piece: reading the end of the grown text would flatten it,
     // a copy of the whole reply per chunk.
-    const last = piece.decoded.charCodeAt(piece.decoded.length - 1);
-    const shown = last >= 0xd800 && last <= 0xdbff ? open.text.slice(0, -1) : open.text;
+    const shown = isHighSurrogate(piece.decoded.charCodeAt(piece.decoded.length - 1)) ? open.text.slice(0, -1) : open.text;
     if (this.state.kind === 'reply-text' && shown.length > this.state.text.length) this.state = { kind: 'reply-text', text: shown };
     return true;
   }
@@ -177,8 +176,3 @@ function startsWithText(text: string, prefix: string): boolean {
   return text.slice(from, prefix.length) === prefix.slice(from);
 }
 
-/** Drops a trailing high surrogate whose partner has not arrived yet. */
-function withoutHalfSurrogate(text: string): string {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
-}

@@ -7,6 +7,16 @@
 import { decodeEscape } from './escapes';
 import { quoteClosesString } from './scan';
 
+/** The first half of a UTF-16 surrogate pair (an emoji's first code unit). */
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** `text` without a trailing first half of a surrogate pair whose partner has not arrived yet. */
+export function withoutHalfSurrogate(text: string): string {
+  return isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
+}
+
 export interface StringPiece {
   /** The characters decoded between `from` and `next`. */
   decoded: string;

@@ -5,6 +5,7 @@
  * closing quote, and half a surrogate pair at the end.
  */
 import { cleanLine, LineCleaner, trimEnd } from './text-cleanup';
+import { withoutHalfSurrogate } from '../json/string-tail';
 
 const TOOL_RECORD = /^\[[A-Za-z_][\w.-]* \{[^\]]*\]$/;
 
@@ -25,13 +26,7 @@ function stripEchoedToolRecord(raw: string): string {
 
 export function cleanReplyText(raw: string, labels: readonly string[], final: boolean): string {
   if (final) return cleanLine(stripEchoedToolRecord(raw), labels);
-  const shown = new LineCleaner(labels).push(raw);
   // A chunk may end between the two halves of a surrogate pair (an emoji): hold the first
   // half back until the second arrives, so no text delta carries half a character.
-  return endsOnHighSurrogate(shown) ? shown.slice(0, -1) : shown;
-}
-
-function endsOnHighSurrogate(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff;
+  return withoutHalfSurrogate(new LineCleaner(labels).push(raw));
 }
