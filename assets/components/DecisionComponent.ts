@@ -9,7 +9,7 @@ import type { Decision, DecisionRequest, Persona } from '../runtime/oam-core.js'
 import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { DecisionOptionEntry } from './DecisionOptionEntry';
-import { liveState } from './liveState';
+import { isGone, liveState } from './liveState';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -54,8 +54,7 @@ export class DecisionComponent extends Component {
   /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
   decide(situation: string, facts?: unknown): Promise<Decision> {
     const state = live(this);
-    // !isValid: destroyed without onDestroy (its node never became active); fields are nulled.
-    if (state.destroyed || !this.isValid) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
+    if (isGone(this, state)) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);

@@ -28,7 +28,7 @@ import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { WorldStateStore } from './WorldStateStore';
 import { ToolDeclaration } from './ToolDeclaration';
-import { liveState } from './liveState';
+import { isGone, liveState } from './liveState';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
 
@@ -360,12 +360,8 @@ export class NPCComponent extends Component {
     return state.npc;
   }
 
-  /**
-   * Destroyed: onDestroy ran, or the engine destroyed the component without it (a component
-   * whose node never became active gets no onDestroy, but its fields are nulled all the same).
-   */
   private isGone(): boolean {
-    return live(this).destroyed || !this.isValid;
+    return isGone(this, live(this));
   }
 
   private gone(): AgentError {

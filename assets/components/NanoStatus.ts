@@ -9,7 +9,7 @@ import type { DownloadProgress, GeminiNanoModel, ModelAvailability } from '../ru
 import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import type { OamModelKind } from './OamRuntime';
-import { liveState } from './liveState';
+import { isGone, liveState } from './liveState';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -116,7 +116,7 @@ export class NanoStatus extends Component {
 
   /** Downloads Gemini Nano (progress as `nano-progress`); resolves at once for the stand-in. */
   async download(): Promise<void> {
-    if (live(this).destroyed || !this.isValid) throw new AgentError('cancelled', 'The NanoStatus component was destroyed.');
+    if (isGone(this, live(this))) throw new AgentError('cancelled', 'The NanoStatus component was destroyed.');
     this.followCurrentModel();
     const nano = OamRuntime.nano;
     if (!nano) {
