@@ -23,5 +23,7 @@ open class Application : Context() {
         fun onActivityStopped(activity: Activity)
         fun onActivitySaveInstanceState(activity: Activity, outState: Bundle)
         fun onActivityDestroyed(activity: Activity)
+        /** API 29+, a default method in the framework. */
+        fun onActivityPreDestroyed(activity: Activity) {}
     }
 }

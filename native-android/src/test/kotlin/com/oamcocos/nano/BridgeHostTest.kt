@@ -20,15 +20,14 @@ class BridgeHostTest {
     private fun errorOf(msg: JSONObject): JSONObject = msg.getJSONObject("error")
 
     @Test
-    fun staysSilentUntilReadyExceptToAnswerARequest() {
+    fun sendsNothingBeforeAJsContextSaidReadyNotEvenAnError() {
         HostHarness().use { h ->
             h.send("not json")
             h.send("""{"jsonrpc":"2.0","method":"availability"}""")
-            h.assertQuiet()
             h.request(5, "availability")
-            val e = errorOf(h.next())
-            assertEquals(-32600, e.getInt("code"))
-            assertEquals("invalid_request", e.getJSONObject("data").getString("code"))
+            h.assertQuiet()
+            assertEquals(0L, h.host.gate.deliveredCount)
+            assertTrue(h.host.gate.droppedCount >= 1)
         }
     }
 

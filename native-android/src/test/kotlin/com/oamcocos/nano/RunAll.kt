@@ -10,6 +10,8 @@ fun main() {
         BridgeHostTest::class.java,
         SurrogateSafeChunkerTest::class.java,
         NanoErrorsTest::class.java,
+        LifecycleTest::class.java,
+        CocosBridgeTest::class.java,
     )
     for (failure in result.failures) {
         println("FAIL ${failure.testHeader}")

@@ -7,25 +7,34 @@ import android.content.ContentValues
 import android.database.Cursor
 import android.net.Uri
 import android.os.Bundle
+import android.util.Log
 import com.oamcocos.nano.core.BridgeHost
-import kotlinx.coroutines.ExecutorCoroutineDispatcher
 import kotlinx.coroutines.asCoroutineDispatcher
 import java.util.concurrent.Executors
 
 /**
  * Starts the bridge with no edit to the game's AppActivity: Android creates this provider
- * (declared in this library's manifest, merged into the app) before any Activity, and it
- * follows activities through ActivityLifecycleCallbacks:
- * - first activity created → the host starts listening on the "oam-cocos" event;
- * - resumed/paused → foreground state (generation in the background is refused as rate_limited);
- * - last activity destroyed while finishing → the host closes the ML Kit client (on its own
- *   thread, after its work ended) and then the executor is shut down.
+ * (declared in this library's manifest, merged into the app) before the Application's
+ * onCreate and before any Activity, so before Cocos's game thread exists. It then:
+ * - adds the one jsbBridgeWrapper listener for the process (never removed; see
+ *   CocosBridgeTransport) and creates the BridgeHost on its own thread;
+ * - follows the activities through ActivityLifecycleCallbacks ([EngineLifecycle]).
  * It answers no queries; it exists only for its onCreate.
  */
 class OamNanoInitializer : ContentProvider() {
     override fun onCreate(): Boolean {
         val app = context?.applicationContext as? Application ?: return false
-        app.registerActivityLifecycleCallbacks(Lifecycle())
+        val executor = Executors.newSingleThreadExecutor { r -> Thread(r, "oam-nano").apply { isDaemon = true } }
+        val lifecycle = EngineLifecycle()
+        val host = BridgeHost(
+            clientFactory = { MlKitNanoClient.create(it) },
+            send = CocosBridgeTransport::send,
+            dispatcher = executor.asCoroutineDispatcher(),
+            isForeground = lifecycle::isVisible,
+        )
+        lifecycle.host = host
+        CocosBridgeTransport.install(host::onMessage)
+        app.registerActivityLifecycleCallbacks(AndroidCallbacks(lifecycle))
         return true
     }
 
@@ -35,44 +44,35 @@ class OamNanoInitializer : ContentProvider() {
     override fun delete(uri: Uri, selection: String?, selectionArgs: Array<String>?): Int = 0
     override fun update(uri: Uri, values: ContentValues?, selection: String?, selectionArgs: Array<String>?): Int = 0
 
-    private class Lifecycle : Application.ActivityLifecycleCallbacks {
-        private var created = 0
-        @Volatile private var resumed = 0
-        private var host: BridgeHost? = null
-        private var transport: CocosBridgeTransport? = null
-        private var dispatcher: ExecutorCoroutineDispatcher? = null
-
+    /** The Android callbacks, reduced to what [EngineLifecycle] needs. */
+    private class AndroidCallbacks(private val lifecycle: EngineLifecycle) : Application.ActivityLifecycleCallbacks {
         override fun onActivityCreated(activity: Activity, savedInstanceState: Bundle?) {
-            created++
-            if (host != null) return
-            val executor = Executors.newSingleThreadExecutor { r -> Thread(r, "oam-nano").apply { isDaemon = true } }
-            val d = executor.asCoroutineDispatcher()
-            val t = CocosBridgeTransport()
-            val h = BridgeHost(clientFactory = { MlKitNanoClient.create(it) }, send = t::send, dispatcher = d, isForeground = { resumed > 0 })
-            t.start(h::onMessage)
-            dispatcher = d
-            transport = t
-            host = h
+            lifecycle.created(EngineLifecycle.isEngineActivity(activity.javaClass))
+            warnIfCallbackTaken()
         }
 
-        override fun onActivityResumed(activity: Activity) { resumed++ }
-        override fun onActivityPaused(activity: Activity) { if (resumed > 0) resumed-- }
-        override fun onActivityStarted(activity: Activity) = Unit
-        override fun onActivityStopped(activity: Activity) = Unit
+        override fun onActivityStarted(activity: Activity) = lifecycle.started()
+        override fun onActivityResumed(activity: Activity) = warnIfCallbackTaken()
+        override fun onActivityPaused(activity: Activity) = Unit
+        override fun onActivityStopped(activity: Activity) = lifecycle.stopped()
         override fun onActivitySaveInstanceState(activity: Activity, outState: Bundle) = Unit
 
-        override fun onActivityDestroyed(activity: Activity) {
-            if (created > 0) created--
-            if (created > 0 || !activity.isFinishing) return
-            transport?.stop()
-            val h = host
-            val d = dispatcher
-            // The host closes the ML Kit client on its own thread after its coroutines ended;
-            // only then is the executor shut down (earlier, their last steps would be rejected).
-            if (h != null) h.close().invokeOnCompletion { d?.close() } else d?.close()
-            transport = null
-            host = null
-            dispatcher = null
+        // API 29+: called before the activity's onDestroy, so before Cocos tears the engine down.
+        override fun onActivityPreDestroyed(activity: Activity) =
+            lifecycle.destroying(EngineLifecycle.isEngineActivity(activity.javaClass), activity.isFinishing, activity)
+
+        // API 26-28 have only this one, called from inside onDestroy (see the README's limits).
+        override fun onActivityDestroyed(activity: Activity) =
+            lifecycle.destroying(EngineLifecycle.isEngineActivity(activity.javaClass), activity.isFinishing, activity)
+
+        private var warned = false
+
+        private fun warnIfCallbackTaken() {
+            if (warned || CocosBridgeTransport.callbackOwner() != "replaced") return
+            warned = true
+            Log.e("oam-cocos", "JsbBridge.setCallback was called by ${CocosBridgeTransport.callbackClassName()} after JsbBridgeWrapper " +
+                "installed its callback: no jsbBridgeWrapper event reaches Java any more, so Gemini Nano (oam-cocos) is cut off. " +
+                "Use JsbBridgeWrapper.getInstance().addScriptEventListener(...) instead (see docs/bridge-protocol.md).")
         }
     }
 }

@@ -4,6 +4,7 @@ import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.CoroutineStart
+import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.SupervisorJob
@@ -19,28 +20,34 @@ import org.json.JSONObject
  * The native end of the bridge: reads JSON-RPC requests from JS, calls ML Kit through a
  * [NanoClient], and sends answers, chunk and progress notifications back.
  *
- * [onMessage] is called on Cocos's game thread and only enqueues; all work runs in this
- * host's scope on [dispatcher], which must be single-threaded (the host's state is confined
- * to it, and answers leave in order). [send] may be called from that thread; Cocos queues
- * the message onto the game thread.
+ * [onMessage] is called on Cocos's game thread: it reads the message there (so `ready` and
+ * `detach` move the [gate] in the order JS spoke) and hands the work to this host's scope on
+ * [dispatcher], which must be single-threaded (the host's state is confined to it, and answers
+ * leave in order). Every outgoing message passes the [gate]: nothing is sent unless the engine
+ * is alive and the JS context the work belongs to has said `ready` and is still there.
  */
 class BridgeHost(
     /** Creates the ML Kit client for the model the JS side selected in `ready`. */
     private val clientFactory: (NanoModelConfig) -> NanoClient,
-    private val send: (String) -> Unit,
+    send: (String) -> Unit,
     dispatcher: CoroutineDispatcher,
-    /** False while the app is in the background: generation is refused before ML Kit is asked. */
+    /**
+     * False while no activity of the app is visible: generation is refused before ML Kit is
+     * asked. A paused but visible activity (a permission dialog, a billing sheet on top) counts
+     * as visible; ML Kit makes its own, final check (BACKGROUND_USE_BLOCKED).
+     */
     private val isForeground: () -> Boolean = { true },
 ) {
+    /** The check every outgoing message passes; see [BridgeGate]. */
+    val gate = BridgeGate(send)
     private val scope = CoroutineScope(SupervisorJob() + dispatcher)
     private val running = HashMap<Any, Job>()
     private val inference = Mutex()
     private var client: NanoClient? = null
     /** The model selection of the current JS context (from `ready`). */
     private var config = NanoModelConfig()
-    private var ready = false
-    /** Bumped on every `ready`: answers owed to an earlier JS context are dropped. */
-    private var epoch = 0
+    /** The epoch whose `ready` was accepted; work is taken only from that context. */
+    private var readyEpoch = -1
     /** Set after a CACHE_PROCESSING_ERROR: prefixes are sent as plain text from then on. */
     private var prefixCacheBroken = false
     @Volatile private var closed = false
@@ -50,8 +57,38 @@ class BridgeHost(
     /** Takes one message off the game thread at once. Never blocks, never throws. */
     fun onMessage(raw: String?) {
         if (closed) return
-        val text = raw ?: ""
-        scope.launch { handle(text) }
+        val msg = try {
+            JSONObject(raw ?: "")
+        } catch (_: Exception) {
+            null
+        }
+        val epochOfMessage = when (msg?.opt("method")) {
+            "ready" -> gate.contextReady()
+            "detach" -> gate.contextGone()
+            else -> gate.currentEpoch
+        }
+        scope.launch { handle(msg, epochOfMessage) }
+    }
+
+    /**
+     * The engine is going away (the Cocos activity is being destroyed, finishing or not). Closes
+     * the gate before returning, so nothing is sent from now on, and cancels the work of the JS
+     * context that lived in it (a download follow-up, a streaming generation). With
+     * [releaseClient] (the app is finishing) the ML Kit client is closed too, after that work
+     * ended; otherwise it is kept for the next context (a configuration change).
+     */
+    fun onEngineGone(releaseClient: Boolean): Job {
+        gate.engineGone()
+        if (closed) return closing ?: Job().apply { complete() }
+        return scope.launch(NonCancellable) {
+            val stopping = dropContext()
+            if (releaseClient) {
+                val old = client
+                client = null
+                stopping.joinAll()
+                closeQuietly(old)
+            }
+        }
     }
 
     /**
@@ -63,6 +100,7 @@ class BridgeHost(
     fun close(): Job {
         if (closed) return closing ?: Job().apply { complete() }
         closed = true
+        gate.engineGone()
         val parent = scope.coroutineContext[Job]!!
         val children = parent.children.toList()
         parent.cancel()
@@ -76,6 +114,15 @@ class BridgeHost(
         return job
     }
 
+    /** Cancels the work of the current context without answering it; returns the cancelled jobs. */
+    private fun dropContext(): List<Job> {
+        readyEpoch = -1
+        val stopping = running.values.toList()
+        for (job in stopping) job.cancel(CancellationException("its JS context or engine is gone"))
+        running.clear()
+        return stopping
+    }
+
     private fun closeQuietly(c: NanoClient?) {
         try {
             c?.close()
@@ -85,25 +132,21 @@ class BridgeHost(
     }
 
     private fun emit(epochOfWork: Int, message: String) {
-        if (closed || epochOfWork != epoch) return
-        try {
-            send(message)
-        } catch (_: Throwable) {
-            // A bridge that cannot deliver has nobody to tell.
-        }
+        if (closed) return
+        gate.send(epochOfWork, message)
     }
 
-    private fun handle(raw: String) {
-        val msg = try {
-            JSONObject(raw)
-        } catch (_: Exception) {
-            if (ready) emit(epoch, BridgeMessages.error(null, RpcError(AgentErrorCode.INVALID_REQUEST, "Parse error: not a JSON object.", rpcCode = BridgeMessages.PARSE_ERROR)))
+    private fun handle(msg: JSONObject?, epoch: Int) {
+        // A message of a context that is already gone starts nothing (it cannot be answered).
+        if (epoch != gate.currentEpoch) return
+        if (msg == null) {
+            if (readyEpoch == epoch) emit(epoch, BridgeMessages.error(null, RpcError(AgentErrorCode.INVALID_REQUEST, "Parse error: not a JSON object.", rpcCode = BridgeMessages.PARSE_ERROR)))
             return
         }
         val id: Any? = msg.opt("id")?.takeIf { it != JSONObject.NULL }
         val method = msg.opt("method") as? String
         if (msg.opt("jsonrpc") != "2.0" || method == null || (id != null && id !is Number && id !is String)) {
-            if (ready) emit(epoch, BridgeMessages.error(id, RpcError(AgentErrorCode.INVALID_REQUEST, "Invalid JSON-RPC 2.0 request.", rpcCode = BridgeMessages.INVALID_MESSAGE)))
+            if (readyEpoch == epoch) emit(epoch, BridgeMessages.error(id, RpcError(AgentErrorCode.INVALID_REQUEST, "Invalid JSON-RPC 2.0 request.", rpcCode = BridgeMessages.INVALID_MESSAGE)))
             return
         }
         val params = msg.optJSONObject("params") ?: JSONObject()
@@ -112,11 +155,17 @@ class BridgeHost(
             val selected = try {
                 NanoModelConfig.parse(params)
             } catch (e: RpcError) {
+                dropContext() // the previous context is gone all the same
                 if (id != null) emit(epoch, BridgeMessages.error(id, e))
                 return
             }
-            startNewContext(selected)
+            startNewContext(selected, epoch)
             if (id != null) emit(epoch, BridgeMessages.result(id, JSONObject().put("protocol", BridgeMessages.PROTOCOL_VERSION).put("platform", "android")))
+            return
+        }
+        if (method == "detach") {
+            // The gate closed when the message arrived; the context's work ends unanswered.
+            dropContext()
             return
         }
         if (method == "cancel") {
@@ -127,16 +176,16 @@ class BridgeHost(
             return
         }
         if (id == null) return // other notifications mean nothing here
-        if (!ready) {
-            // Only possible if JS skipped the handshake; answering is safe because JS is clearly alive.
+        if (readyEpoch != epoch) {
+            // This context said `ready` (the gate is open) but its selection was refused.
             emit(epoch, BridgeMessages.error(id, RpcError(AgentErrorCode.INVALID_REQUEST, "Send 'ready' before '$method'.", rpcCode = BridgeMessages.INVALID_MESSAGE)))
             return
         }
         val work: (suspend () -> JSONObject)? = when (method) {
             "availability" -> { { availability() } }
-            "download" -> { { download(id) } }
+            "download" -> { { download(id, epoch) } }
             "modelInfo" -> { { modelInfo() } }
-            "generate" -> { { generate(id, params) } }
+            "generate" -> { { generate(id, params, epoch) } }
             "countTokens" -> { { countTokens(params) } }
             "warmup" -> { { requireClient().warmup(); JSONObject() } }
             else -> null
@@ -147,7 +196,9 @@ class BridgeHost(
         }
         val myEpoch = epoch
         val key = normaliseId(id)
-        // ATOMIC: even a job cancelled before it starts runs its body, so it still answers "cancelled".
+        // ATOMIC: even a job cancelled before it starts runs its body, so it still answers "cancelled"
+        // (the gate drops that answer when the job was cancelled because its context is gone).
+        @OptIn(ExperimentalCoroutinesApi::class) // ATOMIC is experimental in kotlinx.coroutines 1.10
         val job = scope.launch(start = CoroutineStart.ATOMIC) {
             val answer = try {
                 ensureActive()
@@ -167,12 +218,9 @@ class BridgeHost(
      * A (re)loaded JS context: stop what the previous one started, without answering it. A
      * different model selection retires the current client once its cancelled work has ended.
      */
-    private fun startNewContext(selected: NanoModelConfig) {
-        epoch++
-        ready = true
-        val stopping = running.values.toList()
-        for (job in stopping) job.cancel()
-        running.clear()
+    private fun startNewContext(selected: NanoModelConfig, epoch: Int) {
+        val stopping = dropContext()
+        readyEpoch = epoch
         if (selected != config) {
             val old = client
             client = null
@@ -212,8 +260,7 @@ class BridgeHost(
         }
     }
 
-    private suspend fun download(id: Any): JSONObject {
-        val myEpoch = epoch
+    private suspend fun download(id: Any, myEpoch: Int): JSONObject {
         var total: Long = 0
         try {
             requireClient().download().collect { event ->
@@ -268,13 +315,12 @@ class BridgeHost(
         return JSONObject().put("totalTokens", requireClient().countTokens(NanoRequest(prompt = text)))
     }
 
-    private suspend fun generate(id: Any, params: JSONObject): JSONObject {
+    private suspend fun generate(id: Any, params: JSONObject, myEpoch: Int): JSONObject {
         val request = parseGenerate(params)
         if (!isForeground()) {
             throw NanoErrors.toRpcError(NanoFailure(NanoErrors.BACKGROUND_USE_BLOCKED, "app in background"))
         }
         val c = requireClient()
-        val myEpoch = epoch
         val chunker = SurrogateSafeChunker()
         val text = StringBuilder()
         var seq = 0
