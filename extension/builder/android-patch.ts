@@ -9,6 +9,12 @@
  *
  * Everything is planned before anything is written: if one file lacks a line the patch
  * needs, the report says which file and which line, and no file is touched.
+ *
+ * Creator rewrites proj/gradle.properties from the build panel before EVERY build (SDK
+ * levels, paths, application id). So there the hook reads the values as they are now, raises
+ * only what is lower than the module needs, and never puts back a value it saw earlier: taking
+ * its block out keeps the line as Creator (or the user) left it. Raising is the only change
+ * it makes to a version or an SDK level anywhere.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -55,23 +61,28 @@ interface PlannedFile {
   original: string | null;
   /** The file's lines with every oam-cocos block taken out. */
   lines: string[];
+  /** For files Creator rewrites: live line index → the line our earlier block had replaced. */
+  saved: Map<number, string>;
   edits: LineEdit[];
 }
 
 const ROOT_FILES = ['build.gradle', 'settings.gradle', 'gradle.properties', 'gradle/wrapper/gradle-wrapper.properties'];
-const NATIVE_FILES = ['app/build.gradle', 'app/AndroidManifest.xml'];
+/** `build.gradle` is the project's native/engine/android/build.gradle, applied by proj/build.gradle. */
+const NATIVE_FILES = ['app/build.gradle', 'app/AndroidManifest.xml', 'build.gradle'];
+/** Files Creator rewrites before every build: their live values win over what a block saved. */
+const REWRITTEN_BY_CREATOR = new Set(['proj/gradle.properties']);
 
 function loadFile(absolute: string, label: string): PlannedFile {
   const report = newFileReport(absolute, label);
   const style = commentStyleFor(absolute);
-  if (!fs.existsSync(absolute)) return { report, style, original: null, lines: [], edits: [] };
+  if (!fs.existsSync(absolute)) return { report, style, original: null, lines: [], edits: [], saved: new Map() };
   const original = fs.readFileSync(absolute, 'utf8');
-  const stripped = stripBlocks(splitLines(original));
+  const stripped = stripBlocks(splitLines(original), { keepLiveReplacements: REWRITTEN_BY_CREATOR.has(label) });
   if (stripped.error) {
     report.notDone.push({ what: 'read the oam-cocos blocks', reason: `${stripped.error}; fix the markers by hand`, blocking: true });
-    return { report, style, original, lines: [], edits: [] };
+    return { report, style, original, lines: [], edits: [], saved: new Map() };
   }
-  return { report, style, original, lines: stripped.lines, edits: [] };
+  return { report, style, original, lines: stripped.lines, edits: [], saved: stripped.saved };
 }
 
 function usable(file: PlannedFile): boolean {
@@ -134,7 +145,7 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
   } else if (older) {
     const body = bodyOf(file.lines[agp.index]);
     const newBody = body.slice(indentOf(body).length).replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
-    replaceLine(file, agp.index, newBody, `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (compileSdk ${config.compileSdk} needs it)`);
+    replaceLine(file, agp.index, newBody, `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk ${config.compileSdk})`);
   } else {
     file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
   }
@@ -165,6 +176,42 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
   } else {
     file.report.alreadyThere.push(`Kotlin Gradle plugin ${kotlinVersion} (at least ${config.kotlin})`);
   }
+}
+
+/**
+ * native/engine/android/build.gradle (applied from proj/build.gradle) has a buildscript block
+ * of its own with the template's AGP: raised to the same version, so one AGP is resolved.
+ * A project without that file or that line needs nothing here.
+ */
+function planAppliedBuild(file: PlannedFile, config: PatchConfig): void {
+  if (!usable(file)) return;
+  const agp = findLine(file.lines, AGP_LINE);
+  if (!agp) return;
+  const current = agp.match[3];
+  const older = isOlder(current, config.androidGradlePlugin);
+  if (older === null) {
+    file.report.notDone.push({
+      what: `raise its Android Gradle Plugin to ${config.androidGradlePlugin}`,
+      reason: `its version "${current}" is not a plain version; make it the same as proj/build.gradle's`,
+      blocking: false,
+    });
+  } else if (older) {
+    const body = bodyOf(file.lines[agp.index]);
+    const newBody = body.slice(indentOf(body).length).replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
+    replaceLine(file, agp.index, newBody, `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (the same as proj/build.gradle)`);
+  } else {
+    file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
+  }
+}
+
+/** The template's instant app module gets no Gemini Nano (see the README); said in the report. */
+function noteInstantApp(nativeDir: string, report: FileReport, config: PatchConfig): void {
+  if (!fs.existsSync(path.join(nativeDir, 'instantapp', 'build.gradle'))) return;
+  report.notDone.push({
+    what: `add :${config.moduleName} to the instant app (instantapp/)`,
+    reason: 'by design: the instant app has no Gemini Nano; on it the bridge reports the module missing',
+    blocking: false,
+  });
 }
 
 // --- settings.gradle: include the module ---------------------------------------------------
@@ -251,7 +298,16 @@ function planSdkLevel(
     missingAnchor(properties, what, `\`${propertyKey}=...\` (app/build.gradle reads it)`);
     return;
   }
-  const [, propertySeparator, propertyValue] = propertyLine.match;
+  let [, propertySeparator, propertyValue] = propertyLine.match;
+  // Still the value our own block set (nobody rewrote it): keep the block as it was, with the
+  // value it saved, so applying again changes nothing. A different live value is Creator's or
+  // the user's and stands as it is.
+  const earlier = properties.saved.get(propertyLine.index);
+  const earlierMatch = earlier === undefined ? null : new RegExp(`^\\s*${propertyKey}(\\s*=\\s*)(\\d+)\\s*$`).exec(bodyOf(earlier));
+  if (earlier !== undefined && earlierMatch && propertyValue === String(wanted) && Number(earlierMatch[2]) < wanted) {
+    properties.lines[propertyLine.index] = earlier;
+    [, propertySeparator, propertyValue] = earlierMatch;
+  }
   if (!/^\d+$/.test(propertyValue)) {
     properties.report.notDone.push({
       what,
@@ -346,7 +402,7 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
     ...ROOT_FILES.map((name) => loadFile(path.join(projectFiles.root, name), `proj/${name}`)),
     ...NATIVE_FILES.map((name) => loadFile(path.join(projectFiles.nativeDir, name), name)),
   ];
-  const [rootBuild, settings, properties, wrapper, appBuild, manifest] = files;
+  const [rootBuild, settings, properties, wrapper, appBuild, manifest, appliedBuild] = files;
   const moduleReport = newFileReport(path.join(projectFiles.root, 'oam-nano') + path.sep, 'proj/oam-nano/');
   let modulePlan: ModuleCopyPlan | null = null;
   let moduleToDelete: string | null = null;
@@ -378,6 +434,8 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
       }
       planWrapper(wrapper, config);
       planManifest(manifest, config);
+      planAppliedBuild(appliedBuild, config);
+      noteInstantApp(projectFiles.nativeDir, moduleReport, config);
     }
   } else {
     // Only folders carrying our marker are deleted; a user's own folder is left alone.

@@ -62,45 +62,74 @@ export interface StripResult {
   /** The lines with every block removed and every replaced line restored. */
   lines: string[];
   blockCount: number;
+  /**
+   * With keepLiveReplacements: index (in `lines`) of each live line given back → the line the
+   * block had saved (`was:`), so a caller can tell its own earlier value from a newer one.
+   */
+  saved: Map<number, string>;
   /** Set when the markers are unbalanced; the lines are then unusable. */
   error?: string;
 }
 
-export function stripBlocks(lines: readonly string[]): StripResult {
+export interface StripOptions {
+  /**
+   * For files a tool rewrites in place (Creator rewrites gradle.properties from the build panel
+   * before every build): a replacement block gives back its LIVE line, as it is now, instead of
+   * the `was:` line it saved, so a value set after the hook ran is never taken back.
+   */
+  keepLiveReplacements?: boolean;
+}
+
+export function stripBlocks(lines: readonly string[], options: StripOptions = {}): StripResult {
   const out: string[] = [];
   let blockCount = 0;
   let openedAt = -1;
   let blockIndent = '';
+  let live: string[] = [];
+  let was: string[] = [];
+  const saved = new Map<number, string>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const body = bodyOf(line);
     if (START_PATTERN.test(body)) {
       if (openedAt >= 0) {
-        return { lines: [], blockCount, error: `line ${i + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends` };
+        return { lines: [], blockCount, saved, error: `line ${i + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends` };
       }
       openedAt = i;
       blockIndent = indentOf(body);
+      live = [];
+      was = [];
       continue;
     }
     if (END_PATTERN.test(body)) {
       if (openedAt < 0) {
-        return { lines: [], blockCount, error: `line ${i + 1}: an oam-cocos end marker without a start marker` };
+        return { lines: [], blockCount, saved, error: `line ${i + 1}: an oam-cocos end marker without a start marker` };
+      }
+      // An insertion block (no `was:`) always goes; a replacement gives back its saved or its live line.
+      if (was.length > 0) {
+        if (options.keepLiveReplacements && live.length === 1 && was.length === 1) {
+          saved.set(out.length, was[0]);
+          out.push(live[0]);
+        } else {
+          out.push(...(options.keepLiveReplacements && live.length > 0 ? live : was));
+        }
       }
       openedAt = -1;
       blockCount++;
       continue;
     }
     if (openedAt >= 0) {
-      const was = WAS_PATTERN.exec(body);
-      if (was) out.push(blockIndent + was[1] + (line.endsWith('\r') ? '\r' : ''));
+      const saved = WAS_PATTERN.exec(body);
+      if (saved) was.push(blockIndent + saved[1] + (line.endsWith('\r') ? '\r' : ''));
+      else if (!/^\s*(?:\/\/|#|<!--)/.test(body)) live.push(line);
       continue;
     }
     out.push(line);
   }
   if (openedAt >= 0) {
-    return { lines: [], blockCount, error: `line ${openedAt + 1}: an oam-cocos block is never closed (no "${BLOCK_END_TEXT}" marker)` };
+    return { lines: [], blockCount, saved, error: `line ${openedAt + 1}: an oam-cocos block is never closed (no "${BLOCK_END_TEXT}" marker)` };
   }
-  return { lines: out, blockCount };
+  return { lines: out, blockCount, saved };
 }
 
 export type EditKind = 'replace' | 'insertAfter';

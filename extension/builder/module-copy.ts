@@ -63,7 +63,8 @@ export function planModuleCopy(source: string, destination: string, options: Mod
     if (!fs.existsSync(path.join(destination, MODULE_MARKER_FILE))) {
       return { error: `${destination} already exists and was not made by oam-cocos (no ${MODULE_MARKER_FILE} file); move it away or rename the module` };
     }
-    for (const relative of listFiles(destination, new Set())) existing.add(relative);
+    // Excluded names are left alone in the copy too: build/ holds Gradle's outputs for the module.
+    for (const relative of listFiles(destination, new Set(options.exclude))) existing.add(relative);
   }
 
   const writes: ModuleCopyPlan['writes'] = [];

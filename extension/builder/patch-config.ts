@@ -22,11 +22,17 @@ export interface PatchConfig {
   minSdk: number;
   /** The ML Kit artifacts are built against API 35. */
   compileSdk: number;
-  /** AGP 8.0.2 fails on compileSdk 35 (aapt2 "entry offsets overlap"); 8.6 supports 35. */
+  /**
+   * The genai-prompt classes carry Kotlin metadata 2.3, and Creator's release builds minify
+   * with the R8 that AGP bundles: Google's table (developer.android.com/build/kotlin-support)
+   * needs R8 8.13.19 for Kotlin 2.3, which AGP 8.13.2 bundles (AGP 8.13.2 release notes). AGP
+   * 8.13 needs Gradle 8.13, JDK 17 (the same JDK AGP 8.0.2 of the template needs) and Build
+   * Tools 35.0.0, and compiles up to API 36. (AGP 8.0.2 also fails on compileSdk 35.)
+   */
   androidGradlePlugin: string;
-  /** The Gradle wrapper AGP 8.6 requires at least. */
+  /** The Gradle wrapper AGP 8.13 requires at least. */
   gradle: string;
-  /** The genai-prompt classes carry Kotlin metadata 2.3.0. */
+  /** Kotlin Gradle plugin 2.3 (reads Kotlin 2.3 metadata; supports AGP 8.2.2-8.13). */
   kotlin: string;
   /** Names (files or folders, at any depth) left out when the module is copied. */
   exclude: string[];
@@ -39,8 +45,8 @@ export const DEFAULT_PATCH_CONFIG: PatchConfig = {
   moduleName: 'oam-nano',
   minSdk: 26,
   compileSdk: 35,
-  androidGradlePlugin: '8.6.1',
-  gradle: '8.7',
+  androidGradlePlugin: '8.13.2',
+  gradle: '8.13',
   kotlin: '2.3.0',
   exclude: [
     'build',

@@ -37,7 +37,7 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(linesBetween(project.read('proj/build.gradle'), '    dependencies {', '        // NOTE: Do not place your application dependencies here; they belong')).toEqual([
       '    dependencies {',
       `        // ${START}`,
-      "        classpath 'com.android.tools.build:gradle:8.6.1'",
+      "        classpath 'com.android.tools.build:gradle:8.13.2'",
       "        // was: classpath 'com.android.tools.build:gradle:8.0.2'",
       '        // <<< oam-cocos',
       `        // ${START}`,
@@ -78,7 +78,7 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
       'distributionBase=GRADLE_USER_HOME',
       'distributionPath=wrapper/dists',
       `# ${START}`,
-      'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.7-bin.zip',
+      'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.13-bin.zip',
       '# was: distributionUrl=https\\://services.gradle.org/distributions/gradle-8.0.2-bin.zip',
       '# <<< oam-cocos',
       'zipStoreBase=GRADLE_USER_HOME',
@@ -112,7 +112,7 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     const report = apply(true);
     const changed = Object.fromEntries(report.files.map((file) => [file.label, file.changed]));
     expect(changed['proj/build.gradle']).toEqual([
-      'Android Gradle Plugin 8.0.2 → 8.6.1 (compileSdk 35 needs it)',
+      'Android Gradle Plugin 8.0.2 → 8.13.2 (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk 35)',
       'Kotlin Gradle plugin 2.3.0 on the buildscript classpath',
     ]);
     expect(changed['proj/gradle.properties']).toEqual(['PROP_MIN_SDK_VERSION 21 → 26', 'PROP_COMPILE_SDK_VERSION 34 → 35']);
@@ -132,14 +132,24 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(second.files.find((file) => file.label === 'proj/build.gradle')?.alreadyThere).toHaveLength(2);
   });
 
-  test('reverting restores every file byte for byte and removes the module', () => {
+  // gradle.properties is Creator's: it rewrites it from the build panel before every build, so
+  // the hook never puts a value back there (a build panel's API 36 must not become 34). Without
+  // that rewrite (as here) the raised values stay, without markers; every other file is restored.
+  const raisedProperties = (text: string) =>
+    text.replace('PROP_COMPILE_SDK_VERSION=34', 'PROP_COMPILE_SDK_VERSION=35').replace('PROP_MIN_SDK_VERSION=21', 'PROP_MIN_SDK_VERSION=26');
+
+  test('reverting restores every file byte for byte but gradle.properties, whose current values stay, and removes the module', () => {
     const before = project.snapshot();
     apply(true);
     const report = apply(false);
     expect(report.ok).toBe(true);
     expect(report.written).toBe(true);
-    expect(project.snapshot()).toEqual(before);
-    for (const label of PROJECT_LABELS) expect(project.read(label)).toBe(fixture(label));
+    const after = project.snapshot();
+    for (const [file, bytes] of before) if (!file.endsWith('proj/gradle.properties')) expect([file, after.get(file)]).toEqual([file, bytes]);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const label of PROJECT_LABELS) {
+      expect(project.read(label)).toBe(label === 'proj/gradle.properties' ? raisedProperties(fixture(label)) : fixture(label));
+    }
   });
 
   test('reverting twice, or on a project never patched, changes nothing', () => {
@@ -150,8 +160,9 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(project.snapshot()).toEqual(before);
     apply(true);
     apply(false);
+    const reverted = project.snapshot();
     expect(apply(false).written).toBe(false);
-    expect(project.snapshot()).toEqual(before);
+    expect(project.snapshot()).toEqual(reverted);
   });
 
   test('the option off does not even need the module source', () => {
@@ -164,12 +175,16 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(before.size).toBeGreaterThan(snapshotWithoutModule.size);
   });
 
-  test('apply, revert, apply gives the same files as the first apply', () => {
+  test('apply, revert, apply gives the same files as the first apply (gradle.properties: the same values)', () => {
     apply(true);
     const applied = project.snapshot();
+    const appliedProperties = project.read('proj/gradle.properties');
     apply(false);
     apply(true);
-    expect(project.snapshot()).toEqual(applied);
+    const again = project.snapshot();
+    for (const [file, bytes] of applied) if (!file.endsWith('proj/gradle.properties')) expect([file, again.get(file)]).toEqual([file, bytes]);
+    const live = (text: string) => text.split('\n').filter((line) => /^PROP_(MIN|COMPILE)_SDK_VERSION=/.test(line));
+    expect(live(project.read('proj/gradle.properties'))).toEqual(live(appliedProperties));
   });
 
   test('a changed module source is re-copied and stale files are removed', () => {

@@ -129,19 +129,19 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     const project = make();
     const rootBuild = project
       .read('proj/build.gradle')
-      .replace("gradle:8.0.2'", "gradle:8.7.3'\n        classpath \"org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.10\"");
+      .replace("gradle:8.0.2'", "gradle:8.13.3'\n        classpath \"org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.10\"");
     project.write('proj/build.gradle', rootBuild);
-    const wrapper = project.read('proj/gradle/wrapper/gradle-wrapper.properties').replace('gradle-8.0.2-bin', 'gradle-8.9-all');
+    const wrapper = project.read('proj/gradle/wrapper/gradle-wrapper.properties').replace('gradle-8.0.2-bin', 'gradle-8.14-all');
     project.write('proj/gradle/wrapper/gradle-wrapper.properties', wrapper);
     const report = apply(project);
     expect(report.ok).toBe(true);
     expect(project.read('proj/build.gradle')).toBe(rootBuild);
     expect(project.read('proj/gradle/wrapper/gradle-wrapper.properties')).toBe(wrapper);
     expect(report.files.find((file) => file.label === 'proj/build.gradle')?.alreadyThere).toEqual([
-      'Android Gradle Plugin 8.7.3 (at least 8.6.1)',
+      'Android Gradle Plugin 8.13.3 (at least 8.13.2)',
       'Kotlin Gradle plugin 2.3.10 (at least 2.3.0)',
     ]);
-    expect(report.files.find((file) => file.label === 'proj/gradle/wrapper/gradle-wrapper.properties')?.alreadyThere).toEqual(['Gradle 8.9 (at least 8.7)']);
+    expect(report.files.find((file) => file.label === 'proj/gradle/wrapper/gradle-wrapper.properties')?.alreadyThere).toEqual(['Gradle 8.14 (at least 8.13)']);
   });
 
   test('an older Kotlin plugin is raised in place and restored on revert', () => {
@@ -181,8 +181,8 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     expect(report.ok).toBe(true);
     expect(report.files[0].notDone).toEqual([
       {
-        what: 'raise the Android Gradle Plugin to 8.6.1',
-        reason: 'its version "$agpVersion" is not a plain version; make sure it is at least 8.6.1',
+        what: 'raise the Android Gradle Plugin to 8.13.2',
+        reason: 'its version "$agpVersion" is not a plain version; make sure it is at least 8.13.2',
         blocking: false,
       },
     ]);
@@ -352,20 +352,15 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     });
   });
 
-  test("Cocos's per-build rewrite of gradle.properties keeps our value, and the next apply repairs the block", () => {
+  test("Cocos's per-build rewrite of gradle.properties: the value Creator wrote is read again, raised only if lower, never put back", () => {
     const project = make();
     apply(project);
-    // What Creator's native-pack-tool does on each build: a first-match replace per key.
-    const apiLevel = 34;
-    let properties = project.read('proj/gradle.properties');
-    const current = Number(/PROP_MIN_SDK_VERSION=(\d+)/.exec(properties)?.[1]);
-    properties = properties.replace(/PROP_MIN_SDK_VERSION=.*/, `PROP_MIN_SDK_VERSION=${Math.min(apiLevel, current)}`);
-    properties = properties.replace(/PROP_TARGET_SDK_VERSION=.*/, `PROP_TARGET_SDK_VERSION=${apiLevel}`);
-    project.write('proj/gradle.properties', properties);
+    const properties = project.read('proj/gradle.properties');
     expect(properties).toContain('PROP_MIN_SDK_VERSION=26\n# was: PROP_MIN_SDK_VERSION=21\n');
-    // A build with apiLevel 24 pulls our live value down; the hook puts it back.
-    project.write('proj/gradle.properties', properties.replace('PROP_MIN_SDK_VERSION=26\n', 'PROP_MIN_SDK_VERSION=24\n'));
+    // What Creator's native-pack-tool does on each build: a first-match replace per key (here the build panel says 24).
+    project.write('proj/gradle.properties', properties.replace(/PROP_MIN_SDK_VERSION=.*/, 'PROP_MIN_SDK_VERSION=24'));
     apply(project);
-    expect(project.read('proj/gradle.properties')).toBe(properties);
+    // Raised again, and the block now saves what Creator wrote (24), not the 21 it saw a build earlier.
+    expect(project.read('proj/gradle.properties')).toBe(properties.replace('# was: PROP_MIN_SDK_VERSION=21', '# was: PROP_MIN_SDK_VERSION=24'));
   });
 });

@@ -21,7 +21,7 @@ describe('marked blocks', () => {
       'b',
       '',
     ]);
-    expect(stripBlocks(patched)).toEqual({ lines, blockCount: 1 });
+    expect(stripBlocks(patched)).toEqual({ lines, blockCount: 1, saved: new Map() });
   });
 
   test('unbalanced markers are errors, not guesses', () => {
@@ -32,13 +32,14 @@ describe('marked blocks', () => {
 
   test('lines that only mention oam-cocos are not markers', () => {
     const lines = ['// uses oam-cocos >>> here', "include ':oam-cocos'"];
-    expect(stripBlocks(lines)).toEqual({ lines, blockCount: 0 });
+    expect(stripBlocks(lines)).toEqual({ lines, blockCount: 0, saved: new Map() });
   });
 });
 
 describe('versions', () => {
   test('compare numerically, with pre-releases before the release', () => {
     expect(isOlder('8.0.2', '8.6.1')).toBe(true);
+    expect(isOlder('8.6.1', '8.13.2')).toBe(true);
     expect(isOlder('8.10.0', '8.6.1')).toBe(false);
     expect(isOlder('8.6.1', '8.6.1')).toBe(false);
     expect(isOlder('8.7', '8.7.0')).toBe(false);
