@@ -3,11 +3,47 @@
  * `native.jsbBridgeWrapper` events on the one event name this project owns (BRIDGE_EVENT).
  * It never touches `native.bridge.onNative`: that single slot feeds every plugin's wrapper
  * events, and taking it would silence them all.
+ *
+ * Two things beyond sending and hearing:
+ * - Before a JS restart (`game.restart()`, which a hot update calls; on native it restarts the
+ *   JS VM) it tells the native side `detach`, synchronously, so nothing is sent into a JS
+ *   context that is going away; the new context's `ready` opens the bridge again.
+ * - `diagnose()` says why `ready` got no answer when that can be told: game code replaced
+ *   `native.bridge.onNative` (JS side) or called `JsbBridge.setCallback` (Java side, asked
+ *   through Cocos's reflection bridge, which does not depend on that callback), or the
+ *   Android module is not in this APK.
  */
-import { native } from 'cc';
+import { game, native } from 'cc';
 import { NATIVE } from 'cc/env';
 import { AgentError, BRIDGE_EVENT } from '../runtime/oam-core.js';
 import type { BridgeTransport } from '../runtime/oam-core.js';
+
+const PROBE_CLASS = 'com/oamcocos/nano/android/OamNanoProbe';
+const SHARING = 'docs/bridge-protocol.md, "Sharing the bridge with other code"';
+const DETACH = JSON.stringify({ jsonrpc: '2.0', method: 'detach', params: {} });
+
+interface LooseNative {
+  bridge?: { onNative?: unknown };
+  reflection?: { callStaticMethod?: (className: string, method: string, signature: string) => unknown };
+}
+
+/** Wraps game.restart once per JS context so the native side hears `detach` first. */
+let restartWrapped = false;
+function wrapRestart(eventName: string): void {
+  if (restartWrapped) return;
+  const target = game as unknown as { restart?: (...args: unknown[]) => unknown };
+  const original = target.restart;
+  if (typeof original !== 'function') return;
+  restartWrapped = true;
+  target.restart = function restartAfterDetach(this: unknown, ...args: unknown[]): unknown {
+    try {
+      native.jsbBridgeWrapper.dispatchEventToNative(eventName, DETACH);
+    } catch (error) {
+      console.error('[oam] could not tell the native side about the restart', error);
+    }
+    return original.apply(this, args);
+  };
+}
 
 type Listener = (message: string) => void;
 
@@ -33,10 +69,43 @@ export class JsbBridgeTransport implements BridgeTransport {
     }
   };
 
+  /** `native.bridge.onNative` as the wrapper's getter set it (read right after that getter ran). */
+  private readonly wrapperOnNative: unknown;
+
   constructor(readonly eventName: string = BRIDGE_EVENT) {
     if (!JsbBridgeTransport.isSupported()) {
       throw new AgentError('model_unavailable', 'JsbBridgeTransport works only in a native build (native.jsbBridgeWrapper is missing here); use the stand-in model in the editor and browser previews.');
     }
+    this.wrapperOnNative = (native as unknown as LooseNative).bridge?.onNative;
+    wrapRestart(eventName);
+  }
+
+  diagnose(): string | undefined {
+    const loose = native as unknown as LooseNative;
+    const onNative = loose.bridge?.onNative;
+    if (this.wrapperOnNative !== undefined && onNative !== this.wrapperOnNative) {
+      return `Game code replaced native.bridge.onNative after native.jsbBridgeWrapper set it, so no jsbBridgeWrapper event (oam-cocos's included) reaches JS any more. Use native.jsbBridgeWrapper.addNativeEventListener(...) instead (${SHARING}).`;
+    }
+    let answer: unknown;
+    try {
+      answer = loose.reflection?.callStaticMethod?.(PROBE_CLASS, 'describe', '()Ljava/lang/String;');
+    } catch {
+      answer = undefined;
+    }
+    if (typeof answer !== 'string') {
+      return 'The oam-cocos Android module could not be reached (com.oamcocos.nano.android.OamNanoProbe): it is not in this APK. Turn on the Gemini Nano option in the build panel and rebuild; the instant app never has Gemini Nano.';
+    }
+    let probe: { callback?: unknown; callbackClass?: unknown } = {};
+    try {
+      probe = JSON.parse(answer) as typeof probe;
+    } catch {
+      return undefined;
+    }
+    if (probe.callback === 'replaced') {
+      const by = typeof probe.callbackClass === 'string' ? ` (now held by ${probe.callbackClass})` : '';
+      return `Game code called JsbBridge.setCallback after JsbBridgeWrapper installed its callback${by}, so no jsbBridgeWrapper event (oam-cocos's included) reaches Java any more. Register with JsbBridgeWrapper.getInstance().addScriptEventListener(...) instead (${SHARING}).`;
+    }
+    return undefined;
   }
 
   send(message: string): void {

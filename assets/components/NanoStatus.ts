@@ -50,6 +50,8 @@ export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): s
     case 'downloading':
       return 'The on-device AI model is downloading…';
     default:
+      // An unanswered handshake may come with its cause (module missing, bridge taken over): show it.
+      if (a.reason === 'unreachable' && a.detail) return `On-device AI did not answer: ${a.detail}`;
       return REASONS[a.reason] || `On-device AI is unavailable (${a.reason}${a.detail ? `: ${a.detail}` : ''}).`;
   }
 }

@@ -14,6 +14,8 @@ export interface JsCall {
   request?: Record<string, unknown>;
   text?: string;
   abortAfterChunks?: number;
+  /** Disposes the model (the JS context going away) after this many chunks. */
+  disposeAfterChunks?: number;
   expect: { result?: unknown; error?: { code: string; retryAfterMs?: number; nativeCode?: number }; chunks?: string[]; progress?: unknown[] };
 }
 export interface BridgeFixture {
@@ -121,6 +123,8 @@ export class ScriptedNative implements BridgeTransport {
   readonly received: IncomingRequest[] = [];
   onRequest: (request: IncomingRequest) => void = () => undefined;
   failSend = false;
+  /** Set by a test to stand for a transport that can tell why native is silent. */
+  diagnose?: () => string | undefined;
 
   send(message: string): void {
     if (this.failSend) throw new Error('jsbBridgeWrapper is not available');

@@ -35,6 +35,7 @@ async function run(model: GeminiNanoModel, call: JsCall): Promise<{ result?: unk
           if (chunk.finishReason === undefined) chunks.push(chunk.delta);
           last = chunk;
           if (call.abortAfterChunks !== undefined && chunks.length >= call.abortAfterChunks) canceller.abort();
+          if (call.disposeAfterChunks !== undefined && chunks.length >= call.disposeAfterChunks) model.dispose();
         }
         return { result: { chunks, text: last?.text, finishReason: last?.finishReason }, chunks, progress };
       }

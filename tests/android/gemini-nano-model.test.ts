@@ -40,6 +40,26 @@ describe('GeminiNanoModel: a native side that never answers', () => {
     expect(native.methods()).toEqual(['ready', 'cancel']);
   });
 
+  it('names the cause the transport can tell (a bridge taken over, the module missing) instead of the generic timeout', async () => {
+    const native = new ScriptedNative();
+    const cause = 'Game code called JsbBridge.setCallback after JsbBridgeWrapper installed its callback (now held by com.example.AppActivity$1)';
+    native.diagnose = () => cause;
+    const model = new GeminiNanoModel({ transport: native, ...fast });
+    const e = await failure(model.connect());
+    expect(e.code).toBe('model_unavailable');
+    expect(e.message).toBe(cause);
+    expect(await model.availability()).toEqual({ status: 'unavailable', reason: 'unreachable', detail: cause });
+  });
+
+  it('keeps the generic message when the transport cannot tell, or its diagnosis throws', async () => {
+    for (const diagnose of [() => undefined, () => { throw new Error('reflection failed'); }]) {
+      const native = new ScriptedNative();
+      native.diagnose = diagnose;
+      const e = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
+      expect(e.message).toMatch(/oam-cocos Android module/);
+    }
+  });
+
   it('fails generate() with model_unavailable instead of hanging, and retries the handshake next time', async () => {
     const native = new ScriptedNative();
     const model = new GeminiNanoModel({ transport: native, ...fast });
@@ -406,5 +426,13 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
     model.dispose();
     expect((await failure(pending)).code).toBe('cancelled');
     expect(native.listenerCount).toBe(0);
+    // The native side hears `detach`: it cancels this context's work and sends nothing until a new `ready`.
+    expect(native.received[native.received.length - 1]).toEqual({ jsonrpc: '2.0', method: 'detach', params: {} });
+  });
+
+  it('dispose() before any handshake sends nothing', () => {
+    const native = ScriptedNative.device(() => undefined);
+    new GeminiNanoModel({ transport: native, ...fast }).dispose();
+    expect(native.received).toEqual([]);
   });
 });

@@ -8,4 +8,10 @@ export interface BridgeTransport {
   send(message: string): void;
   /** Listens for native→JS messages; returns the unsubscribe function. */
   onMessage(listener: (message: string) => void): () => void;
+  /**
+   * Optional: why the native side cannot be heard, when the transport can tell (the Android
+   * module is not in this build; game code took over Cocos's bridge callback on the Java or the
+   * JS side). Undefined when it cannot tell. Called after `ready` got no answer.
+   */
+  diagnose?(): string | undefined;
 }

@@ -15,6 +15,7 @@ import { BridgeClient } from './bridge-client';
 import { ChunkQueue } from './chunk-queue';
 import {
   BRIDGE_PROTOCOL_VERSION,
+  encodeNotification,
   isAvailabilityResult,
   isCountTokensResult,
   isDownloadProgress,
@@ -86,6 +87,8 @@ export class GeminiNanoModel implements LanguageModel {
   private readonly client: BridgeClient;
   private readonly events: Emitter<NanoEvents> = mitt<NanoEvents>();
   private readyPromise: Promise<void> | undefined;
+  private readonly transport: BridgeTransport;
+  private disposed = false;
   private infoPromise: Promise<ModelInfoResult> | undefined;
   private downloadPromise: Promise<void> | undefined;
   private lastProgress: DownloadProgress | undefined;
@@ -114,6 +117,7 @@ export class GeminiNanoModel implements LanguageModel {
     if (options.modelPreference) this.readyParams.preference = options.modelPreference;
     if (options.releaseStage) this.readyParams.releaseStage = options.releaseStage;
     this.thinkingFor = new Set(options.thinkingFor ?? []);
+    this.transport = options.transport;
     this.client = new BridgeClient(options.transport);
     this.requestTimeoutMs = positive(options.requestTimeoutMs, 30_000);
     this.readyTimeoutMs = positive(options.readyTimeoutMs, 5_000);
@@ -163,6 +167,16 @@ export class GeminiNanoModel implements LanguageModel {
         },
         (error: unknown) => {
           const e = AgentError.from(error);
+          if (e.code === 'model_unavailable' && e.message === NOT_IN_BUILD) {
+            // No answer at all: the transport may know why (module missing, bridge taken over).
+            let cause: string | undefined;
+            try {
+              cause = this.transport.diagnose?.();
+            } catch {
+              cause = undefined;
+            }
+            if (cause) throw new AgentError('model_unavailable', cause, { cause: e });
+          }
           throw e.code === 'model_unavailable' ? e : new AgentError('model_unavailable', `The native side refused the handshake: ${e.message}`, { cause: e });
         },
       );
@@ -322,8 +336,21 @@ export class GeminiNanoModel implements LanguageModel {
     }
   }
 
-  /** Stops listening to the bridge and fails every pending call. */
+  /**
+   * Stops listening to the bridge and fails every pending call. After a handshake it tells the
+   * native side (`detach`), which then cancels what this context started and sends nothing more
+   * until a `ready`.
+   */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.readyPromise) {
+      try {
+        this.transport.send(encodeNotification('detach', {}));
+      } catch {
+        // A native side that cannot be reached has nothing to stop.
+      }
+    }
     this.client.dispose();
     this.events.all.clear();
   }

@@ -16,7 +16,7 @@ export const BRIDGE_PROTOCOL_VERSION = 1;
  */
 export type RequestId = string | number;
 
-export type BridgeMethod = 'ready' | 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'warmup' | 'cancel';
+export type BridgeMethod = 'ready' | 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'warmup' | 'cancel' | 'detach';
 
 export interface ReadyParams {
   protocol: number;
