@@ -1,21 +1,45 @@
 /**
- * Estimated time a turn takes on a phone's Gemini Nano, from published figures:
- * - prefill ≈ 940 prompt tokens/s: nano-v3 on a Pixel 10 Pro (Android Developers Blog,
- *   "Gemini Nano with on-device ML Kit and GenAI APIs", Aug 2025);
- * - decode ≈ 15 output tokens/s: between ≈9.6 (Nano 3) and ≈19 (Nano 4 Fast) measured by
- *   Android Authority (reported in kuscher/booklight docs/research/on-device-ai.md);
- * - a fixed cost per call ≈ 0.3 s (time to first token for text on nano-v3, one developer's
- *   measurement in kuscher/booklight docs/research/device-findings.md);
- * - a cached prefix costs ≈ a quarter of its prefill (ML Kit's prefix-caching page: 1,000+100
- *   tokens 2.11 s → 0.5 s on a Pixel 9, as quoted by booklight; marked uncertain there).
- * The figures are inputs, not measurements of this project; see shared/reference/mlkit-genai.md §5.
+ * Estimated time a turn takes on a phone's Gemini Nano, from published figures. They are
+ * inputs, not measurements of this project (no phone here); see shared/reference/mlkit-genai.md §5.
  */
-export const COST_MODEL = {
+export interface CostModel {
+  prefillTokensPerSecond: number;
+  decodeTokensPerSecond: number;
+  perCallSeconds: number;
+  /** What a cached prefix token costs, relative to prefilling it (1: no prefix caching). */
+  cachedPrefillFactor: number;
+}
+
+export const COST_MODEL: CostModel = {
   prefillTokensPerSecond: 940,
   decodeTokensPerSecond: 15,
   perCallSeconds: 0.3,
   cachedPrefillFactor: 0.25,
 };
+
+/** Each figure with where it comes from and how far it can be trusted. */
+export const COST_SOURCES: Array<{ figure: string; source: string; strength: string }> = [
+  {
+    figure: 'prefill 940 prompt tokens/s',
+    source: 'nano-v3 on a Pixel 10 Pro, Android Developers Blog "Gemini Nano with on-device ML Kit and GenAI APIs", Aug 2025',
+    strength: 'medium: the vendor\'s figure, one device',
+  },
+  {
+    figure: 'decode 15 tokens/s (range 9.6 to 19)',
+    source: 'Android Authority\'s measurements of Nano 3 (≈9.6) and Nano 4 Fast (≈19), as reported in kuscher/booklight docs/research/on-device-ai.md',
+    strength: 'medium: third-party measurements, second-hand; 15 is the middle of the range, not a measurement',
+  },
+  {
+    figure: '0.3 s fixed cost per call',
+    source: 'time to first token for text on nano-v3, one developer\'s measurement (kuscher/booklight docs/research/device-findings.md)',
+    strength: 'WEAK: one developer, one device',
+  },
+  {
+    figure: 'cached prefix at 0.25× its prefill',
+    source: 'ML Kit\'s prefix-caching page (1,000+100 tokens: 2.11 s → 0.5 s on a Pixel 9) as quoted by booklight, marked uncertain there',
+    strength: 'WEAK: quoted second-hand and marked uncertain; how ML Kit treats a prefix that grows each turn is unverified',
+  },
+];
 
 export interface StepCost {
   promptTokens: number;
@@ -24,9 +48,14 @@ export interface StepCost {
   outputTokens: number;
 }
 
-/** Seconds one model step takes; the prefix counts as cached from the second call on. */
-export function stepSeconds(step: StepCost, prefixCached: boolean): number {
+/** Seconds until the step's first output token (the fixed cost and the prefill). */
+export function firstTokenSeconds(step: Omit<StepCost, 'outputTokens'>, prefixCached: boolean, model: CostModel = COST_MODEL): number {
   const cached = prefixCached ? Math.min(step.cacheableTokens, step.promptTokens) : 0;
-  const prefill = (step.promptTokens - cached + cached * COST_MODEL.cachedPrefillFactor) / COST_MODEL.prefillTokensPerSecond;
-  return COST_MODEL.perCallSeconds + prefill + step.outputTokens / COST_MODEL.decodeTokensPerSecond;
+  const prefill = (step.promptTokens - cached + cached * model.cachedPrefillFactor) / model.prefillTokensPerSecond;
+  return model.perCallSeconds + prefill;
+}
+
+/** Seconds one model step takes. */
+export function stepSeconds(step: StepCost, prefixCached: boolean, model: CostModel = COST_MODEL): number {
+  return firstTokenSeconds(step, prefixCached, model) + step.outputTokens / model.decodeTokensPerSecond;
 }

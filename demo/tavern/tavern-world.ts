@@ -21,15 +21,20 @@ export function createTavernWorld(): WorldState {
   return new WorldState(JSON.parse(JSON.stringify(TAVERN_WORLD)));
 }
 
-export function tavernTools(world: WorldState): AgentTool[] {
+export function tavernTools(world: WorldState, options: { orderIsSideEffect?: boolean } = {}): AgentTool[] {
   const checkMenu = AgentTool.local(
-    { name: 'check_menu', description: "Lists tonight's food and drink with prices in gold." },
+    // The menu is known in advance: a line-first turn reads it in its prompt instead of a call.
+    { name: 'check_menu', description: "Lists tonight's food and drink with prices in gold.", snapshot: () => world.get('tavern.menu') },
     () => world.get('tavern.menu'),
   );
   const takeOrder = AgentTool.local(
     {
       name: 'take_order',
       description: "Serves food or drink to the player and takes the gold from the player's purse.",
+      // Mira's lines report what the order cost and what is left, so by default the line waits
+      // for the result. A game whose line does not need it declares the order a side effect:
+      // it is applied while the line streams, and a refusal is in the turn's tool calls.
+      sideEffect: options.orderIsSideEffect === true,
       parameters: JsonSchema.obj({
         item: JsonSchema.enumOf(MENU_ITEMS, { description: 'what the player ordered' }),
         quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),

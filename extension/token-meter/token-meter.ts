@@ -8,7 +8,7 @@ import { estimateTokens } from '../../src/models/types';
 import { renderPersonaInstructions, normalizePersona } from '../../src/game/persona';
 import type { Persona } from '../../src/game/persona';
 import { renderToolSection } from '../../src/core/prompt/stable-prefix';
-import { npcReplySchema, textFormatRule } from '../../src/game/npc/reply-format';
+import { NPC_LINE_FIELD, npcReplySchema, textFormatRule } from '../../src/game/npc/reply-format';
 import { resolveNPCOptions } from '../../src/game/npc/npc-options';
 import type { NPCOptions, ResolvedNPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
@@ -184,8 +184,8 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
   const labels = { user: 'Player', assistant: speakerLabel(normalized.name) };
-  const section = renderToolSection({ instructions, tools, labels, inlineReplies: options.inlineReplies, replySchema });
-  const replyOnly = renderToolSection({ instructions, tools: [], labels, inlineReplies: options.inlineReplies, replySchema });
+  const section = renderToolSection({ instructions, tools, labels, inlineReplies: options.inlineReplies, lineFirst: true, replyLineField: NPC_LINE_FIELD, replySchema });
+  const replyOnly = renderToolSection({ instructions, tools: [], labels, inlineReplies: options.inlineReplies, lineFirst: true, replyLineField: NPC_LINE_FIELD, replySchema });
 
   // Gemini Nano takes system instructions, so the runtime splits the prefix this way.
   const systemInstruction = instructions.trim();

@@ -74,13 +74,18 @@ export class KeywordModel implements LanguageModel {
 
   private answer(request: GenerationRequest): string {
     const said = request.turn?.prompt ?? lastPlayerLine(request.prompt);
-    const results = request.turn?.toolResults ?? [];
+    // A lookup read into the prompt ahead (`check_menu now: {…}`) counts as its result.
+    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (m) => ({ tool: m[1], args: {}, output: m[2] }));
+    const results = [...ahead, ...(request.turn?.toolResults ?? [])];
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
     const rule = this.options.rules.find((r) => matches(r.when, said));
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter((t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name));
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
     const structured = /reply is a JSON object|as one JSON object with these keys|JSON of this form/.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    // The default format asks for the words first, then JSON lines (the other keys, the actions).
+    const lineFirst = /as plain text\./.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    const effects = afterReplyTools(request);
 
     switch (request.kind) {
       case 'toolArguments': {
@@ -89,8 +94,13 @@ export class KeywordModel implements LanguageModel {
         return JSON.stringify(call?.args ?? {});
       }
       case 'decide': {
-        if (pending.length > 0) {
-          const next = pending[0];
+        const needed = lineFirst ? pending.filter((t) => effects.indexOf(t.name) < 0) : pending;
+        if (lineFirst && needed.length === 0) {
+          const after = pending.map((t) => `${t.name}(${Object.entries(t.args ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})`);
+          return lineFirstAnswer(this.reply(rule, ctx), structured, after);
+        }
+        if (needed.length > 0) {
+          const next = needed[0];
           return seedFormat
             ? JSON.stringify({ action: next.name, arguments: next.args ?? {} })
             : JSON.stringify({ tool: next.name, args: next.args ?? {} });
@@ -99,8 +109,11 @@ export class KeywordModel implements LanguageModel {
         const reply = this.reply(rule, ctx);
         return JSON.stringify({ reply: structured ? structuredReply(reply) : reply.line });
       }
-      case 'structured':
-        return JSON.stringify(structuredReply(this.reply(rule, ctx)));
+      case 'structured': {
+        const reply = this.reply(rule, ctx);
+        if (reply.json !== undefined) return jsonAnswer(reply.json, request, lineFirst);
+        return lineFirst ? lineFirstAnswer(reply, true, []) : JSON.stringify(structuredReply(reply));
+      }
       case 'respond': {
         const reply = this.reply(rule, ctx);
         return reply.emotion && /\[happy\]|brackets/.test(`${request.systemInstruction ?? ''}${request.prompt}`) ? `[${reply.emotion}] ${reply.line}` : reply.line;
@@ -133,6 +146,40 @@ function structuredReply(reply: KeywordReply): unknown {
   const out: Record<string, unknown> = { emotion: reply.emotion ?? 'neutral', line: reply.line };
   if (reply.end) out.end = true;
   return out;
+}
+
+/**
+ * A rule's JSON answer, as asked: only the keys the prompt lists (a model writes what it is asked
+ * for), and line first when the task asks for one key as plain text.
+ */
+function jsonAnswer(json: unknown, request: GenerationRequest, lineFirst: boolean): string {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return JSON.stringify(json);
+  const text = `${request.promptPrefix ?? ''}${request.prompt}`;
+  const listed = Array.from(text.matchAll(/^- "([^"]+)"/gm), (m) => m[1]);
+  const value: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(json as Record<string, unknown>)) if (listed.length === 0 || listed.indexOf(k) >= 0) value[k] = v;
+  const first = lineFirst ? /first the (\w+), as plain text/.exec(text) : null;
+  if (!first || typeof value[first[1]] !== 'string') return JSON.stringify(value);
+  const words = value[first[1]] as string;
+  delete value[first[1]];
+  return Object.keys(value).length > 0 ? `${words}\n${JSON.stringify(value)}` : words;
+}
+
+/** The words, then the reply's other keys and the actions, one JSON object per line. */
+function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string[]): string {
+  const lines = [reply.line];
+  if (structured) {
+    const rest = structuredReply(reply) as Record<string, unknown>;
+    delete rest.line;
+    if (Object.keys(rest).length > 0) lines.push(JSON.stringify(rest));
+  }
+  return [...lines, ...after].join('\n');
+}
+
+/** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
+function afterReplyTools(request: GenerationRequest): string[] {
+  const m = /actions that go with your words \(([^)]*)\)/.exec(request.promptPrefix ?? '');
+  return m ? m[1].split(/,\s*/) : [];
 }
 
 /** Tool names listed in the stable prefix's catalog (`- name: …`). */

@@ -31,7 +31,7 @@ describe('the stable prefix', () => {
     const b = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
     await a.agent.respond('Hi');
     await b.agent.respond('Hi');
-    expect(a.model.requests[0].promptPrefix).toContain('{"reply":"…"}');
+    expect(a.model.requests[0].promptPrefix).toContain('first write what Assistant says, as plain text.');
     expect(b.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters.
     expect(a.model.requests[0].promptPrefix).toContain('{"tool":"take_order","args":{"item":"ale","quantity":1}}');

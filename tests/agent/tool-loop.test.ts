@@ -39,8 +39,16 @@ describe('reading what the model writes', () => {
     expect(model.kinds).toEqual(['decide', 'respond']);
   });
 
-  test('garbage twice: a repair, then the reply without tools', async () => {
-    const { agent, model, log } = tavernAgent(['lorem ipsum dolor sit amet, consectetur adipiscing', '%%%% ###', 'Welcome!']);
+  test('line first (default): words that are not JSON are the reply, in one call', async () => {
+    const { agent, model, log } = tavernAgent(['lorem ipsum dolor sit amet']);
+    const r = await agent.respond('Hi');
+    expect(r.text).toBe('lorem ipsum dolor sit amet');
+    expect(model.kinds).toEqual(['decide']);
+    expect(log).toEqual([]);
+  });
+
+  test('JSON envelopes (lineFirst off): garbage twice is a repair, then the reply without tools', async () => {
+    const { agent, model, log } = tavernAgent(['lorem ipsum dolor sit amet, consectetur adipiscing', '%%%% ###', 'Welcome!'], { lineFirst: false });
     const r = await agent.respond('Hi');
     expect(r.text).toBe('Welcome!');
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
@@ -53,7 +61,7 @@ describe('reading what the model writes', () => {
 
   test('the repair quotes at most 240 characters of the previous answer', async () => {
     const long = 'x'.repeat(500);
-    const { agent, model } = tavernAgent([long, Script.reply('Hi.')]);
+    const { agent, model } = tavernAgent([long, Script.reply('Hi.')], { lineFirst: false });
     await agent.respond('Hi');
     const quoted = model.requests[1].prompt.split('Previous answer: ')[1].split('\n')[0];
     expect(quoted).toBe(`${'x'.repeat(240)}…`);

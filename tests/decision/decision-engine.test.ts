@@ -2,7 +2,7 @@
  * DecisionEngine: the answer is always one of the option ids (or the fallback); bad requests
  * fail before any model call; near misses are coerced; time budgets, tools, decideMany.
  */
-import {
+import { WorldState,
   AgentError,
   AgentTool,
   Canceller,
@@ -34,8 +34,28 @@ function engine(steps: Parameters<ScriptedLanguageModel['append']>, options = {}
 }
 
 describe('decide', () => {
-  test('returns the chosen id, the reason and the confidence in one structured call', async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'flee', reason: 'The sword is big.', confidence: 80 })]);
+  test('by default the id alone, written first as plain words: one call, one output token, options outside the stable prefix', async () => {
+    const { model, engine: e } = engine(['flee']);
+    const d = await e.decide(request());
+    expect(d).toMatchObject({ optionId: 'flee', reason: '', isFallback: false, modelCalls: 1 });
+    expect(model.requests[0].prompt).toContain('first the choice, as plain text.');
+    // Decisions with other options share the cached prefix: the ids are in the prompt only.
+    expect(`${model.requests[0].systemInstruction}${model.requests[0].promptPrefix}`).not.toContain('attack');
+  });
+
+  test('a small world-state lookup is read into the prompt as facts instead of a lookup call', async () => {
+    const world = new WorldState({ player: { hp: 30, sword: true } });
+    const { model, engine: e } = engine(['flee']);
+    const d = await e.decide(request({ tools: world.tools({ readable: ['player'] }) }));
+    expect(d.modelCalls).toBe(1);
+    expect(model.kinds).toEqual(['structured']);
+    expect(model.requests[0].prompt).toContain('Facts: {"player":{"hp":30,"sword":true}}');
+    const off = engine([Script.call('read_world_state', { path: 'player' }), 'flee'], { prefetchLookups: false });
+    expect((await off.engine.decide(request({ tools: world.tools({ readable: ['player'] }) }))).modelCalls).toBe(2);
+  });
+
+  test("reason 'after': the chosen id, the reason and the confidence in one structured call", async () => {
+    const { model, engine: e } = engine([Script.json({ choice: 'flee', reason: 'The sword is big.', confidence: 80 })], { reason: 'after' });
     const d = await e.decide(request({ facts: { playerHp: 30, goblinHp: 4 } }));
     expect(d).toEqual({ optionId: 'flee', reason: 'The sword is big.', confidence: 80, isFallback: false, modelCalls: 1 });
     expect(model.kinds).toEqual(['structured']);
@@ -63,7 +83,7 @@ describe('decide', () => {
       Script.json({ choice: 'attack', reason: 'Rage.', confidence: 250 }),
       Script.json({ choice: 'attack', reason: 'Rage.' }),
       Script.json({ choice: 'attack', reason: 'Rage.', confidence: -3 }),
-    ]);
+    ], { reason: 'after' });
     expect((await e.decide(request())).confidence).toBe(100);
     expect((await e.decide(request())).confidence).toBe(50);
     expect((await e.decide(request())).confidence).toBe(0);

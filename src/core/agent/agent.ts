@@ -12,7 +12,7 @@ import { generateText } from '../../models/types';
 import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
 import type { AgentResponse } from './events';
 import { AgentRun } from './run';
-import { TurnEngine, resolveTurnTools } from './turn';
+import { TurnEngine, prefixInput, resolveTurnTools } from './turn';
 import { TurnState } from './turn-state';
 import { TurnQueue } from './turn-queue';
 import { TokenCounter } from '../prompt/prompt-builder';
@@ -32,6 +32,11 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Structured turn: the reply is JSON valid against this schema, keys in schema order. */
   schema?: JsonSchema | Record<string, unknown>;
+  /**
+   * A check beyond the schema (a decision's id among its options): a problem it names is
+   * repaired like a schema violation. The schema, not this, is what the stable prefix describes.
+   */
+  refine?: (value: unknown) => string | undefined;
   toolChoice?: ToolChoice;
   enabledTools?: string[];
   /** A note for this turn only. */
@@ -120,7 +125,7 @@ export class Agent {
         const engine = new TurnEngine(
           state,
           { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter, prefixes: this.prefixes },
-          { prompt, schema, choice, enabledTools: options.enabledTools, context: options.context },
+          { prompt, schema, refine: options.refine, choice, enabledTools: options.enabledTools, context: options.context },
           run.external,
           entries,
         );
@@ -310,8 +315,15 @@ export class Agent {
     return true;
   }
 
-  prewarm(): Promise<void> {
-    return this.model.prewarm ? this.model.prewarm(this._instructions) : Promise.resolve();
+  /**
+   * Sends the stable prefix (instructions, tool catalog, answer format) ahead of the first turn,
+   * so a backend with a prefix cache (Gemini Nano) does not make the first turn pay its prefill.
+   * Pass the schema the turns will use (an NPC's reply shape), since the prefix describes it.
+   */
+  prewarm(options: { schema?: JsonSchema } = {}): Promise<void> {
+    if (!this.model.prewarm) return Promise.resolve();
+    const stable = this.prefixes.get(prefixInput({ instructions: this._instructions, tools: this._tools }, this._config, options.schema), this.model);
+    return this.model.prewarm(stable.systemInstruction, stable.promptPrefix);
   }
 
   /** Cancels running and queued turns; the agent takes no more. */

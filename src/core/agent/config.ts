@@ -51,6 +51,17 @@ export interface AgentConfig {
    * small talk costs 1 model call and a one-tool turn 2. false: the seed's separate reply step.
    */
   inlineReplies: boolean;
+  /**
+   * true (default, with inlineReplies): a reply is written line first, as plain words, with the
+   * reply's other keys and side-effect tool calls on lines after it, so the player's first word
+   * is the model's first token. false: the reply is a JSON envelope (`{"reply": …}`).
+   */
+  lineFirst: boolean;
+  /**
+   * For structured replies: the key whose value is spoken text (an NPC's `line`). Line-first
+   * mode writes it first, as plain words; without it a structured reply is written as JSON.
+   */
+  replyLineField?: string;
   temperature?: number;
   topK?: number;
   seed?: number;
@@ -90,6 +101,7 @@ const DEFAULT_CONFIG: AgentConfig = {
   retry: DEFAULT_RETRY_POLICY,
   labels: { user: 'User', assistant: 'Assistant' },
   inlineReplies: true,
+  lineFirst: true,
   decisionTemperature: 0,
   decisionMaxTokens: 256,
   toolTimeoutMs: 60_000,
@@ -154,6 +166,10 @@ function nonNegativeInt(name: string, v: number): void {
 
 export function validateConfig(c: AgentConfig): void {
   validateToolChoice(c.toolPolicy.choice);
+  if (typeof c.lineFirst !== 'boolean') throw new AgentError('invalid_request', 'lineFirst must be true or false.');
+  if (c.replyLineField !== undefined && (typeof c.replyLineField !== 'string' || !c.replyLineField)) {
+    throw new AgentError('invalid_request', 'replyLineField must be the name of a string key of the reply schema.');
+  }
   nonNegativeInt('toolPolicy.maxToolRounds', c.toolPolicy.maxToolRounds);
   nonNegativeInt('toolPolicy.maxToolCalls', c.toolPolicy.maxToolCalls);
   nonNegativeInt('context.reservedTokens', c.context.reservedTokens);

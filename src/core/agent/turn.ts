@@ -11,12 +11,14 @@ import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } f
 import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from '../json';
 import { buildStepPrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
 import type { PrefixCache } from '../prompt/prefix-cache';
-import { argumentsTask, decideTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
+import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
+import { LineFirstReader, readLineFirst, type LineFirstAnswer } from '../envelope/line-first';
+import { lineFieldOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
 import { stripReasoning } from '../envelope/call-syntax';
 import type { StepKind } from '../../models/types';
-import type { ToolChoice } from './config';
+import type { AgentConfig, ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';
 import type { TranscriptEntry } from './transcript';
 import { runModelStep } from './model-step';
@@ -26,6 +28,8 @@ import type { TurnState } from './turn-state';
 export interface TurnInput {
   prompt: string;
   schema?: JsonSchema;
+  /** A check beyond the schema; the problem it names is repaired like a schema violation. */
+  refine?: (value: unknown) => string | undefined;
   choice: ToolChoice;
   enabledTools?: string[];
   /** A note for this turn only (the situation, the world right now). */
@@ -41,9 +45,18 @@ export interface TurnSetup {
   prefixes: PrefixCache;
 }
 
+/** Longest lookup snapshot (JSON characters) placed in the prompt instead of a lookup call. */
+const MAX_PREFETCH_CHARS = 600;
+
+/** A side-effect call written after the words of a line-first reply. */
+interface AfterReplyCall {
+  tool: AgentTool;
+  argCandidates: unknown[];
+}
+
 type DecideOutcome =
   | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> }
-  | { kind: 'reply'; inline?: unknown; envelope?: unknown }
+  | { kind: 'reply'; inline?: unknown; envelope?: unknown; after?: AfterReplyCall[] }
   | { kind: 'rejected'; tool: AgentTool; args: Record<string, unknown>; problem: string }
   | { kind: 'gaveUp' };
 
@@ -68,14 +81,33 @@ export function resolveTurnTools(tools: readonly AgentTool[], choice: ToolChoice
   return { enabled, forced };
 }
 
+/** What the stable prefix of a turn depends on. */
+export function prefixInput(setup: Pick<TurnSetup, 'instructions' | 'tools'>, config: AgentConfig, schema: JsonSchema | undefined): PrefixInput {
+  return {
+    instructions: setup.instructions,
+    tools: setup.tools,
+    labels: config.labels,
+    inlineReplies: config.inlineReplies,
+    lineFirst: config.lineFirst,
+    replyLineField: config.replyLineField,
+    replySchema: schema,
+  };
+}
+
 export class TurnEngine {
   private readonly stable: StablePrompt;
-  private readonly contextNote: string;
+  private contextNote: string;
   private readonly records: ToolRecord[] = [];
   private readonly succeeded = new Set<string>();
   private rounds = 0;
   private calls = 0;
+  /** Where this turn's entries of actions written after the words start and end. */
+  private afterReply: { from: number; to: number } | undefined;
   private readonly labels: string[];
+  /** Replies are written line first (plain words, then JSON lines). */
+  private readonly lineFirst: boolean;
+  /** The structured reply's spoken-text key, when line first. */
+  private readonly lineField: string | undefined;
 
   constructor(
     private readonly turn: TurnState,
@@ -86,7 +118,10 @@ export class TurnEngine {
     private readonly current: TranscriptEntry[],
   ) {
     const config = turn.config;
-    this.stable = setup.prefixes.get(setup.instructions, setup.tools, config.labels, config.inlineReplies, input.schema, turn.model);
+    const prefix = prefixInput(setup, config, input.schema);
+    this.stable = setup.prefixes.get(prefix, turn.model);
+    this.lineFirst = writesLineFirst(prefix);
+    this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
     this.contextNote = [setup.contextNote, input.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
     this.labels = [config.labels.assistant, 'Assistant', 'AI'];
   }
@@ -102,6 +137,9 @@ export class TurnEngine {
     let inline: unknown;
     let inlineProblem: { problem: string; previous: string } | undefined;
     const policy = config.toolPolicy;
+    // Line first, a small lookup that can say now what it would return goes into this turn's
+    // prompt instead of costing a model call (the menu, a quest log): the words can come first.
+    if (this.lineFirst && !forced && choice === 'auto') enabled = this.prefetchLookups(enabled);
     const toolsOn = choice !== 'none' && (enabled.length > 0 || forced !== undefined);
 
     while (toolsOn && this.rounds < policy.maxToolRounds && this.calls < policy.maxToolCalls) {
@@ -138,6 +176,9 @@ export class TurnEngine {
         break;
       }
       if (outcome.kind === 'reply') {
+        // Actions written after the words run whether or not the words are usable: the model
+        // chose them, and a repair step then sees their results.
+        if (outcome.after) await this.runAfterReply(outcome.after);
         if (config.inlineReplies && outcome.inline !== undefined) {
           const accepted = this.acceptInline(outcome.inline, outcome.envelope);
           if (accepted.ok) inline = accepted.value;
@@ -171,14 +212,26 @@ export class TurnEngine {
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       // Under 'required' a reply is refused, so it must not flash on screen while streaming.
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
+      const lines = this.lineFirst && !required ? new LineFirstReader(names) : undefined;
       const scanner = new CompletionScanner();
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
         // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
         // does not end the stream.
         const answer = stripReasoning(t);
+        const state = lines ? lines.push(answer) : undefined;
+        // Words first: shown as they come; the JSON lines after them end the answer by themselves.
+        if (state && state.kind === 'line') return this.showLine(state.text);
+        if (state && state.kind === 'unknown') return false;
         if (reader) this.showInline(reader.push(answer));
         return scanner.push(answer);
       });
+      const written = lines ? readLineFirst(stripReasoning(text), names) : undefined;
+      // Words that are a call themselves (`check_menu`, `[check_menu()]`), or words before a
+      // call whose result is needed ("Sure! {"tool":"check_menu"…}"), are read as the call.
+      const needsResult = written ? written.calls.some((c) => !(enabled.find((t) => t.name === c.tool) as AgentTool).sideEffect) : false;
+      if (written && !needsResult && parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call') {
+        return this.lineFirstReply(written, enabled);
+      }
       const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
       if (env.kind === 'respond') {
         // A reply cut off before its JSON closed (the decide step's small output cap, a stream
@@ -249,13 +302,18 @@ export class TurnEngine {
     const attempts = inlineProblem ? 1 : (config.repairsInvalidOutput ? 2 : 1);
     for (let attempt = 0; attempt < attempts; attempt++) {
       const isRepair = inlineProblem !== undefined || attempt > 0;
-      let task = structuredTask(config.labels, schema, usedTools);
+      const lineField = this.lineField;
+      let task = lineField ? lineFirstTask(config.labels, schema, lineField, usedTools) : structuredTask(config.labels, schema, usedTools);
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
       let lastPartial = '';
       let seen = 0;
       const scanner = new CompletionScanner();
+      const lines = lineField ? new LineFirstReader() : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
       const text = await this.step('structured', task, isRepair, 'disallowed', [], (t) => {
+        const state = lines ? lines.push(t) : undefined;
+        if (state && state.kind === 'line') return this.showLine(state.text);
+        if (state && state.kind === 'unknown') return false;
         // Re-read the partial value only when the new text can change its shape or a string in
         // it (a quote, comma or closing bracket), not on every chunk: reading is linear in the text.
         const fresh = t.slice(seen);
@@ -270,14 +328,15 @@ export class TurnEngine {
         }
         return scanner.push(t);
       }, raw);
-      const found = extractJson(text);
+      const written = lineField ? readLineFirst(text, []) : undefined;
+      const found = written ? { value: this.lineFirstValue(written) } : extractJson(text);
       if (found) {
-        const checked = schema.check(found.value);
+        const checked = this.checkReply(schema, found.value);
         if (checked.ok) return checked.value;
         problem = checked.problem;
         // A model that keeps to the decide format wraps the answer: {"reply": {…}}.
         const inner = isPlainObject(found.value) ? inlineReplyOf(found.value) : undefined;
-        const unwrapped = inner !== undefined && inner !== found.value ? schema.check(inner) : undefined;
+        const unwrapped = inner !== undefined && inner !== found.value ? this.checkReply(schema, inner) : undefined;
         if (unwrapped && unwrapped.ok) return unwrapped.value;
       } else {
         problem = 'the answer was not JSON';
@@ -332,6 +391,67 @@ export class TurnEngine {
     return result.text;
   }
 
+  // ---- line-first replies -------------------------------------------------------------------
+
+  /** Places parameterless lookups' small snapshots in the turn's note; returns the tools still to offer. */
+  private prefetchLookups(enabled: AgentTool[]): AgentTool[] {
+    const facts: string[] = [];
+    const rest = enabled.filter((tool) => {
+      if (!tool.snapshot || !tool.isParameterless) return true;
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(tool.snapshot());
+      } catch {
+        return true; // a snapshot that cannot be read leaves the lookup to the model
+      }
+      if (text === undefined || text.length > MAX_PREFETCH_CHARS) return true;
+      facts.push(`${tool.name} now: ${text}`);
+      return false;
+    });
+    if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
+    return rest;
+  }
+
+  /** Shows the words of a line-first reply as they stream; never ends the stream. */
+  private showLine(words: string): false {
+    if (this.lineField) this.turn.emit({ type: 'partial', value: { [this.lineField]: words } });
+    else this.turn.showText(cleanReplyText(words, this.labels, false));
+    return false;
+  }
+
+  /** The reply value of a line-first answer: the words, or the object with the words in its line key. */
+  private lineFirstValue(written: LineFirstAnswer): unknown {
+    if (!this.lineField) return written.line;
+    const value: Record<string, unknown> = { ...written.fields };
+    delete value[this.lineField]; // the words written first are the line, whatever the trailer says
+    return { [this.lineField]: written.line, ...value };
+  }
+
+  private lineFirstReply(written: LineFirstAnswer, enabled: AgentTool[]): DecideOutcome {
+    const after: AfterReplyCall[] = [];
+    for (const call of written.calls) {
+      const tool = enabled.find((t) => t.name === call.tool);
+      if (tool) after.push({ tool, argCandidates: call.argCandidates });
+    }
+    return { kind: 'reply', inline: this.lineFirstValue(written), after };
+  }
+
+  /** Runs the actions written after the words, in order, within the turn's call budget; a repeat runs once. */
+  private async runAfterReply(calls: AfterReplyCall[]): Promise<void> {
+    const from = this.current.length;
+    const seen = new Set<string>();
+    for (const call of calls) {
+      if (this.calls >= this.turn.config.toolPolicy.maxToolCalls) break;
+      const checked = checkArguments(call.tool, call.argCandidates);
+      const key = `${call.tool.name} ${JSON.stringify(checked.ok ? checked.args : checked.firstArgs)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (checked.ok) await this.execute(call.tool, checked.args);
+      else this.reject(call.tool, checked.firstArgs, checked.problem);
+    }
+    if (this.current.length > from) this.afterReply = { from, to: this.current.length };
+  }
+
   // ---- inline replies -----------------------------------------------------------------------
 
   private showInline(state: ReturnType<InlineReplyReader['push']>): void {
@@ -352,13 +472,21 @@ export class TurnEngine {
       const text = cleanReplyText(value, this.labels, true);
       return text ? { ok: true, value: text } : { ok: false, failure: { problem: 'the reply was empty', previous: '' } };
     }
-    const checked = schema.check(value);
+    const checked = this.checkReply(schema, value);
     if (checked.ok) return { ok: true, value: checked.value };
     if (isPlainObject(envelope) && envelope !== value) {
-      const whole = schema.check(envelope);
+      const whole = this.checkReply(schema, envelope);
       if (whole.ok) return { ok: true, value: whole.value };
     }
     return { ok: false, failure: { problem: checked.problem, previous: JSON.stringify(value) } };
+  }
+
+  /** The schema's check, then the run's own. */
+  private checkReply(schema: JsonSchema, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
+    const checked = schema.check(value);
+    if (!checked.ok || !this.input.refine) return checked;
+    const problem = this.input.refine(checked.value);
+    return problem ? { ok: false, problem } : checked;
   }
 
   // ---- tools --------------------------------------------------------------------------------
@@ -389,7 +517,11 @@ export class TurnEngine {
     const structured = this.input.schema !== undefined;
     const text = structured ? JSON.stringify(reply) : (reply as string);
     if (!structured) this.turn.showText(text);
+    // Actions written after the words come after them in the transcript too, so the next
+    // prompt shows the line, then what the game really did (a failed order included).
+    const after = this.afterReply ? this.current.splice(this.afterReply.from, this.afterReply.to - this.afterReply.from) : [];
     this.current.push(structured ? { type: 'response', text, structured: reply } : { type: 'response', text });
+    this.current.push(...after);
     const response: AgentResponse = {
       text,
       toolCalls: this.records.slice(),

@@ -12,6 +12,10 @@ export interface PrefixInput {
   tools: readonly AgentTool[];
   labels: AgentLabels;
   inlineReplies: boolean;
+  /** Replies written line first (plain words, then JSON lines); only with inlineReplies. */
+  lineFirst: boolean;
+  /** The spoken-text key of a structured reply, written first in line-first mode. */
+  replyLineField?: string;
   /** The reply schema for structured turns (an NPC's reply shape), or undefined for text replies. */
   replySchema?: JsonSchema;
 }
@@ -27,7 +31,7 @@ export function renderToolSection(input: PrefixInput): string {
       return `- ${t.name}: ${desc}Arguments: ${args}`;
     });
     parts.push(`Tools ${labels.assistant} can use:\n${catalog.join('\n')}`);
-    parts.push(formatRules(input));
+    parts.push(writesLineFirst(input) ? lineFirstRules(input) : formatRules(input));
   }
   if (input.replySchema) {
     parts.push(`${labels.assistant}'s reply is a JSON object with these keys:\n${input.replySchema.renderFields()}`);
@@ -51,6 +55,60 @@ function formatRules(input: PrefixInput): string {
   }
   lines.push(`Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`);
   return lines.join('\n');
+}
+
+/** True when replies are written line first: the words, then JSON lines. */
+export function writesLineFirst(input: Pick<PrefixInput, 'inlineReplies' | 'lineFirst' | 'replySchema' | 'replyLineField'>): boolean {
+  if (!input.inlineReplies || !input.lineFirst) return false;
+  return !input.replySchema || lineFieldOf(input.replySchema, input.replyLineField) !== undefined;
+}
+
+/** The reply's spoken-text key when the schema has it as a string property. */
+export function lineFieldOf(schema: JsonSchema, field: string | undefined): string | undefined {
+  if (!field) return undefined;
+  const props = (schema.json as { properties?: Record<string, { type?: unknown }> }).properties;
+  return props && props[field] && props[field].type === 'string' ? field : undefined;
+}
+
+/**
+ * The reply's other required keys as a one-line example (`{"emotion":"…"}`), or '' when the
+ * words are the whole reply.
+ */
+export function restOfReplyExample(schema: JsonSchema | undefined, lineField: string | undefined): string {
+  if (!schema) return '';
+  const example = exampleValue(schema.json, 0, true) as Record<string, unknown>;
+  if (lineField) delete example[lineField];
+  return Object.keys(example).length > 0 ? JSON.stringify(example) : '';
+}
+
+function lineFirstRules(input: PrefixInput): string {
+  const { tools, labels } = input;
+  const needed = tools.filter((t) => !t.sideEffect);
+  const effects = tools.filter((t) => t.sideEffect);
+  const lines: string[] = ['When asked for the next step, answer in one of two ways:'];
+  if (needed.length > 0) {
+    const example = needed.find((t) => !t.isParameterless) ?? needed[0];
+    lines.push(`- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`);
+  }
+  const rest = restOfReplyExample(input.replySchema, input.replyLineField);
+  let answer = `- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.`;
+  if (rest) answer += ` Then, on a new line, the reply's other keys: ${rest}`;
+  lines.push(answer);
+  if (effects.length > 0) {
+    const example = effects.find((t) => !t.isParameterless) ?? effects[0];
+    lines.push(`- actions that go with your words (${effects.map((t) => t.name).join(', ')}) come after them, one per line: ${callExample(example)}`);
+  }
+  lines.push(`Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`);
+  return lines.join('\n');
+}
+
+/** `name(key="value", n=1)`: the family's call syntax, shorter than a JSON envelope. */
+export function callExample(tool: AgentTool): string {
+  const args = exampleArguments(tool);
+  const parts = args && typeof args === 'object' && !Array.isArray(args)
+    ? Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    : [];
+  return `${tool.name}(${parts.join(', ')})`;
 }
 
 /** A concrete example built from the schema (small models copy abstract templates literally). */

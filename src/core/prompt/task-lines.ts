@@ -2,6 +2,7 @@
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
 import type { AgentLabels } from '../agent/config';
+import { restOfReplyExample } from './stable-prefix';
 
 export function decideTask(required: boolean, enabled: readonly AgentTool[], allTools: readonly AgentTool[], inline: boolean): string {
   const narrowed = enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
@@ -28,6 +29,15 @@ export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTool
   // would cost ~90 uncached prompt tokens on every structured step.
   const shape = isObject ? 'the reply JSON object described above, on its own' : `JSON of this form: ${schema.render()}`;
   return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}.\nAnswer with the JSON only.`;
+}
+
+/** A structured reply written line first: the words as plain text, then the other keys as JSON. */
+export function lineFirstTask(labels: AgentLabels, schema: JsonSchema, lineField: string, usedTools: boolean): string {
+  const facts = usedTools ? ', using the facts from the tool results' : '';
+  const rest = restOfReplyExample(schema, lineField);
+  const then = rest ? `\nThen, on a new line, the reply's other keys as one JSON object: ${rest}` : '';
+  const first = lineField === 'line' ? `what ${labels.assistant} says` : `the ${lineField}`;
+  return `Write ${labels.assistant}'s new reply to the last message${facts}: first ${first}, as plain text.${then}`;
 }
 
 export function repairNote(problem: string, previous: string): string {

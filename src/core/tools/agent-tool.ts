@@ -30,6 +30,20 @@ export interface ToolDefinition {
   parameters?: JsonSchema | Record<string, unknown>;
   /** Local tools: how long the handler may run (default: the agent's toolTimeoutMs). External tools: how long to wait for the host (default: the agent's externalToolTimeoutMs). */
   timeoutMs?: number;
+  /**
+   * True when the reply does not need the tool's result (remembering a fact, playing an
+   * animation, setting a quest flag): in the default line-first mode the model may call it after
+   * its words in the same step, so the player's line streams while the game applies the effect
+   * and the turn saves a model call. If the call fails, the failure is in the turn's tool calls
+   * and the transcript, so the next turn's prompt shows what really happened.
+   */
+  sideEffect?: boolean;
+  /**
+   * For a lookup: what it would return right now, read without arguments. An engine may place
+   * it in the prompt instead of spending a model call on the lookup (a decision does, when it
+   * is small). Undefined: nothing to say in advance.
+   */
+  snapshot?: () => unknown;
 }
 
 /** Names the model uses for "no tool": a tool may not take them. */
@@ -44,6 +58,8 @@ export class AgentTool {
   readonly timeoutMs?: number;
   readonly execution: 'local' | 'external';
   readonly handler?: ToolHandler<any>;
+  readonly sideEffect: boolean;
+  readonly snapshot?: () => unknown;
 
   private constructor(definition: ToolDefinition, execution: 'local' | 'external', handler?: ToolHandler<any>) {
     checkToolName(definition.name);
@@ -57,6 +73,14 @@ export class AgentTool {
     this.description = definition.description.trim();
     this.parameters = toSchema(definition.parameters, definition.name);
     if (definition.timeoutMs !== undefined) this.timeoutMs = definition.timeoutMs;
+    if (definition.sideEffect !== undefined && typeof definition.sideEffect !== 'boolean') {
+      throw new AgentError('invalid_request', `Tool "${definition.name}": sideEffect must be true or false.`);
+    }
+    this.sideEffect = definition.sideEffect === true;
+    if (definition.snapshot !== undefined && typeof definition.snapshot !== 'function') {
+      throw new AgentError('invalid_request', `Tool "${definition.name}": snapshot must be a function.`);
+    }
+    if (definition.snapshot) this.snapshot = definition.snapshot;
     this.execution = execution;
     if (handler) this.handler = handler;
   }
@@ -78,8 +102,9 @@ export class AgentTool {
   }
 
   /** A plain, serialisable description (for transcripts, previews and the bridge). */
-  toJSON(): { name: string; description: string; parameters: Record<string, unknown>; execution: 'local' | 'external' } {
-    return { name: this.name, description: this.description, parameters: this.parameters.json, execution: this.execution };
+  toJSON(): { name: string; description: string; parameters: Record<string, unknown>; execution: 'local' | 'external'; sideEffect?: true } {
+    const plain = { name: this.name, description: this.description, parameters: this.parameters.json, execution: this.execution };
+    return this.sideEffect ? { ...plain, sideEffect: true } : plain;
   }
 }
 

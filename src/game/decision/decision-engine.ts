@@ -11,6 +11,7 @@ import { JsonSchema } from '../../core/schema';
 import type { LanguageModel } from '../../models/types';
 import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
+import { setOwnKey } from '../../core/json/own-key';
 
 export interface DecisionOption {
   id: string;
@@ -46,8 +47,14 @@ export interface DecisionEngineOptions {
   instructions?: string;
   temperature?: number;
   maxToolRounds?: number;
-  /** 'after' (default): the id first, then one short sentence; 'none': the id only (fastest). */
+  /** 'none' (default): the id only, the fastest; 'after': the id first, then one short sentence and a confidence. */
   reason?: 'after' | 'none';
+  /**
+   * true (default): a lookup that can say in advance what it would return (`snapshot`, as the
+   * world-state reader does) and says little (≤ 600 characters) goes into the prompt as facts
+   * instead of costing a model call.
+   */
+  prefetchLookups?: boolean;
   inlineReplies?: boolean;
   /** Scheduler priority (default 50). */
   priority?: number;
@@ -55,11 +62,14 @@ export interface DecisionEngineOptions {
 
 export type DecisionResult = { ok: true; decision: Decision } | { ok: false; error: AgentError };
 
+/** Longest lookup result (JSON characters) placed in the prompt instead of a call. */
+const MAX_PREFETCH_CHARS = 600;
+
 const UNUSABLE = new Set(['guardrail_violation', 'refusal', 'generation_failed', 'rate_limited', 'busy', 'model_unavailable', 'tool_failed', 'unsupported_language']);
 
 export class DecisionEngine {
-  /** Answer schemas by option list: a game asks the same question often, and compiling a validator costs ~1 ms. */
-  private readonly schemas = new Map<string, JsonSchema>();
+  /** Compiled once: compiling a validator costs ~1 ms. */
+  private answerSchema: JsonSchema | undefined;
 
   constructor(readonly model: LanguageModel, private readonly options: DecisionEngineOptions = {}) {}
 
@@ -68,8 +78,10 @@ export class DecisionEngine {
     if (ids.length === 1) return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
 
     // Everything that can reject the request runs before the timer and the signal link exist.
-    const agent = this.agentFor(request);
-    const prompt = decisionPrompt(request);
+    const prefetched = this.prefetch(request.tools ?? []);
+    const tools = (request.tools ?? []).filter((t) => !prefetched.names.has(t.name));
+    const agent = this.agentFor(request, tools);
+    const prompt = decisionPrompt(request, prefetched.facts);
     const canceller = new Canceller();
     const unlink = linkSignal(request.signal, canceller);
     let timer: unknown;
@@ -79,9 +91,12 @@ export class DecisionEngine {
     }
     let calls = 0;
     try {
+      const forced = request.toolChoice !== undefined && typeof request.toolChoice === 'object' ? request.toolChoice.tool : undefined;
       const run = agent.run(prompt, {
-        schema: this.schema(ids),
-        toolChoice: request.toolChoice ?? (request.tools && request.tools.length > 0 ? 'auto' : 'none'),
+        schema: this.schema(),
+        refine: (v) => (matchOption((v as { choice?: unknown }).choice, ids) === undefined
+          ? `"choice" must be one of the option ids: ${ids.join(', ')}` : undefined),
+        toolChoice: forced && prefetched.names.has(forced) ? 'none' : request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none'),
         signal: canceller.signal,
       });
       run.on('step', () => { calls++; });
@@ -128,22 +143,46 @@ export class DecisionEngine {
     return results;
   }
 
-  private schema(ids: string[]): JsonSchema {
-    const key = JSON.stringify(ids);
-    const hit = this.schemas.get(key);
-    if (hit) return hit;
-    const props: Record<string, JsonSchema> = { choice: JsonSchema.enumOf(ids, { description: 'the id of the option you pick' }) };
-    if (this.options.reason !== 'none') {
+  /**
+   * One answer schema for every option list: the ids are in the prompt, not the stable prefix,
+   * so decisions with different options share the device's prefix cache (the answer is matched
+   * to the ids when read).
+   */
+  private schema(): JsonSchema {
+    if (this.answerSchema) return this.answerSchema;
+    const props: Record<string, JsonSchema> = { choice: JsonSchema.string({ description: 'the id of the option you pick, from the Options list' }) };
+    if (this.options.reason === 'after') {
       props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
       props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
     }
-    const schema = JsonSchema.obj(props, { optional: this.options.reason !== 'none' ? ['confidence'] : [] });
-    if (this.schemas.size >= 64) this.schemas.clear();
-    this.schemas.set(key, schema);
-    return schema;
+    this.answerSchema = JsonSchema.obj(props, { optional: this.options.reason === 'after' ? ['confidence'] : [] });
+    return this.answerSchema;
   }
 
-  private agentFor(request: DecisionRequest): Agent {
+  /** Small lookups read now, as facts for the prompt, and the names of the tools they replace. */
+  private prefetch(tools: readonly AgentTool[]): { facts: Record<string, unknown>; names: Set<string> } {
+    const facts: Record<string, unknown> = {};
+    const names = new Set<string>();
+    if (this.options.prefetchLookups === false) return { facts, names };
+    for (const tool of tools) {
+      if (!tool.snapshot) continue;
+      let value: unknown;
+      let text: string | undefined;
+      try {
+        value = tool.snapshot();
+        text = value === undefined ? undefined : JSON.stringify(value);
+      } catch {
+        continue; // a snapshot that cannot be read leaves the lookup to the model
+      }
+      if (text === undefined || text.length > MAX_PREFETCH_CHARS) continue;
+      const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [[tool.name, value] as [string, unknown]];
+      for (const [k, v] of entries) setOwnKey(facts, k, v);
+      names.add(tool.name);
+    }
+    return { facts, names };
+  }
+
+  private agentFor(request: DecisionRequest, tools: AgentTool[]): Agent {
     const actor = request.actor ? normalizePersona(request.actor) : undefined;
     const lines = [this.options.instructions ?? `You decide what ${actor ? actor.name : 'a character'} does next in a video game. Pick the option that fits the character and the situation best.`];
     if (actor) {
@@ -153,12 +192,14 @@ export class DecisionEngine {
     }
     return new Agent(this.model, {
       instructions: lines.join('\n'),
-      tools: request.tools ?? [],
+      tools,
       config: {
         labels: { user: 'Game', assistant: actor ? actor.name.replace(/[:\n]/g, ' ') : 'Character' },
         temperature: this.options.temperature,
         toolPolicy: { maxToolRounds: this.options.maxToolRounds ?? 2 },
         inlineReplies: this.options.inlineReplies ?? true,
+        // The id first, as plain words: the decision is known at its first token or two.
+        replyLineField: 'choice',
         priority: this.options.priority ?? 50,
         label: actor ? `${actor.name} (decision)` : 'decision',
       },
@@ -194,9 +235,10 @@ export function checkDecision(request: DecisionRequest): string[] {
   return ids;
 }
 
-function decisionPrompt(request: DecisionRequest): string {
+function decisionPrompt(request: DecisionRequest, prefetched: Record<string, unknown>): string {
   const lines = [`Situation: ${request.situation.trim()}`];
   if (request.facts !== undefined) lines.push(factsLine(request.facts));
+  if (Object.keys(prefetched).length > 0) lines.push(factsLine(prefetched));
   lines.push('Options:');
   for (const o of request.options) lines.push(`- ${o.id.trim()}: ${o.description.trim()}`);
   return lines.join('\n');

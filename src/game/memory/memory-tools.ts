@@ -48,6 +48,7 @@ function rememberFactTool(stage: MemoryStage, currentMemory: () => NPCMemoryStat
     {
       name: REMEMBER_FACT_TOOL,
       description: 'Remember a fact about the player for later conversations.',
+      sideEffect: true,
       parameters: JsonSchema.obj({
         fact: JsonSchema.string({ description: 'One short fact, e.g. "The player\'s name is Sam."' }),
       }),
@@ -74,6 +75,7 @@ function changeRelationshipTool(stage: MemoryStage, currentMemory: () => NPCMemo
     {
       name: CHANGE_RELATIONSHIP_TOOL,
       description: 'Change how you feel about the player when they help, please, insult or hurt you.',
+      sideEffect: true,
       parameters: JsonSchema.obj({
         reason: JsonSchema.string({ description: 'Why, in a few words.' }),
         // The range is described, not enforced: an overshoot is clamped here instead of sent back for repair.

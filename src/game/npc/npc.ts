@@ -21,7 +21,7 @@ import { DialogueStream } from './dialogue-stream';
 import { TurnQueue } from '../../core/agent/turn-queue';
 import { LineTracker } from './line-tracker';
 import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
-import { npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
+import { NPC_LINE_FIELD, npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
 import { barkLine, type BarkOptions } from './bark';
 import { NPC_SAVE_VERSION, readSaveState, type NPCSaveState } from './save-state';
 
@@ -209,6 +209,7 @@ export class NPC {
     this.agent.configure({
       labels: { user: 'Player', assistant: labelOf(p.name) },
       inlineReplies: o.inlineReplies,
+      replyLineField: NPC_LINE_FIELD,
       toolPolicy: { choice: o.toolChoice, maxToolRounds: o.maxToolRounds, maxToolCalls: o.maxToolCalls },
       structuredReplyRenderer: (v) => (v && typeof v === 'object' && typeof (v as { line?: unknown }).line === 'string' ? (v as { line: string }).line : JSON.stringify(v)),
       temperature: o.temperature,
@@ -466,7 +467,7 @@ export class NPC {
   }
 
   prewarm(): Promise<void> {
-    return this.agent.prewarm();
+    return this.agent.prewarm({ schema: this.options.replyFormat === 'text' ? undefined : this.replySchema });
   }
 
   /** Cancels running and queued turns; the NPC takes no more. */

@@ -16,6 +16,9 @@ export interface ParsedReply {
   endsConversation: boolean;
 }
 
+/** The reply key that is spoken aloud: written first, as plain words, in line-first mode. */
+export const NPC_LINE_FIELD = 'line';
+
 export function npcReplySchema(o: ResolvedNPCOptions, maxSentences: number): JsonSchema {
   const props: Record<string, JsonSchema> = {
     // A described string, not an enum: an off-list feeling ("grumpy") is matched leniently when

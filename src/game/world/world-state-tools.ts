@@ -63,6 +63,13 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
         properties: { path: { type: 'string', description: 'Dot path to read, e.g. player.gold or party[0].name.' } },
         required: ['path'],
       },
+      // Everything readable, by path: a decision puts it in its prompt when it is small.
+      snapshot: () => {
+        if (everything) return world.get('');
+        const out: Record<string, unknown> = {};
+        for (const r of readable) setOwnKey(out, r.toString(), world.get(r));
+        return out;
+      },
     },
     (args: Record<string, unknown>) => {
       const parsed = parseArgPath(args.path, true);
@@ -87,6 +94,7 @@ function updateTool(world: WorldState, writable: WorldPath[]): AgentTool {
     {
       name: UPDATE_WORLD_STATE_TOOL,
       description,
+      sideEffect: true,
       parameters: {
         type: 'object',
         properties: {
