@@ -15,6 +15,10 @@ package com.oamcocos.nano.core
  * once [engineGone] or [contextGone] has returned, no delivery is running and none will start
  * for the old epoch. `ready`/`detach` are read on the game thread as they arrive (see
  * BridgeHost.onMessage), so the gate follows the JS side in the order JS spoke.
+ *
+ * Holding the lock across [deliver] is safe: `JsbBridge.sendToScript` only queues the message
+ * under the scheduler's mutex, which Cocos does not hold while it runs queued functions on the
+ * game thread, so a JS call into [contextReady] from there waits for the queueing at most.
  */
 class BridgeGate(private val deliver: (String) -> Unit) {
     private val lock = Any()
