@@ -31,9 +31,9 @@ interface LooseNative {
 let restartWrapped = false;
 function wrapRestart(eventName: string): void {
   if (restartWrapped) return;
-  const target = game as unknown as { restart?: (...args: unknown[]) => unknown };
-  const original = target.restart;
-  if (typeof original !== 'function') return;
+  const target = game as unknown as { restart?: (...args: unknown[]) => unknown } | undefined;
+  const original = target?.restart;
+  if (!target || typeof original !== 'function') return;
   restartWrapped = true;
   target.restart = function restartAfterDetach(this: unknown, ...args: unknown[]): unknown {
     try {
