@@ -119,8 +119,8 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
       continue;
     }
     if (openedAt >= 0) {
-      const saved = WAS_PATTERN.exec(body);
-      if (saved) was.push(blockIndent + saved[1] + (line.endsWith('\r') ? '\r' : ''));
+      const wasLine = WAS_PATTERN.exec(body);
+      if (wasLine) was.push(blockIndent + wasLine[1] + (line.endsWith('\r') ? '\r' : ''));
       else if (!/^\s*(?:\/\/|#|<!--)/.test(body)) live.push(line);
       continue;
     }
