@@ -10,6 +10,8 @@ import android.os.Bundle
 open class Activity : Context() {
     /** Java: isFinishing(). */
     open val isFinishing: Boolean get() = false
+    /** Java: isChangingConfigurations(). */
+    open val isChangingConfigurations: Boolean get() = false
 }
 
 open class Application : Context() {

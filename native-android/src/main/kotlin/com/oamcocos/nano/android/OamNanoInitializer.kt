@@ -54,14 +54,22 @@ class OamNanoInitializer : ContentProvider() {
         override fun onActivityStarted(activity: Activity) = lifecycle.started()
         override fun onActivityResumed(activity: Activity) = warnIfCallbackTaken()
         override fun onActivityPaused(activity: Activity) = Unit
-        override fun onActivityStopped(activity: Activity) = lifecycle.stopped()
+        override fun onActivityStopped(activity: Activity) {
+            lifecycle.stopped()
+            // Finishing or being recreated for a configuration change: onDestroy comes next. Closing
+            // the gate here is earlier than any destroy callback, also on API 26-28.
+            if (activity.isFinishing || activity.isChangingConfigurations) {
+                lifecycle.destroying(EngineLifecycle.isEngineActivity(activity.javaClass), activity.isFinishing, activity)
+            }
+        }
         override fun onActivitySaveInstanceState(activity: Activity, outState: Bundle) = Unit
 
         // API 29+: called before the activity's onDestroy, so before Cocos tears the engine down.
         override fun onActivityPreDestroyed(activity: Activity) =
             lifecycle.destroying(EngineLifecycle.isEngineActivity(activity.javaClass), activity.isFinishing, activity)
 
-        // API 26-28 have only this one, called from inside onDestroy (see the README's limits).
+        // API 26-28 have only this one, called from inside onDestroy (docs/bridge-protocol.md); an
+        // activity finishing or changing configurations was already handled in onActivityStopped.
         override fun onActivityDestroyed(activity: Activity) =
             lifecycle.destroying(EngineLifecycle.isEngineActivity(activity.javaClass), activity.isFinishing, activity)
 
