@@ -136,8 +136,12 @@ function npcTurn(line: string, setup: ScenarioSetup, options: Record<string, unk
     const stream = npc.talkStream(line);
     stream.on('line', (e) => { if (!firstWord && e.line.trim()) firstWord = model.mark(); });
     const turn = await stream.turn();
+    await npc.settledState();
     await npc.resetConversation(true);
-    return { ...model.take(), modelCalls: turn.modelCalls, firstWord, floorText: turn.line, floorActions: actionsOf(turn.toolCalls) };
+    // A summary written in the background after the turn is not part of what the player waited for.
+    const taken = model.take();
+    const kept = taken.requests.map((_, i) => i).filter((i) => taken.requests[i].kind !== 'summary');
+    return { requests: kept.map((i) => taken.requests[i]), outputs: kept.map((i) => taken.outputs[i]), modelCalls: turn.modelCalls, firstWord, floorText: turn.line, floorActions: actionsOf(turn.toolCalls) };
   };
 }
 export const SCENARIOS: Scenario[] = [

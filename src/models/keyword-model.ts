@@ -171,6 +171,9 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
   if (structured) {
     const rest = structuredReply(reply) as Record<string, unknown>;
     delete rest.line;
+    // The emotion as the tag the prompt asks for (`[happy]`), anything optional as JSON.
+    if (typeof rest.emotion === 'string') lines.push(`[${rest.emotion}]`);
+    delete rest.emotion;
     if (Object.keys(rest).length > 0) lines.push(JSON.stringify(rest));
   }
   return [...lines, ...after].join('\n');

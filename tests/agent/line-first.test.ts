@@ -29,7 +29,7 @@ function orderTool(world: WorldState, sideEffect: boolean): AgentTool {
 
 describe('line first', () => {
   test('NPC memory update: the line, its emotion and remember_fact in one call; the line streams before the fact is stored', async () => {
-    const output = 'Sam it is. Welcome, Sam!\n{"emotion":"happy"}\nremember_fact(fact="The player\'s name is Sam.")';
+    const output = 'Sam it is. Welcome, Sam!\n[happy]\nremember_fact(fact="The player\'s name is Sam.")';
     // One chunk per word-ish piece, as a phone streams tokens.
     const model = new ScriptedLanguageModel([Script.text(output, 12)]);
     const npc = new NPC({ persona: MIRA, model, options: { memoryTools: 'remember_fact' } });
@@ -47,12 +47,24 @@ describe('line first', () => {
     expect(turn.usage.outputTokens).toBe(estimateTokens(output));
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
-    expect(prefix).toContain('first write what Mira says, as plain text. Then, on a new line, the reply\'s other keys: {"emotion":"…"}');
+    expect(prefix).toContain('first write what Mira says, as plain text. Then, on a new line, the emotion in brackets: […]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.');
     expect(prefix).toContain('come after them, one per line: remember_fact(fact="…")');
   });
 
+  test('the JSON form of the other keys is read too, and an optional key on its own line', async () => {
+    const model = new ScriptedLanguageModel(['Goodnight, love.\n{"emotion":"happy"}\n{"end":true}']);
+    const npc = new NPC({ persona: MIRA, model });
+    expect(await npc.talk('Bye!')).toMatchObject({ line: 'Goodnight, love.', emotion: 'happy', endsConversation: true, modelCalls: 1 });
+  });
+
+  test('a line that only mentions brackets mid-line keeps them; a tag at the end is the emotion', async () => {
+    const model = new ScriptedLanguageModel(['Ale is [very] cold tonight.\n[amused]']);
+    const npc = new NPC({ persona: MIRA, model });
+    expect(await npc.talk('Cold ale?')).toMatchObject({ line: 'Ale is [very] cold tonight.', emotion: 'amused' });
+  });
+
   test('the first streamed chunk is the first word: no output token comes before it', async () => {
-    const model = new ScriptedLanguageModel([Script.text('Welcome in!\n{"emotion":"happy"}', 8)]);
+    const model = new ScriptedLanguageModel([Script.text('Welcome in!\n[happy]', 8)]);
     const npc = new NPC({ persona: MIRA, model });
     const stream = npc.talkStream('Hello');
     let firstChunk = '';

@@ -38,7 +38,7 @@ describe('the token meter', () => {
     expect(none).toMatchObject({ personaTokens: 157, toolsTokens: 0, replyFormatTokens: 96, prefixTokens: 253, secretsTokens: 40, conversationTokens: 3451 });
 
     const tavern = measurePersona(MIRA, tavernSetup());
-    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 380, replyFormatTokens: 96, prefixTokens: 641, secretsTokens: 40, conversationTokens: 3063 });
+    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 399, replyFormatTokens: 96, prefixTokens: 660, secretsTokens: 40, conversationTokens: 3044 });
 
     const custom = customToolsSetup(JSON.stringify([
       { name: 'open_gate', description: 'Opens the town gate.' },
@@ -46,7 +46,7 @@ describe('the token meter', () => {
     ]));
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
-    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 145, replyFormatTokens: 96, prefixTokens: 406 });
+    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 164, replyFormatTokens: 96, prefixTokens: 425 });
 
     for (const f of [none, tavern, withCustom]) {
       expect(sumOfRows(f)).toBe(f.prefixTokens);

@@ -15,7 +15,7 @@ import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, stru
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer } from '../envelope/line-first';
-import { lineFieldOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
+import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
 import { stripReasoning } from '../envelope/call-syntax';
 import type { StepKind } from '../../models/types';
 import type { AgentConfig, ToolChoice } from './config';
@@ -108,6 +108,8 @@ export class TurnEngine {
   private readonly lineFirst: boolean;
   /** The structured reply's spoken-text key, when line first. */
   private readonly lineField: string | undefined;
+  /** The reply key written as a `[value]` tag after the words, when there is one. */
+  private readonly tagKey: string | undefined;
 
   constructor(
     private readonly turn: TurnState,
@@ -122,6 +124,7 @@ export class TurnEngine {
     this.stable = setup.prefixes.get(prefix, turn.model);
     this.lineFirst = writesLineFirst(prefix);
     this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
+    this.tagKey = this.lineField ? replyTrailerOf(input.schema, this.lineField).tagKey : undefined;
     this.contextNote = [setup.contextNote, input.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
     this.labels = [config.labels.assistant, 'Assistant', 'AI'];
   }
@@ -139,7 +142,8 @@ export class TurnEngine {
     const policy = config.toolPolicy;
     // Line first, a small lookup that can say now what it would return goes into this turn's
     // prompt instead of costing a model call (the menu, a quest log): the words can come first.
-    if (this.lineFirst && !forced && choice === 'auto') enabled = this.prefetchLookups(enabled);
+    // The lookup stays offered: a model that calls it anyway gets a correct answer, one call later.
+    if (this.lineFirst && !forced && choice === 'auto') this.prefetchLookups(enabled);
     const toolsOn = choice !== 'none' && (enabled.length > 0 || forced !== undefined);
 
     while (toolsOn && this.rounds < policy.maxToolRounds && this.calls < policy.maxToolCalls) {
@@ -208,11 +212,12 @@ export class TurnEngine {
     const attempts = config.repairsInvalidOutput ? 2 : 1;
     for (let attempt = 0; attempt < attempts; attempt++) {
       this.turn.resetText();
-      let task = decideTask(required, enabled, this.setup.tools, config.inlineReplies);
+      const format = this.lineFirst ? 'lineFirst' : config.inlineReplies ? 'inline' : 'seed';
+      let task = decideTask({ required, enabled, allTools: this.setup.tools, format });
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       // Under 'required' a reply is refused, so it must not flash on screen while streaming.
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
-      const lines = this.lineFirst && !required ? new LineFirstReader(names) : undefined;
+      const lines = this.lineFirst && !required ? new LineFirstReader(names, this.tagKey !== undefined) : undefined;
       const scanner = new CompletionScanner();
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
         // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
@@ -225,7 +230,7 @@ export class TurnEngine {
         if (reader) this.showInline(reader.push(answer));
         return scanner.push(answer);
       });
-      const written = lines ? readLineFirst(stripReasoning(text), names) : undefined;
+      const written = lines ? readLineFirst(stripReasoning(text), names, this.tagKey) : undefined;
       // Words that are a call themselves (`check_menu`, `[check_menu()]`), or words before a
       // call whose result is needed ("Sure! {"tool":"check_menu"…}"), are read as the call.
       const needsResult = written ? written.calls.some((c) => !(enabled.find((t) => t.name === c.tool) as AgentTool).sideEffect) : false;
@@ -308,7 +313,7 @@ export class TurnEngine {
       let lastPartial = '';
       let seen = 0;
       const scanner = new CompletionScanner();
-      const lines = lineField ? new LineFirstReader() : undefined;
+      const lines = lineField ? new LineFirstReader([], this.tagKey !== undefined) : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
       const text = await this.step('structured', task, isRepair, 'disallowed', [], (t) => {
         const state = lines ? lines.push(t) : undefined;
@@ -328,7 +333,7 @@ export class TurnEngine {
         }
         return scanner.push(t);
       }, raw);
-      const written = lineField ? readLineFirst(text, []) : undefined;
+      const written = lineField ? readLineFirst(text, [], this.tagKey) : undefined;
       const found = written ? { value: this.lineFirstValue(written) } : extractJson(text);
       if (found) {
         const checked = this.checkReply(schema, found.value);
@@ -393,23 +398,20 @@ export class TurnEngine {
 
   // ---- line-first replies -------------------------------------------------------------------
 
-  /** Places parameterless lookups' small snapshots in the turn's note; returns the tools still to offer. */
-  private prefetchLookups(enabled: AgentTool[]): AgentTool[] {
+  /** Places parameterless lookups' small snapshots in the turn's note (`check_menu now: {…}`). */
+  private prefetchLookups(enabled: readonly AgentTool[]): void {
     const facts: string[] = [];
-    const rest = enabled.filter((tool) => {
-      if (!tool.snapshot || !tool.isParameterless) return true;
+    for (const tool of enabled) {
+      if (!tool.snapshot || !tool.isParameterless) continue;
       let text: string | undefined;
       try {
         text = JSON.stringify(tool.snapshot());
       } catch {
-        return true; // a snapshot that cannot be read leaves the lookup to the model
+        continue; // a snapshot that cannot be read leaves the lookup to the model
       }
-      if (text === undefined || text.length > MAX_PREFETCH_CHARS) return true;
-      facts.push(`${tool.name} now: ${text}`);
-      return false;
-    });
+      if (text !== undefined && text.length <= MAX_PREFETCH_CHARS) facts.push(`${tool.name} now: ${text}`);
+    }
     if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
-    return rest;
   }
 
   /** Shows the words of a line-first reply as they stream; never ends the stream. */

@@ -51,8 +51,11 @@ export function opensLikeJson(head: string): boolean {
  * search for the trailer resumes where it stopped).
  */
 export class LineFirstReader {
-  /** @param actionNames tools that may follow the words as `name(…)` lines. */
-  constructor(private readonly actionNames: readonly string[] = []) {}
+  /**
+   * @param actionNames tools that may follow the words as `name(…)` lines.
+   * @param tagged whether a `[value]` line after the words holds one of the reply's keys.
+   */
+  constructor(private readonly actionNames: readonly string[] = [], private readonly tagged = false) {}
 
   private head: 'unknown' | 'envelope' | 'line' = 'unknown';
   private start = 0;
@@ -77,20 +80,23 @@ export class LineFirstReader {
       this.start = lead;
       this.scanned = lead;
     }
-    if (this.cut < 0) this.cut = findTrailer(text, this.scanned, this.actionNames, (resume) => { this.scanned = resume; });
+    if (this.cut < 0) this.cut = findTrailer(text, this.scanned, { actionNames: this.actionNames, tagged: this.tagged }, (resume) => { this.scanned = resume; });
     const end = this.cut >= 0 ? this.cut : heldBackEnd(text, this.scanned);
     return { kind: 'line', text: text.slice(this.start, end), closed: this.cut >= 0 };
   }
 }
 
-/** Splits a whole line-first answer; undefined when it opens like JSON (an envelope). */
-export function readLineFirst(text: string, toolNames: readonly string[]): LineFirstAnswer | undefined {
+/**
+ * Splits a whole line-first answer; undefined when it opens like JSON (an envelope).
+ * `tagKey`: the reply key a `[value]` line after the words holds (an NPC's emotion).
+ */
+export function readLineFirst(text: string, toolNames: readonly string[], tagKey?: string): LineFirstAnswer | undefined {
   const head = text.trimStart();
   if (head.length === 0 || opensLikeJson(head)) return undefined;
   const lead = text.length - head.length;
-  const cut = findTrailer(text, lead, toolNames, () => undefined);
+  const cut = findTrailer(text, lead, { actionNames: toolNames, tagged: tagKey !== undefined }, () => undefined);
   const answer: LineFirstAnswer = { line: (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim(), fields: {}, calls: [], unknownCalls: [] };
-  if (cut >= 0) readTrailer(text, cut, toolNames, answer);
+  if (cut >= 0) readTrailer(text, cut, { toolNames, tagKey }, answer);
   return answer;
 }
 
@@ -99,7 +105,8 @@ export function readLineFirst(text: string, toolNames: readonly string[]): LineF
  * anywhere (no one says `{"` aloud), or a line that starts `action_name(`. `onResume` gets the
  * index a later search must resume from (the end may still turn out to start one).
  */
-function findTrailer(text: string, from: number, actionNames: readonly string[], onResume: (index: number) => void): number {
+function findTrailer(text: string, from: number, kinds: { actionNames: readonly string[]; tagged: boolean }, onResume: (index: number) => void): number {
+  const { actionNames } = kinds;
   for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (c === '{') {
@@ -110,12 +117,13 @@ function findTrailer(text: string, from: number, actionNames: readonly string[],
         return -1;
       }
       if (text[j] === '"' || startsLine(text, i)) return i;
-    } else if (c === '\n' && actionNames.length > 0) {
+    } else if (c === '\n' && (actionNames.length > 0 || kinds.tagged)) {
       let j = i + 1;
       while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-      const call = startsCall(text, j, actionNames);
-      if (call === 'yes') return j;
-      if (call === 'maybe') {
+      const call = actionNames.length > 0 ? startsCall(text, j, actionNames) : 'no';
+      const tag = kinds.tagged && call === 'no' ? startsTag(text, j) : 'no';
+      if (call === 'yes' || tag === 'yes') return j;
+      if (call === 'maybe' || tag === 'maybe' || j >= text.length) {
         onResume(i);
         return -1;
       }
@@ -123,6 +131,16 @@ function findTrailer(text: string, from: number, actionNames: readonly string[],
   }
   onResume(text.length);
   return -1;
+}
+
+/** A short `[word]` line at `at` (the tag of a reply key), or may still become one. */
+const TAG_LINE = /^\[[^\]\n[{]{1,40}\][ \t]*(?:\r?\n|$)/;
+const OPEN_TAG = /^\[[^\]\n[{]{0,40}$/;
+function startsTag(text: string, at: number): 'yes' | 'no' | 'maybe' {
+  const rest = text.slice(at, at + 48);
+  if (TAG_LINE.test(rest)) return 'yes';
+  if (OPEN_TAG.test(rest) || /^\[[^\]\n[{]{1,40}\][ \t]*$/.test(rest)) return at + rest.length >= text.length ? 'maybe' : 'no';
+  return 'no';
 }
 
 /** Whether the text at `at` starts `name(` for one of the names, or may still (it ends first). */
@@ -153,7 +171,8 @@ function heldBackEnd(text: string, scanned: number): number {
   return end;
 }
 
-function readTrailer(text: string, cut: number, toolNames: readonly string[], answer: LineFirstAnswer): void {
+function readTrailer(text: string, cut: number, kinds: { toolNames: readonly string[]; tagKey?: string }, answer: LineFirstAnswer): void {
+  const { toolNames } = kinds;
   let i = cut;
   while (i < text.length) {
     while (i < text.length && /\s/.test(text[i])) i++;
@@ -170,8 +189,10 @@ function readTrailer(text: string, cut: number, toolNames: readonly string[], an
     // Anything else runs to the end of its line: an action in call syntax, or stray words.
     const eol = text.indexOf('\n', i);
     const line = text.slice(i, eol < 0 ? text.length : eol).trim();
-    const call = readCallSyntax(line, toolNames);
-    if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
+    const tag = kinds.tagKey !== undefined ? /^\[([^\]\n[{]{1,40})\]$/.exec(line) : null;
+    const call = tag ? undefined : readCallSyntax(line, toolNames);
+    if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());
+    else if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
     else if (/^[A-Za-z_][\w.-]*\(/.test(line)) answer.unknownCalls.push(line.slice(0, line.indexOf('(')));
     if (eol < 0) return;
     i = eol + 1;

@@ -71,14 +71,26 @@ export function lineFieldOf(schema: JsonSchema, field: string | undefined): stri
 }
 
 /**
- * The reply's other required keys as a one-line example (`{"emotion":"…"}`), or '' when the
+ * How a line-first reply writes its other keys after the words. One required string key (an
+ * NPC's emotion) is a tag, `[happy]` (4 tokens with its line break, where `{"emotion":"happy"}`
+ * costs 6); several are one JSON object. `text` is the sentence that says so, '' when the
  * words are the whole reply.
  */
-export function restOfReplyExample(schema: JsonSchema | undefined, lineField: string | undefined): string {
-  if (!schema) return '';
+export function replyTrailerOf(schema: JsonSchema | undefined, lineField: string | undefined): { tagKey?: string; text: string } {
+  if (!schema) return { text: '' };
   const example = exampleValue(schema.json, 0, true) as Record<string, unknown>;
   if (lineField) delete example[lineField];
-  return Object.keys(example).length > 0 ? JSON.stringify(example) : '';
+  const keys = Object.keys(example);
+  if (keys.length === 0) return { text: '' };
+  const props = (schema.json as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const optional = Object.keys(props).filter((k) => k !== lineField && keys.indexOf(k) < 0);
+  const sample = optional.length > 0 ? exampleValue(props[optional[0]] as Record<string, unknown>, 1, true) : undefined;
+  // An optional flag is only ever written to say true.
+  const more = optional.length > 0 ? ` Optional keys, only when they apply, go on their own line as JSON, e.g. {"${optional[0]}":${JSON.stringify(sample === false ? true : sample)}}.` : '';
+  if (keys.length === 1 && props[keys[0]] && props[keys[0]].type === 'string') {
+    return { tagKey: keys[0], text: `Then, on a new line, the ${keys[0]} in brackets: [${example[keys[0]]}].${more}` };
+  }
+  return { text: `Then, on a new line, the reply's other keys as one JSON object: ${JSON.stringify(example)}.${more}` };
 }
 
 function lineFirstRules(input: PrefixInput): string {
@@ -90,10 +102,8 @@ function lineFirstRules(input: PrefixInput): string {
     const example = needed.find((t) => !t.isParameterless) ?? needed[0];
     lines.push(`- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`);
   }
-  const rest = restOfReplyExample(input.replySchema, input.replyLineField);
-  let answer = `- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.`;
-  if (rest) answer += ` Then, on a new line, the reply's other keys: ${rest}`;
-  lines.push(answer);
+  const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
+  lines.push(`- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.${trailer.text ? ` ${trailer.text}` : ''}`);
   if (effects.length > 0) {
     const example = effects.find((t) => !t.isParameterless) ?? effects[0];
     lines.push(`- actions that go with your words (${effects.map((t) => t.name).join(', ')}) come after them, one per line: ${callExample(example)}`);

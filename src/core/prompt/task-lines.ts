@@ -2,12 +2,14 @@
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
 import type { AgentLabels } from '../agent/config';
-import { restOfReplyExample } from './stable-prefix';
+import { replyTrailerOf } from './stable-prefix';
 
-export function decideTask(required: boolean, enabled: readonly AgentTool[], allTools: readonly AgentTool[], inline: boolean): string {
+export function decideTask(input: { required: boolean; enabled: readonly AgentTool[]; allTools: readonly AgentTool[]; format: 'lineFirst' | 'inline' | 'seed' }): string {
+  const { required, enabled, allTools } = input;
   const narrowed = enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
   if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
-  return inline
+  if (input.format === 'lineFirst') return `Next step: a tool whose result you need, or your reply.${narrowed}`;
+  return input.format === 'inline'
     ? `Next step: one JSON object, a tool or your reply.${narrowed}`
     : `Next step: one JSON object, a tool or respond.${narrowed}`;
 }
@@ -34,8 +36,8 @@ export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTool
 /** A structured reply written line first: the words as plain text, then the other keys as JSON. */
 export function lineFirstTask(labels: AgentLabels, schema: JsonSchema, lineField: string, usedTools: boolean): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
-  const rest = restOfReplyExample(schema, lineField);
-  const then = rest ? `\nThen, on a new line, the reply's other keys as one JSON object: ${rest}` : '';
+  const trailer = replyTrailerOf(schema, lineField).text;
+  const then = trailer ? `\n${trailer}` : '';
   const first = lineField === 'line' ? `what ${labels.assistant} says` : `the ${lineField}`;
   return `Write ${labels.assistant}'s new reply to the last message${facts}: first ${first}, as plain text.${then}`;
 }
