@@ -6,7 +6,7 @@
  * of BUSY / rate limits that happen before any output, immediate removal of cancelled requests
  * and dropping of requests whose moment has passed.
  */
-import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../core/abort';
+import { abortError, Canceller, linkSignal, raceSignal, throwIfAborted, type SignalLike } from '../core/abort';
 import { AgentError, type AgentErrorCode } from '../core/errors';
 import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
 
@@ -19,7 +19,7 @@ export const Priority = {
   background: 0,
 } as const;
 
-export type SchedulerEventType = 'queued' | 'started' | 'finished' | 'dropped' | 'retry';
+export type SchedulerEventType = 'queued' | 'started' | 'finished' | 'dropped' | 'retry' | 'preempted';
 
 export interface SchedulerEvent {
   type: SchedulerEventType;
@@ -54,6 +54,8 @@ export interface SchedulerStats {
   cancelled: number;
   /** Retries after busy / rate_limited. */
   retried: number;
+  /** Background generations (barks, summaries) stopped to let a waiting player go first. */
+  preempted: number;
 }
 
 export interface ModelSchedulerOptions {
@@ -72,6 +74,13 @@ export interface ModelSchedulerOptions {
   /** Timer functions, injectable for fake clocks; default setTimeout / clearTimeout. */
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
+  /**
+   * true (default): a running generation at bark priority or below (a bark, a summary) is
+   * stopped when a decision or a conversation is waiting for the slot, so background work never
+   * stands in front of the player. Stopped before its first output it is queued again behind
+   * the urgent request; after that its caller gets `busy` (a summary is written again later).
+   */
+  preemptsBackground?: boolean;
   /** Observes queueing decisions (preview panel, bench). Exceptions it throws are ignored. */
   onEvent?: (event: SchedulerEvent) => void;
 }
@@ -113,7 +122,10 @@ export class ModelScheduler implements LanguageModel {
   private holdUntil = -Infinity;
   private wakeTimer: unknown = undefined;
   private pumpScheduled = false;
-  private readonly counters = { started: 0, completed: 0, failed: 0, dropped: 0, cancelled: 0, retried: 0 };
+  private readonly counters = { started: 0, completed: 0, failed: 0, dropped: 0, cancelled: 0, retried: 0, preempted: 0 };
+  private readonly preemptsBackground: boolean;
+  /** Generations now running, with a way to stop them for a waiting player. */
+  private readonly active = new Set<{ ticket: Ticket; stop: Canceller }>();
 
   constructor(readonly inner: LanguageModel, options: ModelSchedulerOptions = {}) {
     if (!inner || typeof inner.generate !== 'function') {
@@ -124,6 +136,10 @@ export class ModelScheduler implements LanguageModel {
     this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
     this.clearTimer = options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>));
     this.onEvent = options.onEvent;
+    if (options.preemptsBackground !== undefined && typeof options.preemptsBackground !== 'boolean') {
+      throw new AgentError('invalid_request', 'preemptsBackground must be true or false.');
+    }
+    this.preemptsBackground = options.preemptsBackground !== false;
   }
 
   /**
@@ -180,12 +196,17 @@ export class ModelScheduler implements LanguageModel {
       let outcome: 'completed' | 'failed' | 'cancelled' | undefined;
       let failure: AgentError | undefined;
       let retryWait: number | undefined;
+      // The caller's signal, or a preemption for a waiting player.
+      const stop = new Canceller();
+      const unlink = linkSignal(signal, stop);
+      const slot = { ticket, stop };
+      this.active.add(slot);
       // Each chunk is awaited against the signal too: a model that ignores its signal must not
       // hold the one slot (and every queued NPC) after a cancel.
-      const iterator = this.inner.generate(request, signal)[Symbol.asyncIterator]();
+      const iterator = this.inner.generate(request, stop.signal)[Symbol.asyncIterator]();
       try {
         for (;;) {
-          const next = await raceSignal(iterator.next(), signal);
+          const next = await raceSignal(iterator.next(), stop.signal);
           if (next.done) break;
           yielded = true;
           yield next.value;
@@ -200,6 +221,8 @@ export class ModelScheduler implements LanguageModel {
           throw failure;
         }
       } finally {
+        this.active.delete(slot);
+        unlink();
         Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
         this.running--;
         if (retryWait === undefined) this.finish(ticket, outcome ?? 'closed', failure);
@@ -247,8 +270,22 @@ export class ModelScheduler implements LanguageModel {
         signal.addEventListener('abort', ticket.onAbort);
       }
       this.queue.push(ticket);
+      this.preemptFor(ticket);
       this.schedulePump();
     });
+  }
+
+  /** Stops one running background generation when an urgent request would wait behind it. */
+  private preemptFor(ticket: Ticket): void {
+    if (!this.preemptsBackground || ticket.priority < Priority.decision || this.running < this.concurrency) return;
+    let lowest: { ticket: Ticket; stop: Canceller } | undefined;
+    for (const slot of this.active) {
+      if (slot.ticket.priority <= Priority.bark && !slot.stop.signal.aborted && (!lowest || slot.ticket.priority < lowest.ticket.priority)) lowest = slot;
+    }
+    if (!lowest) return;
+    this.counters.preempted++;
+    this.emit({ type: 'preempted', label: lowest.ticket.label, priority: lowest.ticket.priority });
+    lowest.stop.abort(new AgentError('busy', `The model was needed for ${ticket.label ?? 'a player'} waiting on a reply; background work (${lowest.ticket.label ?? 'unlabelled'}) was stopped and can run again later.`));
   }
 
   /** The wait before a retry, or undefined when the error must be passed through. */

@@ -162,8 +162,41 @@ describe('ModelScheduler ordering', () => {
     expect(inner.calls.map((c) => c.label)).toEqual(['n1', 'n3', 'n5', 'n7', 'n0', 'n2', 'n4', 'n6']);
   });
 
-  test('a later, more urgent request overtakes those still waiting but not the running one', async () => {
-    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+  test('background work never stands in front of the player: a running summary is stopped and runs again after the turn', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0, initialBackoffMs: 0 });
+    const summary = consume(scheduler, req('summary', Priority.background));
+    await clock.run(100); // the summary is prefilling, no output yet
+    const talk = consume(scheduler, req('talk', Priority.conversation));
+    await clock.run();
+    expect(inner.calls.map((c) => c.label)).toEqual(['summary', 'talk', 'summary']);
+    expect(inner.calls[1].at).toBe(100); // the turn started at once, not after the summary's 400 ms
+    expect(talk.status).toBe('completed');
+    expect(summary).toMatchObject({ status: 'completed', text: 'Hello there.' });
+    expect(events.filter((e) => e.type === 'preempted').map((e) => e.label)).toEqual(['summary']);
+    expect(scheduler.stats().preempted).toBe(1);
+  });
+
+  test('a bark that already spoke is not repeated: its caller gets busy; a decision also preempts, content does not', async () => {
+    const a = setup({ callsPerMinute: 0 });
+    const bark = consume(a.scheduler, req('bark', Priority.bark));
+    await a.clock.run(250); // the first words are out
+    consume(a.scheduler, req('decide', Priority.decision));
+    await a.clock.run();
+    expect(bark.status).toBe('error');
+    expect(bark.error?.code).toBe('busy');
+    expect(bark.error?.message).toContain('decide');
+    expect(a.inner.calls.map((c) => c.label)).toEqual(['bark', 'decide']);
+    const b = setup({ callsPerMinute: 0 });
+    consume(b.scheduler, req('bark', Priority.bark));
+    await b.clock.run(100);
+    consume(b.scheduler, req('content', Priority.content));
+    await b.clock.run();
+    expect(b.scheduler.stats().preempted).toBe(0);
+    expect(() => new ModelScheduler(b.inner, { preemptsBackground: 'no' as unknown as boolean })).toThrow(/preemptsBackground must be true or false/);
+  });
+
+  test('preemptsBackground off: a later, more urgent request overtakes those still waiting but not the running one', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0, preemptsBackground: false });
     consume(scheduler, req('first', 0));
     await clock.settle();
     consume(scheduler, req('bark', Priority.bark));
@@ -466,7 +499,7 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     expect(completed.every((s) => s.outcome.text === 'Hello there.')).toBe(true);
     expect(scheduler.stats()).toEqual({
       queued: 0, running: 0, started: completed.length, completed: completed.length, failed: 0,
-      dropped: dropped.length, cancelled: cancelled.length, retried: 0,
+      dropped: dropped.length, cancelled: cancelled.length, retried: 0, preempted: 0,
     });
 
     // every request without a deadline or a cancel completed; the asked-for ones were cancelled or dropped

@@ -56,6 +56,9 @@ export interface CompactOptions {
   signal?: SignalLike;
 }
 
+/** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
+const SUMMARY_MAX_TOKENS = 200;
+
 const DEFAULT_SUMMARY_INSTRUCTIONS = 'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
 
 let runCounter = 0;
@@ -288,7 +291,9 @@ export class Agent {
       kind: 'summary',
       prompt,
       temperature: this._config.decisionTemperature,
-      maxOutputTokens: 400,
+      // Bounded: a summary runs in the background, but a turn may still wait for its slot (a
+      // scheduler preempts it; a bare model does not). 120 words are about 160 tokens.
+      maxOutputTokens: SUMMARY_MAX_TOKENS,
       priority: options.priority ?? 0,
       label: this._config.label,
     }, options.signal);

@@ -432,7 +432,7 @@ export class NPC {
       keepRecentTurns: this.options.keepRecentTurns,
       earlierSummary: this.memory.summary,
       priority,
-      instructions: `Summarise what happened between the player and ${this._persona.name} in at most 100 words, in the third person. Keep names, deals, prices and feelings.`,
+      instructions: `Summarise what happened between the player and ${this._persona.name} in at most 60 words, in the third person. Keep names, deals, prices and feelings.`,
       signal,
     });
     // The history may have been reset or restored meanwhile: then the summary is stale.
