@@ -5,6 +5,8 @@
  */
 import { InlineReplyReader, parseEnvelope } from '../src';
 import { cleanReplyText } from '../src/core/prompt/reply-text';
+import { PartialJsonReader } from '../src/core/json/partial-reader';
+import { LineFirstReader } from '../src/core/envelope/line-first';
 
 const SIZES = [10_000, 20_000, 40_000, 80_000];
 const LABELS = ['User', 'Assistant'];
@@ -30,6 +32,22 @@ const CASES: Array<{ name: string; run(n: number): void }> = [
     run: (n) => {
       const text = `{"reply": "${'a '.repeat(n / 2)}"}`;
       const reader = new InlineReplyReader([]);
+      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+    },
+  },
+  {
+    name: 'structured partials read every 4 characters',
+    run: (n) => {
+      const text = `{"emotion": "happy", "line": "${'a '.repeat(n / 2)}"}`;
+      const reader = new PartialJsonReader();
+      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+    },
+  },
+  {
+    name: 'line-first words read every 4 characters',
+    run: (n) => {
+      const text = `${'a '.repeat(n / 2)}\n[happy]`;
+      const reader = new LineFirstReader(['remember_fact'], true);
       for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
     },
   },

@@ -129,3 +129,19 @@ describe('line first', () => {
     expect(model.calls).toBe(0);
   });
 });
+
+describe('structured replies in JSON (lineFirst off) stream per token', () => {
+  test('a line read one character per chunk reaches the player one character at a time, not at its closing quote', async () => {
+    const output = '{"emotion":"happy","line":"Welcome in, traveller!"}';
+    const model = new ScriptedLanguageModel([Script.text(output, output.length)]);
+    const npc = new NPC({ persona: MIRA, model, options: { inlineReplies: false } });
+    const shown: string[] = [];
+    const stream = npc.talkStream('Hello');
+    stream.on('line', (e) => shown.push(e.line));
+    const turn = await stream.turn();
+    expect(turn.line).toBe('Welcome in, traveller!');
+    // Every growing prefix was shown on its way (the cleaner may hold back the last character).
+    expect(shown.length).toBeGreaterThanOrEqual('Welcome in, traveller!'.length - 2);
+    expect(shown[0].length).toBeLessThanOrEqual(2);
+  });
+});

@@ -9,6 +9,7 @@ import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
 import type { JsonSchema } from '../schema';
 import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } from '../envelope';
 import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from '../json';
+import { PartialJsonReader } from '../json/partial-reader';
 import { buildStepPrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
 import type { PrefixCache } from '../prompt/prefix-cache';
 import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
@@ -310,8 +311,7 @@ export class TurnEngine {
       const lineField = this.lineField;
       let task = lineField ? lineFirstTask(config.labels, schema, lineField, usedTools) : structuredTask(config.labels, schema, usedTools);
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
-      let lastPartial = '';
-      let seen = 0;
+      const partials = new PartialJsonReader();
       const scanner = new CompletionScanner();
       const lines = lineField ? new LineFirstReader([], this.tagKey !== undefined) : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
@@ -319,18 +319,10 @@ export class TurnEngine {
         const state = lines ? lines.push(t) : undefined;
         if (state && state.kind === 'line') return this.showLine(state.text);
         if (state && state.kind === 'unknown') return false;
-        // Re-read the partial value only when the new text can change its shape or a string in
-        // it (a quote, comma or closing bracket), not on every chunk: reading is linear in the text.
-        const fresh = t.slice(seen);
-        seen = t.length;
-        const partial = /[",}\]]/.test(fresh) || fresh.length > 24 ? extractJson(t) : undefined;
-        if (partial) {
-          const key = JSON.stringify(partial.value);
-          if (key !== lastPartial) {
-            lastPartial = key;
-            this.turn.emit({ type: 'partial', value: partial.value });
-          }
-        }
+        // Every chunk, so a line read token by token shows token by token; while a string is
+        // open at the end, a push decodes only the new characters.
+        const partial = partials.push(t);
+        if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
         return scanner.push(t);
       }, raw);
       const written = lineField ? readLineFirst(text, [], this.tagKey) : undefined;

@@ -14,7 +14,7 @@
  */
 import { isPlainObject } from '../json/extract';
 import { parsePartialWithCut } from '../json/lenient';
-import { decodeStringTail, isHighSurrogate, withoutHalfSurrogate } from '../json/string-tail';
+import { decodeStringTail, extendsText, isHighSurrogate, withoutHalfSurrogate } from '../json/string-tail';
 import { inlineReplyOf } from './inline-reply';
 import { ACTION_KEYS, REPLY_KEYS } from './keys';
 import { compactName, isRespondWord, resolveToolName } from './names';
@@ -54,7 +54,7 @@ export class InlineReplyReader {
   push(fullTextSoFar: string): InlineReplyState {
     const text = typeof fullTextSoFar === 'string' ? fullTextSoFar : String(fullTextSoFar);
     if (text === this.lastInput || this.state.kind === 'call') return this.state;
-    const extendsLast = text.length > this.lastInput.length && startsWithText(text, this.lastInput);
+    const extendsLast = text.length > this.lastInput.length && extendsText(text, this.lastInput);
     this.lastInput = text;
     if (this.open && extendsLast && this.extendOpenReply(text, this.open)) return this.state;
     this.open = undefined;
@@ -149,7 +149,7 @@ export class InlineReplyReader {
       if (this.state.kind === 'reply-object') return;
       const text = withoutHalfSurrogate(reply);
       const previous = this.state.kind === 'reply-text' ? this.state.text : '';
-      if (this.state.kind === 'reply-text' && !startsWithText(text, previous)) return;
+      if (this.state.kind === 'reply-text' && !extendsText(text, previous)) return;
       if (this.state.kind === 'reply-text' && text === previous) return;
       this.state = { kind: 'reply-text', text };
     } else if (isPlainObject(reply)) {
@@ -159,20 +159,4 @@ export class InlineReplyReader {
   }
 }
 
-/** `text.startsWith(prefix)`, written with slice and ===, which engines compare much faster. */
-/** How much of the previous text is compared to tell that a push extends it. */
-const EXTENDS_CHECK_CHARS = 64;
-
-/**
- * Whether `text` extends `prefix`. Streamed text only ever grows, so comparing the start and
- * the last characters of `prefix` tells a continuation from a restart in constant time; a full
- * comparison per chunk would make reading a long reply quadratic.
- */
-function startsWithText(text: string, prefix: string): boolean {
-  if (text.length < prefix.length) return false;
-  const head = Math.min(EXTENDS_CHECK_CHARS, prefix.length);
-  if (text.slice(0, head) !== prefix.slice(0, head)) return false;
-  const from = Math.max(head, prefix.length - EXTENDS_CHECK_CHARS);
-  return text.slice(from, prefix.length) === prefix.slice(from);
-}
 

@@ -17,6 +17,22 @@ export function withoutHalfSurrogate(text: string): string {
   return isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
 }
 
+/** How much of the previous text is compared to tell that a push extends it. */
+const EXTENDS_CHECK_CHARS = 64;
+
+/**
+ * Whether `text` extends `prefix`. Streamed text only ever grows, so comparing the start and
+ * the last characters of `prefix` tells a continuation from a restart in constant time; a full
+ * comparison per chunk would make reading a long reply quadratic.
+ */
+export function extendsText(text: string, prefix: string): boolean {
+  if (text.length < prefix.length) return false;
+  const head = Math.min(EXTENDS_CHECK_CHARS, prefix.length);
+  if (text.slice(0, head) !== prefix.slice(0, head)) return false;
+  const from = Math.max(head, prefix.length - EXTENDS_CHECK_CHARS);
+  return text.slice(from, prefix.length) === prefix.slice(from);
+}
+
 export interface StringPiece {
   /** The characters decoded between `from` and `next`. */
   decoded: string;
