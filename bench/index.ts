@@ -150,6 +150,12 @@ async function main(): Promise<void> {
     console.log(`${c.name.padEnd(44)} ${pad(sec(d), 8)} ${pad(sec(seed), 8)} ${pad(sec(floor), 8)} ${pad(`${(d / floor).toFixed(2)}×`, 9)} ${pad(`${(d / seed).toFixed(2)}×`, 8)} ${pad(`${worst.toFixed(2)}× (${worstName})`, 36)} ${pad(sec(npcFirst('NPC small talk')), 18)} ${pad(sec(npcFirst('NPC memory update')), 14)}`);
   }
 
+  // Prefill ahead (npc.prepare() while the player types): what it could save, from the recording.
+  const small = SCENARIOS.find((x) => x.name === 'NPC small talk') as Scenario;
+  const late = stepCosts(find(small, 'default', 12).run)[0];
+  const uncached = late.promptTokens - late.cacheableTokens;
+  console.log(`\nprefill ahead: at turn 12, NPC small talk's first step prefills ${uncached} tokens outside the stable prefix (memory, summary, history, note): ${(uncached / base.model.prefillTokensPerSecond).toFixed(2)} s of its first word a prepare() could move before the player's line, for one more request per turn against the per-app quota (not built; see the README)`);
+
   const bundle = 'assets/runtime/oam-core.js';
   if (existsSync(bundle)) {
     const size = statSync(bundle).size;

@@ -86,11 +86,15 @@ async function main(): Promise<void> {
     let started = false;
     stream.on('modelStep', (e) => steps.push(e.request));
     stream.on('modelStepFinished', (e) => outputs.push(e.output));
-    stream.on('toolCall', (e) => console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`)));
+    // A side effect runs after the words it goes with: end the streamed line before showing it.
+    let lineOpen = false;
+    const endLine = () => { if (lineOpen) { process.stdout.write('\n'); lineOpen = false; } };
+    stream.on('toolCall', (e) => { endLine(); console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`)); });
     stream.on('toolResult', (e) => console.log(dim(`    → ${e.record.output.kind === 'json' ? JSON.stringify(e.record.output.value) : e.record.output.kind === 'text' ? e.record.output.text : `error: ${e.record.output.message}`}`)));
     stream.on('line', (e) => {
       if (!started) { process.stdout.write(`${bold(`${name}:`)} `); started = true; }
       process.stdout.write(e.isReset ? `\n${e.line}` : e.delta);
+      lineOpen = true;
     });
     const turn = await stream.turn().catch((e) => fail(`${name} could not answer: ${e.message}`));
     if (!started) process.stdout.write(`${bold(`${name}:`)} ${turn.line}`);
