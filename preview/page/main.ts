@@ -50,6 +50,17 @@ const ui = {
   steps: byId('steps'),
 };
 
+/** Narrow layouts show one column at a time; the tabs switch it (wide layouts ignore them). */
+function showTab(tab: 'chat' | 'inspector'): void {
+  byId('columns').dataset.tab = tab;
+  for (const button of Array.from(byId('tabs').querySelectorAll<HTMLButtonElement>('button[data-tab]'))) {
+    button.setAttribute('aria-selected', String(button.dataset.tab === tab));
+  }
+}
+for (const button of Array.from(byId('tabs').querySelectorAll<HTMLButtonElement>('button[data-tab]'))) {
+  button.addEventListener('click', () => showTab(button.dataset.tab === 'inspector' ? 'inspector' : 'chat'));
+}
+
 let session: PreviewSession | null = null;
 let extraTools: ExtraToolDeclaration[] = [];
 /** Set when the editor sent an NPC node: its options and world replace the tavern's. */
