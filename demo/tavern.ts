@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   }
   const name = npc.persona.name;
   console.log(bold(`\n${npc.persona.greeting || `${name} looks up.`}`));
-  console.log(dim(`(model: ${model.capabilities.modelName}; ${name} has ${world.get('player.gold')} gold to take from you)\n`));
+  const startingGold = world.get<number>('player.gold') ?? 0;
+  console.log(dim(`(model: ${model.capabilities.modelName}; you carry ${startingGold} gold)\n`));
 
   const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> = [];
   for (let i = 0; i < EVENING.length; i++) {
@@ -121,7 +122,8 @@ async function main(): Promise<void> {
     console.log(`${String(r.turn).padStart(4)}  ${String(r.calls).padStart(11)}  ${String(r.prompt).padStart(13)}  ${String(r.cached).padStart(9)}  ${String(r.output).padStart(13)}  ${r.seconds.toFixed(2).padStart(13)} s`);
   }
   const total = rows.reduce((s, r) => s + r.calls, 0);
-  console.log(`total: ${total} model calls for ${rows.length} turns; ${name} has ${world.get('player.gold')} gold of yours and remembers ${npc.memory.facts.length} facts.`);
+  const taken = startingGold - (world.get<number>('player.gold') ?? 0);
+  console.log(`total: ${total} model calls for ${rows.length} turns; ${name} took ${taken} gold of your ${startingGold} (${world.get('player.gold')} left) and remembers ${npc.memory.facts.length} facts.`);
 }
 
 main().catch((e) => fail(e instanceof Error ? e.message : String(e)));

@@ -170,8 +170,24 @@ test('a tool answered by hand: the turn waits for the typed answer, and the game
   await expect(page.locator('#world-log').textContent()).resolves.toContain('No changes yet.');
 });
 
+test('a hand-played menu the stand-in did not expect is read as it is: never "undefined gold"', async () => {
+  await applySetup(async () => {
+    await page.uncheck('#by-hand-take_order');
+    await page.check('#by-hand-check_menu');
+  });
+  await say("What's warm tonight?");
+  const tool = page.locator('.item.tool').first();
+  await tool.locator('form.answer').waitFor({ state: 'visible' });
+  await tool.locator('.answer-input').fill('{"soup":2,"ale":3}');
+  await tool.locator('form.answer button').click();
+  const reply = await lastReply();
+  expect(reply).not.toContain('undefined');
+  expect(reply).toBe("Tonight there's soup 2 gold, ale 3 gold.");
+});
+
 test('a recorded script plays back its steps', async () => {
   await applySetup(async () => {
+    await page.uncheck('#by-hand-check_menu');
     await page.uncheck('#by-hand-take_order');
     await page.selectOption('#model-kind', 'script');
   });

@@ -37,6 +37,23 @@ function toolOutput(ctx: TavernReplyContext, tool: string): Record<string, unkno
 }
 
 /**
+ * What Mira says about the menu the game returned, whatever it holds: a price is named only
+ * when the menu has it as a number, so a hand-played `{"soup":2,"ale":3}` never reads
+ * "undefined gold a bowl".
+ */
+function menuLine(menu: Record<string, unknown>): string {
+  const price = (item: string) => (typeof menu[item] === 'number' ? (menu[item] as number) : undefined);
+  const stew = price('stew');
+  if (stew !== undefined && price('ale') !== undefined) {
+    const cider = price('cider') !== undefined ? `, cider ${price('cider')}` : '';
+    return `Lamb stew's bubbling, ${stew} gold a bowl. Ale's ${price('ale')} gold${cider}.`;
+  }
+  const priced = Object.keys(menu).filter((item) => price(item) !== undefined).map((item) => `${item} ${price(item)} gold`);
+  if (priced.length === 0) return "Nothing's priced tonight, love. Ask me what you fancy.";
+  return `Tonight there's ${priced.join(', ')}.`;
+}
+
+/**
  * The guard's choices. A decision prompt starts with "Situation: …", never a player's line, so
  * these rules only ever answer a DecisionComponent.
  */
@@ -63,7 +80,7 @@ export const MIRA_RULES: TavernRule[] = [
     reply: (ctx) => {
       const menu = toolOutput(ctx, 'check_menu');
       if (!menu || 'error' in menu) return { emotion: 'happy', line: 'The stew is warm and the ale is cold, love.' };
-      return { emotion: 'happy', line: `Lamb stew's bubbling, ${menu.stew} gold a bowl. Ale's ${menu.ale} gold, cider ${menu.cider}.` };
+      return { emotion: 'happy', line: menuLine(menu) };
     },
   },
   {
