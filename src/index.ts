@@ -37,6 +37,8 @@ export { OpenAICompatibleModel } from './models/openai-compatible';
 export type { OpenAICompatibleOptions } from './models/openai-compatible';
 export { GeminiNanoModel, BRIDGE_EVENT, BRIDGE_PROTOCOL_VERSION } from './models/gemini-nano';
 export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions, BridgeTransport } from './models/gemini-nano';
+export { ChromePromptModel, samplingModeFor } from './models/chrome-prompt';
+export type { ChromePromptModelOptions, ChromeDownloadProgress, ChromeDownloadOptions, PromptApi, PromptSession, PromptAvailability, SamplingMode } from './models/chrome-prompt';
 
 // The game layer.
 export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, readSaveState, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS } from './game/npc';

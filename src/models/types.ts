@@ -38,6 +38,12 @@ export interface GenerationRequest {
   turn?: { prompt: string; toolResults: Array<{ tool: string; args: unknown; output: string }> };
   /** True when this step repeats an invalid answer with a repair note. */
   isRepair?: boolean;
+  /**
+   * A JSON Schema the whole answer must match. Backends that constrain decoding (Chrome's
+   * Prompt API: `responseConstraint`) enforce it; the others ignore it and the core's own
+   * checks and repairs apply. The core does not fill it yet.
+   */
+  responseSchema?: Record<string, unknown>;
 }
 
 export interface GenerationChunk {
@@ -54,7 +60,7 @@ export interface GenerationChunk {
 export type ModelAvailability =
   | { status: 'available' }
   | { status: 'downloadable' }
-  | { status: 'downloading'; bytesDownloaded?: number; totalBytes?: number }
+  | { status: 'downloading'; bytesDownloaded?: number; totalBytes?: number; /** 0…1 when known (Chrome reports only this). */ fraction?: number }
   | { status: 'unavailable'; reason: UnavailableReason | string; detail?: string };
 
 export type UnavailableReason =
@@ -65,6 +71,10 @@ export type UnavailableReason =
   | 'model_not_ready'
   | 'unreachable'
   | 'not_native'
+  /** Chrome: the runtime has no Prompt API (not Chrome 148+ on the desktop). */
+  | 'no_prompt_api'
+  /** Chrome: the page may not use the language-model feature (a cross-origin iframe without allow="language-model"). */
+  | 'permissions_policy'
   | 'unknown';
 
 export interface ModelCapabilities {

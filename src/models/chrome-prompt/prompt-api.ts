@@ -1,0 +1,142 @@
+/**
+ * The part of the Prompt API (webmachinelearning/prompt-api, index.bs of 22 Jun 2026) this
+ * backend uses, typed here because src/ compiles without DOM types. Members renamed by the spec
+ * are optional on both names (contextUsage/inputUsage, contextWindow/inputQuota,
+ * measureContextUsage/measureInputUsage, contextoverflow/quotaoverflow): extension contexts
+ * and older Chromes have the old ones, web pages only the new ones.
+ */
+
+export type PromptAvailability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
+
+export type SamplingMode = 'most-predictable' | 'predictable' | 'balanced' | 'creative' | 'most-creative';
+
+export interface PromptExpected {
+  type: 'text';
+  languages?: string[];
+}
+
+export interface PromptMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  prefix?: boolean;
+}
+
+/** What the Prompt API calls an AbortSignal: the page's real one. */
+export type DomAbortSignal = object;
+
+export interface PromptCoreOptions {
+  samplingMode?: SamplingMode;
+  expectedInputs?: PromptExpected[];
+  expectedOutputs?: PromptExpected[];
+}
+
+export interface PromptCreateMonitor {
+  addEventListener(type: 'downloadprogress', listener: (event: { loaded: number; total?: number }) => void): void;
+}
+
+export interface PromptCreateOptions extends PromptCoreOptions {
+  signal?: DomAbortSignal;
+  monitor?: (monitor: PromptCreateMonitor) => void;
+  initialPrompts?: PromptMessage[];
+}
+
+export interface PromptOptions {
+  responseConstraint?: object;
+  omitResponseConstraintInput?: boolean;
+  signal?: DomAbortSignal;
+}
+
+export interface PromptStreamReader {
+  read(): Promise<{ done: boolean; value?: unknown }>;
+  cancel(reason?: unknown): Promise<void>;
+  releaseLock?(): void;
+}
+
+export interface PromptSession {
+  prompt(input: string | PromptMessage[], options?: PromptOptions): Promise<string>;
+  promptStreaming(input: string | PromptMessage[], options?: PromptOptions): { getReader(): PromptStreamReader };
+  clone(options?: { signal?: DomAbortSignal }): Promise<PromptSession>;
+  destroy(): void;
+  measureContextUsage?(input: string | PromptMessage[], options?: PromptOptions): Promise<number>;
+  /** Deprecated name (extension contexts only). */
+  measureInputUsage?(input: string | PromptMessage[], options?: PromptOptions): Promise<number>;
+  readonly contextUsage?: number;
+  readonly contextWindow?: number;
+  /** Deprecated names (extension contexts only). */
+  readonly inputUsage?: number;
+  readonly inputQuota?: number;
+  readonly samplingMode?: SamplingMode;
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+
+/** The static side: the global `LanguageModel`. */
+export interface PromptApi {
+  availability(options?: PromptCoreOptions): Promise<PromptAvailability>;
+  create(options?: PromptCreateOptions): Promise<PromptSession>;
+}
+
+export interface AbortControllerLike {
+  readonly signal: DomAbortSignal & { readonly aborted: boolean };
+  abort(reason?: unknown): void;
+}
+
+/** The global `LanguageModel` when this runtime has one (Chrome 148+ on the desktop), else undefined. */
+export function globalPromptApi(): PromptApi | undefined {
+  const api = (globalThis as { LanguageModel?: unknown }).LanguageModel;
+  if (typeof api !== 'function' && (typeof api !== 'object' || api === null)) return undefined;
+  const candidate = api as Partial<PromptApi>;
+  return typeof candidate.availability === 'function' && typeof candidate.create === 'function' ? (api as PromptApi) : undefined;
+}
+
+/** A real AbortController (the Prompt API takes only real AbortSignals), or undefined in runtimes without one. */
+export function newAbortController(): AbortControllerLike | undefined {
+  const Ctor = (globalThis as { AbortController?: new () => AbortControllerLike }).AbortController;
+  return typeof Ctor === 'function' ? new Ctor() : undefined;
+}
+
+export function contextUsageOf(session: PromptSession): number | undefined {
+  const v = session.contextUsage !== undefined ? session.contextUsage : session.inputUsage;
+  return typeof v === 'number' && v >= 0 && isFinite(v) ? v : undefined;
+}
+
+/** The context window; Infinity is allowed by the spec ("no specific limit"). */
+export function contextWindowOf(session: PromptSession): number | undefined {
+  const v = session.contextWindow !== undefined ? session.contextWindow : session.inputQuota;
+  return typeof v === 'number' && v > 0 ? v : undefined;
+}
+
+export function measureOf(session: PromptSession): ((input: string, options?: PromptOptions) => Promise<number>) | undefined {
+  if (typeof session.measureContextUsage === 'function') return (i, o) => (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(i, o);
+  if (typeof session.measureInputUsage === 'function') return (i, o) => (session.measureInputUsage as NonNullable<PromptSession['measureInputUsage']>)(i, o);
+  return undefined;
+}
+
+/**
+ * Whether the document may use the `language-model` feature, when the browser says
+ * (document.permissionsPolicy / featurePolicy); undefined when it cannot tell.
+ */
+export function permissionsPolicyAllows(): boolean | undefined {
+  const doc = (globalThis as { document?: { permissionsPolicy?: unknown; featurePolicy?: unknown } }).document;
+  const policy = (doc && (doc.permissionsPolicy || doc.featurePolicy)) as { allowsFeature?: (name: string) => boolean; features?: () => string[] } | undefined;
+  if (!policy || typeof policy.allowsFeature !== 'function') return undefined;
+  try {
+    // A browser that does not know the feature answers false for it: that says nothing.
+    if (typeof policy.features === 'function' && policy.features().indexOf('language-model') < 0) return undefined;
+    return policy.allowsFeature('language-model');
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when this page runs in an iframe of another origin (a web game portal). */
+export function inCrossOriginFrame(): boolean {
+  const g = globalThis as { top?: unknown; self?: unknown; location?: { origin?: string } };
+  if (!g.top || g.top === g.self) return false;
+  try {
+    const top = g.top as { location: { origin: string } };
+    return top.location.origin !== (g.location && g.location.origin);
+  } catch {
+    return true; // reading a cross-origin parent's location throws
+  }
+}
