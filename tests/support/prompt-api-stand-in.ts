@@ -117,6 +117,9 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
     live: () => sessions.size,
   };
   const legacy = !!options.legacyNames;
+  // In a browser, the page's real permissions policy decides, as in Chrome (language-model defaults to 'self').
+  const policy = (globalThis as { document?: { featurePolicy?: { allowsFeature(f: string): boolean; features(): string[] } } }).document?.featurePolicy;
+  if (policy && policy.features().indexOf('language-model') >= 0) control.permissionsAllowed = policy.allowsFeature('language-model');
 
   function failIf(stage: NonNullable<StandInControl['failNext']>['stage']): void {
     if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');

@@ -16,7 +16,7 @@
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../core/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../core/abort';
-import { estimateTokens, type FinishReason, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities } from '../types';
+import { estimateTokens, type FinishReason, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities, type TokenUsage } from '../types';
 import { FRAME_HINT, GESTURE_HINT, fromPromptApi, nameOf, type PromptStage } from './errors';
 import {
   contextUsageOf,
@@ -279,7 +279,8 @@ export class ChromePromptModel implements LanguageModel {
         const delta = typeof read.value === 'string' ? read.value : '';
         if (!delta) continue;
         text += delta;
-        yield { delta, text };
+        // Usage on every chunk: the core stops reading once a JSON answer closes and keeps the last usage it saw.
+        yield { delta, text, usage: usageOf(prefixTokens, promptTokens, text) };
         if (request.maxOutputTokens !== undefined && estimateTokens(text) >= request.maxOutputTokens) {
           finishReason = 'max_tokens'; // the Prompt API has no output limit: stop reading instead
           break;
@@ -294,7 +295,7 @@ export class ChromePromptModel implements LanguageModel {
         delta: '',
         text,
         finishReason,
-        usage: { inputTokens: Math.round(prefixTokens + promptTokens), cachedInputTokens: Math.round(prefixTokens), outputTokens: estimateTokens(text) },
+        usage: usageOf(prefixTokens, promptTokens, text),
       };
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
@@ -464,6 +465,11 @@ export class ChromePromptModel implements LanguageModel {
     this.caps = { ...this.caps, maxInputTokens: budget };
     if (!this.disposed) this.events.emit('capabilities', this.caps);
   }
+}
+
+/** Input from the browser's measure (the prefix served by the clone); output estimated: the API does not count it. */
+function usageOf(prefixTokens: number, promptTokens: number, text: string): TokenUsage {
+  return { inputTokens: Math.round(prefixTokens + promptTokens), cachedInputTokens: Math.round(prefixTokens), outputTokens: estimateTokens(text) };
 }
 
 /** The system message of a base session: the instruction, then the byte-stable prefix. */
