@@ -37,7 +37,7 @@ export { OpenAICompatibleModel } from './models/openai-compatible';
 export type { OpenAICompatibleOptions } from './models/openai-compatible';
 export { GeminiNanoModel, BRIDGE_EVENT, BRIDGE_PROTOCOL_VERSION } from './models/gemini-nano';
 export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions, BridgeTransport } from './models/gemini-nano';
-export { ChromePromptModel, samplingModeFor } from './models/chrome-prompt';
+export { ChromePromptModel, samplingModeFor, PreferAvailableModel } from './models/chrome-prompt';
 export type { ChromePromptModelOptions, ChromeDownloadProgress, ChromeDownloadOptions, PromptApi, PromptSession, PromptAvailability, SamplingMode } from './models/chrome-prompt';
 
 // The game layer.

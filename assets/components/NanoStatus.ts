@@ -1,12 +1,15 @@
 /**
  * The shared model's availability and download progress for a game's UI: a progress bar while
- * Gemini Nano downloads, a clear message on devices that cannot run it. In the editor and in
- * browser previews it reports the stand-in model (always available).
+ * Gemini Nano (Android) or Chrome's built-in model (web builds, browser previews) downloads, a
+ * clear message where it cannot run. Elsewhere it reports the stand-in model (always available).
+ * On the web, call download() from a button: Chrome starts the download only after the player
+ * has interacted with the page.
  */
 import { _decorator, Component } from 'cc';
 import { AgentError } from '../runtime/oam-core.js';
-import type { DownloadProgress, GeminiNanoModel, ModelAvailability } from '../runtime/oam-core.js';
+import type { DownloadProgress, ModelAvailability } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
+import type { OnDeviceModel } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import type { OamModelKind } from './OamRuntime';
 import { isGone, liveState } from './liveState';
@@ -37,19 +40,24 @@ const REASONS: Record<string, string> = {
   model_not_ready: 'The on-device AI model is still being prepared; try again in a few minutes.',
   unreachable: 'The on-device AI module did not answer; this build may lack the oam-cocos Android module.',
   not_native: 'On-device AI runs only in an Android build.',
+  no_prompt_api: 'This browser has no built-in AI model (it needs Chrome 148 or later on a desktop computer).',
+  permissions_policy: 'The page embedding this game does not allow built-in AI: its iframe needs allow="language-model".',
+  device_not_eligible_web: 'This computer cannot run Chrome\'s built-in AI model (it needs 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM).',
 };
 
 /** The sentence to show for an availability. */
 export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): string {
-  const standIn = kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone)' : '';
+  const standIn = kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone or in Chrome on the desktop)' : '';
+  const web = kind === 'chrome-nano';
   switch (a.status) {
     case 'available':
-      return `The AI model is ready${standIn}.`;
+      return web ? 'Chrome\'s built-in AI model is ready.' : `The AI model is ready${standIn}.`;
     case 'downloadable':
-      return 'The on-device AI model needs a download before first use.';
+      return web ? 'Chrome\'s built-in AI model needs a one-time download: press Download (a stand-in answers until then).' : 'The on-device AI model needs a download before first use.';
     case 'downloading':
-      return 'The on-device AI model is downloading…';
+      return web ? 'Chrome is downloading its built-in AI model… (a stand-in answers until then)' : 'The on-device AI model is downloading…';
     default:
+      if (web && a.reason === 'device_not_eligible') return REASONS.device_not_eligible_web;
       // An unanswered handshake may come with its cause (module missing, bridge taken over): show it.
       if (a.reason === 'unreachable' && a.detail) return `On-device AI did not answer: ${a.detail}`;
       return REASONS[a.reason] || `On-device AI is unavailable (${a.reason}${a.detail ? `: ${a.detail}` : ''}).`;
@@ -59,7 +67,7 @@ export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): s
 interface NanoLiveState {
   destroyed: boolean;
   stopProgress: (() => void) | null;
-  followed: GeminiNanoModel | null;
+  followed: OnDeviceModel | null;
 }
 
 const live = liveState<NanoStatus, NanoLiveState>(() => ({ destroyed: false, stopProgress: null, followed: null }));
@@ -116,11 +124,14 @@ export class NanoStatus extends Component {
     return availability;
   }
 
-  /** Downloads Gemini Nano (progress as `nano-progress`); resolves at once for the stand-in. */
+  /**
+   * Downloads Gemini Nano or Chrome's model (progress as `nano-progress`); resolves at once for
+   * the stand-in. On the web, call it from a button's click: Chrome needs the player's gesture.
+   */
   async download(): Promise<void> {
     if (isGone(this, live(this))) throw new AgentError('cancelled', 'The NanoStatus component was destroyed.');
     this.followCurrentModel();
-    const nano = OamRuntime.nano;
+    const nano = OamRuntime.onDevice;
     if (!nano) {
       await this.refresh();
       return;
@@ -136,7 +147,7 @@ export class NanoStatus extends Component {
   /** Listens to the download progress of the model in force now (configure() may have changed it). */
   private followCurrentModel(): void {
     const state = live(this);
-    const nano = state.destroyed ? null : OamRuntime.nano;
+    const nano = state.destroyed ? null : OamRuntime.onDevice;
     if (nano === state.followed) return;
     this.unfollow();
     state.followed = nano;

@@ -6,6 +6,8 @@
  * - an OpenAI-compatible server when one is configured, in the editor and browser previews only
  *   (native builds have no fetch, so a phone never uses it);
  * - Gemini Nano through the JsbBridge on Android native builds;
+ * - Chrome's built-in Gemini Nano (the Prompt API) in web builds and browser previews when the
+ *   browser has the API: it answers once Chrome says available, the stand-in until then;
  * - otherwise the KeywordModel stand-in, so the editor, previews and iOS/desktop builds run.
  *
  * Components hold `OamRuntime.model`, a stable object that forwards every call to the current
@@ -15,8 +17,9 @@
  */
 import { sys } from 'cc';
 import { NATIVE } from 'cc/env';
-import { GeminiNanoModel, KeywordModel, ModelScheduler, OpenAICompatibleModel, AgentError } from '../runtime/oam-core.js';
+import { ChromePromptModel, GeminiNanoModel, KeywordModel, ModelScheduler, OpenAICompatibleModel, PreferAvailableModel, AgentError } from '../runtime/oam-core.js';
 import type {
+  DownloadProgress,
   GenerationRequest,
   KeywordModelOptions,
   LanguageModel,
@@ -28,7 +31,13 @@ import type {
 } from '../runtime/oam-core.js';
 import { JsbBridgeTransport } from '../bridge/JsbBridgeTransport';
 
-export type OamModelKind = 'gemini-nano' | 'openai-compatible' | 'stand-in' | 'custom';
+export type OamModelKind = 'gemini-nano' | 'chrome-nano' | 'openai-compatible' | 'stand-in' | 'custom';
+
+/** The on-device model a game can download and follow: Gemini Nano on Android, Chrome's on the web. */
+export interface OnDeviceModel {
+  download(): Promise<void>;
+  onDownloadProgress(listener: (progress: DownloadProgress) => void): () => void;
+}
 
 export interface OamRuntimeConfig {
   /** Any LanguageModel; wins over everything else (a scripted model in tests, your own backend). */
@@ -38,6 +47,8 @@ export interface OamRuntimeConfig {
   /** The model name sent to that server (default "default"). */
   model?: string;
   apiKey?: string;
+  /** Use Chrome's built-in model in web builds and browser previews when the browser has it (default true). */
+  chromeNano?: boolean;
   /** Rules of the stand-in model used in the editor, browser previews and non-Android builds. */
   standIn?: KeywordModelOptions;
   /** Pacing of the shared scheduler (default: one at a time, 30 calls a minute). */
@@ -68,6 +79,8 @@ let backend: Backend | null = null;
 let scheduler: ModelScheduler | null = null;
 /** Created once and kept across configure() calls; only reset() disposes it. */
 let nano: { model: GeminiNanoModel; transport: JsbBridgeTransport } | null = null;
+/** Chrome's model, kept across configure() like Gemini Nano (a download goes on); only reset() disposes it. */
+let chrome: ChromePromptModel | null = null;
 
 /**
  * The stable LanguageModel components hold. It has no state of its own: every call goes to the
@@ -156,6 +169,16 @@ export class OamRuntime {
     return OamRuntime.kind === 'gemini-nano' && nano ? nano.model : null;
   }
 
+  /** Chrome's built-in model when it is the backend (web builds, browser previews); null elsewhere. */
+  static get chromeNano(): ChromePromptModel | null {
+    return OamRuntime.kind === 'chrome-nano' && chrome ? chrome : null;
+  }
+
+  /** The on-device model to download and follow: Gemini Nano on Android, Chrome's on the web; null for the others. */
+  static get onDevice(): OnDeviceModel | null {
+    return OamRuntime.nano || OamRuntime.chromeNano;
+  }
+
   /** True in an Android native build, where Gemini Nano is reached through the bridge. */
   static isAndroidNative(): boolean {
     return !!NATIVE && sys.platform === sys.Platform.ANDROID;
@@ -167,9 +190,12 @@ export class OamRuntime {
    */
   static reset(): void {
     const old = nano;
+    const oldChrome = chrome;
     nano = null;
+    chrome = null;
     backend = null;
     scheduler = null;
+    if (oldChrome) oldChrome.dispose();
     if (old) {
       old.model.dispose();
       old.transport.dispose();
@@ -189,6 +215,8 @@ export class OamRuntime {
     // Native builds (Android, iOS, desktop) have no fetch: the server is for previews only.
     if (c.openaiUrl && !NATIVE) return { kind: 'openai-compatible', endpoint: [c.openaiUrl, c.model || '', c.apiKey || ''].join('\n') };
     if (OamRuntime.isAndroidNative() && JsbBridgeTransport.isSupported()) return { kind: 'gemini-nano' };
+    // Feature detection only: whether Chrome can run the model is asked (asynchronously) per call.
+    if (!NATIVE && c.chromeNano !== false && ChromePromptModel.isSupported()) return { kind: 'chrome-nano', standIn: c.standIn };
     return { kind: 'stand-in', standIn: c.standIn };
   }
 
@@ -204,6 +232,10 @@ export class OamRuntime {
           nano = { model: new GeminiNanoModel({ transport }), transport };
         }
         return nano.model;
+      case 'chrome-nano':
+        if (!chrome) chrome = new ChromePromptModel();
+        // Chrome's model once it says available; the stand-in while it downloads or where it cannot run.
+        return new PreferAvailableModel(chrome, new KeywordModel(source.standIn || DEFAULT_STAND_IN));
       default:
         return new KeywordModel(source.standIn || DEFAULT_STAND_IN);
     }

@@ -6,7 +6,7 @@
  *
  * Call after `jest.mock('cc', …)`, `jest.mock('cc/env', …)` and the runtime mock.
  */
-import type { AgentError, AgentTool, Decision, DialogueTurn, LanguageModel, ModelScheduler, NPC, ToolCall, WorldState, GeminiNanoModel, BridgeTransport, ModelAvailability, KeywordModelOptions, ModelSchedulerOptions, SchedulerStats } from '../../src';
+import type { ChromePromptModel, AgentError, AgentTool, Decision, DialogueTurn, LanguageModel, ModelScheduler, NPC, ToolCall, WorldState, GeminiNanoModel, BridgeTransport, ModelAvailability, KeywordModelOptions, ModelSchedulerOptions, SchedulerStats } from '../../src';
 import type { Component, JsonAsset } from './cc-double';
 
 export interface OamRuntimeConfigLike {
@@ -15,6 +15,7 @@ export interface OamRuntimeConfigLike {
   model?: string;
   apiKey?: string;
   standIn?: KeywordModelOptions;
+  chromeNano?: boolean;
   scheduler?: ModelSchedulerOptions;
 }
 
@@ -29,8 +30,10 @@ export interface OamRuntimeStatic {
   readonly config: OamRuntimeConfigLike;
   readonly model: OamSharedModelLike;
   readonly scheduler: ModelScheduler;
-  readonly kind: 'gemini-nano' | 'openai-compatible' | 'stand-in' | 'custom';
+  readonly kind: 'gemini-nano' | 'chrome-nano' | 'openai-compatible' | 'stand-in' | 'custom';
   readonly nano: GeminiNanoModel | null;
+  readonly chromeNano: ChromePromptModel | null;
+  readonly onDevice: { download(): Promise<void> } | null;
   reset(): void;
 }
 

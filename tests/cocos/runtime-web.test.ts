@@ -1,0 +1,117 @@
+/**
+ * OamRuntime and NanoStatus in a web build or browser preview whose browser has the Prompt API
+ * (here: the Prompt API STAND-IN, not Chrome's model, installed as globalThis.LanguageModel).
+ */
+jest.mock('cc', () => require('./cc-double'), { virtual: true });
+jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
+jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+
+import { ChromePromptModel, KeywordModel, PreferAvailableModel } from '../../src';
+import * as cc from './cc-double';
+import { loadComponents, type NanoStatusLike } from './load';
+import { flush, mount, persona } from './mocks';
+import { createPromptApiStandIn, type StandInControl } from '../support/prompt-api-stand-in';
+
+const C = loadComponents();
+let control: StandInControl;
+const g = globalThis as { LanguageModel?: unknown };
+
+function install(availability: 'available' | 'downloadable' | 'unavailable'): void {
+  const made = createPromptApiStandIn({ availability, brain: () => 'Chrome says hello.' });
+  control = made.control;
+  g.LanguageModel = made.api;
+}
+
+let warn: jest.SpyInstance;
+beforeEach(() => {
+  warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  warn.mockRestore();
+  C.OamRuntime.reset();
+  C.OamRuntime.configure({});
+  cc.simulatePlatform('browser');
+  delete g.LanguageModel;
+});
+
+describe('OamRuntime on the web', () => {
+  test('the browser has the Prompt API: Chrome\'s model once available, the stand-in while it is downloadable', async () => {
+    install('downloadable');
+    C.OamRuntime.configure({});
+    expect(C.OamRuntime.kind).toBe('chrome-nano');
+    expect(C.OamRuntime.model.inner).toBeInstanceOf(PreferAvailableModel);
+    expect(C.OamRuntime.chromeNano).toBeInstanceOf(ChromePromptModel);
+    expect(C.OamRuntime.onDevice).toBe(C.OamRuntime.chromeNano);
+    expect(C.OamRuntime.nano).toBeNull();
+    const npc = mount(C.NPCComponent, { persona: persona() });
+    await expect(npc.talk('hello there')).resolves.toMatchObject({ line: 'Well met, traveller!' }); // the stand-in
+    expect(control.log.prompts).toHaveLength(0);
+
+    control.activated = true; // the player clicked the download button
+    await C.OamRuntime.onDevice?.download();
+    const turn = await npc.talk('hello again');
+    expect(control.log.prompts.length).toBeGreaterThan(0);
+    expect(turn.line).toBe('Chrome says hello.');
+  });
+
+  test('native builds, chromeNano: false, and a browser without the API keep the stand-in', () => {
+    install('available');
+    C.OamRuntime.configure({ chromeNano: false });
+    expect(C.OamRuntime.kind).toBe('stand-in');
+    C.OamRuntime.configure({});
+    expect(C.OamRuntime.kind).toBe('chrome-nano');
+    cc.simulatePlatform('ios');
+    C.OamRuntime.configure({ chromeNano: true });
+    expect(C.OamRuntime.kind).toBe('stand-in');
+    cc.simulatePlatform('browser');
+    delete g.LanguageModel;
+    C.OamRuntime.configure({});
+    expect(C.OamRuntime.kind).toBe('stand-in');
+    expect(C.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
+  });
+
+  test('a server configured for previews wins over Chrome\'s model', () => {
+    install('available');
+    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(C.OamRuntime.kind).toBe('openai-compatible');
+  });
+});
+
+describe('NanoStatus on the web', () => {
+  test('downloadable, a download from the button with progress, then available', async () => {
+    install('downloadable');
+    C.OamRuntime.configure({});
+    const node = new cc.Node('status');
+    const progress: number[] = [];
+    node.on(C.NANO_PROGRESS, (p: { fraction: number }) => progress.push(p.fraction));
+    const status = mount(C.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
+    await status.refresh();
+    expect(status.status).toBe('downloadable');
+    expect(status.message).toMatch(/press Download/);
+
+    // Without the player's gesture Chrome refuses, and the error says what to do.
+    await expect(status.download()).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringMatching(/click, tap or key handler/) });
+    expect(status.status).toBe('downloadable');
+
+    control.activated = true;
+    await status.download();
+    expect(progress).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(status.status).toBe('available');
+    expect(status.progress).toBe(1);
+    expect(status.message).toBe('Chrome\'s built-in AI model is ready.');
+  });
+
+  test('a computer that cannot run it, and an iframe without allow="language-model", get human messages', async () => {
+    install('unavailable');
+    C.OamRuntime.configure({});
+    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    await expect(status.refresh()).resolves.toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
+    expect(status.message).toMatch(/22 GB/);
+    control.permissionsAllowed = false;
+    control.availability = 'available';
+    await status.refresh();
+    expect(status.status).toBe('unavailable'); // the spec says unavailable; only a browser's policy tells why
+    status.node.destroy();
+    await flush();
+  });
+});
