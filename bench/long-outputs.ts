@@ -47,7 +47,7 @@ const CASES: Array<{ name: string; run(n: number): void }> = [
     name: 'line-first words read every 4 characters',
     run: (n) => {
       const text = `${'a '.repeat(n / 2)}\n[happy]`;
-      const reader = new LineFirstReader(['remember_fact'], true);
+      const reader = new LineFirstReader({ toolNames: ['remember_fact'], tagKey: 'emotion' });
       for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
     },
   },

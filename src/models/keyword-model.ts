@@ -82,7 +82,7 @@ export class KeywordModel implements LanguageModel {
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter((t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name));
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
-    const structured = /reply is a JSON object|as one JSON object with these keys|JSON of this form/.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    const structured = /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form/.test(`${request.promptPrefix ?? ''}${request.prompt}`);
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
     const lineFirst = /as plain text\./.test(`${request.promptPrefix ?? ''}${request.prompt}`);
     const effects = afterReplyTools(request);

@@ -125,7 +125,7 @@ export class ModelScheduler implements LanguageModel {
   private readonly counters = { started: 0, completed: 0, failed: 0, dropped: 0, cancelled: 0, retried: 0, preempted: 0 };
   private readonly preemptsBackground: boolean;
   /** Generations now running, with a way to stop them for a waiting player. */
-  private readonly active = new Set<{ ticket: Ticket; stop: Canceller }>();
+  private readonly active = new Set<{ ticket: Ticket; stop: Canceller; preempted: boolean }>();
 
   constructor(readonly inner: LanguageModel, options: ModelSchedulerOptions = {}) {
     if (!inner || typeof inner.generate !== 'function') {
@@ -199,7 +199,8 @@ export class ModelScheduler implements LanguageModel {
       // The caller's signal, or a preemption for a waiting player.
       const stop = new Canceller();
       const unlink = linkSignal(signal, stop);
-      const slot = { ticket, stop };
+      const slot = { ticket, stop, preempted: false };
+      let requeue = false;
       this.active.add(slot);
       // Each chunk is awaited against the signal too: a model that ignores its signal must not
       // hold the one slot (and every queued NPC) after a cancel.
@@ -214,9 +215,12 @@ export class ModelScheduler implements LanguageModel {
         outcome = 'completed';
       } catch (error) {
         failure = AgentError.from(error);
+        // Stopped for a waiting player before it wrote anything: queued again at once, as the
+        // same attempt (a preemption is not the backend failing, so it costs no retry).
+        if (slot.preempted && !yielded && !signal?.aborted) requeue = true;
         // After output started a retry would repeat text the player already saw.
-        retryWait = yielded || signal?.aborted ? undefined : this.retryWaitFor(failure, ticket.attempt);
-        if (retryWait === undefined) {
+        retryWait = requeue || yielded || signal?.aborted ? undefined : this.retryWaitFor(failure, ticket.attempt);
+        if (retryWait === undefined && !requeue) {
           outcome = failure.code === 'cancelled' ? 'cancelled' : 'failed';
           throw failure;
         }
@@ -225,8 +229,13 @@ export class ModelScheduler implements LanguageModel {
         unlink();
         Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
         this.running--;
-        if (retryWait === undefined) this.finish(ticket, outcome ?? 'closed', failure);
+        if (retryWait === undefined && !requeue) this.finish(ticket, outcome ?? 'closed', failure);
         this.schedulePump();
+      }
+      if (requeue) {
+        ticket.notBefore = this.now();
+        ticket.enqueuedAt = ticket.notBefore;
+        continue;
       }
       if (outcome === 'completed' || retryWait === undefined || failure === undefined) return;
       this.prepareRetry(ticket, failure, retryWait);
@@ -278,11 +287,12 @@ export class ModelScheduler implements LanguageModel {
   /** Stops one running background generation when an urgent request would wait behind it. */
   private preemptFor(ticket: Ticket): void {
     if (!this.preemptsBackground || ticket.priority < Priority.decision || this.running < this.concurrency) return;
-    let lowest: { ticket: Ticket; stop: Canceller } | undefined;
+    let lowest: { ticket: Ticket; stop: Canceller; preempted: boolean } | undefined;
     for (const slot of this.active) {
       if (slot.ticket.priority <= Priority.bark && !slot.stop.signal.aborted && (!lowest || slot.ticket.priority < lowest.ticket.priority)) lowest = slot;
     }
     if (!lowest) return;
+    lowest.preempted = true;
     this.counters.preempted++;
     this.emit({ type: 'preempted', label: lowest.ticket.label, priority: lowest.ticket.priority });
     lowest.stop.abort(new AgentError('busy', `The model was needed for ${ticket.label ?? 'a player'} waiting on a reply; background work (${lowest.ticket.label ?? 'unlabelled'}) was stopped and can run again later.`));

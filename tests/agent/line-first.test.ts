@@ -47,7 +47,7 @@ describe('line first', () => {
     expect(turn.usage.outputTokens).toBe(estimateTokens(output));
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
-    expect(prefix).toContain('first write what Mira says, as plain text. Then, on a new line, the emotion in brackets: […]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.');
+    expect(prefix).toContain('first write what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.');
     expect(prefix).toContain('come after them, one per line: remember_fact(fact="…")');
   });
 
@@ -143,5 +143,129 @@ describe('structured replies in JSON (lineFirst off) stream per token', () => {
     // Every growing prefix was shown on its way (the cleaner may hold back the last character).
     expect(shown.length).toBeGreaterThanOrEqual('Welcome in, traveller!'.length - 2);
     expect(shown[0].length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('line first: what a small model really writes (review cases)', () => {
+  const TOOLS = () => {
+    const facts: string[] = [];
+    const remember = AgentTool.local({ name: 'remember_fact', description: 'Remember a fact.', parameters: JsonSchema.obj({ fact: JsonSchema.string() }), sideEffect: true }, (a: { fact: string }) => { facts.push(a.fact); return 'Remembered.'; });
+    const menu = AgentTool.local({ name: 'check_menu', description: 'The menu.' }, () => ({ ale: 3 }));
+    return { facts, remember, menu };
+  };
+
+  test.each([
+    ['Gemma\'s bracketed call', 'Hi Sam!\n[remember_fact(fact="Sam")]'],
+    ['a JSON call line', 'Hi Sam!\n{"tool":"remember_fact","args":{"fact":"Sam"}}'],
+  ])('%s after the words runs, and is not spoken', async (_label, output) => {
+    const t = TOOLS();
+    const agent = new Agent(new ScriptedLanguageModel([output]), { instructions: 'x', tools: [t.remember], config: FAST });
+    const r = await agent.respond('I am Sam.');
+    expect(r.text).toBe('Hi Sam!');
+    expect(t.facts).toEqual(['Sam']);
+  });
+
+  test.each([
+    ['cut off by the token limit', 'Hi Sam!\n{"tool":"remember_fact","args":{"fact":"The player is Sa', 'cut off'],
+    ['arguments it cannot read', 'Hi Sam!\nremember_fact(The player is Sam)', 'could not be read'],
+    ['a call in syntax cut off', 'Hi Sam!\nremember_fact(fact="The pla', 'cut off'],
+  ])('a call %s never runs and is recorded as not made', async (_label, output, problem) => {
+    const t = TOOLS();
+    const agent = new Agent(new ScriptedLanguageModel([output]), { instructions: 'x', tools: [t.remember], config: FAST });
+    const r = await agent.respond('I am Sam.');
+    expect(r.text).toBe('Hi Sam!');
+    expect(t.facts).toEqual([]);
+    expect(r.toolCalls).toHaveLength(1);
+    expect(r.toolCalls[0].rejected).toBe(true);
+    expect(JSON.stringify(r.toolCalls[0].output)).toContain(problem);
+  });
+
+  test('a lookup written in call syntax after a preamble is the call: 2 calls, no repair', async () => {
+    const t = TOOLS();
+    const model = new ScriptedLanguageModel(['Let me look.\ncheck_menu()', 'Ale is 3.']);
+    const agent = new Agent(model, { instructions: 'x', tools: [t.menu], config: FAST });
+    const r = await agent.respond('Menu?');
+    expect(r).toMatchObject({ text: 'Ale is 3.', modelCalls: 2 });
+    expect(model.requests.map((q) => q.isRepair)).toEqual([false, false]);
+  });
+
+  test('a call to a tool not offered in this step is cut from the words and recorded as not made', async () => {
+    const t = TOOLS();
+    const agent = new Agent(new ScriptedLanguageModel(['Hi Sam!\nremember_fact(fact="Sam")']), { instructions: 'x', tools: [t.remember, t.menu], config: FAST });
+    const r = await agent.respond('I am Sam.', { enabledTools: ['check_menu'] });
+    expect(r.text).toBe('Hi Sam!');
+    expect(t.facts).toEqual([]);
+    expect(r.toolCalls.map((c) => [c.call.name, c.rejected])).toEqual([['remember_fact', true]]);
+  });
+
+  test('a reply cut by the token limit is written again whole by the reply step', async () => {
+    const long = `${'word '.repeat(40)}end.`;
+    const capped: import('../../src').LanguageModel = {
+      capabilities: new ScriptedLanguageModel([]).capabilities,
+      availability: async () => ({ status: 'available' }),
+      async *generate(request) {
+        const cap = request.kind === 'decide' ? 20 : 1000;
+        const text = long.slice(0, cap * 4);
+        yield { delta: text, text, finishReason: text.length < long.length ? 'max_tokens' : 'stop' };
+      },
+    };
+    const agent = new Agent(capped, { instructions: 'x', tools: [TOOLS().remember], config: { ...FAST, decisionMaxTokens: 16, maxResponseTokens: 20 } });
+    const r = await agent.respond('Talk to me.');
+    expect(r.modelCalls).toBe(2);
+    expect(r.text).toBe(long); // whole, from the reply step, never the cut decide answer
+  });
+
+  test('an NPC: reasoning is never shown or spoken, and a tag before or after the words is the emotion', async () => {
+    for (const output of ['<think>The player greets me.</think>Welcome in!\n[happy]', '[happy] Welcome in!', 'Welcome in! [happy]']) {
+      const npc = new NPC({ persona: MIRA, model: new ScriptedLanguageModel([Script.text(output, output.length)]) });
+      const shown: string[] = [];
+      const stream = npc.talkStream('Hello');
+      stream.on('line', (e) => shown.push(e.line));
+      const turn = await stream.turn();
+      expect({ output, line: turn.line, emotion: turn.emotion, modelCalls: turn.modelCalls }).toEqual({ output, line: 'Welcome in!', emotion: 'happy', modelCalls: 1 });
+      expect(shown.every((l) => !/[<[]/.test(l))).toBe(true);
+    }
+  });
+
+  test("decisions: a decorated id is read as the id in one call; reason 'after' is a JSON line, never a tag", async () => {
+    const { DecisionEngine } = await import('../../src');
+    const options = [{ id: 'flee', description: 'run' }, { id: 'attack', description: 'fight' }];
+    for (const output of ['Flee.', '**flee**', '`flee`', 'flee\nThe goblin is too strong.']) {
+      const d = await new DecisionEngine(new ScriptedLanguageModel([output])).decide({ situation: 'A goblin.', options });
+      expect({ output, id: d.optionId, calls: d.modelCalls, fallback: d.isFallback }).toEqual({ output, id: 'flee', calls: 1, fallback: false });
+    }
+    const model = new ScriptedLanguageModel(['flee\n{"reason":"The goblin has a much bigger sword than I do.","confidence":80}']);
+    const d = await new DecisionEngine(model, { reason: 'after' }).decide({ situation: 'A goblin.', options });
+    expect(d).toMatchObject({ optionId: 'flee', reason: 'The goblin has a much bigger sword than I do.', confidence: 80, modelCalls: 1 });
+    expect(model.requests[0].prompt).toContain('Then, on a new line, the reply\'s other keys as one JSON object: {"reason":"…"}');
+  });
+
+  test('a snapshot that returns a promise is not read ahead (it would read as {})', async () => {
+    const menu = AgentTool.local({ name: 'check_menu', description: 'The menu.', snapshot: () => Promise.resolve({ ale: 3 }) }, () => ({ ale: 3 }));
+    const model = new ScriptedLanguageModel(['Ale is 3.']);
+    await new Agent(model, { instructions: 'x', tools: [menu], config: FAST }).respond('Menu?');
+    expect(model.requests[0].prompt).not.toContain('check_menu now');
+  });
+});
+
+describe('background summaries are bounded', () => {
+  test('a summary cut at its token cap keeps its whole sentences; one with none changes nothing', async () => {
+    const cut = (text: string): import('../../src').LanguageModel => ({
+      capabilities: new ScriptedLanguageModel([]).capabilities,
+      availability: async () => ({ status: 'available' }),
+      async *generate(request) {
+        const out = request.kind === 'summary' ? text : 'Hi.';
+        yield { delta: out, text: out, finishReason: request.kind === 'summary' ? 'max_tokens' : 'stop' };
+      },
+    });
+    const agent = new Agent(cut('Sam came in. He ordered two ales. He said his sis'), { instructions: 'x', config: FAST });
+    for (const line of ['a', 'b', 'c']) await agent.respond(line);
+    expect(await agent.summarizeOldTurns({ keepRecentTurns: 1 })).toMatchObject({ summary: 'Sam came in. He ordered two ales.', turns: 2 });
+    const none = new Agent(cut('Sam came in and ordered two ales and said his sis'), { instructions: 'x', config: FAST });
+    for (const line of ['a', 'b', 'c']) await none.respond(line);
+    const e = await failure(none.summarizeOldTurns({ keepRecentTurns: 1 }));
+    expect(e.code).toBe('generation_failed');
+    expect(e.message).toMatch(/cut off at 200 tokens/);
+    expect(none.history).toHaveLength(6);
   });
 });

@@ -436,3 +436,27 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
     expect(native.received).toEqual([]);
   });
 });
+
+describe('prewarm', () => {
+  it('loads the model, then fills the prefix cache with one 1-token generation carrying the stable prefix', async () => {
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'warmup') n.emit({ id: r.id, result: {} });
+      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'OK', finishReason: 'stop' } });
+    });
+    await new GeminiNanoModel({ transport: native, ...fast }).prewarm('You are Mira.', 'Tools Mira can use: …\n\n');
+    expect(native.methods()).toEqual(['ready', 'warmup', 'modelInfo', 'generate']);
+    const generate = native.received.find((r) => r.method === 'generate') as IncomingRequest;
+    expect(generate.params).toMatchObject({ maxOutputTokens: 1 });
+    expect(String(generate.params.promptPrefix)).toContain('Tools Mira can use: …');
+  });
+
+  it('no prefix, or a device without prefix caching: the warm-up alone', async () => {
+    const answer = (r: IncomingRequest, n: ScriptedNative) => { if (r.method === 'warmup') n.emit({ id: r.id, result: {} }); };
+    const bare = ScriptedNative.device(answer);
+    await new GeminiNanoModel({ transport: bare, ...fast }).prewarm('You are Mira.');
+    expect(bare.methods()).toEqual(['ready', 'warmup', 'modelInfo']);
+    const uncached = ScriptedNative.device(answer, { prefixCaching: false });
+    await new GeminiNanoModel({ transport: uncached, ...fast }).prewarm('You are Mira.', 'Tools: …');
+    expect(uncached.methods()).toEqual(['ready', 'warmup', 'modelInfo']);
+  });
+});

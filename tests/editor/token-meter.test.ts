@@ -25,20 +25,20 @@ describe('the token meter', () => {
 
   it('measures a bare persona with no tools', () => {
     const f = measurePersona(BARE, noToolsSetup());
-    expect(f).toMatchObject({ personaTokens: 48, toolsTokens: 0, replyFormatTokens: 95, prefixTokens: 143, secretsTokens: 0, conversationTokens: 3601, level: 'ok' });
-    // By hand: 189 characters of instructions → ⌈189/4⌉ = 48; with the 381-character reply block, ⌈570/4⌉ = 143.
-    expect([f.systemInstruction.length, f.promptPrefix.length]).toEqual([189, 381]);
-    expect(f.promptPrefix.startsWith("Bo's reply is a JSON object with these keys:")).toBe(true);
+    expect(f).toMatchObject({ personaTokens: 48, toolsTokens: 0, replyFormatTokens: 91, prefixTokens: 139, secretsTokens: 0, conversationTokens: 3605, level: 'ok' });
+    // By hand: 189 characters of instructions → ⌈189/4⌉ = 48; with the 364-character reply block, ⌈553/4⌉ = 139.
+    expect([f.systemInstruction.length, f.promptPrefix.length]).toEqual([189, 364]);
+    expect(f.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
     expect(sumOfRows(f)).toBe(f.prefixTokens);
     expect(f.prefixTokens).toBe(estimateTokens(f.systemInstruction + f.promptPrefix));
   });
 
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
     const none = measurePersona(MIRA, noToolsSetup());
-    expect(none).toMatchObject({ personaTokens: 157, toolsTokens: 0, replyFormatTokens: 96, prefixTokens: 253, secretsTokens: 40, conversationTokens: 3451 });
+    expect(none).toMatchObject({ personaTokens: 157, toolsTokens: 0, replyFormatTokens: 92, prefixTokens: 249, secretsTokens: 40, conversationTokens: 3455 });
 
     const tavern = measurePersona(MIRA, tavernSetup());
-    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 399, replyFormatTokens: 96, prefixTokens: 660, secretsTokens: 40, conversationTokens: 3044 });
+    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 402, replyFormatTokens: 91, prefixTokens: 658, secretsTokens: 40, conversationTokens: 3046 });
 
     const custom = customToolsSetup(JSON.stringify([
       { name: 'open_gate', description: 'Opens the town gate.' },
@@ -46,7 +46,7 @@ describe('the token meter', () => {
     ]));
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
-    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 164, replyFormatTokens: 96, prefixTokens: 425 });
+    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 167, replyFormatTokens: 91, prefixTokens: 423 });
 
     for (const f of [none, tavern, withCustom]) {
       expect(sumOfRows(f)).toBe(f.prefixTokens);

@@ -163,7 +163,8 @@ describe('ModelScheduler ordering', () => {
   });
 
   test('background work never stands in front of the player: a running summary is stopped and runs again after the turn', async () => {
-    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0, initialBackoffMs: 0 });
+    // No retries allowed: a preemption is not a backend failure and must not use them up.
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0, maxRetries: 0 });
     const summary = consume(scheduler, req('summary', Priority.background));
     await clock.run(100); // the summary is prefilling, no output yet
     const talk = consume(scheduler, req('talk', Priority.conversation));
@@ -173,7 +174,22 @@ describe('ModelScheduler ordering', () => {
     expect(talk.status).toBe('completed');
     expect(summary).toMatchObject({ status: 'completed', text: 'Hello there.' });
     expect(events.filter((e) => e.type === 'preempted').map((e) => e.label)).toEqual(['summary']);
-    expect(scheduler.stats().preempted).toBe(1);
+    expect(scheduler.stats()).toMatchObject({ preempted: 1, retried: 0, failed: 0, completed: 2 });
+    expect(events.some((e) => e.type === 'retry')).toBe(false);
+  });
+
+  test('preempted again and again, a background request still runs once the player is answered', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
+    const bark = consume(scheduler, req('bark', Priority.bark));
+    for (let i = 0; i < 4; i++) {
+      await clock.run(clock.time + 50);
+      consume(scheduler, req(`talk${i}`, Priority.conversation));
+      await clock.run(clock.time + 450);
+    }
+    await clock.run();
+    expect(bark).toMatchObject({ status: 'completed', text: 'Hello there.' });
+    expect(scheduler.stats()).toMatchObject({ preempted: 4, retried: 0 });
+    expect(inner.calls.filter((c) => c.label === 'bark')).toHaveLength(5);
   });
 
   test('a bark that already spoke is not repeated: its caller gets busy; a decision also preempts, content does not', async () => {

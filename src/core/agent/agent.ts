@@ -56,6 +56,12 @@ export interface CompactOptions {
   signal?: SignalLike;
 }
 
+/** The text up to its last sentence end (., !, ?, …), or '' when no sentence ended. */
+function wholeSentences(text: string): string {
+  const m = /^[\s\S]*[.!?…]["')\]]*(?=\s|$)/.exec(text.trim());
+  return m ? m[0].trim() : '';
+}
+
 /** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
 const SUMMARY_MAX_TOKENS = 200;
 
@@ -287,7 +293,7 @@ export class Agent {
     const lines = old.map((t) => entryLines(t, labels, this._config.context.maxToolOutputChars, render).join('\n')).join('\n');
     const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
     const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
-    const { text } = await generateText(this.model, {
+    const { text, finishReason } = await generateText(this.model, {
       kind: 'summary',
       prompt,
       temperature: this._config.decisionTemperature,
@@ -297,8 +303,13 @@ export class Agent {
       priority: options.priority ?? 0,
       label: this._config.label,
     }, options.signal);
-    const summary = text.trim();
-    if (!summary) throw new AgentError('generation_failed', 'The summary came back empty; the history was left as it was.');
+    // Cut by the cap, a summary keeps its whole sentences only: half a fact is worse than none.
+    const summary = finishReason === 'max_tokens' ? wholeSentences(text) : text.trim();
+    if (!summary) {
+      throw new AgentError('generation_failed', finishReason === 'max_tokens'
+        ? `The summary was cut off at ${SUMMARY_MAX_TOKENS} tokens before a sentence ended; the history was left as it was (ask for fewer words).`
+        : 'The summary came back empty; the history was left as it was.');
+    }
     return { summary, turns: old.length, epoch };
   }
 

@@ -6,6 +6,7 @@
 import { AgentError } from '../errors';
 import { abortError } from '../abort';
 import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
+import { readSnapshot } from '../tools/snapshot';
 import type { JsonSchema } from '../schema';
 import { parseEnvelope, argumentCandidates, inlineReplyOf, InlineReplyReader } from '../envelope';
 import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from '../json';
@@ -15,10 +16,10 @@ import type { PrefixCache } from '../prompt/prefix-cache';
 import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
-import { LineFirstReader, readLineFirst, type LineFirstAnswer } from '../envelope/line-first';
+import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
 import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
 import { stripReasoning } from '../envelope/call-syntax';
-import type { StepKind } from '../../models/types';
+import type { FinishReason, StepKind } from '../../models/types';
 import type { AgentConfig, ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';
 import type { TranscriptEntry } from './transcript';
@@ -46,8 +47,8 @@ export interface TurnSetup {
   prefixes: PrefixCache;
 }
 
-/** Longest lookup snapshot (JSON characters) placed in the prompt instead of a lookup call. */
-const MAX_PREFETCH_CHARS = 600;
+/** A line-first decide step's output cap when no reply cap is set: room for a few sentences and the trailer. */
+const LINE_FIRST_MIN_TOKENS = 512;
 
 /** A side-effect call written after the words of a line-first reply. */
 interface AfterReplyCall {
@@ -57,7 +58,7 @@ interface AfterReplyCall {
 
 type DecideOutcome =
   | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> }
-  | { kind: 'reply'; inline?: unknown; envelope?: unknown; after?: AfterReplyCall[] }
+  | { kind: 'reply'; inline?: unknown; envelope?: unknown; after?: AfterReplyCall[]; refused?: Pick<LineFirstAnswer, 'calls' | 'unread'> }
   | { kind: 'rejected'; tool: AgentTool; args: Record<string, unknown>; problem: string }
   | { kind: 'gaveUp' };
 
@@ -102,6 +103,8 @@ export class TurnEngine {
   private readonly succeeded = new Set<string>();
   private rounds = 0;
   private calls = 0;
+  /** How the last step ended: a line cut by the token limit is written again whole. */
+  private lastFinishReason: FinishReason | undefined;
   /** Where this turn's entries of actions written after the words start and end. */
   private afterReply: { from: number; to: number } | undefined;
   private readonly labels: string[];
@@ -184,6 +187,7 @@ export class TurnEngine {
         // Actions written after the words run whether or not the words are usable: the model
         // chose them, and a repair step then sees their results.
         if (outcome.after) await this.runAfterReply(outcome.after);
+        if (outcome.refused) this.refuseCalls(outcome.refused, 'that tool is not available now');
         if (config.inlineReplies && outcome.inline !== undefined) {
           const accepted = this.acceptInline(outcome.inline, outcome.envelope);
           if (accepted.ok) inline = accepted.value;
@@ -218,7 +222,7 @@ export class TurnEngine {
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       // Under 'required' a reply is refused, so it must not flash on screen while streaming.
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
-      const lines = this.lineFirst && !required ? new LineFirstReader(names, this.tagKey !== undefined) : undefined;
+      const lines = this.lineFirst && !required ? new LineFirstReader(this.trailerKinds()) : undefined;
       const scanner = new CompletionScanner();
       const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
         // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
@@ -231,11 +235,19 @@ export class TurnEngine {
         if (reader) this.showInline(reader.push(answer));
         return scanner.push(answer);
       });
-      const written = lines ? readLineFirst(stripReasoning(text), names, this.tagKey) : undefined;
-      // Words that are a call themselves (`check_menu`, `[check_menu()]`), or words before a
-      // call whose result is needed ("Sure! {"tool":"check_menu"…}"), are read as the call.
-      const needsResult = written ? written.calls.some((c) => !(enabled.find((t) => t.name === c.tool) as AgentTool).sideEffect) : false;
-      if (written && !needsResult && parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call') {
+      const written = lines ? readLineFirst(stripReasoning(text), this.trailerKinds()) : undefined;
+      // Words before a call whose result is needed ("Let me look.\ncheck_menu()") are a
+      // preamble: the call is the answer.
+      const needed = written ? written.calls.find((c) => enabled.some((t) => t.name === c.tool && !t.sideEffect)) : undefined;
+      if (needed) {
+        const tool = enabled.find((t) => t.name === needed.tool) as AgentTool;
+        const checked = checkArguments(tool, needed.argCandidates);
+        if (checked.ok) return { kind: 'call', tool, args: checked.args };
+      }
+      // Words that are a call themselves (`check_menu`, `[check_menu()]`) are read as the call.
+      if (written && !needed && parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call') {
+        // Cut by the token limit: the words may stop mid-word, so the reply step writes them whole.
+        if (this.lastFinishReason === 'max_tokens') return { kind: 'reply', inline: undefined };
         return this.lineFirstReply(written, enabled);
       }
       const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
@@ -290,12 +302,18 @@ export class TurnEngine {
     // A first plain turn goes to the model as the user's words alone.
     const task = raw ? '' : respondTask(config.labels, usedTools);
     const reader = new PlainReplyReader();
+    // Line first, a model may still write actions after its words here (tools are off now):
+    // they are cut from the words and recorded as not made.
+    const lines = this.lineFirst && this.setup.tools.length > 0 ? new LineFirstReader(this.trailerKinds()) : undefined;
     const text = await this.step('respond', task, false, 'disallowed', [], (t) => {
-      const shown = reader.push(t);
+      const state = lines ? lines.push(t) : undefined;
+      const shown = state && state.kind === 'line' ? state.text : state && state.kind === 'unknown' ? undefined : reader.push(t);
       if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
       return false;
     }, raw);
-    const reply = cleanReplyText(PlainReplyReader.final(text), this.labels, true);
+    const written = lines ? readLineFirst(text, this.trailerKinds()) : undefined;
+    if (written) this.refuseCalls(written, 'no tools can be used in this step');
+    const reply = cleanReplyText(written ? written.line : PlainReplyReader.final(text), this.labels, true);
     if (!reply) throw new AgentError('generation_failed', 'The model returned an empty reply; try again.');
     return reply;
   }
@@ -313,9 +331,11 @@ export class TurnEngine {
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
       const partials = new PartialJsonReader();
       const scanner = new CompletionScanner();
-      const lines = lineField ? new LineFirstReader([], this.tagKey !== undefined) : undefined;
+      const lines = lineField ? new LineFirstReader(this.trailerKinds()) : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
-      const text = await this.step('structured', task, isRepair, 'disallowed', [], (t) => {
+      const text = await this.step('structured', task, isRepair, 'disallowed', [], (full) => {
+        // Reasoning first (a thinking model) is never shown or read as the answer.
+        const t = stripReasoning(full);
         const state = lines ? lines.push(t) : undefined;
         if (state && state.kind === 'line') return this.showLine(state.text);
         if (state && state.kind === 'unknown') return false;
@@ -325,8 +345,10 @@ export class TurnEngine {
         if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
         return scanner.push(t);
       }, raw);
-      const written = lineField ? readLineFirst(text, [], this.tagKey) : undefined;
-      const found = written ? { value: this.lineFirstValue(written) } : extractJson(text);
+      const answer = stripReasoning(text);
+      const written = lineField ? readLineFirst(answer, this.trailerKinds()) : undefined;
+      if (written) this.refuseCalls(written, 'no tools can be used in this step');
+      const found = written ? { value: this.lineFirstValue(written) } : extractJson(answer);
       if (found) {
         const checked = this.checkReply(schema, found.value);
         if (checked.ok) return checked.value;
@@ -366,7 +388,9 @@ export class TurnEngine {
     const req = built.request;
     if (decision) {
       req.temperature = config.decisionTemperature;
-      req.maxOutputTokens = config.decisionMaxTokens;
+      // A line-first decide step may carry the whole reply: it gets the reply's room too.
+      const carriesReply = kind === 'decide' && this.lineFirst && mode !== 'required';
+      req.maxOutputTokens = carriesReply ? Math.max(config.decisionMaxTokens, config.maxResponseTokens ?? LINE_FIRST_MIN_TOKENS) : config.decisionMaxTokens;
     } else {
       if (config.temperature !== undefined) req.temperature = config.temperature;
       if (config.maxResponseTokens !== undefined) req.maxOutputTokens = config.maxResponseTokens;
@@ -385,6 +409,7 @@ export class TurnEngine {
       { onText },
       buildMs,
     );
+    this.lastFinishReason = result.finishReason;
     return result.text;
   }
 
@@ -394,14 +419,8 @@ export class TurnEngine {
   private prefetchLookups(enabled: readonly AgentTool[]): void {
     const facts: string[] = [];
     for (const tool of enabled) {
-      if (!tool.snapshot || !tool.isParameterless) continue;
-      let text: string | undefined;
-      try {
-        text = JSON.stringify(tool.snapshot());
-      } catch {
-        continue; // a snapshot that cannot be read leaves the lookup to the model
-      }
-      if (text !== undefined && text.length <= MAX_PREFETCH_CHARS) facts.push(`${tool.name} now: ${text}`);
+      const snapshot = tool.isParameterless ? readSnapshot(tool) : undefined;
+      if (snapshot) facts.push(`${tool.name} now: ${snapshot.json}`);
     }
     if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
   }
@@ -427,7 +446,29 @@ export class TurnEngine {
       const tool = enabled.find((t) => t.name === call.tool);
       if (tool) after.push({ tool, argCandidates: call.argCandidates });
     }
-    return { kind: 'reply', inline: this.lineFirstValue(written), after };
+    // Calls that cannot run now are recorded as not made, after the words, so the next prompt
+    // shows the model what did not happen.
+    const notNow = { ...written, calls: written.calls.filter((c) => !enabled.some((t) => t.name === c.tool)) };
+    return { kind: 'reply', inline: this.lineFirstValue(written), after, refused: notNow };
+  }
+
+  /** What a line-first reader looks for after the words: every tool's calls, and the reply's tag. */
+  private trailerKinds(): TrailerKinds {
+    return { toolNames: this.setup.tools.map((t) => t.name), tagKey: this.tagKey };
+  }
+
+  /** Records the calls written after the words that will not run (unreadable, or tools off). */
+  private refuseCalls(written: Pick<LineFirstAnswer, 'calls' | 'unread'>, problem: string): void {
+    const from = this.current.length;
+    for (const call of written.calls) {
+      const tool = this.setup.tools.find((t) => t.name === call.tool);
+      if (tool) this.reject(tool, firstObject(call.argCandidates), problem);
+    }
+    for (const bad of written.unread) {
+      const tool = this.setup.tools.find((t) => t.name === bad.tool);
+      if (tool) this.reject(tool, {}, bad.problem);
+    }
+    if (this.current.length > from) this.afterReply = { from: this.afterReply?.from ?? from, to: this.current.length };
   }
 
   /** Runs the actions written after the words, in order, within the turn's call budget; a repeat runs once. */
@@ -526,6 +567,12 @@ export class TurnEngine {
     if (structured) response.structured = reply;
     return response;
   }
+}
+
+/** The first candidate that is an object, for a record of a call that was not made. */
+function firstObject(candidates: unknown[]): Record<string, unknown> {
+  const first = candidates.find((c) => isPlainObject(c));
+  return (first as Record<string, unknown> | undefined) ?? {};
 }
 
 /** Coerces and validates argument candidates in order; the first valid one wins. */

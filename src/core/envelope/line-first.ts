@@ -1,14 +1,14 @@
 /**
  * The line-first answer of the default mode. A reply is written as plain words first, so the
  * player's first word is the model's first token (a JSON envelope costs 3–9 tokens before it);
- * what goes with the words follows, each on its own line: the reply's other keys as JSON
- * (`{"emotion":"happy"}`) and actions whose result the words do not need, in the call syntax of
- * Gemini Nano's family (`remember_fact(fact="…")`, 6 tokens shorter than the JSON envelope;
+ * what goes with the words follows, each on its own line: the reply's other keys (one short key
+ * as a tag, `[happy]`; several as JSON) and actions whose result the words do not need, in the
+ * call syntax of Gemini Nano's family (`remember_fact(fact="…")`, or `[remember_fact(…)]`;
  * `{"tool":…}` is read too). An answer that opens like JSON is an envelope as before: a tool
  * whose result is needed first, or a model that kept to the JSON form.
  *
  *     Sam it is. Welcome, Sam!
- *     {"emotion":"happy"}
+ *     [happy]
  *     remember_fact(fact="The player's name is Sam.")
  */
 import { parseLenient } from '../json/lenient';
@@ -17,6 +17,7 @@ import { findBalancedEnd } from '../json/scan';
 import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
 import { readCallSyntax } from './call-syntax';
+import { resolveToolName } from './names';
 
 export type LineFirstState =
   | { kind: 'unknown' }
@@ -28,18 +29,33 @@ export type LineFirstState =
 export interface LineFirstAnswer {
   /** The words, trimmed. */
   line: string;
-  /** The reply's other keys, merged in order from the trailer's objects. */
+  /** The reply's other keys, merged in order from the trailer (and a tag before or after the words). */
   fields: Record<string, unknown>;
   /** Actions written after the words, with argument candidates (best first), in order. */
   calls: Array<{ tool: string; argCandidates: unknown[] }>;
-  /** Trailer objects that named a tool this step does not offer. */
-  unknownCalls: string[];
+  /** Actions naming a known tool that could not be read (cut off, arguments unreadable): never run. */
+  unread: Array<{ tool: string; problem: string }>;
+}
+
+/** What the reader looks for after the words. */
+export interface TrailerKinds {
+  /** Tools whose calls may follow the words (every tool of the agent: a call is cut from the words even when it may not run now). */
+  toolNames: readonly string[];
+  /** The reply key a `[value]` tag holds (an NPC's emotion), when there is one. */
+  tagKey?: string;
 }
 
 const UNKNOWN: LineFirstState = { kind: 'unknown' };
 const ENVELOPE: LineFirstState = { kind: 'envelope' };
 /** Keys that make a trailer object an action rather than more of the reply. */
 const CALL_KEYS = new Set(['tool', 'action', 'name', 'function']);
+/** A tag: a short bracketed word or two, nothing that could be a call or JSON. */
+const TAG_BODY = '[^\\]\\n[{}()"]{1,40}';
+const TAG_LINE = new RegExp(`^\\[(${TAG_BODY})\\][ \\t]*(?:\\r?\\n|$)`);
+const LEADING_TAG = new RegExp(`^\\[(${TAG_BODY})\\][ \\t]*`);
+const TRAILING_TAG = new RegExp(`[ \\t]+\\[(${TAG_BODY})\\][ \\t]*$`);
+/** Openings of a thinking model's reasoning, held back until they are known to be one. */
+const REASONING_OPENERS = ['<think>', '<thinking>', '<thought>', '<reasoning>'];
 
 /** True when the answer's first visible characters open JSON (or a Markdown fence). */
 export function opensLikeJson(head: string): boolean {
@@ -51,12 +67,6 @@ export function opensLikeJson(head: string): boolean {
  * search for the trailer resumes where it stopped).
  */
 export class LineFirstReader {
-  /**
-   * @param actionNames tools that may follow the words as `name(…)` lines.
-   * @param tagged whether a `[value]` line after the words holds one of the reply's keys.
-   */
-  constructor(private readonly actionNames: readonly string[] = [], private readonly tagged = false) {}
-
   private head: 'unknown' | 'envelope' | 'line' = 'unknown';
   private start = 0;
   /** Index where the trailer starts, once found. */
@@ -64,49 +74,75 @@ export class LineFirstReader {
   /** Where the search for a trailer resumes. */
   private scanned = 0;
 
+  constructor(private readonly kinds: TrailerKinds) {}
+
   push(text: string): LineFirstState {
     if (this.head === 'envelope') return ENVELOPE;
     if (this.head === 'unknown') {
       const lead = text.length - text.trimStart().length;
-      const head = text.slice(lead, lead + 4);
+      const head = text.slice(lead, lead + 48);
       if (head.length === 0) return UNKNOWN;
-      // `[` alone may still become `[{"tool"…` (a list of calls) or `[happy]` (a tag).
-      if (head === '[' || head === '`' || head === '``') return UNKNOWN;
+      // `[` may still become `[{"tool"…` (a list of calls), `[check_menu()]` or a tag; `<th` a
+      // reasoning block; a fence its language name.
+      if (head === '[' || head === '`' || head === '``' || REASONING_OPENERS.some((o) => o.startsWith(head) && head.length < o.length)) return UNKNOWN;
       if (opensLikeJson(head)) {
         this.head = 'envelope';
         return ENVELOPE;
       }
+      let start = lead;
+      if (this.kinds.tagKey !== undefined && head[0] === '[') {
+        // A tag before the words (`[happy] Welcome!`) is not shown; wait until it closes.
+        const tag = LEADING_TAG.exec(head);
+        if (!tag && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}$`).test(head)) return UNKNOWN;
+        if (tag) start = lead + tag[0].length;
+        if (tag && start >= text.length) return UNKNOWN;
+      }
       this.head = 'line';
-      this.start = lead;
-      this.scanned = lead;
+      this.start = start;
+      this.scanned = start;
     }
-    if (this.cut < 0) this.cut = findTrailer(text, this.scanned, { actionNames: this.actionNames, tagged: this.tagged }, (resume) => { this.scanned = resume; });
-    const end = this.cut >= 0 ? this.cut : heldBackEnd(text, this.scanned);
-    return { kind: 'line', text: text.slice(this.start, end), closed: this.cut >= 0 };
+    if (this.cut < 0) this.cut = findTrailer(text, this.scanned, this.kinds, (resume) => { this.scanned = resume; });
+    const end = this.cut >= 0 ? trimEndAt(text, this.cut) : heldBackEnd(text, this.scanned, this.kinds.tagKey !== undefined);
+    return { kind: 'line', text: text.slice(this.start, Math.max(this.start, end)), closed: this.cut >= 0 };
   }
 }
 
-/**
- * Splits a whole line-first answer; undefined when it opens like JSON (an envelope).
- * `tagKey`: the reply key a `[value]` line after the words holds (an NPC's emotion).
- */
-export function readLineFirst(text: string, toolNames: readonly string[], tagKey?: string): LineFirstAnswer | undefined {
+/** Splits a whole line-first answer; undefined when it opens like JSON (an envelope). */
+export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswer | undefined {
   const head = text.trimStart();
   if (head.length === 0 || opensLikeJson(head)) return undefined;
-  const lead = text.length - head.length;
-  const cut = findTrailer(text, lead, { actionNames: toolNames, tagged: tagKey !== undefined }, () => undefined);
-  const answer: LineFirstAnswer = { line: (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim(), fields: {}, calls: [], unknownCalls: [] };
-  if (cut >= 0) readTrailer(text, cut, { toolNames, tagKey }, answer);
+  let lead = text.length - head.length;
+  const answer: LineFirstAnswer = { line: '', fields: {}, calls: [], unread: [] };
+  if (kinds.tagKey !== undefined) {
+    const tag = LEADING_TAG.exec(head);
+    if (tag && !readCallSyntax(tag[0], kinds.toolNames)) {
+      setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
+      lead += tag[0].length;
+    }
+  }
+  const cut = findTrailer(text, lead, kinds, () => undefined);
+  let line = (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim();
+  if (kinds.tagKey !== undefined) {
+    // A tag at the end of the words, on their line (`Hi Sam! [happy]`).
+    const tag = TRAILING_TAG.exec(line);
+    if (tag) {
+      setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
+      line = line.slice(0, tag.index).trimEnd();
+    }
+  }
+  answer.line = line;
+  if (cut >= 0) readTrailer(text, cut, kinds, answer);
   return answer;
 }
 
 /**
  * The index of the first trailer line at or after `from`, or -1: a `{` that starts a line, `{"`
- * anywhere (no one says `{"` aloud), or a line that starts `action_name(`. `onResume` gets the
- * index a later search must resume from (the end may still turn out to start one).
+ * anywhere (no one says `{"` aloud), a line that starts a call (`name(`, `[name(`) or a tag line.
+ * `onResume` gets the index a later search must resume from (the end may still turn out to
+ * start one).
  */
-function findTrailer(text: string, from: number, kinds: { actionNames: readonly string[]; tagged: boolean }, onResume: (index: number) => void): number {
-  const { actionNames } = kinds;
+function findTrailer(text: string, from: number, kinds: TrailerKinds, onResume: (index: number) => void): number {
+  const tagged = kinds.tagKey !== undefined;
   for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (c === '{') {
@@ -117,11 +153,11 @@ function findTrailer(text: string, from: number, kinds: { actionNames: readonly 
         return -1;
       }
       if (text[j] === '"' || startsLine(text, i)) return i;
-    } else if (c === '\n' && (actionNames.length > 0 || kinds.tagged)) {
+    } else if (c === '\n' && (kinds.toolNames.length > 0 || tagged)) {
       let j = i + 1;
       while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-      const call = actionNames.length > 0 ? startsCall(text, j, actionNames) : 'no';
-      const tag = kinds.tagged && call === 'no' ? startsTag(text, j) : 'no';
+      const call = startsCall(text, j, kinds.toolNames);
+      const tag = tagged && call === 'no' ? startsTag(text, j) : 'no';
       if (call === 'yes' || tag === 'yes') return j;
       if (call === 'maybe' || tag === 'maybe' || j >= text.length) {
         onResume(i);
@@ -133,19 +169,20 @@ function findTrailer(text: string, from: number, kinds: { actionNames: readonly 
   return -1;
 }
 
-/** A short `[word]` line at `at` (the tag of a reply key), or may still become one. */
-const TAG_LINE = /^\[[^\]\n[{]{1,40}\][ \t]*(?:\r?\n|$)/;
-const OPEN_TAG = /^\[[^\]\n[{]{0,40}$/;
+/** A tag line at `at`, or one still being written at the end of the text. */
 function startsTag(text: string, at: number): 'yes' | 'no' | 'maybe' {
   const rest = text.slice(at, at + 48);
   if (TAG_LINE.test(rest)) return 'yes';
-  if (OPEN_TAG.test(rest) || /^\[[^\]\n[{]{1,40}\][ \t]*$/.test(rest)) return at + rest.length >= text.length ? 'maybe' : 'no';
+  const atEnd = at + rest.length >= text.length;
+  if (atEnd && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?[ \\t]*$`).test(rest)) return 'maybe';
   return 'no';
 }
 
-/** Whether the text at `at` starts `name(` for one of the names, or may still (it ends first). */
+/** Whether the text at `at` starts `name(` or `[name(` for one of the names, or may still (it ends first). */
 function startsCall(text: string, at: number, names: readonly string[]): 'yes' | 'no' | 'maybe' {
-  const rest = text.slice(at, at + 80);
+  let rest = text.slice(at, at + 80);
+  if (rest.startsWith('[')) rest = rest.slice(1);
+  if (rest.length === 0) return names.length > 0 ? 'maybe' : 'no';
   let maybe = false;
   for (const name of names) {
     const opener = `${name}(`;
@@ -164,14 +201,28 @@ function startsLine(text: string, index: number): boolean {
   return false;
 }
 
-/** Where the shown words end while no trailer is known: a pending `{` and trailing blanks wait. */
-function heldBackEnd(text: string, scanned: number): number {
-  let end = Math.min(text.length, scanned);
-  while (end > 0 && /\s/.test(text[end - 1])) end--;
+function trimEndAt(text: string, end: number): number {
+  let e = end;
+  while (e > 0 && /\s/.test(text[e - 1])) e--;
+  return e;
+}
+
+/**
+ * Where the shown words end while no trailer is known: a pending `{`, trailing blanks and, when
+ * a tag may follow on the same line, an open or just-closed ` [tag` wait.
+ */
+function heldBackEnd(text: string, scanned: number, tagged: boolean): number {
+  let end = trimEndAt(text, Math.min(text.length, scanned));
+  if (tagged) {
+    const from = Math.max(0, end - 48); // a tag is short: look no further back
+    const found = text.slice(from, end).lastIndexOf('[');
+    const open = found < 0 ? -1 : from + found;
+    if (open > 0 && /[ \t]/.test(text[open - 1]) && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?$`).test(text.slice(open, end))) end = trimEndAt(text, open);
+  }
   return end;
 }
 
-function readTrailer(text: string, cut: number, kinds: { toolNames: readonly string[]; tagKey?: string }, answer: LineFirstAnswer): void {
+function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: LineFirstAnswer): void {
   const { toolNames } = kinds;
   let i = cut;
   while (i < text.length) {
@@ -179,21 +230,31 @@ function readTrailer(text: string, cut: number, kinds: { toolNames: readonly str
     if (i >= text.length) return;
     if (text[i] === '{') {
       const end = findBalancedEnd(text, i);
-      const piece = text.slice(i, end < 0 ? text.length : end);
-      const parsed = parseLenient(piece, { partial: end < 0 });
+      if (end < 0) {
+        // Cut off (the token limit): never acted on; a call in it is recorded as not made.
+        const named = /^\{\s*"(?:tool|action|name)"\s*:\s*"([^"]+)"/.exec(text.slice(i));
+        const tool = named ? resolveToolName(named[1], toolNames) : undefined;
+        if (tool) answer.unread.push({ tool, problem: 'the call was cut off before it ended' });
+        return;
+      }
+      const piece = text.slice(i, end);
+      const parsed = parseLenient(piece);
       if (parsed.ok && isPlainObject(parsed.value)) addTrailerObject(parsed.value, piece, toolNames, answer);
-      if (end < 0) return;
       i = end;
       continue;
     }
-    // Anything else runs to the end of its line: an action in call syntax, or stray words.
+    // Anything else runs to the end of its line: an action in call syntax, a tag, or stray words.
     const eol = text.indexOf('\n', i);
     const line = text.slice(i, eol < 0 ? text.length : eol).trim();
-    const tag = kinds.tagKey !== undefined ? /^\[([^\]\n[{]{1,40})\]$/.exec(line) : null;
-    const call = tag ? undefined : readCallSyntax(line, toolNames);
-    if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());
-    else if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
-    else if (/^[A-Za-z_][\w.-]*\(/.test(line)) answer.unknownCalls.push(line.slice(0, line.indexOf('(')));
+    const call = readCallSyntax(line, toolNames);
+    const tag = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
+    if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
+    else if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());
+    else {
+      const named = /^\[?\s*([A-Za-z_][\w.-]*)\s*\(/.exec(line);
+      const tool = named ? resolveToolName(named[1], toolNames) : undefined;
+      if (tool) answer.unread.push({ tool, problem: /\)\]?$/.test(line) ? 'its arguments could not be read; write them as name="value"' : 'the call was cut off before it ended' });
+    }
     if (eol < 0) return;
     i = eol + 1;
   }
@@ -204,10 +265,7 @@ function addTrailerObject(value: Record<string, unknown>, piece: string, toolNam
   if (keys.some((k) => CALL_KEYS.has(k.toLowerCase()))) {
     const env = parseEnvelope(piece, { toolNames, allowRespond: false });
     if (env.kind === 'call') answer.calls.push({ tool: env.tool, argCandidates: env.argCandidates });
-    else {
-      const named = value.tool ?? value.action ?? value.name;
-      answer.unknownCalls.push(typeof named === 'string' ? named : JSON.stringify(named));
-    }
+    else if (env.kind === 'invalid' && env.tool) answer.unread.push({ tool: env.tool, problem: env.problem });
     return;
   }
   for (const k of keys) setOwnKey(answer.fields, k, value[k]);

@@ -34,7 +34,10 @@ export function renderToolSection(input: PrefixInput): string {
     parts.push(writesLineFirst(input) ? lineFirstRules(input) : formatRules(input));
   }
   if (input.replySchema) {
-    parts.push(`${labels.assistant}'s reply is a JSON object with these keys:\n${input.replySchema.renderFields()}`);
+    // Line first, the reply is words and lines, not one JSON object: saying so would invite the
+    // 9-token JSON opener the format exists to avoid.
+    const header = writesLineFirst(input) ? `${labels.assistant}'s reply has these parts` : `${labels.assistant}'s reply is a JSON object with these keys`;
+    parts.push(`${header}:\n${input.replySchema.renderFields()}`);
   }
   return parts.join('\n\n');
 }
@@ -87,17 +90,28 @@ export function replyTrailerOf(schema: JsonSchema | undefined, lineField: string
   const sample = optional.length > 0 ? exampleValue(props[optional[0]] as Record<string, unknown>, 1, true) : undefined;
   // An optional flag is only ever written to say true.
   const more = optional.length > 0 ? ` Optional keys, only when they apply, go on their own line as JSON, e.g. {"${optional[0]}":${JSON.stringify(sample === false ? true : sample)}}.` : '';
-  if (keys.length === 1 && props[keys[0]] && props[keys[0]].type === 'string') {
-    return { tagKey: keys[0], text: `Then, on a new line, the ${keys[0]} in brackets: [${example[keys[0]]}].${more}` };
-  }
+  const tag = keys.length === 1 ? tagExample(props[keys[0]] as Record<string, unknown> | undefined) : undefined;
+  if (tag) return { tagKey: keys[0], text: `Then, on a new line, the ${keys[0]} in brackets, e.g. [${tag}].${more}` };
   return { text: `Then, on a new line, the reply's other keys as one JSON object: ${JSON.stringify(example)}.${more}` };
+}
+
+/**
+ * A tag only for a short, listed value (an enum, or a description that lists `one of: …`, as an
+ * NPC's emotion): a sentence such as a decision's reason does not fit in brackets. The example
+ * is the first listed value, so a model copies a real one, never a placeholder.
+ */
+function tagExample(schema: Record<string, unknown> | undefined): string | undefined {
+  if (!schema || schema.type !== 'string') return undefined;
+  if (Array.isArray(schema.enum) && typeof schema.enum[0] === 'string') return schema.enum[0];
+  const listed = typeof schema.description === 'string' ? /one of:?\s*([^,.;]+)/i.exec(schema.description) : null;
+  return listed ? listed[1].trim() : undefined;
 }
 
 function lineFirstRules(input: PrefixInput): string {
   const { tools, labels } = input;
   const needed = tools.filter((t) => !t.sideEffect);
   const effects = tools.filter((t) => t.sideEffect);
-  const lines: string[] = ['When asked for the next step, answer in one of two ways:'];
+  const lines: string[] = [needed.length > 0 ? 'When asked for the next step, answer in one of two ways:' : 'When asked for the next step, answer like this:'];
   if (needed.length > 0) {
     const example = needed.find((t) => !t.isParameterless) ?? needed[0];
     lines.push(`- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`);

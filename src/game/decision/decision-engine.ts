@@ -12,6 +12,7 @@ import type { LanguageModel } from '../../models/types';
 import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
 import { setOwnKey } from '../../core/json/own-key';
+import { readSnapshot } from '../../core/tools/snapshot';
 
 export interface DecisionOption {
   id: string;
@@ -61,9 +62,6 @@ export interface DecisionEngineOptions {
 }
 
 export type DecisionResult = { ok: true; decision: Decision } | { ok: false; error: AgentError };
-
-/** Longest lookup result (JSON characters) placed in the prompt instead of a call. */
-const MAX_PREFETCH_CHARS = 600;
 
 const UNUSABLE = new Set(['guardrail_violation', 'refusal', 'generation_failed', 'rate_limited', 'busy', 'model_unavailable', 'tool_failed', 'unsupported_language']);
 
@@ -165,16 +163,9 @@ export class DecisionEngine {
     const names = new Set<string>();
     if (this.options.prefetchLookups === false) return { facts, names };
     for (const tool of tools) {
-      if (!tool.snapshot) continue;
-      let value: unknown;
-      let text: string | undefined;
-      try {
-        value = tool.snapshot();
-        text = value === undefined ? undefined : JSON.stringify(value);
-      } catch {
-        continue; // a snapshot that cannot be read leaves the lookup to the model
-      }
-      if (text === undefined || text.length > MAX_PREFETCH_CHARS) continue;
+      const snapshot = readSnapshot(tool);
+      if (!snapshot) continue;
+      const { value } = snapshot;
       const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [[tool.name, value] as [string, unknown]];
       for (const [k, v] of entries) setOwnKey(facts, k, v);
       names.add(tool.name);
@@ -244,11 +235,20 @@ function decisionPrompt(request: DecisionRequest, prefetched: Record<string, unk
   return lines.join('\n');
 }
 
-function matchOption(choice: unknown, ids: string[]): string | undefined {
+/**
+ * The option an answer names. Written as plain words, a small model decorates the id
+ * (`Flee.`, `**flee**`, `` `flee` ``, `choice: flee`, a reason on the next line): those are read
+ * as the id; failing that, the one id the answer's first line names as a whole word.
+ */
+export function matchOption(choice: unknown, ids: readonly string[]): string | undefined {
   if (typeof choice !== 'string') return undefined;
   if (ids.indexOf(choice) >= 0) return choice;
-  const lower = choice.trim().toLowerCase();
-  return ids.find((id) => id.toLowerCase() === lower);
+  const firstLine = choice.trim().split('\n')[0];
+  const bare = firstLine.replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '').replace(/^[\s*_`"'“”‘’(\[]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '').toLowerCase();
+  const exact = ids.find((id) => id.toLowerCase() === bare);
+  if (exact) return exact;
+  const named = ids.filter((id) => new RegExp(`(^|[^\\w])${id.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(firstLine.toLowerCase()));
+  return named.length === 1 ? named[0] : undefined;
 }
 
 function clampConfidence(value: unknown): number {

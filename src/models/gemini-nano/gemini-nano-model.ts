@@ -277,10 +277,20 @@ export class GeminiNanoModel implements LanguageModel {
     }
   }
 
-  async prewarm(): Promise<void> {
+  /**
+   * Loads the model, and when given the stable prefix, fills the device's prefix cache with it:
+   * ML Kit's `warmup()` takes no prompt, and the cache is filled by the first request that
+   * carries a `promptPrefix`, so one 1-token generation with it is sent (one request against the
+   * per-app quota, at scene start instead of in front of the first line). Whether ML Kit keeps
+   * that entry until the first turn is not verified on a device.
+   */
+  async prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
     await this.connect();
     await this.call('warmup', {});
-    await this.loadModelInfo();
+    const info = await this.loadModelInfo();
+    // Nothing to fill on a device (or a set-up) without prefix caching.
+    if (!promptPrefix || !(this.usePrefixCache && info.prefixCaching)) return;
+    for await (const chunk of this.generate({ kind: 'text', systemInstruction, promptPrefix, prompt: 'OK', maxOutputTokens: 1, label: 'prefix warm-up', priority: 0 })) void chunk;
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
