@@ -33,7 +33,7 @@ export function tavernTools(world: WorldState, options: { orderIsSideEffect?: bo
       description: "Serves food or drink to the player and takes the gold from the player's purse.",
       // Mira's lines report what the order cost and what is left, so by default the line waits
       // for the result. A game whose line does not need it declares the order a side effect:
-      // it is applied while the line streams, and a refusal is in the turn's tool calls.
+      // it is applied right after the streamed line, and a refusal is in the turn's tool calls.
       sideEffect: options.orderIsSideEffect === true,
       parameters: JsonSchema.obj({
         item: JsonSchema.enumOf(MENU_ITEMS, { description: 'what the player ordered' }),

@@ -476,13 +476,15 @@ export class TurnEngine {
     const from = this.current.length;
     const seen = new Set<string>();
     for (const call of calls) {
-      if (this.calls >= this.turn.config.toolPolicy.maxToolCalls) break;
       const checked = checkArguments(call.tool, call.argCandidates);
-      const key = `${call.tool.name} ${JSON.stringify(checked.ok ? checked.args : checked.firstArgs)}`;
-      if (seen.has(key)) continue;
+      const args = checked.ok ? checked.args : checked.firstArgs;
+      const key = `${call.tool.name} ${JSON.stringify(args)}`;
+      // A repeat runs once, also of a call that already ran earlier in this turn.
+      if (seen.has(key) || (this.turn.config.dedupesToolCalls && this.succeeded.has(key))) continue;
       seen.add(key);
-      if (checked.ok) await this.execute(call.tool, checked.args);
-      else this.reject(call.tool, checked.firstArgs, checked.problem);
+      if (this.calls >= this.turn.config.toolPolicy.maxToolCalls) this.reject(call.tool, args, `the turn already used its ${this.turn.config.toolPolicy.maxToolCalls} tool calls`);
+      else if (!checked.ok) this.reject(call.tool, args, checked.problem);
+      else if (!ToolOutput.isError((await this.execute(call.tool, checked.args)).output)) this.succeeded.add(key);
     }
     if (this.current.length > from) this.afterReply = { from, to: this.current.length };
   }

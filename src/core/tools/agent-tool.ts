@@ -33,9 +33,9 @@ export interface ToolDefinition {
   /**
    * True when the reply does not need the tool's result (remembering a fact, playing an
    * animation, setting a quest flag): in the default line-first mode the model may call it after
-   * its words in the same step, so the player's line streams while the game applies the effect
-   * and the turn saves a model call. If the call fails, the failure is in the turn's tool calls
-   * and the transcript, so the next turn's prompt shows what really happened.
+   * its words in the same step, so the player's line streams first, the game applies the effect
+   * when the step ends, and the turn saves a model call. If the call fails, the failure is in the
+   * turn's tool calls and the transcript, so the next turn's prompt shows what really happened.
    */
   sideEffect?: boolean;
   /**
