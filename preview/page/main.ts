@@ -8,7 +8,7 @@ import { AgentError, type NPCOptions, type Persona } from '../../src';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
-import { createModel, type ModelChoice } from './model-choice';
+import { CHROME_NANO_CHOICE, createModel, offerChromeNano, type ModelChoice } from './model-choice';
 import { SAMPLE_SCRIPT } from './script-source';
 import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
 import type { StepView, ToolView, TurnView } from './turn-view';
@@ -92,6 +92,7 @@ function chosenModel(): ModelChoice {
   const kind = ui.modelKind.value;
   if (kind === 'script') return { kind: 'script', script: ui.scriptText.value };
   if (kind === 'openai') return { kind: 'openai', url: ui.openaiUrl.value, model: ui.openaiModel.value };
+  if (kind === CHROME_NANO_CHOICE) return { kind: 'chrome-nano' };
   return { kind: 'standin' };
 }
 
@@ -353,6 +354,7 @@ function init(): void {
   syncSetupFields();
   ui.personaSource.addEventListener('change', syncSetupFields);
   ui.modelKind.addEventListener('change', syncSetupFields);
+  void offerChromeNano(ui.modelKind); // only in a browser that has Chrome's built-in model
   ui.personaFile.addEventListener('change', async () => {
     const file = ui.personaFile.files?.[0];
     if (!file) return;

@@ -1,16 +1,19 @@
+/// <reference lib="dom" />
 /**
- * The three models the page can talk through: the keyword-driven stand-in (default), a
- * recorded script, or an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) that the
- * browser calls directly.
+ * The models the page can talk through: the keyword-driven stand-in (default), a recorded
+ * script, an OpenAI-compatible server (llama.cpp, Ollama, LM Studio) that the browser calls
+ * directly, or Chrome's built-in Gemini Nano (the Prompt API), offered only when the browser
+ * has it.
  */
-import { AgentError, OpenAICompatibleModel, ScriptedLanguageModel, type LanguageModel } from '../../src';
+import { AgentError, ChromePromptModel, OpenAICompatibleModel, ScriptedLanguageModel, type LanguageModel } from '../../src';
 import { createMiraModel } from '../../demo/tavern/mira-model';
 import { readScript } from './script-source';
 
 export type ModelChoice =
   | { kind: 'standin' }
   | { kind: 'script'; script: string }
-  | { kind: 'openai'; url: string; model?: string };
+  | { kind: 'openai'; url: string; model?: string }
+  | { kind: 'chrome-nano' };
 
 export type ModelReading =
   | { ok: true; model: LanguageModel; label: string }
@@ -43,7 +46,34 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
         return { ok: false, problems: [`endpoint: ${AgentError.from(e).message}`] };
       }
     }
+    case 'chrome-nano': {
+      if (!ChromePromptModel.isSupported()) {
+        return { ok: false, problems: ['model: this browser has no built-in model (Chrome 148 or later on a desktop computer has it); pick another model.'] };
+      }
+      const model = new ChromePromptModel();
+      // createModel runs from the Apply click: that gesture lets Chrome start a download it needs
+      // (when the model is there, this only loads it). A failure shows on the first turn instead.
+      model.download().catch(() => undefined);
+      return { ok: true, model, label: 'Chrome\'s built-in Gemini Nano' };
+    }
     default:
       return { ok: false, problems: [`model: unknown choice ${JSON.stringify((choice as { kind?: unknown }).kind)}.`] };
   }
+}
+
+export const CHROME_NANO_CHOICE = 'chrome-nano';
+
+/**
+ * Adds Chrome's built-in model to the page's model list when this browser has it and can run it
+ * (Chrome 148+ on the desktop; never in Creator's own Electron). Resolves whether it was added.
+ */
+export async function offerChromeNano(select: HTMLSelectElement): Promise<boolean> {
+  if (!ChromePromptModel.isSupported()) return false;
+  const a = await new ChromePromptModel().availability();
+  if (a.status === 'unavailable' || select.querySelector(`option[value="${CHROME_NANO_CHOICE}"]`)) return false;
+  const option = select.ownerDocument.createElement('option');
+  option.value = CHROME_NANO_CHOICE;
+  option.textContent = a.status === 'available' ? 'Chrome\'s built-in Gemini Nano (on this computer)' : 'Chrome\'s built-in Gemini Nano (downloads on Apply)';
+  select.append(option);
+  return true;
 }
