@@ -17,6 +17,7 @@ import { COST_MODEL, COST_SOURCES, firstTokenSeconds, stepSeconds, type CostMode
 import { gemmaTokens } from './tokenizer';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';
 import { benchLongOutputs } from './long-outputs';
+import { benchWebBackend } from './web-backend';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 40);
 const MODES = ['default', 'seed'] as const;
@@ -166,4 +167,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(benchLongOutputs).catch((e) => { console.error(e); process.exit(1); });
+main().then(benchLongOutputs).then(benchWebBackend).catch((e) => { console.error(e); process.exit(1); });
