@@ -5,7 +5,7 @@
  * calls, tokens and the estimated time on a phone.
  */
 import { readFileSync } from 'node:fs';
-import { NPC, OpenAICompatibleModel, estimateTokens, type LanguageModel, type GenerationRequest } from '../src';
+import { NPC, OpenAICompatibleModel, createPersonaStandIn, estimateTokens, parsePersona, personaSuggestions, STAND_IN_NOTICE, type LanguageModel, type GenerationRequest } from '../src';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
 import { createMiraModel } from './tavern/mira-model';
 import { EVENING } from './tavern/evening';
@@ -35,6 +35,10 @@ function parseFlags(argv: string[]): Flags {
   return flags;
 }
 
+/** How long the --url server may take to answer the connection check, and each model step. */
+const CHECK_TIMEOUT_MS = 5000;
+const STEP_TIMEOUT_MS = 20000;
+
 function fail(message: string): never {
   console.error(`demo: ${message}`);
   process.exit(1);
@@ -50,18 +54,32 @@ async function main(): Promise<void> {
     try { persona = readFileSync(flags.persona, 'utf8'); } catch (e) { fail(`cannot read ${flags.persona}: ${(e as Error).message}`); }
   }
   let model: LanguageModel;
+  const world = createTavernWorld();
+  // Another persona gets a stand-in built from its own fields and its own first lines, never Mira's.
+  let ownPersona: ReturnType<typeof parsePersona> | undefined;
+  if (flags.persona) {
+    try { ownPersona = parsePersona(typeof persona === 'string' ? JSON.parse(persona) : persona); } catch (e) { fail((e as Error).message); }
+  }
   if (flags.url) {
-    const remote = new OpenAICompatibleModel({ baseUrl: flags.url, model: flags.model ?? 'default' });
-    const a = await remote.availability();
+    // A server that accepts and never answers must not leave the terminal silent: a 5 s check,
+    // and each step gives up after 20 s with a message.
+    const remote = new OpenAICompatibleModel({ baseUrl: flags.url, model: flags.model ?? 'default', requestTimeoutMs: STEP_TIMEOUT_MS });
+    console.log(dim(`checking ${flags.url} (up to ${CHECK_TIMEOUT_MS / 1000} s)…`));
+    const a = await Promise.race([
+      remote.availability(),
+      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: `nothing came back within ${CHECK_TIMEOUT_MS / 1000} s` }), CHECK_TIMEOUT_MS).unref()),
+    ]);
     if (a.status !== 'available') {
       fail(`the OpenAI-compatible server at ${flags.url} is not reachable (${a.status === 'unavailable' ? `${a.reason}${a.detail ? `: ${a.detail}` : ''}` : a.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`);
     }
     model = remote;
+  } else if (ownPersona) {
+    model = createPersonaStandIn(ownPersona, { tools: tavernTools(world).map((t) => ({ name: t.name, description: t.description })), chunkDelayMs: flags.fast ? 0 : 25 });
+    console.log(dim(STAND_IN_NOTICE));
   } else {
     model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });
   }
 
-  const world = createTavernWorld();
   world.onChange((c) => console.log(dim(`    world: ${c.path} ${JSON.stringify(c.oldValue)} → ${JSON.stringify(c.newValue)}`)));
   let npc: NPC;
   try {
@@ -78,8 +96,9 @@ async function main(): Promise<void> {
   console.log(dim(`(model: ${model.capabilities.modelName}; you carry ${startingGold} gold)\n`));
 
   const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> = [];
-  for (let i = 0; i < EVENING.length; i++) {
-    const line = EVENING[i];
+  const lines = ownPersona ? personaSuggestions(ownPersona) : EVENING;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
     console.log(`${bold('You:')} ${line}`);
     const steps: GenerationRequest[] = [];
     const outputs: string[] = [];
