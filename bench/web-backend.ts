@@ -36,12 +36,17 @@ async function scenarioRows(): Promise<void> {
 /** Content whose unconstrained first answer breaks the schema (rarity "epic"), with and without responseConstraint. */
 async function constraintRows(): Promise<void> {
   const schema = JsonSchema.obj({ name: JsonSchema.string(), rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']), value: JsonSchema.integer({ minimum: 1, maximum: 100 }) });
-  for (const constrained of [false, true]) {
+  const variants: Array<{ constrained: boolean; schemaInPrompt: boolean; label: string }> = [
+    { constrained: false, schemaInPrompt: true, label: 'without responseConstraint' },
+    { constrained: true, schemaInPrompt: true, label: 'with responseConstraint (schema in the prompt)' },
+    { constrained: true, schemaInPrompt: false, label: 'with responseConstraint, schemaInPrompt: false' },
+  ];
+  for (const { constrained, schemaInPrompt, label } of variants) {
     let answers = 0;
     // Constrained decoding cannot leave the schema; free decoding slips once here.
     const brain = async (i: BrainInput) => (i.constraint || answers++ > 0 ? '{"name":"Lantern of the Crooked Inn","rarity":"rare","value":40}' : '{"name":"Lantern of the Crooked Inn","rarity":"epic","value":40}');
     const { api } = createPromptApiStandIn({ brain, count: (t) => gemmaTokens(t) + 4 });
-    const chrome = new ChromePromptModel({ api: api as PromptApi });
+    const chrome = new ChromePromptModel({ api: api as PromptApi, schemaInPrompt });
     // What the core's wiring would do: the structured step carries the schema it checks.
     const wired: LanguageModel = {
       get capabilities() { return chrome.capabilities; },
@@ -51,7 +56,7 @@ async function constraintRows(): Promise<void> {
     const observed = new Observed(wired);
     const r = await new ContentGenerator(observed).generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
     const t = observed.take();
-    console.log(`  content, first answer off-schema, ${constrained ? 'with responseConstraint   ' : 'without responseConstraint'}: ${r.modelCalls} calls, ${t.repairs} repairs, ${t.steps.reduce((n, s) => n + s.inputTokens, 0)} input tokens`);
+    console.log(`  content, first answer off-schema, ${label.padEnd(48)} ${r.modelCalls} calls, ${t.repairs} repairs, ${t.steps.reduce((n, s) => n + s.inputTokens, 0)} input tokens`);
     chrome.dispose();
   }
 }

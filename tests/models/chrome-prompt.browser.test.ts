@@ -8,8 +8,8 @@
  * Fails, never skips, without Chromium.
  *
  * OAM_CHROME_NANO=1 (with CHROME_PATH pointing at a Chrome 148+ that has the model, and a
- * display: Chrome's model does not run headless) runs the same scenarios on Chrome's real
- * built-in model and prints what it saw.
+ * display: it launches headed, since whether the model runs headless was not checked) runs
+ * the same scenarios on Chrome's real built-in model and prints what it saw. Not run here.
  */
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';

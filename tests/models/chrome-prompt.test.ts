@@ -166,6 +166,18 @@ describe('generate', () => {
     expect(control.log.prompts[1].constraint).toBeUndefined();
   });
 
+  test('the schema costs prompt tokens unless schemaInPrompt: false (omitResponseConstraintInput)', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const brain = () => '{"a":"b"}';
+    const on = setup({ brain });
+    const off = setup({ brain }, { schemaInPrompt: false });
+    const withSchema = await generateText(on.model, { kind: 'structured', prompt: 'x', responseSchema: schema });
+    const without = await generateText(off.model, { kind: 'structured', prompt: 'x', responseSchema: schema });
+    expect(off.control.log.prompts[0].omitted).toBe(true);
+    expect(on.control.log.prompts[0].omitted).toBeUndefined();
+    expect((withSchema.usage?.inputTokens ?? 0) - (without.usage?.inputTokens ?? 0)).toBe(Math.ceil(JSON.stringify(schema).length / 4) + 4);
+  });
+
   test('a constraint the model cannot meet, an unsupported schema, a schema that is not an object', async () => {
     const { model } = setup({ brain: () => 'not json' });
     expect((await failure(generateText(model, { kind: 'structured', prompt: 'x', responseSchema: { type: 'object' } }))).code).toBe('generation_failed');

@@ -60,7 +60,7 @@ export interface StandInControl {
   readonly log: {
     creates: Array<{ initialPrompts?: Array<{ role: string; content: string }>; samplingMode?: string; expectedInputs?: unknown }>;
     clones: number;
-    prompts: Array<{ input: string; constraint?: object; system: string }>;
+    prompts: Array<{ input: string; constraint?: object; omitted?: boolean; system: string }>;
     destroyed: number;
     progress: number[];
   };
@@ -168,11 +168,11 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       return legacy ? undefined : (i: string, o?: object) => this.measure(i, o);
     }
 
-    private async measure(input: string, o: { responseConstraint?: object; signal?: AbortSignalLike } = {}): Promise<number> {
+    private async measure(input: string, o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {}): Promise<number> {
       this.alive();
       if (o.signal?.aborted) throw o.signal.reason;
       failIf('measure');
-      return count(input) + (o.responseConstraint ? count(JSON.stringify(o.responseConstraint)) : 0);
+      return count(input) + (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0);
     }
 
     get measureInputUsage(): ((input: string, o?: object) => Promise<number>) | undefined {
@@ -189,7 +189,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       }
     }
 
-    promptStreaming(input: string, o: { responseConstraint?: object; signal?: AbortSignalLike } = {}): ReadableStream<string> {
+    promptStreaming(input: string, o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {}): ReadableStream<string> {
       this.alive();
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
       if (o.signal?.aborted) throw o.signal.reason;
@@ -210,7 +210,8 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               const bad = usesUnsupported(o.responseConstraint);
               if (bad) throw domError('NotSupportedError', `The JSON Schema keyword ${bad} is not supported.`);
             }
-            const needed = count(input) + (o.responseConstraint ? count(JSON.stringify(o.responseConstraint)) : 0);
+            if (o.omitResponseConstraintInput && o.responseConstraint === undefined) throw new TypeError('omitResponseConstraintInput needs a responseConstraint.');
+            const needed = count(input) + (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0);
             let used = session.usage;
             if (used - session.historyTokens() + needed > windowSize) {
               throw domError('QuotaExceededError', 'The input is too large.', { requested: needed, quota: windowSize - (used - session.historyTokens()) });
@@ -225,7 +226,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               session.dispatchEvent(new Event('contextoverflow'));
               session.dispatchEvent(new Event('quotaoverflow'));
             }
-            control.log.prompts.push({ input, constraint: o.responseConstraint, system: session.system });
+            control.log.prompts.push({ input, constraint: o.responseConstraint, omitted: o.omitResponseConstraintInput, system: session.system });
             let answer = await brain({ system: session.system, prompt: input, constraint: o.responseConstraint, samplingMode: session.samplingMode });
             if (stopped) return;
             if (o.responseConstraint !== undefined) {

@@ -46,6 +46,12 @@ export interface ChromePromptModelOptions {
   maxInputTokens?: number;
   /** One sampling mode for every request instead of the one derived from each request's temperature. */
   samplingMode?: SamplingMode;
+  /**
+   * Let Chrome add the response schema to the prompt (the spec's default). false sends
+   * omitResponseConstraintInput: saves the schema's tokens when the prompt already describes
+   * the format, as the core's prompts do. Default true.
+   */
+  schemaInPrompt?: boolean;
 }
 
 export interface ChromeDownloadProgress {
@@ -93,6 +99,7 @@ export class ChromePromptModel implements LanguageModel {
   private readonly maxBases: number;
   private readonly maxInputTokens: number | undefined;
   private readonly fixedMode: SamplingMode | undefined;
+  private readonly schemaInPrompt: boolean;
   private readonly bases = new Map<string, BaseEntry>();
   private readonly events: Emitter<ChromeEvents> = mitt<ChromeEvents>();
   private downloadPromise: Promise<void> | undefined;
@@ -127,6 +134,7 @@ export class ChromePromptModel implements LanguageModel {
     this.maxBases = o.maxBaseSessions ?? 4;
     this.maxInputTokens = o.maxInputTokens;
     this.fixedMode = o.samplingMode;
+    this.schemaInPrompt = o.schemaInPrompt !== false;
     this.caps = {
       modelName: 'chrome-built-in',
       maxInputTokens: o.maxInputTokens ?? DEFAULT_MAX_INPUT,
@@ -256,8 +264,11 @@ export class ChromePromptModel implements LanguageModel {
       session = await this.cloneBase(entry, { api, stable, mode, controller, signal });
       session.addEventListener('contextoverflow', onOverflow);
       session.addEventListener('quotaoverflow', onOverflow);
-      const options: { signal: object; responseConstraint?: object } = { signal: controller.signal };
-      if (request.responseSchema) options.responseConstraint = request.responseSchema;
+      const options: { signal: object; responseConstraint?: object; omitResponseConstraintInput?: boolean } = { signal: controller.signal };
+      if (request.responseSchema) {
+        options.responseConstraint = request.responseSchema;
+        if (!this.schemaInPrompt) options.omitResponseConstraintInput = true;
+      }
 
       stage = 'measure';
       const prefixTokens = contextUsageOf(session) ?? estimateTokens(stable);
