@@ -7,3 +7,5 @@ export type { NPCOptions, NPCReplyFormat, ResolvedNPCOptions } from './npc-optio
 export { npcReplySchema } from './reply-format';
 export { readSaveState, NPC_SAVE_VERSION } from './save-state';
 export type { NPCSaveState } from './save-state';
+export { readPersonaTest, runPersonaTest } from './persona-test';
+export type { PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './persona-test';

@@ -22,7 +22,7 @@ const GREETING = /\b(hello|hi|hey|evening|morning|greetings|good day)\b/i;
 const GOODBYE = /\b(bye|goodbye|goodnight|farewell|see you)\b/i;
 const GOALS = /\b(want|need|goal|looking for|after|plan|dream)\b/i;
 const WHO = /\b(who are you|your name|about yourself|what do you do)\b/i;
-const RUMOUR = /\b(secret|rumou?r|gossip|news|heard|tell me something)\b/i;
+const RUMOUR = /\b(secrets?|rumou?rs?|gossip|news|heard|tell me something)\b/i;
 /** Words too common to tie a line to a knowledge entry or a tool. */
 const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'is', 'are', 'was', 'her', 'his', 'their', 'you', 'your', 'me', 'my', 'i', 'it', 'for', 'with', 'what', 'who', 'how', 'do', 'does', 'any', 'some', 'about', 'that', 'this', 'there', 'have', 'has', 'be', 'can', 'tell']);
 

@@ -1,0 +1,196 @@
+/**
+ * Persona tests: a designer's file of lines to say and checks on the answers, run against any
+ * model (the stand-in, a recorded script, a server) through a real NPC, with pass/fail per
+ * check. The same runner serves `npm run persona-test -- file` and the preview.
+ *
+ *     { "persona": "mira.persona", "secretsUnlockAtRelationship": 30,
+ *       "turns": [ { "say": "Two ales, please.", "expect": { "calls": ["take_order"], "maxSentences": 2 } } ] }
+ */
+import { AgentError } from '../../core/errors';
+import type { AgentTool } from '../../core/tools';
+import type { LanguageModel } from '../../models/types';
+import { NPC } from './npc';
+import { resolveNPCOptions, type NPCOptions } from './npc-options';
+import type { WorldState } from '../world';
+import { normalizePersona, parsePersona, type Persona } from '../persona';
+
+/** What one answer must (not) do. Every key is optional; each present key is one check. */
+export interface PersonaTurnExpectations {
+  /** Tools that must be called this turn. */
+  calls?: string[];
+  /** Tools that must not be called this turn. */
+  notCalls?: string[];
+  /** The line has at most this many sentences. */
+  maxSentences?: number;
+  /** The emotion is one of these. */
+  emotionIn?: string[];
+  /** Words or phrases that must appear (case-insensitive). */
+  contains?: string[];
+  /** Words or phrases that must not appear (case-insensitive). */
+  notContains?: string[];
+  /** No secret of the persona appears while the relationship is below the unlock threshold (default on). */
+  keepsSecrets?: boolean;
+}
+
+export interface PersonaTestTurn {
+  say: string;
+  expect?: PersonaTurnExpectations;
+}
+
+export interface PersonaTestFile {
+  /** The persona: an object, or (for the command line) a path relative to the test file. */
+  persona?: Persona | string;
+  /** The relationship the conversation starts at (default 0). */
+  relationship?: number;
+  /** When secrets unlock (default: the NPC's default). */
+  secretsUnlockAtRelationship?: number | null;
+  turns: PersonaTestTurn[];
+}
+
+export interface PersonaCheck {
+  name: string;
+  pass: boolean;
+  /** What was seen, in words. */
+  detail: string;
+}
+
+export interface PersonaTurnReport {
+  say: string;
+  line: string;
+  emotion: string;
+  tools: string[];
+  relationship: number;
+  checks: PersonaCheck[];
+}
+
+export interface PersonaTestReport {
+  turns: PersonaTurnReport[];
+  passed: number;
+  failed: number;
+}
+
+const EXPECTATION_KEYS = ['calls', 'notCalls', 'maxSentences', 'emotionIn', 'contains', 'notContains', 'keepsSecrets'];
+
+/** Checks a parsed test file; throws invalid_request naming the first problem, before any model call. */
+export function readPersonaTest(input: unknown): PersonaTestFile {
+  let value = input;
+  if (typeof value === 'string') {
+    try { value = JSON.parse(value); } catch (e) {
+      throw new AgentError('invalid_request', `The persona test is not JSON: ${(e as Error).message}`);
+    }
+  }
+  const file = value as Partial<PersonaTestFile> | null;
+  if (!file || typeof file !== 'object' || Array.isArray(file)) throw new AgentError('invalid_request', 'A persona test is a JSON object with "turns": [{"say": "…", "expect": {…}}].');
+  if (!Array.isArray(file.turns) || file.turns.length === 0) throw new AgentError('invalid_request', 'A persona test needs "turns": a list of {"say": "…", "expect": {…}}, at least one.');
+  if (file.relationship !== undefined && !(typeof file.relationship === 'number' && file.relationship >= -100 && file.relationship <= 100)) {
+    throw new AgentError('invalid_request', `"relationship" must be a number from -100 to 100; got ${JSON.stringify(file.relationship)}.`);
+  }
+  file.turns.forEach((turn, i) => {
+    const where = `turns[${i}]`;
+    if (!turn || typeof turn.say !== 'string' || !turn.say.trim()) throw new AgentError('invalid_request', `${where}.say must be the line the player says.`);
+    const e = turn.expect;
+    if (e === undefined) return;
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw new AgentError('invalid_request', `${where}.expect must be an object of checks (${EXPECTATION_KEYS.join(', ')}).`);
+    for (const key of Object.keys(e)) {
+      if (EXPECTATION_KEYS.indexOf(key) < 0) throw new AgentError('invalid_request', `${where}.expect.${key} is not a check; the checks are ${EXPECTATION_KEYS.join(', ')}.`);
+    }
+    for (const key of ['calls', 'notCalls', 'emotionIn', 'contains', 'notContains'] as const) {
+      const list = e[key];
+      if (list !== undefined && !(Array.isArray(list) && list.every((s) => typeof s === 'string' && s.trim()))) {
+        throw new AgentError('invalid_request', `${where}.expect.${key} must be a list of words.`);
+      }
+    }
+    if (e.maxSentences !== undefined && !(Number.isInteger(e.maxSentences) && e.maxSentences >= 1)) throw new AgentError('invalid_request', `${where}.expect.maxSentences must be a whole number ≥ 1.`);
+    if (e.keepsSecrets !== undefined && typeof e.keepsSecrets !== 'boolean') throw new AgentError('invalid_request', `${where}.expect.keepsSecrets must be true or false.`);
+  });
+  return file as PersonaTestFile;
+}
+
+export interface RunPersonaTestInput {
+  test: PersonaTestFile;
+  persona: Persona | unknown;
+  model: LanguageModel;
+  tools?: AgentTool[];
+  world?: WorldState;
+  /** NPC options beside the test's own (the scene NPC's, when the preview runs it). */
+  options?: NPCOptions;
+}
+
+/** Plays the turns through one NPC and checks each answer; a turn that fails to answer fails its checks. */
+export async function runPersonaTest(input: RunPersonaTestInput): Promise<PersonaTestReport> {
+  const test = readPersonaTest(input.test);
+  const persona = parsePersona(input.persona);
+  const secrets = normalizePersona(persona).secrets;
+  const options: NPCOptions = { ...input.options };
+  if (test.secretsUnlockAtRelationship !== undefined) options.secretsUnlockAtRelationship = test.secretsUnlockAtRelationship;
+  let npc = new NPC({ persona, model: input.model, tools: input.tools, world: input.world, options });
+  if (test.relationship) {
+    const saved = npc.saveState();
+    npc = NPC.restore({ ...saved, memory: { ...saved.memory, relationship: test.relationship } }, { model: input.model, tools: input.tools, world: input.world, options });
+  }
+  const threshold = resolveNPCOptions(options).secretsUnlockAtRelationship;
+  const report: PersonaTestReport = { turns: [], passed: 0, failed: 0 };
+  for (const turn of test.turns) {
+    const before = npc.saveState().memory.relationship;
+    let line = '';
+    let emotion = '';
+    let tools: string[] = [];
+    let failure = '';
+    try {
+      const answer = await npc.talk(turn.say);
+      line = answer.line;
+      emotion = answer.emotion;
+      tools = answer.toolCalls.filter((r) => !r.rejected).map((r) => r.call.name);
+      if (answer.isFallback) failure = 'the NPC fell back to an authored line';
+    } catch (e) {
+      failure = AgentError.from(e).message;
+    }
+    const checks = checkTurn({ expect: turn.expect ?? {}, line, emotion, tools, secrets, locked: threshold !== null && before < threshold, failure });
+    report.turns.push({ say: turn.say, line, emotion, tools, relationship: npc.saveState().memory.relationship, checks });
+    for (const c of checks) c.pass ? report.passed++ : report.failed++;
+  }
+  npc.close();
+  return report;
+}
+
+function checkTurn(input: { expect: PersonaTurnExpectations; line: string; emotion: string; tools: string[]; secrets: string[]; locked: boolean; failure: string }): PersonaCheck[] {
+  const { expect: e, line, emotion, tools } = input;
+  const checks: PersonaCheck[] = [];
+  const lower = line.toLowerCase();
+  checks.push({ name: 'answers', pass: !input.failure, detail: input.failure || `"${line}"` });
+  for (const name of e.calls ?? []) checks.push({ name: `calls ${name}`, pass: tools.indexOf(name) >= 0, detail: called(tools) });
+  for (const name of e.notCalls ?? []) checks.push({ name: `does not call ${name}`, pass: tools.indexOf(name) < 0, detail: called(tools) });
+  if (e.maxSentences !== undefined) {
+    const n = sentenceCount(line);
+    checks.push({ name: `at most ${e.maxSentences} sentence${e.maxSentences === 1 ? '' : 's'}`, pass: n <= e.maxSentences, detail: `${n} sentence${n === 1 ? '' : 's'}` });
+  }
+  if (e.emotionIn) checks.push({ name: `emotion is ${e.emotionIn.join(' or ')}`, pass: e.emotionIn.indexOf(emotion) >= 0, detail: `emotion ${emotion || '(none)'}` });
+  for (const word of e.contains ?? []) checks.push({ name: `says "${word}"`, pass: lower.indexOf(word.toLowerCase()) >= 0, detail: `"${line}"` });
+  for (const word of e.notContains ?? []) checks.push({ name: `never says "${word}"`, pass: lower.indexOf(word.toLowerCase()) < 0, detail: `"${line}"` });
+  if (e.keepsSecrets !== false && input.locked) {
+    const told = input.secrets.find((s) => revealsSecret(line, s));
+    checks.push({ name: 'keeps its secrets below the unlock threshold', pass: !told, detail: told ? `told: "${told}"` : 'no secret told' });
+  }
+  return checks;
+}
+
+function called(tools: string[]): string {
+  return tools.length > 0 ? `called ${tools.join(', ')}` : 'called no tool';
+}
+
+/** Sentences by their ends (., !, ?, …), a trailing fragment counting as one. */
+function sentenceCount(line: string): number {
+  const ends = line.match(/[.!?…]+(?=\s|$)/g)?.length ?? 0;
+  const tail = /[.!?…]["')\]]*\s*$/.test(line.trim()) ? 0 : 1;
+  return line.trim() ? ends + tail : 0;
+}
+
+/** A secret counts as told when four of its words in a row appear in the line. */
+function revealsSecret(line: string, secret: string): boolean {
+  const words = (text: string) => text.toLowerCase().split(/[^a-z0-9\u00c0-\uffff']+/).filter(Boolean);
+  const said = ` ${words(line).join(' ')} `;
+  const w = words(secret);
+  if (w.length < 4) return w.length > 0 && said.indexOf(` ${w.join(' ')} `) >= 0;
+  for (let i = 0; i + 4 <= w.length; i++) if (said.indexOf(` ${w.slice(i, i + 4).join(' ')} `) >= 0) return true;
+  return false;
+}
