@@ -4,7 +4,7 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, type NPCOptions, type Persona } from '../../src';
+import { AgentError, STAND_IN_NOTICE, personaSuggestions, type NPCOptions, type Persona } from '../../src';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
@@ -93,7 +93,21 @@ function chosenModel(): ModelChoice {
   if (kind === 'script') return { kind: 'script', script: ui.scriptText.value };
   if (kind === 'openai') return { kind: 'openai', url: ui.openaiUrl.value, model: ui.openaiModel.value };
   if (kind === CHROME_NANO_CHOICE) return { kind: 'chrome-nano' };
-  return { kind: 'standin' };
+  if (ui.personaSource.value === 'sample') return { kind: 'standin' };
+  // Another persona: a stand-in from its own fields, with the tools this conversation has.
+  const persona = chosenPersona() ?? undefined;
+  const tools = [...(npcOptions ? [] : TAVERN_TOOL_NAMES), ...extraTools.map((t) => t.name)].map((name) => ({ name }));
+  return { kind: 'standin', persona, tools };
+}
+
+/** Lines the designer can click: the sample's evening, or lines from the persona's own fields. */
+function renderSuggestions(lines: readonly string[]): void {
+  clear(ui.suggestions);
+  for (const line of lines) {
+    const chip = h('button', { type: 'button', class: 'chip' }, line);
+    chip.addEventListener('click', () => void talk(line));
+    ui.suggestions.append(chip);
+  }
 }
 
 function syncSetupFields(): void {
@@ -145,7 +159,10 @@ function startSession(): boolean {
   clear(ui.steps);
   clear(ui.worldLog);
   const name = next.npc.persona.name;
+  // Say plainly what answers: the stand-in is not a language model.
+  if (ui.modelKind.value === 'standin') ui.chat.append(h('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
   ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
+  renderSuggestions(ui.personaSource.value === 'sample' ? EVENING : personaSuggestions(persona));
   renderWorld();
   setBusy(false);
   return true;
@@ -369,11 +386,6 @@ function init(): void {
     void talk(ui.line.value);
   });
   ui.cancel.addEventListener('click', () => session?.cancel());
-  for (const line of EVENING) {
-    const chip = h('button', { type: 'button', class: 'chip' }, line);
-    chip.addEventListener('click', () => void talk(line));
-    ui.suggestions.append(chip);
-  }
   window.addEventListener('message', (e) => applyEmbedSettings(e.data));
   startSession();
   ui.line.focus();

@@ -5,12 +5,13 @@
  * directly, or Chrome's built-in Gemini Nano (the Prompt API), offered only when the browser
  * has it.
  */
-import { AgentError, ChromePromptModel, OpenAICompatibleModel, ScriptedLanguageModel, type LanguageModel } from '../../src';
+import { AgentError, createPersonaStandIn, type Persona, ChromePromptModel, OpenAICompatibleModel, ScriptedLanguageModel, type LanguageModel } from '../../src';
 import { createMiraModel } from '../../demo/tavern/mira-model';
 import { readScript } from './script-source';
 
 export type ModelChoice =
-  | { kind: 'standin' }
+  /** `persona`: another NPC than the sample's Mira gets a stand-in built from its own fields. */
+  | { kind: 'standin'; persona?: Persona; tools?: Array<{ name: string; description?: string }> }
   | { kind: 'script'; script: string }
   | { kind: 'openai'; url: string; model?: string }
   | { kind: 'chrome-nano' };
@@ -28,7 +29,13 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
   const chunkDelayMs = options.chunkDelayMs ?? 0;
   switch (choice.kind) {
     case 'standin':
-      return { ok: true, model: createMiraModel({ chunkDelayMs }), label: 'keyword stand-in' };
+      // The sample's Mira keeps her scripted evening; any other persona answers from its own fields.
+      if (!choice.persona) return { ok: true, model: createMiraModel({ chunkDelayMs }), label: 'keyword stand-in' };
+      try {
+        return { ok: true, model: createPersonaStandIn(choice.persona, { tools: choice.tools, chunkDelayMs }), label: `keyword stand-in for ${choice.persona.name}` };
+      } catch (e) {
+        return { ok: false, problems: [`persona: ${AgentError.from(e).message}`] };
+      }
     case 'script': {
       const script = readScript(choice.script);
       if (!script.ok) return script;

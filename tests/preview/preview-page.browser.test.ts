@@ -227,8 +227,15 @@ test('a bad recorded script and bad personas are shown as problems; the conversa
   await page.click('#apply-setup');
   await expect(page.locator('#persona-problems').isHidden()).resolves.toBe(true);
   await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe('Mind the sparks.');
+  // The stand-in answers as Gorm from Gorm's own fields, never with Mira's tavern lines, and says what it is.
+  await expect(page.locator('#standin-notice').textContent()).resolves.toContain('it is not a language model');
+  await expect(page.locator('#suggestions .chip').allTextContents()).resolves.toEqual(['Hello, Gorm!', 'Who are you?', 'Heard any rumours?', 'Goodbye!']);
   await say('Heard any rumours lately?');
-  expect(await lastReply()).toContain('north road');
+  expect(await lastReply()).toBe('Nothing I would share with a stranger.');
+  await page.locator('#suggestions .chip', { hasText: 'Who are you?' }).click();
+  expect(await lastReply()).toBe("I'm Gorm, the blacksmith.");
+  await say('Two ales, please.');
+  expect(await lastReply()).not.toMatch(/ale|stew|gold/i);
   await expect(page.locator('.msg.npc .who').last().textContent()).resolves.toContain('Gorm');
 });
 
