@@ -28,7 +28,7 @@ test('--persona: a blacksmith answers as the blacksmith, from his own lines, and
   writeFileSync(file, JSON.stringify({ name: 'Gorm', role: 'the village blacksmith', greeting: 'Mind the sparks.', knowledge: ['The old mine in the hills still has iron'], fallbackLines: ['Hrm.'] }));
   const { status, out } = await runDemo(['--persona', file]);
   expect(status).toBe(0);
-  expect(out).toContain('Keyword stand-in: it answers from the persona');
+  expect(out).toContain('Keyword stand-in: it answers by matching words');
   expect(out).toContain("Gorm: I'm Gorm, the village blacksmith.");
   expect(out).toContain('Gorm: The old mine in the hills still has iron.');
   expect(out).not.toMatch(/ale|stew|Crooked Lantern|Mira/);

@@ -16,7 +16,7 @@ export interface PersonaStandInOptions {
 }
 
 /** What the preview shows next to a stand-in conversation. */
-export const STAND_IN_NOTICE = 'Keyword stand-in: it answers from the persona\'s fields by matching words; it is not a language model. Choose a server (or Chrome\'s built-in model) to hear a real one.';
+export const STAND_IN_NOTICE = 'Keyword stand-in: it answers by matching words (from the persona\'s fields, or the sample\'s scripted evening); it is not a language model. Choose a server (or Chrome\'s built-in model) to hear a real one.';
 
 const GREETING = /\b(hello|hi|hey|evening|morning|greetings|good day)\b/i;
 const GOODBYE = /\b(bye|goodbye|goodnight|farewell|see you)\b/i;
