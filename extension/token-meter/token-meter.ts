@@ -29,7 +29,24 @@ export const WARN_SHARE = 0.5;
 export const DANGER_SHARE = 0.75;
 
 export type ToolPreset = 'none' | 'tavern' | 'custom' | 'npc';
-export type MeterLevel = 'ok' | 'warn' | 'danger';
+/** 'over': the fixed prompt alone is past the usable budget, so every turn fails. */
+export type MeterLevel = 'ok' | 'warn' | 'danger' | 'over';
+
+/**
+ * One slice of the bar. Persona fields are keyed by their field name; `rules` is the name and
+ * the fixed rules every persona gets, `extra` the NPC's extra instructions (and the text-reply
+ * rule), `secrets` the secrets once told (when they are not in the prefix).
+ */
+export type MeterPartKey =
+  | 'rules' | 'role' | 'personality' | 'speakingStyle' | 'backstory' | 'goals' | 'knowledge' | 'secrets' | 'maxSentences'
+  | 'extra' | 'tools' | 'replyFormat';
+
+export interface MeterPart {
+  key: MeterPartKey;
+  /** 'persona': a slice of the persona instructions row; the others are their own rows. */
+  group: 'persona' | 'tools' | 'replyFormat' | 'secrets';
+  tokens: number;
+}
 
 /**
  * An NPC set-up to measure the persona with, in the form `new NPC({...})` takes it: the game's
@@ -61,6 +78,13 @@ export interface MeterFigures {
   /** (prefix + secrets) / usable, from 0; above 1 the persona alone does not fit. */
   share: number;
   level: MeterLevel;
+  /**
+   * The bar's slices, largest-first order not implied: persona fields in schema order, then
+   * tools, reply format and secrets once told. They add up to prefix + secrets; empty ones are left out.
+   */
+  parts: MeterPart[];
+  /** The part with the most tokens (the one to shorten first). */
+  largestPart: MeterPart;
   /** The texts that were counted, for a "show prompt" view and for tests. */
   systemInstruction: string;
   promptPrefix: string;
@@ -114,6 +138,30 @@ export function setupProblem(setup: MeterSetup): string | null {
 
 export function noToolsSetup(): MeterSetup {
   return { tools: [], options: {} };
+}
+
+/**
+ * What a new NPCComponent sends before anything is set in its Inspector: the options its
+ * coreSetup() builds from the property defaults, no declared tools and no WorldStateStore (so
+ * no world tools). tests/editor/token-meter.test.ts checks these against NPCComponent's source.
+ */
+export const NPC_COMPONENT_DEFAULT_OPTIONS: Readonly<NPCOptions> = Object.freeze({
+  worldReadable: [''],
+  worldWritable: [],
+  worldContextPaths: [],
+  memoryTools: { facts: false, relationship: false },
+  replyFormat: 'automatic',
+  playerOptionCount: 0,
+  canEndConversation: true,
+  secretsUnlockAtRelationship: 50,
+  externalToolTimeoutMs: 30000,
+  toolTimeoutMs: 10000,
+  priority: 100,
+} as NPCOptions);
+
+export function componentDefaultsSetup(): MeterSetup {
+  const o = NPC_COMPONENT_DEFAULT_OPTIONS;
+  return { tools: [], options: { ...o, worldReadable: o.worldReadable!.slice(), worldWritable: [], worldContextPaths: [], memoryTools: { facts: false, relationship: false } } };
 }
 
 export type CustomToolsResult = { ok: true; setup: MeterSetup } | { ok: false; message: string };
@@ -179,8 +227,10 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   // As the NPC decides: the check-your-facts rule only when a tool can look facts up (memory tools cannot).
   const usesTools = tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0);
   const secretsInPrefix = options.secretsUnlockAtRelationship === null;
-  const extra = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n') || undefined;
-  const instructions = renderPersonaInstructions(persona, { usesTools, secretsInPrefix, extra });
+  const extraRules = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n') || undefined;
+  const render = (p: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
+    renderPersonaInstructions(p, { usesTools, secretsInPrefix: withSecrets, extra });
+  const instructions = render(persona, extraRules);
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
   const labels = { user: 'Player', assistant: speakerLabel(normalized.name) };
@@ -201,9 +251,15 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
 
   let secretsTokens = 0;
   if (!secretsInPrefix && normalized.secrets.length > 0) {
-    const guarded = renderPersonaInstructions(persona, { usesTools, secretsInPrefix: true, extra });
+    const guarded = render(persona, extraRules, true);
     secretsTokens = estimateTokens(guarded) - estimateTokens(instructions);
   }
+
+  const parts = personaParts(persona, (p, extra) => render(p, extra).trim(), extraRules);
+  parts.push({ key: 'tools', group: 'tools', tokens: toolsTokens }, { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens });
+  if (secretsTokens > 0) parts.push({ key: 'secrets', group: 'secrets', tokens: secretsTokens });
+  const shown = parts.filter((p) => p.tokens > 0);
+  const largestPart = shown.reduce((a, b) => (b.tokens > a.tokens ? b : a), shown[0]);
 
   const used = prefixTokens + secretsTokens;
   const share = used / USABLE_TOKENS;
@@ -217,12 +273,45 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     conversationTokens: USABLE_TOKENS - used,
     share,
     level: levelOf(share),
+    parts: shown,
+    largestPart,
     systemInstruction,
     promptPrefix,
   };
 }
 
+/** Persona fields that show in the instructions, in the schema's order (the others cost nothing). */
+const PART_FIELDS = ['role', 'personality', 'speakingStyle', 'backstory', 'goals', 'knowledge', 'secrets', 'maxSentences'] as const;
+
+/**
+ * The persona instructions split by field: rendered with the fields added one by one, each
+ * field getting the tokens its addition costs (by cumulative characters, so the slices add up
+ * to the instructions' own count). A field whose addition shortens the text (one sentence
+ * instead of two) gives its difference back to the fixed rules.
+ */
+function personaParts(persona: Persona, render: (p: Persona, extra: string | undefined) => string, extra: string | undefined): MeterPart[] {
+  const source = persona as unknown as Record<string, unknown>;
+  const partial: Record<string, unknown> = { name: source.name };
+  let chars = render(partial as unknown as Persona, undefined).length;
+  const rules: MeterPart = { key: 'rules', group: 'persona', tokens: Math.ceil(chars / 4) };
+  const parts: MeterPart[] = [rules];
+  const add = (key: MeterPartKey, text: string): void => {
+    const tokens = Math.ceil(text.length / 4) - Math.ceil(chars / 4);
+    chars = text.length;
+    if (tokens < 0) rules.tokens += tokens;
+    else parts.push({ key, group: 'persona', tokens });
+  };
+  for (const field of PART_FIELDS) {
+    if (source[field] === undefined) continue;
+    partial[field] = source[field];
+    add(field, render(partial as unknown as Persona, undefined));
+  }
+  if (extra) add('extra', render(partial as unknown as Persona, extra));
+  return parts;
+}
+
 export function levelOf(share: number): MeterLevel {
+  if (share > 1) return 'over';
   if (share > DANGER_SHARE) return 'danger';
   if (share > WARN_SHARE) return 'warn';
   return 'ok';

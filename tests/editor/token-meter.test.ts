@@ -1,5 +1,8 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import {
-  customToolsSetup, levelOf, measurePersona, noToolsSetup, tavernSetup, NANO_INPUT_BUDGET, RESERVED_TOKENS, USABLE_TOKENS,
+  componentDefaultsSetup, customToolsSetup, levelOf, measurePersona, noToolsSetup, tavernSetup, NANO_INPUT_BUDGET,
+  NPC_COMPONENT_DEFAULT_OPTIONS, RESERVED_TOKENS, USABLE_TOKENS,
 } from '../../extension/token-meter/token-meter';
 import type { MeterSetup } from '../../extension/token-meter/token-meter';
 import { NPC } from '../../src/game/npc';
@@ -88,7 +91,9 @@ describe('the token meter', () => {
     const over = measurePersona(long(16000), noToolsSetup());
     expect(over.conversationTokens).toBeLessThan(0);
     expect(over.share).toBeGreaterThan(1);
-    expect([levelOf(0.5), levelOf(0.5001), levelOf(0.75), levelOf(0.7501)]).toEqual(['ok', 'warn', 'warn', 'danger']);
+    expect([levelOf(0.5), levelOf(0.5001), levelOf(0.75), levelOf(0.7501), levelOf(1), levelOf(1.0001)]).toEqual(['ok', 'warn', 'warn', 'danger', 'danger', 'over']);
+    expect(over.level).toBe('over');
+    expect(over.largestPart).toMatchObject({ key: 'knowledge', group: 'persona' });
   });
 
   it('still measures a persona that is being typed (empty name, odd values)', () => {
@@ -104,5 +109,59 @@ describe('the token meter', () => {
     expect(customToolsSetup('[{"name": "bad name!"}]')).toMatchObject({ ok: false, message: expect.stringMatching(/^tool 1: /) });
     expect(customToolsSetup('[{"name": "a", "description": ""}, {"name": "a", "description": ""}]')).toEqual({ ok: false, message: 'two tools are called "a"' });
     expect(customToolsSetup('{"name": "ring_bell", "description": "Rings the bell."}')).toMatchObject({ ok: true });
+  });
+
+  it('splits the figures into parts that add up: persona fields, tools, reply format, secrets once told', () => {
+    for (const setup of [noToolsSetup(), tavernSetup(), componentDefaultsSetup()]) {
+      const f = measurePersona(MIRA, setup);
+      const persona = f.parts.filter((p) => p.group === 'persona');
+      expect(persona.reduce((sum, p) => sum + p.tokens, 0)).toBe(f.personaTokens);
+      expect(f.parts.reduce((sum, p) => sum + p.tokens, 0)).toBe(f.prefixTokens + f.secretsTokens);
+      expect(f.parts.every((p) => p.tokens > 0)).toBe(true);
+      expect(f.largestPart.tokens).toBe(Math.max(...f.parts.map((p) => p.tokens)));
+    }
+    const none = measurePersona(MIRA, noToolsSetup());
+    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 20 + 17 + 24 + 19 + 19 = 157).
+    expect(none.parts.map((p) => `${p.key}:${p.tokens}`)).toEqual([
+      'rules:49', 'role:9', 'personality:20', 'speakingStyle:17', 'backstory:24', 'goals:19', 'knowledge:19', 'replyFormat:92', 'secrets:40',
+    ]);
+    expect(none.largestPart.key).toBe('replyFormat');
+    expect(measurePersona(MIRA, tavernSetup()).largestPart.key).toBe('tools');
+    // Secrets guarded in the prefix are a persona field; the NPC's extra instructions their own slice.
+    const guarded = measurePersona(MIRA, { tools: [], options: { secretsUnlockAtRelationship: null, extraInstructions: 'Never mention the war.' } });
+    expect(guarded.parts.filter((p) => p.key === 'secrets').map((p) => p.group)).toEqual(['persona']);
+    expect(guarded.parts.find((p) => p.key === 'extra')!.tokens).toBeGreaterThan(0);
+    expect(guarded.secretsTokens).toBe(0);
+  });
+
+  it('knows what a new NPCComponent sends: its property defaults, read from its source', () => {
+    const source = fs.readFileSync(path.join(__dirname, '../../assets/components/NPCComponent.ts'), 'utf8');
+    const defaults: Record<string, string> = {};
+    for (const m of source.matchAll(/^ {2}(\w+)(?:: [^=\n]+)? = ([^;\n]+);$/gm)) defaults[m[1]] = m[2];
+    const o = NPC_COMPONENT_DEFAULT_OPTIONS;
+    expect({
+      worldStore: defaults.worldStore, externalTools: defaults.externalTools, groundingTool: defaults.groundingTool,
+      emotions: defaults.emotions, fallbackLines: defaults.fallbackLines, extraInstructions: defaults.extraInstructions,
+      secretsAlwaysGuarded: defaults.secretsAlwaysGuarded,
+    }).toEqual({ worldStore: 'null', externalTools: '[]', groundingTool: "''", emotions: '[]', fallbackLines: '[]', extraInstructions: "''", secretsAlwaysGuarded: 'false' });
+    expect(defaults.worldReadable).toBe(JSON.stringify(o.worldReadable).replace(/"/g, "'"));
+    expect([defaults.worldWritable, defaults.worldContextPaths]).toEqual([JSON.stringify(o.worldWritable), JSON.stringify(o.worldContextPaths)]);
+    expect({ facts: defaults.rememberFacts === 'true', relationship: defaults.trackRelationship === 'true' }).toEqual(o.memoryTools);
+    expect(defaults.replyFormat).toBe('ReplyFormat.Automatic');
+    expect(o.replyFormat).toBe('automatic');
+    expect(Number(defaults.secretsUnlockAt)).toBe(o.secretsUnlockAtRelationship);
+    expect(Number(defaults.playerOptionCount)).toBe(o.playerOptionCount);
+    expect(defaults.canEndConversation === 'true').toBe(o.canEndConversation);
+    expect([Number(defaults.externalToolTimeoutMs), Number(defaults.toolTimeoutMs), Number(defaults.priority)]).toEqual([o.externalToolTimeoutMs, o.toolTimeoutMs, o.priority]);
+  });
+
+  it('counts exactly the prefix a real NPC with a new NPCComponent\'s options sends', async () => {
+    const requests: GenerationRequest[] = [];
+    const npc = new NPC({ persona: MIRA, model: recordingModel(requests), options: { ...NPC_COMPONENT_DEFAULT_OPTIONS } });
+    await npc.talk('Evening!');
+    const f = measurePersona(MIRA, componentDefaultsSetup());
+    expect(requests[0].systemInstruction).toBe(f.systemInstruction);
+    expect(requests[0].promptPrefix).toBe(f.promptPrefix);
+    expect(f.toolsTokens).toBe(0);
   });
 });
