@@ -41,17 +41,20 @@ export function update(this: InspectorThis, assetList: AssetInfo[], metaList: As
   const asset = assetList[0];
   if (!asset) return;
   this.uuid = asset.uuid;
-  let text = '{}';
+  // An unreadable file opens read-only with the reason, never as a blank form Save would write.
+  let text: string | undefined;
+  let readError: string | undefined;
   try {
     if (asset.file) text = readFileSync(asset.file, 'utf8');
-  } catch {
-    text = '{}';
+    else readError = 'the asset has no file on disk';
+  } catch (error) {
+    readError = error instanceof Error ? error.message : String(error);
   }
   const problems = metaList[0]?.userData?.problems ?? [];
   if (!this.view) {
     this.view = renderPersonaInspector(this.$.root, {
       t: translate,
-      text,
+      text: text ?? '{}',
       importProblems: problems,
       sceneNpcs: sceneNpcSource(
         (pkg, message, ...args) => Editor.Message.request(pkg, message, ...args),
@@ -67,9 +70,10 @@ export function update(this: InspectorThis, assetList: AssetInfo[], metaList: As
         });
       },
     });
-  } else {
+  } else if (text !== undefined) {
     this.view.load(text, problems);
   }
+  if (readError !== undefined) this.view.loadUnreadable(readError);
 }
 
 export function ready(this: InspectorThis): void {
