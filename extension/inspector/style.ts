@@ -1,6 +1,7 @@
 /** The inspector's CSS, scoped under .oam-persona; sized for Creator's narrow Inspector panel (~300 px up). */
 export const PERSONA_INSPECTOR_STYLE = `
 .oam-persona { font-size: 12px; color: var(--color-normal-contrast, #ddd); padding: 4px 0; min-width: 0; overflow-wrap: anywhere; }
+.oam-persona [hidden] { display: none !important; }
 .oam-persona .row { margin: 6px 0 10px; }
 .oam-persona label.title { display: block; font-weight: bold; margin-bottom: 3px; }
 .oam-persona .help { color: var(--color-normal-contrast-weakest, #999); font-size: 11px; margin-bottom: 3px; }

@@ -168,6 +168,7 @@ describe('the persona inspector in Chromium', () => {
 
   it('measures by default with what the NPC really sends: the open scene\'s NPC using this persona', async () => {
     expect(await page.inputValue('[data-role="tool-preset"]')).toBe('npc');
+    expect(await page.isVisible('[data-role="scene-npc-box"]')).toBe(true);
     expect(await page.inputValue('[data-role="scene-npc"]')).toBe('n-mira');
     expect(await text('[data-role="meter-source"]')).toBe('Measured as Canvas/Mira in the open scene sends it.');
     const expected = measurePersona(JSON.parse(MIRA_TEXT), miraNpcSetup());
@@ -217,7 +218,9 @@ describe('the persona inspector in Chromium', () => {
     expect(await figure('tools')).toBe(tavern.toolsTokens);
     expect(await figure('prefix')).toBe(tavern.prefixTokens);
     expect(await text('[data-role="meter-source"]')).toBe('');
+    expect(await page.isVisible('[data-role="scene-npc-box"]')).toBe(false);
     await page.selectOption('[data-role="tool-preset"]', 'none');
+    expect(await page.isVisible('[data-role="custom-tools"]')).toBe(false);
     const before = await figure('persona');
     await page.fill('#oam-persona-backstory', `${'A long tale of the road. '.repeat(20)}`);
     expect(await figure('persona')).toBeGreaterThan(before);
