@@ -79,8 +79,9 @@ export interface MeterFigures {
   share: number;
   level: MeterLevel;
   /**
-   * The bar's slices, largest-first order not implied: persona fields in schema order, then
-   * tools, reply format and secrets once told. They add up to prefix + secrets; empty ones are left out.
+   * The bar's slices in prompt order: the fixed rules, persona fields in schema order, the
+   * NPC's extra instructions, tools, reply format, secrets once told. They add up to prefix +
+   * secrets; empty ones are left out.
    */
   parts: MeterPart[];
   /** The part with the most tokens (the one to shorten first). */
