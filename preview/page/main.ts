@@ -4,7 +4,7 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, STAND_IN_NOTICE, personaSuggestions, type NPCOptions, type Persona } from '../../src';
+import { AgentError, STAND_IN_NOTICE, personaSuggestions, readPersonaTest, runPersonaTest, type NPCOptions, type Persona } from '../../src';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
@@ -14,7 +14,14 @@ import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
 import type { StepView, ToolView, TurnView } from './turn-view';
 import { compactJson, describeChange, flattenWorld, turnTotals } from './format';
 import { readEmbedMessage, readQuerySettings } from './embed-message';
+import { renderState } from './state-panel';
+import { renderEditableWorld } from './world-editor';
+import { downloadConversation, renderPersonaReport, renderReplay } from './session-files';
+import { readConversationExport, TAVERN_NPC_OPTIONS } from './preview-session';
+import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 
+/** How long a chosen server may take to answer the connection check. */
+const SERVER_CHECK_MS = 5000;
 /** A small pause between streamed chunks of the local models, so the line visibly streams. */
 const CHUNK_DELAY_MS = 45;
 const TAVERN_TOOL_NAMES = ['check_menu', 'take_order'];
@@ -46,6 +53,14 @@ const ui = {
   send: byId<HTMLButtonElement>('send'),
   cancel: byId<HTMLButtonElement>('cancel'),
   worldView: byId('world-view'),
+  npcState: byId('npc-state'),
+  resultsCard: byId('results-card'),
+  resultsTitle: byId('results-title'),
+  results: byId('results'),
+  exportSession: byId<HTMLButtonElement>('export-session'),
+  replayFile: byId<HTMLInputElement>('replay-file'),
+  personaTestFile: byId<HTMLInputElement>('persona-test-file'),
+  talkHint: byId('talk-hint'),
   worldLog: byId<HTMLOListElement>('world-log'),
   steps: byId('steps'),
 };
@@ -164,21 +179,93 @@ function startSession(): boolean {
   ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
   renderSuggestions(ui.personaSource.value === 'sample' ? EVENING : personaSuggestions(persona));
   renderWorld();
+  renderState(ui.npcState, next.state());
+  ui.resultsCard.hidden = true;
   setBusy(false);
   return true;
+}
+
+/** A server is checked when it is chosen (5 s): a dead one is reported at once, not after a turn. */
+async function serverReachable(): Promise<boolean> {
+  if (ui.modelKind.value !== 'openai') return true;
+  const reading = createModel(chosenModel());
+  if (!reading.ok) return true; // startSession shows the problem
+  showProblems(ui.modelProblems, ['Checking the server (up to 5 s)…']);
+  const answer = await Promise.race([
+    reading.model.availability(),
+    new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }), SERVER_CHECK_MS)),
+  ]);
+  if (answer.status === 'available') {
+    showProblems(ui.modelProblems, []);
+    return true;
+  }
+  const why = answer.status === 'unavailable' ? `${answer.reason}${answer.detail ? `: ${answer.detail}` : ''}` : answer.status;
+  showProblems(ui.modelProblems, [`model_unavailable: the server at ${ui.openaiUrl.value.trim()} is not reachable (${why}). Start llama.cpp, Ollama or LM Studio there, or pick the stand-in; the conversation so far stays.`]);
+  ui.setup.open = true;
+  return false;
+}
+
+// ---- conversations and persona tests as files ------------------------------------------------
+
+async function readFileInput(input: HTMLInputElement): Promise<string | undefined> {
+  const file = input.files?.[0];
+  input.value = '';
+  return file ? file.text() : undefined;
+}
+
+function showResults(title: string): HTMLElement {
+  ui.resultsTitle.textContent = title;
+  ui.resultsCard.hidden = false;
+  return ui.results;
+}
+
+async function replayConversation(text: string): Promise<void> {
+  let saved;
+  try { saved = readConversationExport(text); } catch (e) {
+    showResults('Replay').replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
+    return;
+  }
+  if (!startSession()) return;
+  const current = session as PreviewSession;
+  for (const turn of saved.turns) {
+    if (session !== current) return;
+    await talk(turn.say);
+  }
+  renderReplay(showResults('Replay: then and now'), saved, current.turns);
+}
+
+async function runPersonaTestFile(text: string): Promise<void> {
+  const persona = chosenPersona();
+  const reading = createModel(chosenModel());
+  const out = showResults('Persona test');
+  if (!persona || !reading.ok) return;
+  try {
+    const test = readPersonaTest(text);
+    out.replaceChildren(h('p', { class: 'help' }, 'Running…'));
+    const world = initialWorld ? undefined : createTavernWorld();
+    const report = await runPersonaTest({ test, persona, model: reading.model, world, tools: world && !npcOptions ? tavernTools(world) : [], options: npcOptions ?? TAVERN_NPC_OPTIONS });
+    renderPersonaReport(out, report, persona.name);
+  } catch (e) {
+    out.replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
+  }
 }
 
 // ---- talking ----------------------------------------------------------------------------------
 
 async function talk(line: string): Promise<void> {
   const current = session;
-  if (!current || current.isTalking || !line.trim()) return;
+  if (!current || current.isTalking) return;
+  // An empty line is not sent, and the page says why instead of doing nothing.
+  ui.talkHint.hidden = !!line.trim();
+  ui.talkHint.textContent = line.trim() ? '' : 'Type what the player says first (or click a suggestion).';
+  if (!line.trim()) return;
   ui.line.value = '';
   setBusy(true);
   await current.talk(line, (view) => {
     if (session !== current) return; // a new conversation replaced this one
     renderTurn(view, current);
     renderWorld();
+    if (view.done) renderState(ui.npcState, current.state());
   });
   if (session === current) setBusy(false);
   ui.line.focus();
@@ -239,10 +326,12 @@ function npcTurnCard(view: TurnView, name: string): Card {
   return {
     root,
     update() {
-      const e = view.emotion ?? '…';
+      // A finished turn without an emotion (failed, cancelled) shows no badge, never "…".
+      const e = view.emotion ?? (view.done ? '' : '…');
       emotion.textContent = e;
       emotion.className = `emotion e-${e}`;
-      text.textContent = view.line || (view.done ? '' : '…');
+      emotion.hidden = e === '';
+      text.textContent = view.line || (view.done ? '' : waitingText(view));
       root.classList.toggle('streaming', !view.done);
       root.classList.toggle('fallback', view.isFallback);
       root.classList.toggle('failed', !!view.error);
@@ -254,6 +343,21 @@ function npcTurnCard(view: TurnView, name: string): Card {
     },
   };
 }
+
+/** "… 12 s · step 2 · retry 1": how long the model has been at it, and where. */
+function waitingText(view: TurnView): string {
+  const seconds = Math.floor((Date.now() - view.startedAt) / 1000);
+  const step = view.steps.length;
+  const last = view.steps[step - 1];
+  const parts = [`… ${seconds} s`];
+  if (step > 1) parts.push(`step ${step}`);
+  if (last && last.attempt > 0) parts.push(`retry ${last.attempt}`);
+  if (view.tools.some((t) => t.status === 'waiting')) parts.push('waiting for your answer');
+  return parts.join(' · ');
+}
+
+// The waiting bubble's clock ticks while a turn runs.
+setInterval(() => { for (const [view, card] of bubbles) if (!view.done && !view.line) card.update(); }, 1000);
 
 function turnGroup(view: TurnView, turnNumber: number): Card {
   const totals = h('span', { class: 'totals' });
@@ -326,11 +430,8 @@ function toolCard(tool: ToolView, current: PreviewSession): Card {
 function renderWorld(): void {
   if (!session) return;
   clear(ui.worldView);
-  const changed = new Set(session.worldChanges.map((c) => c.path));
-  for (const row of flattenWorld(session.world.snapshot())) {
-    const cls = changed.has(row.path) ? 'changed' : '';
-    ui.worldView.append(h('dt', { class: cls }, row.path), h('dd', { class: cls }, row.value));
-  }
+  const current = session;
+  renderEditableWorld(ui.worldView, current, () => { renderWorld(); renderState(ui.npcState, current.state()); });
   // Append only the changes not shown yet: the log grows, it is never rebuilt.
   const shown = ui.worldLog.querySelectorAll('li.change').length;
   for (const c of session.worldChanges.slice(shown)) {
@@ -379,8 +480,11 @@ function init(): void {
     chosenPersona();
   });
   ui.apply.addEventListener('click', () => {
-    if (startSession()) ui.setup.open = false;
+    void serverReachable().then((ok) => { if (ok && startSession()) ui.setup.open = false; });
   });
+  ui.exportSession.addEventListener('click', () => { if (session) downloadConversation(session.exportConversation()); });
+  ui.replayFile.addEventListener('change', () => void readFileInput(ui.replayFile).then((t) => (t === undefined ? undefined : replayConversation(t))));
+  ui.personaTestFile.addEventListener('change', () => void readFileInput(ui.personaTestFile).then((t) => (t === undefined ? undefined : runPersonaTestFile(t))));
   ui.talkForm.addEventListener('submit', (e) => {
     e.preventDefault();
     void talk(ui.line.value);

@@ -4,7 +4,7 @@
  * tools, so the turn waits for the answer typed in the panel.
  */
 import {
-  AgentError, AgentTool, NPC, WorldState,
+  AgentError, AgentTool, NPC, WorldState, attitude, resolveNPCOptions,
   type DialogueStream, type JsonValue, type LanguageModel, type NPCOptions, type Persona, type WorldStateChange,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
@@ -35,6 +35,34 @@ export interface PreviewSetup {
   npcOptions?: NPCOptions;
   /** The NPC's world (its WorldStateStore's initial state) instead of the tavern's. */
   initialWorld?: object;
+  /**
+   * The longest a turn may wait on the model (default 45 s), time spent waiting for a tool
+   * answered by hand not counted: a server that accepts and never answers ends the turn with
+   * a message instead of leaving "…" for minutes.
+   */
+  turnWaitMs?: number;
+}
+
+/** What the NPC knows and feels now, for the state panel. */
+export interface NpcStateView {
+  relationship: number;
+  /** The attitude word for it ("friendly", "neutral"…). */
+  attitude: string;
+  /** The relationship at which secrets unlock, or null when they never do / are always told. */
+  secretsUnlockAt: number | null;
+  secretsUnlocked: boolean;
+  facts: string[];
+  summary: string;
+  /** Emotion per finished turn, oldest first ('' for a turn without one). */
+  emotions: string[];
+}
+
+/** A conversation saved from the preview, to replay against an edited persona. */
+export interface PreviewSessionExport {
+  type: 'oam-cocos.PreviewSession';
+  version: 1;
+  persona: Persona;
+  turns: Array<{ say: string; line: string; emotion: string; tools: string[] }>;
 }
 
 export interface WorldChangeView {
@@ -58,6 +86,8 @@ export const TAVERN_NPC_OPTIONS: NPCOptions = {
   worldContextPaths: ['player.gold', 'time'],
 };
 
+const DEFAULT_TURN_WAIT_MS = 45000;
+
 export class PreviewSession {
   readonly world: WorldState;
   readonly npc: NPC;
@@ -66,6 +96,9 @@ export class PreviewSession {
   readonly worldChanges: WorldChangeView[] = [];
   private current: DialogueStream | null = null;
   private readonly stopWatching: () => void;
+  private readonly turnWaitMs: number;
+  private readonly persona: Persona;
+  private readonly unlockAt: number | null;
 
   /** Throws an AgentError (invalid_request) when the persona or a tool is not valid. */
   constructor(setup: PreviewSetup) {
@@ -90,6 +123,9 @@ export class PreviewSession {
       tools,
       options: { ...(setup.npcOptions ?? TAVERN_NPC_OPTIONS), externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000 },
     });
+    this.turnWaitMs = setup.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
+    this.persona = setup.persona;
+    this.unlockAt = resolveNPCOptions(setup.npcOptions ?? TAVERN_NPC_OPTIONS).secretsUnlockAtRelationship;
     this.stopWatching = this.world.onChange((c) => {
       this.worldChanges.push({ path: c.path, oldValue: c.oldValue, newValue: c.newValue, turn: this.turns.length });
     });
@@ -110,8 +146,17 @@ export class PreviewSession {
     const stream = this.npc.talkStream(line);
     this.current = stream;
     onUpdate(view);
+    // The wait cap runs while the model works, and pauses while a person types a tool's answer.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(() => stream.cancel(`No answer from the model within ${Math.round(this.turnWaitMs / 1000)} s (${view.steps.length} step${view.steps.length === 1 ? '' : 's'} sent). Check that the server is running and answering, or switch to the stand-in.`), this.turnWaitMs);
+    };
+    arm();
     try {
       for await (const event of stream.events) {
+        if (event.type === 'externalToolCall' && timer !== undefined) { clearTimeout(timer); timer = undefined; }
+        if (event.type === 'toolResult' && view.tools.some((t) => t.external)) arm(); // a person answered: the model's time starts again
         applyEvent(view, event);
         onUpdate(view);
       }
@@ -119,9 +164,50 @@ export class PreviewSession {
       failTurn(view, AgentError.from(e));
       onUpdate(view);
     } finally {
+      if (timer !== undefined) clearTimeout(timer);
       this.current = null;
     }
     return view;
+  }
+
+  /** The NPC's relationship, memory and emotions now. */
+  state(): NpcStateView {
+    const memory = this.npc.saveState().memory;
+    return {
+      relationship: memory.relationship,
+      attitude: attitude(memory.relationship),
+      secretsUnlockAt: this.unlockAt,
+      secretsUnlocked: this.unlockAt !== null && memory.relationship >= this.unlockAt,
+      facts: memory.facts.slice(),
+      summary: memory.summary ?? '',
+      emotions: this.turns.filter((t) => t.done).map((t) => t.emotion ?? ''),
+    };
+  }
+
+  /**
+   * Sets a world value typed in the panel: JSON when it parses, else text; the stored type is
+   * kept where the text fits it ("45" for a number). Returns the problem, or '' when it was set.
+   */
+  setWorldValue(path: string, text: string): string {
+    try {
+      const before = this.world.get(path);
+      const parsed = parseAnswer(text);
+      const value = typeof before === 'number' && typeof parsed === 'string' && /^-?\d+(\.\d+)?$/.test(parsed.trim()) ? Number(parsed) : parsed;
+      this.world.set(path, value as JsonValue);
+      return '';
+    } catch (e) {
+      return AgentError.from(e).message;
+    }
+  }
+
+  /** The conversation as a file the designer can keep and replay against an edited persona. */
+  exportConversation(): PreviewSessionExport {
+    return {
+      type: 'oam-cocos.PreviewSession',
+      version: 1,
+      persona: JSON.parse(JSON.stringify(this.persona)) as Persona,
+      turns: this.turns.filter((t) => t.done).map((t) => ({ say: t.player, line: t.line, emotion: t.emotion ?? '', tools: t.tools.map((x) => x.name) })),
+    };
   }
 
   /** Answers a waiting external tool call; the text is read as JSON when it parses, else as text. */
@@ -139,6 +225,20 @@ export class PreviewSession {
     this.stopWatching();
     this.npc.close();
   }
+}
+
+/** Reads a saved conversation; throws invalid_request naming what is wrong. */
+export function readConversationExport(input: unknown): PreviewSessionExport {
+  let value = input;
+  if (typeof value === 'string') {
+    try { value = JSON.parse(value); } catch (e) {
+      throw new AgentError('invalid_request', `The saved conversation is not JSON: ${(e as Error).message}`);
+    }
+  }
+  const v = value as Partial<PreviewSessionExport> | null;
+  if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1) throw new AgentError('invalid_request', 'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).');
+  if (!Array.isArray(v.turns) || v.turns.some((t) => !t || typeof t.say !== 'string')) throw new AgentError('invalid_request', 'The saved conversation needs "turns": [{"say": "…", "line": "…"}].');
+  return v as PreviewSessionExport;
 }
 
 export function parseAnswer(text: string): unknown {

@@ -2,7 +2,8 @@
  * The preview page in headless Chromium (playwright-core), against the preview server started
  * here on a free loopback port. Fails, never skips, when Chromium is missing (tests/support/chromium.ts).
  */
-import { mkdirSync, mkdtempSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, copyFileSync, rmSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -134,25 +135,111 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
   await steps.first().locator('.prompt summary').click();
 });
 
-test('an unreachable OpenAI-compatible endpoint gives a clear message, and the stand-in answers again afterwards', async () => {
+test('an unreachable OpenAI-compatible endpoint is reported when it is chosen, and the conversation so far stays', async () => {
   const port = await closedPort();
   await applySetup(async () => {
     await page.selectOption('#model-kind', 'openai');
     await page.fill('#openai-url', `http://127.0.0.1:${port}/v1`);
     await page.fill('#openai-model', 'gemma-3n');
   });
-  await expect(page.textContent('#now-talking')).resolves.toContain(`127.0.0.1:${port}`);
-  await say('Two ales, please.');
-  await lastReply();
-  const notice = (await page.locator('.msg.npc .notice').last().textContent()) ?? '';
-  expect(notice).toContain('model_unavailable');
-  expect(notice).toContain(`Could not reach http://127.0.0.1:${port}/v1`);
+  await page.waitForSelector('#model-problems:has-text("not reachable")');
+  await expect(page.locator('#model-problems').textContent()).resolves.toContain(`the server at http://127.0.0.1:${port}/v1 is not reachable`);
+  await expect(page.textContent('#now-talking')).resolves.toContain('keyword stand-in');
   await page.screenshot({ path: join(ARTIFACTS, 'preview-unreachable.png') });
 
   await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
   await say("How's business these days?");
   expect(await lastReply()).toBe("Busy as a beehive, and twice as loud. Can't complain!");
   await expect(page.locator('.msg.npc .notice').last().isHidden()).resolves.toBe(true);
+});
+
+test('a server that accepts the connection and never answers is reported within the 5 s check', async () => {
+  const hanging = createHttpServer(() => undefined);
+  await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', () => r()));
+  const port = (hanging.address() as { port: number }).port;
+  try {
+    await applySetup(async () => {
+      await page.selectOption('#model-kind', 'openai');
+      await page.fill('#openai-url', `http://127.0.0.1:${port}/v1`);
+    });
+    await expect(page.locator('#model-problems').textContent()).resolves.toContain('Checking the server');
+    await page.waitForSelector('#model-problems:has-text("nothing came back within 5 s")', { timeout: 15000 });
+  } finally {
+    hanging.closeAllConnections();
+    hanging.close();
+    await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  }
+});
+
+test('the NPC state panel: relationship on its band with the unlock point, facts, emotions; world values edited in place', async () => {
+  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await expect(page.locator('#state-relationship').textContent()).resolves.toBe('Relationship 0 · neutral');
+  await expect(page.locator('#state-secret').textContent()).resolves.toBe('secret unlocks at 10 (10 to go)');
+  await say('You pour a fine ale, Mira. Thank you.');
+  await lastReply();
+  await expect(page.locator('#state-relationship').textContent()).resolves.toMatch(/^Relationship 10 · /);
+  await expect(page.locator('#state-secret').textContent()).resolves.toBe('secret unlocked (at 10)');
+  await expect(page.locator('#state-emotions .emotion').allTextContents()).resolves.toEqual(['grateful']);
+  // The purse edited in place: the value keeps its type and the next turn sees it.
+  await page.click('#world-view dd[data-path="player.gold"]');
+  await page.fill('#world-view dd[data-path="player.gold"] input', '4');
+  await page.press('#world-view dd[data-path="player.gold"] input', 'Enter');
+  await expect(page.locator('#world-view dd[data-path="player.gold"]').textContent()).resolves.toBe('4');
+  await say('Two ales, please.');
+  expect(await lastReply()).toBe("Your purse is a bit light for that, I'm afraid.");
+});
+
+test('an empty line says what to do; a failed turn keeps no "…" badge', async () => {
+  await page.fill('#player-line', '   ');
+  await page.press('#player-line', 'Enter');
+  await expect(page.locator('#talk-hint').textContent()).resolves.toContain('Type what the player says first');
+  const script = await page.inputValue('#script-text');
+  await applySetup(async () => {
+    await page.selectOption('#model-kind', 'script');
+    await page.fill('#script-text', '[{"fail": "context_size_exceeded"}]');
+  });
+  await say('Hello?');
+  await lastReply();
+  await expect(page.locator('#talk-hint').isHidden()).resolves.toBe(true);
+  await expect(page.locator('.msg.npc.failed').count()).resolves.toBeGreaterThan(0);
+  await expect(page.locator('.msg.npc.failed .emotion').last().isHidden()).resolves.toBe(true);
+  expect(await page.locator('.msg.npc .emotion:visible').allTextContents()).not.toContain('…');
+  await applySetup(async () => {
+    await page.fill('#script-text', script);
+    await page.selectOption('#model-kind', 'standin');
+  });
+});
+
+test('export a conversation, then replay it against an edited persona: earlier and new answers side by side', async () => {
+  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await say('Heard any rumours lately?');
+  await lastReply();
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
+  const path = join(outDir, 'conversation.json');
+  await download.saveAs(path);
+  const saved = JSON.parse(readFileSync(path, 'utf8'));
+  expect(saved.turns.map((t: { say: string }) => t.say)).toEqual(['Heard any rumours lately?']);
+  // Edit the persona (a new greeting and fallback lines) and replay.
+  await page.selectOption('#persona-source', 'custom');
+  await page.fill('#persona-text', JSON.stringify({ name: 'Mira', role: 'the innkeeper', greeting: 'Back again?', fallbackLines: ['Eh?'] }));
+  await page.setInputFiles('#replay-file', path);
+  await page.waitForSelector('#replay-summary');
+  await expect(page.locator('#replay-summary').textContent()).resolves.toBe('1 turns replayed against Mira as it is now: 1 answer changed.');
+  await expect(page.locator('.replay-row .side > div').allTextContents()).resolves.toEqual([
+    `then · neutral${saved.turns[0].line}`,
+    'now · neutralNothing I would share with a stranger.',
+  ]);
+  await page.selectOption('#persona-source', 'sample');
+  await page.click('#apply-setup');
+});
+
+test("a persona test runs in the preview: Mira's sample file passes on the stand-in, check by check", async () => {
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  await page.setInputFiles('#persona-test-file', join(ROOT, 'samples/tavern/mira.persona-test.json'));
+  await page.waitForSelector('#persona-test-summary');
+  await expect(page.locator('#persona-test-summary').textContent()).resolves.toBe('27 passed, 0 failed');
+  await expect(page.locator('#results .check-line.fail').count()).resolves.toBe(0);
 });
 
 test('a tool answered by hand: the turn waits for the typed answer, and the game code does not run', async () => {
@@ -203,7 +290,7 @@ test('a bad recorded script and bad personas are shown as problems; the conversa
   // The previous (good) script conversation stays; its script is used up, and it says so.
   await say('Another cider?');
   expect(await lastReply()).toBe('');
-  await expect(page.locator('.msg.npc .notice').last().textContent()).resolves.toContain('the script is exhausted');
+  await expect(page.locator('.msg.npc .notice').last().textContent()).resolves.toContain('the recorded script ran out: it had 2 steps');
 
   await page.selectOption('#model-kind', 'standin');
   await page.click('#apply-setup');

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import { AgentError, estimateTokens, ScriptedLanguageModel, Script, OpenAICompatibleModel, type NPCEvent } from '../../src';
 import { createMiraModel } from '../../demo/tavern/mira-model';
-import { PreviewSession, parseAnswer } from '../../preview/page/preview-session';
+import { PreviewSession, parseAnswer, readConversationExport } from '../../preview/page/preview-session';
 import { SAMPLE_PERSONA } from '../../preview/page/persona-source';
 import { applyEvent, failTurn, newTurnView, type TurnView } from '../../preview/page/turn-view';
 import { compactJson, describeChange, flattenWorld, turnTotals } from '../../preview/page/format';
@@ -127,12 +127,51 @@ describe('PreviewSession', () => {
     session.close();
   });
 
-  test('a used-up recorded script fails the turn with the model\'s message', async () => {
+  test('a used-up recorded script fails the turn with a designer\'s message: how many steps it had and what to add', async () => {
     const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([Script.reply({ emotion: 'happy', line: 'Hello there.' })]) });
     expect((await session.talk('Hi')).line).toBe('Hello there.');
     const view = await session.talk('Hi again');
-    expect(view.error).toMatch(/^invalid_request: ScriptedLanguageModel: the script is exhausted/);
+    expect(view.error).toBe('invalid_request: the recorded script ran out: it had 1 step and the NPC asked for one more. Add steps in Set-up: one per model call, and a turn with a tool takes two (the call, then the reply).');
     expect(view.line).toBe('');
+    session.close();
+  });
+
+  test('a model that never answers ends the turn at the wait cap with a clear message; state is unchanged', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([Script.hang()]), turnWaitMs: 60 });
+    const view = await session.talk('Hello?');
+    expect(view.error).toMatch(/^cancelled: No answer from the model within 0 s \(1 step sent\)\. Check that the server is running/);
+    expect(session.npc.history).toEqual([]);
+    expect(session.state()).toMatchObject({ relationship: 0, facts: [], emotions: [''] });
+    session.close();
+  });
+
+  test('the state panel\'s view: relationship, attitude, the unlock point, facts and emotions by turn', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([
+      'Aren\'t you kind.\n[grateful]\nchange_relationship(reason="kind", delta=10)\nremember_fact(fact="The player is kind.")',
+    ]) });
+    expect(session.state()).toEqual({ relationship: 0, attitude: 'neutral', secretsUnlockAt: 10, secretsUnlocked: false, facts: [], summary: '', emotions: [] });
+    await session.talk('Thank you, Mira.');
+    expect(session.state()).toMatchObject({ relationship: 10, secretsUnlocked: true, facts: ['The player is kind.'], emotions: ['grateful'] });
+    session.close();
+  });
+
+  test('world values typed in the panel keep their type; a refused one says why', () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([]) });
+    expect(session.setWorldValue('player.gold', '45')).toBe('');
+    expect(session.world.get('player.gold')).toBe(45);
+    expect(session.setWorldValue('time', 'night')).toBe('');
+    expect(session.world.get('time')).toBe('night');
+    expect(session.setWorldValue('', 'x')).not.toBe('');
+    session.close();
+  });
+
+  test('a conversation exports and reads back; a file that is not one is refused', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([Script.reply({ emotion: 'happy', line: 'Hello there.' })]) });
+    await session.talk('Hi');
+    const saved = session.exportConversation();
+    expect(saved).toMatchObject({ type: 'oam-cocos.PreviewSession', version: 1, turns: [{ say: 'Hi', line: 'Hello there.', emotion: 'happy', tools: [] }] });
+    expect(readConversationExport(JSON.stringify(saved))).toEqual(saved);
+    expect(() => readConversationExport('{"turns":[]}')).toThrow(/not a conversation saved from the preview/);
     session.close();
   });
 

@@ -1,0 +1,47 @@
+/// <reference lib="dom" />
+/**
+ * The world state as a designer edits it: click a value, type a new one, Enter. The value is
+ * read as JSON when it parses (a number stays a number, "45" for a number becomes 45); a
+ * refusal (an unknown path, a value that does not fit) is shown under the row.
+ */
+import { h } from './dom';
+import { flattenWorld } from './format';
+import type { PreviewSession } from './preview-session';
+
+export function renderEditableWorld(list: HTMLElement, session: PreviewSession, onChanged: () => void): void {
+  const changed = new Set(session.worldChanges.map((c) => c.path));
+  for (const row of flattenWorld(session.world.snapshot())) {
+    const cls = changed.has(row.path) ? 'changed' : '';
+    const value = h('dd', { class: `${cls} editable`, tabindex: '0', 'data-path': row.path, title: 'Click to change' }, row.value);
+    value.addEventListener('click', () => edit(value, row.path, row.value, session, onChanged));
+    value.addEventListener('keydown', (e) => { if (e.key === 'Enter') edit(value, row.path, row.value, session, onChanged); });
+    list.append(h('dt', { class: cls }, row.path), value);
+  }
+}
+
+function edit(cell: HTMLElement, path: string, shown: string, session: PreviewSession, onChanged: () => void): void {
+  if (cell.querySelector('input')) return;
+  const input = h('input', { type: 'text', value: shown, 'aria-label': `New value for ${path}` });
+  cell.textContent = '';
+  cell.append(input);
+  input.focus();
+  input.select();
+  // Once finished, the re-render removes the input, which fires blur: that must not render again.
+  let finished = false;
+  const done = (save: boolean) => {
+    if (finished) return;
+    const problem = save ? session.setWorldValue(path, input.value) : '';
+    if (problem) {
+      cell.querySelector('.problem')?.remove();
+      cell.append(h('div', { class: 'problem', role: 'alert' }, problem));
+      return;
+    }
+    finished = true;
+    onChanged();
+  };
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') done(true);
+    if (e.key === 'Escape') done(false);
+  });
+  input.addEventListener('blur', () => { if (cell.contains(input)) done(false); });
+}
