@@ -41,7 +41,8 @@ export interface GenerationRequest {
   /**
    * A JSON Schema the whole answer must match. Backends that constrain decoding (Chrome's
    * Prompt API: `responseConstraint`) enforce it; the others ignore it and the core's own
-   * checks and repairs apply. The core does not fill it yet.
+   * checks and repairs apply. The core fills it for steps answered in JSON (content, structured
+   * replies without a spoken line, a tool's arguments), never for line-first answers.
    */
   responseSchema?: Record<string, unknown>;
 }

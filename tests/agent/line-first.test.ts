@@ -269,3 +269,23 @@ describe('background summaries are bounded', () => {
     expect(none.history).toHaveLength(6);
   });
 });
+
+describe('constrained decoding', () => {
+  test('JSON steps carry their schema as responseSchema (content, a tool\'s arguments); line-first steps do not', async () => {
+    const { ContentGenerator } = await import('../../src');
+    const model = new ScriptedLanguageModel([Script.json({ name: 'Lantern', value: 3 })]);
+    const schema = JsonSchema.obj({ name: JsonSchema.string(), value: JsonSchema.integer({ minimum: 1, maximum: 9 }) });
+    await new ContentGenerator(model).generate({ prompt: 'An item.', schema });
+    expect(model.requests[0].responseSchema).toEqual(schema.json);
+
+    const t = new ScriptedLanguageModel([Script.json({ quantity: 2 }), 'Two it is.']);
+    const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) }, () => 'ok');
+    await new Agent(t, { instructions: 'x', tools: [order], config: FAST }).respond('Two.', { toolChoice: { tool: 'take_order' } });
+    expect(t.requests.map((r) => [r.kind, r.responseSchema === undefined ? 'none' : 'schema'])).toEqual([['toolArguments', 'schema'], ['decide', 'none']]);
+    expect(t.requests[0].responseSchema).toEqual(order.parameters.json);
+
+    const n = new ScriptedLanguageModel(['Hello!\n[happy]']);
+    await new NPC({ persona: MIRA, model: n }).talk('Hi');
+    expect(n.requests[0].responseSchema).toBeUndefined();
+  });
+});

@@ -50,6 +50,21 @@ export interface TurnSetup {
 /** A line-first decide step's output cap when no reply cap is set: room for a few sentences and the trailer. */
 const LINE_FIRST_MIN_TOKENS = 512;
 
+/** One model step as the tool loop asks for it. */
+interface StepInput {
+  kind: StepKind;
+  task: string;
+  isRepair: boolean;
+  mode: ToolCallingMode;
+  enabledTools: string[];
+  /** Called with all text so far after each chunk; true stops reading. */
+  onText: (text: string) => boolean;
+  /** The prompt is the user's words alone (a first plain turn). */
+  raw?: boolean;
+  /** A JSON Schema the whole answer must match, for backends that constrain decoding. */
+  responseSchema?: Record<string, unknown>;
+}
+
 /** A side-effect call written after the words of a line-first reply. */
 interface AfterReplyCall {
   tool: AgentTool;
@@ -224,7 +239,7 @@ export class TurnEngine {
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
       const lines = this.lineFirst && !required ? new LineFirstReader(this.trailerKinds()) : undefined;
       const scanner = new CompletionScanner();
-      const text = await this.step('decide', task, attempt > 0, required ? 'required' : 'allowed', names, (t) => {
+      const text = await this.step({ kind: 'decide', task, isRepair: attempt > 0, mode: required ? 'required' : 'allowed', enabledTools: names, onText: (t) => {
         // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
         // does not end the stream.
         const answer = stripReasoning(t);
@@ -234,7 +249,7 @@ export class TurnEngine {
         if (state && state.kind === 'unknown') return false;
         if (reader) this.showInline(reader.push(answer));
         return scanner.push(answer);
-      });
+      } });
       const written = lines ? readLineFirst(stripReasoning(text), this.trailerKinds()) : undefined;
       // Words before a call whose result is needed ("Let me look.\ncheck_menu()") are a
       // preamble: the call is the answer.
@@ -284,7 +299,10 @@ export class TurnEngine {
       let task = argumentsTask(tool);
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       const scanner = new CompletionScanner();
-      const text = await this.step('toolArguments', task, attempt > 0, 'required', enabled.map((t) => t.name), (t) => scanner.push(t));
+      const text = await this.step({
+        kind: 'toolArguments', task, isRepair: attempt > 0, mode: 'required', enabledTools: enabled.map((t) => t.name),
+        onText: (t) => scanner.push(t), responseSchema: tool.parameters.json,
+      });
       const checked = checkArguments(tool, argumentCandidates(text, tool.name));
       if (checked.ok) return { kind: 'call', tool, args: checked.args };
       problem = checked.problem;
@@ -305,12 +323,12 @@ export class TurnEngine {
     // Line first, a model may still write actions after its words here (tools are off now):
     // they are cut from the words and recorded as not made.
     const lines = this.lineFirst && this.setup.tools.length > 0 ? new LineFirstReader(this.trailerKinds()) : undefined;
-    const text = await this.step('respond', task, false, 'disallowed', [], (t) => {
+    const text = await this.step({ kind: 'respond', task, isRepair: false, mode: 'disallowed', enabledTools: [], raw, onText: (t) => {
       const state = lines ? lines.push(t) : undefined;
       const shown = state && state.kind === 'line' ? state.text : state && state.kind === 'unknown' ? undefined : reader.push(t);
       if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
       return false;
-    }, raw);
+    } });
     const written = lines ? readLineFirst(text, this.trailerKinds()) : undefined;
     if (written) this.refuseCalls(written, 'no tools can be used in this step');
     const reply = cleanReplyText(written ? written.line : PlainReplyReader.final(text), this.labels, true);
@@ -333,7 +351,8 @@ export class TurnEngine {
       const scanner = new CompletionScanner();
       const lines = lineField ? new LineFirstReader(this.trailerKinds()) : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
-      const text = await this.step('structured', task, isRepair, 'disallowed', [], (full) => {
+      // Written as JSON (no spoken line first), the answer can be constrained to the schema.
+      const text = await this.step({ kind: 'structured', task, isRepair, mode: 'disallowed', enabledTools: [], raw, responseSchema: lineField ? undefined : schema.json, onText: (full) => {
         // Reasoning first (a thinking model) is never shown or read as the answer.
         const t = stripReasoning(full);
         const state = lines ? lines.push(t) : undefined;
@@ -344,7 +363,7 @@ export class TurnEngine {
         const partial = partials.push(t);
         if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
         return scanner.push(t);
-      }, raw);
+      } });
       const answer = stripReasoning(text);
       const written = lineField ? readLineFirst(answer, this.trailerKinds()) : undefined;
       if (written) this.refuseCalls(written, 'no tools can be used in this step');
@@ -365,15 +384,8 @@ export class TurnEngine {
     throw new AgentError('generation_failed', `The structured output stayed invalid after a repair attempt: ${problem}.`);
   }
 
-  private async step(
-    kind: StepKind,
-    task: string,
-    isRepair: boolean,
-    mode: ToolCallingMode,
-    enabledTools: string[],
-    onText: (text: string) => boolean,
-    raw = false,
-  ): Promise<string> {
+  private async step(step: StepInput): Promise<string> {
+    const { kind, task, isRepair, mode, enabledTools, onText, raw = false } = step;
     const { config, model } = this.turn;
     const t0 = performance.now();
     const built = await buildStepPrompt(
@@ -395,6 +407,8 @@ export class TurnEngine {
       if (config.temperature !== undefined) req.temperature = config.temperature;
       if (config.maxResponseTokens !== undefined) req.maxOutputTokens = config.maxResponseTokens;
     }
+    // A backend that constrains decoding (Chrome's responseConstraint) enforces it; others ignore it.
+    if (step.responseSchema) req.responseSchema = step.responseSchema;
     if (config.topK !== undefined) req.topK = config.topK;
     if (config.seed !== undefined) req.seed = config.seed;
     req.turn = {
