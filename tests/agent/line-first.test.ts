@@ -289,3 +289,29 @@ describe('constrained decoding', () => {
     expect(n.requests[0].responseSchema).toBeUndefined();
   });
 });
+
+describe('constrained decoding of JSON envelopes', () => {
+  test('a decide step in a JSON envelope mode carries one {tool, args} shape per tool, or the reply; line first carries none', async () => {
+    const { validateAgainst } = { validateAgainst: (schema: Record<string, unknown>, value: unknown) => JsonSchema.from(schema).check(value).ok };
+    const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) }, () => 'ok');
+    const menu = AgentTool.local({ name: 'check_menu', description: 'x' }, () => ({ ale: 3 }));
+    const json = new ScriptedLanguageModel([Script.reply('Hi.')]);
+    await new Agent(json, { instructions: 'x', tools: [order, menu], config: { ...FAST, lineFirst: false } }).respond('Hi');
+    const schema = json.requests[0].responseSchema as Record<string, unknown>;
+    expect(validateAgainst(schema, { tool: 'take_order', args: { quantity: 2 } })).toBe(true);
+    expect(validateAgainst(schema, { tool: 'check_menu', args: {} })).toBe(true);
+    expect(validateAgainst(schema, { reply: 'Hello!' })).toBe(true);
+    expect(validateAgainst(schema, { tool: 'summon_dragon', args: {} })).toBe(false);
+    expect(validateAgainst(schema, { tool: 'take_order', args: { quantity: 'two' } })).toBe(false);
+
+    const seed = new ScriptedLanguageModel([Script.action('respond'), 'Hi.']);
+    await new Agent(seed, { instructions: 'x', tools: [order], config: { ...FAST, inlineReplies: false } }).respond('Hi');
+    const seedSchema = seed.requests[0].responseSchema as Record<string, unknown>;
+    expect(validateAgainst(seedSchema, { action: 'respond', arguments: {} })).toBe(true);
+    expect(validateAgainst(seedSchema, { action: 'take_order', arguments: { quantity: 1 } })).toBe(true);
+
+    const lines = new ScriptedLanguageModel(['Hi.']);
+    await new Agent(lines, { instructions: 'x', tools: [order], config: FAST }).respond('Hi');
+    expect(lines.requests[0].responseSchema).toBeUndefined();
+  });
+});

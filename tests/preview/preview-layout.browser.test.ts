@@ -91,3 +91,16 @@ describe.each(SIZES)('the preview page at %i×%i', (width, height) => {
     expect((await reachable(page, '#player-line')).uncovered).toBe(true);
   });
 });
+
+test('a 20,000-character word wraps inside its bubble instead of overflowing it', async () => {
+  const page = await browser.newPage({ viewport: { width: 520, height: 720 }, deviceScaleFactor: 1 });
+  await page.goto(server.url);
+  await page.waitForSelector('#send:not([disabled])');
+  await page.fill('#player-line', 'x'.repeat(20000));
+  await page.press('#player-line', 'Enter');
+  await page.waitForSelector('.msg.player .text');
+  const fit = await page.locator('.msg.player .text').last().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, chat: (el.closest('.chat') as HTMLElement).scrollWidth - (el.closest('.chat') as HTMLElement).clientWidth }));
+  expect(fit.scroll).toBeLessThanOrEqual(fit.client + 1);
+  expect(fit.chat).toBeLessThanOrEqual(1);
+  await page.close();
+});

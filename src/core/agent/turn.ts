@@ -17,6 +17,7 @@ import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, stru
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
+import { envelopeSchema } from '../envelope/envelope-schema';
 import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
 import { stripReasoning } from '../envelope/call-syntax';
 import type { FinishReason, StepKind } from '../../models/types';
@@ -239,7 +240,10 @@ export class TurnEngine {
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;
       const lines = this.lineFirst && !required ? new LineFirstReader(this.trailerKinds()) : undefined;
       const scanner = new CompletionScanner();
-      const text = await this.step({ kind: 'decide', task, isRepair: attempt > 0, mode: required ? 'required' : 'allowed', enabledTools: names, onText: (t) => {
+      // In a JSON envelope mode the whole answer has a schema: a constraining backend honours it.
+      const responseSchema = this.lineFirst && !required ? undefined
+        : envelopeSchema({ tools: enabled, allowReply: !required, replySchema: this.input.schema, seedForm: !config.inlineReplies });
+      const text = await this.step({ kind: 'decide', task, isRepair: attempt > 0, mode: required ? 'required' : 'allowed', enabledTools: names, responseSchema, onText: (t) => {
         // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
         // does not end the stream.
         const answer = stripReasoning(t);
