@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     model = createMiraModel();
     label = "the tavern's keyword stand-in";
   } else {
-    model = createPersonaStandIn(persona, { tools: tools.map((t) => ({ name: t.name, description: t.description })) });
+    model = createPersonaStandIn(persona, { tools: tools.map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })) });
     label = `${persona.name}'s keyword stand-in (not a language model)`;
   }
 

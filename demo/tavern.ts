@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     }
     model = remote;
   } else if (ownPersona) {
-    model = createPersonaStandIn(ownPersona, { tools: tavernTools(world).map((t) => ({ name: t.name, description: t.description })), chunkDelayMs: flags.fast ? 0 : 25 });
+    model = createPersonaStandIn(ownPersona, { tools: tavernTools(world).map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })), chunkDelayMs: flags.fast ? 0 : 25 });
     console.log(dim(STAND_IN_NOTICE));
   } else {
     model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });

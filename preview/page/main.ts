@@ -4,7 +4,7 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, STAND_IN_NOTICE, personaSuggestions, readPersonaTest, runPersonaTest, type NPCOptions, type Persona } from '../../src';
+import { AgentError, AgentTool, STAND_IN_NOTICE, WorldState, personaSuggestions, readPersonaTest, runPersonaTest, type LanguageModel, type NPCOptions, type Persona } from '../../src';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
@@ -111,7 +111,11 @@ function chosenModel(): ModelChoice {
   if (ui.personaSource.value === 'sample') return { kind: 'standin' };
   // Another persona: a stand-in from its own fields, with the tools this conversation has.
   const persona = chosenPersona() ?? undefined;
-  const tools = [...(npcOptions ? [] : TAVERN_TOOL_NAMES), ...extraTools.map((t) => t.name)].map((name) => ({ name }));
+  // The stand-in calls only tools without parameters (a keyword cannot choose arguments).
+  const tools = [
+    ...(npcOptions ? [] : TAVERN_TOOL_NAMES.map((name) => ({ name, parameterless: name === 'check_menu' }))),
+    ...extraTools.map((t) => ({ name: t.name, parameterless: !t.parameters || Object.keys((t.parameters as { properties?: object }).properties ?? {}).length === 0 })),
+  ];
   return { kind: 'standin', persona, tools };
 }
 
@@ -191,10 +195,20 @@ async function serverReachable(): Promise<boolean> {
   const reading = createModel(chosenModel());
   if (!reading.ok) return true; // startSession shows the problem
   showProblems(ui.modelProblems, ['Checking the server (up to 5 s)…']);
-  const answer = await Promise.race([
-    reading.model.availability(),
-    new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }), SERVER_CHECK_MS)),
-  ]);
+  // One check at a time, and Apply waits for it: a late answer must not replace what the
+  // designer chose since.
+  ui.apply.disabled = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let answer: Awaited<ReturnType<LanguageModel['availability']>>;
+  try {
+    answer = await Promise.race([
+      reading.model.availability(),
+      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => { timer = setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }), SERVER_CHECK_MS); }),
+    ]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    ui.apply.disabled = false;
+  }
   if (answer.status === 'available') {
     showProblems(ui.modelProblems, []);
     return true;
@@ -242,8 +256,14 @@ async function runPersonaTestFile(text: string): Promise<void> {
   try {
     const test = readPersonaTest(text);
     out.replaceChildren(h('p', { class: 'help' }, 'Running…'));
-    const world = initialWorld ? undefined : createTavernWorld();
-    const report = await runPersonaTest({ test, persona, model: reading.model, world, tools: world && !npcOptions ? tavernTools(world) : [], options: npcOptions ?? TAVERN_NPC_OPTIONS });
+    // The NPC as the conversation runs it: the editor NPC's world and declared tools, or the tavern's.
+    const world = initialWorld ? new WorldState(initialWorld) : createTavernWorld();
+    const declared = extraTools.filter((t) => !t.parametersError).map((t) => AgentTool.local(
+      { name: t.name, description: t.description, parameters: t.parameters },
+      () => '(a persona test does not run the game: this tool only records that it was called)',
+    ));
+    const tools = [...(npcOptions ? [] : tavernTools(world)), ...declared];
+    const report = await runPersonaTest({ test, persona, model: reading.model, world, tools, options: npcOptions ?? TAVERN_NPC_OPTIONS });
     renderPersonaReport(out, report, persona.name);
   } catch (e) {
     out.replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
@@ -435,7 +455,7 @@ function renderWorld(): void {
   // Append only the changes not shown yet: the log grows, it is never rebuilt.
   const shown = ui.worldLog.querySelectorAll('li.change').length;
   for (const c of session.worldChanges.slice(shown)) {
-    ui.worldLog.append(h('li', { class: 'change' }, h('span', { class: 'turn-no' }, `turn ${c.turn}`), ' ', h('code', {}, describeChange(c))));
+    ui.worldLog.append(h('li', { class: 'change' }, h('span', { class: 'turn-no' }, c.byDesigner ? 'you' : `turn ${c.turn}`), ' ', h('code', {}, describeChange(c))));
   }
   const empty = ui.worldLog.querySelector('li.empty');
   if (session.worldChanges.length > 0) empty?.remove();

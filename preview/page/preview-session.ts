@@ -69,8 +69,10 @@ export interface WorldChangeView {
   path: string;
   oldValue?: JsonValue;
   newValue?: JsonValue;
-  /** 1-based number of the turn that made the change (0: before the first turn). */
+  /** 1-based number of the turn that made the change (0: before the first turn, or the designer's edit). */
   turn: number;
+  /** The designer changed it in the panel. */
+  byDesigner?: boolean;
 }
 
 export interface ToolInfo {
@@ -99,6 +101,8 @@ export class PreviewSession {
   private readonly turnWaitMs: number;
   private readonly persona: Persona;
   private readonly unlockAt: number | null;
+  /** True while the designer's own edit is applied, so the change log says who made it. */
+  private editing = false;
 
   /** Throws an AgentError (invalid_request) when the persona or a tool is not valid. */
   constructor(setup: PreviewSetup) {
@@ -127,7 +131,7 @@ export class PreviewSession {
     this.persona = setup.persona;
     this.unlockAt = resolveNPCOptions(setup.npcOptions ?? TAVERN_NPC_OPTIONS).secretsUnlockAtRelationship;
     this.stopWatching = this.world.onChange((c) => {
-      this.worldChanges.push({ path: c.path, oldValue: c.oldValue, newValue: c.newValue, turn: this.turns.length });
+      this.worldChanges.push({ path: c.path, oldValue: c.oldValue, newValue: c.newValue, turn: this.editing ? 0 : this.turns.length, byDesigner: this.editing || undefined });
     });
   }
 
@@ -156,7 +160,8 @@ export class PreviewSession {
     try {
       for await (const event of stream.events) {
         if (event.type === 'externalToolCall' && timer !== undefined) { clearTimeout(timer); timer = undefined; }
-        if (event.type === 'toolResult' && view.tools.some((t) => t.external)) arm(); // a person answered: the model's time starts again
+        // A person answered a hand-played tool: the model's time starts again.
+        if (event.type === 'toolResult' && view.tools.some((t) => t.external && t.id === event.record.call.id)) arm();
         applyEvent(view, event);
         onUpdate(view);
       }
@@ -189,6 +194,9 @@ export class PreviewSession {
    * kept where the text fits it ("45" for a number). Returns the problem, or '' when it was set.
    */
   setWorldValue(path: string, text: string): string {
+    // Not while the NPC talks: its tools may be reading or writing the same values.
+    if (this.current) return 'Wait for the NPC to finish this turn before changing the world.';
+    this.editing = true;
     try {
       const before = this.world.get(path);
       const parsed = parseAnswer(text);
@@ -197,6 +205,8 @@ export class PreviewSession {
       return '';
     } catch (e) {
       return AgentError.from(e).message;
+    } finally {
+      this.editing = false;
     }
   }
 
@@ -237,7 +247,12 @@ export function readConversationExport(input: unknown): PreviewSessionExport {
   }
   const v = value as Partial<PreviewSessionExport> | null;
   if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1) throw new AgentError('invalid_request', 'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).');
-  if (!Array.isArray(v.turns) || v.turns.some((t) => !t || typeof t.say !== 'string')) throw new AgentError('invalid_request', 'The saved conversation needs "turns": [{"say": "…", "line": "…"}].');
+  if (!v.persona || typeof v.persona !== 'object' || typeof (v.persona as { name?: unknown }).name !== 'string') throw new AgentError('invalid_request', 'The saved conversation needs the "persona" it was played with (an object with a name).');
+  if (!Array.isArray(v.turns) || v.turns.length === 0) throw new AgentError('invalid_request', 'The saved conversation needs "turns": [{"say": "…", "line": "…"}], at least one.');
+  v.turns.forEach((t, i) => {
+    if (!t || typeof t.say !== 'string' || !t.say.trim()) throw new AgentError('invalid_request', `turns[${i}].say must be the line the player said.`);
+    if (typeof t.line !== 'string') throw new AgentError('invalid_request', `turns[${i}].line must be the line the NPC answered.`);
+  });
   return v as PreviewSessionExport;
 }
 

@@ -177,8 +177,20 @@ export class ModelScheduler implements LanguageModel {
     return this.inner.countTokens ? Promise.resolve(this.inner.countTokens(text)).then((n) => n ?? null) : Promise.resolve(null);
   }
 
-  prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
-    return this.inner.prewarm ? this.inner.prewarm(systemInstruction, promptPrefix) : Promise.resolve();
+  /**
+   * Loads the model, then fills the device's prefix cache through the queue: the 1-token
+   * generation that carries the prefix waits its turn at background priority (paced, and
+   * stopped for a waiting player) instead of running beside the player's first turn.
+   */
+  async prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
+    if (this.inner.prewarm) await this.inner.prewarm(systemInstruction);
+    if (!promptPrefix || !this.inner.capabilities.prefixCaching) return;
+    try {
+      for await (const chunk of this.generate({ kind: 'text', systemInstruction, promptPrefix, prompt: 'OK', maxOutputTokens: 1, label: 'prefix warm-up', priority: Priority.background })) void chunk;
+    } catch (e) {
+      // A warm-up stopped for a player (busy) has done its job of not standing in the way.
+      if (AgentError.from(e).code !== 'busy') throw e;
+    }
   }
 
   stats(): SchedulerStats {
@@ -339,6 +351,10 @@ export class ModelScheduler implements LanguageModel {
   private pump(): void {
     const now = this.now();
     this.dropStale(now);
+    // An urgent request back from a retry's backoff finds the slot taken by background work
+    // that started meanwhile: it preempts that too, as it would have on arrival.
+    const urgent = this.running >= this.concurrency ? this.bestEligible(now) : undefined;
+    if (urgent) this.preemptFor(urgent);
     while (this.running < this.concurrency && this.queue.length > 0) {
       if (this.holdUntil > now || this.paceFreeAt(now) > now) break;
       const next = this.bestEligible(now);
@@ -421,6 +437,10 @@ export class ModelScheduler implements LanguageModel {
     if (this.running < this.concurrency) {
       const gate = Math.max(this.holdUntil, this.paceFreeAt(now));
       for (const ticket of this.queue) wake = Math.min(wake, Math.max(gate, ticket.notBefore));
+    } else if (this.preemptsBackground) {
+      // The slots are taken (maybe by background work): wake when an urgent request's backoff
+      // ends, so it can preempt. A slot just granted is not in `active` yet, so do not ask.
+      for (const ticket of this.queue) if (ticket.priority >= Priority.decision && ticket.notBefore > now) wake = Math.min(wake, ticket.notBefore);
     }
     for (const ticket of this.queue) if (ticket.deadline !== undefined) wake = Math.min(wake, ticket.deadline);
     if (wake === Infinity) return;

@@ -315,3 +315,21 @@ describe('constrained decoding of JSON envelopes', () => {
     expect(lines.requests[0].responseSchema).toBeUndefined();
   });
 });
+
+describe('the envelope schema stays valid', () => {
+  test('a tool whose parameters use $defs gets no union (it would point at nothing); names are enums; args optional without parameters', async () => {
+    const { envelopeSchema } = await import('../../src/core/envelope/envelope-schema');
+    const withRef = AgentTool.local({ name: 'pick', description: 'x', parameters: { type: 'object', properties: { item: { $ref: '#/$defs/Item' } }, required: ['item'], $defs: { Item: { type: 'string', enum: ['ale'] } } } }, () => 'ok');
+    expect(envelopeSchema({ tools: [withRef], allowReply: true, seedForm: false })).toBeUndefined();
+    const menu = AgentTool.local({ name: 'check_menu', description: 'x' }, () => 1);
+    const schema = envelopeSchema({ tools: [menu], allowReply: true, seedForm: false }) as Record<string, unknown>;
+    expect(JSON.stringify(schema)).not.toContain('"const"');
+    expect(JsonSchema.from(schema).check({ tool: 'check_menu' }).ok).toBe(true);
+  });
+});
+
+test('an NPC line without its emotion tag is a reply in one call, with the default emotion', async () => {
+  const model = new ScriptedLanguageModel(['Welcome in!']);
+  const turn = await new NPC({ persona: { ...MIRA, defaultEmotion: 'curious' }, model }).talk('Hello');
+  expect(turn).toMatchObject({ line: 'Welcome in!', emotion: 'curious', modelCalls: 1, isFallback: false });
+});

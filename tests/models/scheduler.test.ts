@@ -443,7 +443,8 @@ describe('ModelScheduler delegation and validation', () => {
     expect(await scheduler.availability()).toEqual({ status: 'downloadable' });
     expect(await scheduler.countTokens('abcd')).toBe(4);
     await scheduler.prewarm('sys', 'prefix');
-    expect(prewarmed).toEqual([['sys', 'prefix']]);
+    // The model is loaded; without prefix caching there is no fill to queue.
+    expect(prewarmed).toEqual([['sys', undefined]]);
 
     const bare = new ModelScheduler({ capabilities: DEFAULT_CAPABILITIES, generate: inner.generate, availability: inner.availability });
     expect(await bare.countTokens('abcd')).toBeNull();
@@ -598,4 +599,34 @@ test('setPacing changes the budget in place; a bad value changes nothing', () =>
   s.setPacing({ callsPerMinute: 5 });
   expect(() => s.setPacing({ callsPerMinute: 5, maxRetries: -1 })).toThrow(AgentError);
   expect(s.stats().queued).toBe(0);
+});
+
+describe('ModelScheduler: the player never waits behind background work', () => {
+  test('a player request back from a BUSY backoff preempts a bark that took the slot meanwhile', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0, initialBackoffMs: 50 });
+    inner.plans.set('talk', [{ kind: 'failBefore', error: new AgentError('busy', 'Busy.') }]);
+    const talk = consume(scheduler, req('talk', Priority.conversation));
+    await clock.run(20); // the talk failed BUSY at 10 ms and backs off until 60 ms
+    consume(scheduler, req('bark', Priority.bark));
+    await clock.run();
+    expect(talk.status).toBe('completed');
+    const talkStarts = inner.calls.filter((c) => c.label === 'talk').map((c) => c.at);
+    expect(talkStarts[1]).toBe(60); // when its backoff ended, not after the bark's 400 ms
+    expect(events.map((e) => `${e.type}:${e.label}`)).toContain('preempted:bark');
+    expect(scheduler.stats().preempted).toBe(1);
+  });
+
+  test('prewarm loads the model and sends the prefix fill through the queue at background priority', async () => {
+    const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
+    (inner as unknown as { capabilities: object }).capabilities = { ...inner.capabilities, prefixCaching: true };
+    const warmed = scheduler.prewarm('You are Mira.', 'Tools: …');
+    const talk = consume(scheduler, req('talk', Priority.conversation));
+    await clock.run();
+    await warmed;
+    expect(talk.status).toBe('completed');
+    const warm = events.find((e) => e.type === 'queued' && e.label === 'prefix warm-up');
+    expect(warm).toMatchObject({ priority: Priority.background });
+    expect(inner.calls.map((c) => c.label)).toEqual(expect.arrayContaining(['talk', 'prefix warm-up']));
+    expect(inner.maxActive).toBe(1);
+  });
 });

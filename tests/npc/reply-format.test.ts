@@ -120,7 +120,8 @@ describe('automatic (the default)', () => {
   });
 
   test('an invalid structured reply is repaired by the core; a repaired reply needs no text retry', async () => {
-    const { npc, model } = mira(['I am not JSON at all', Script.json({ emotion: 'happy', line: 'Welcome!' })]);
+    // Words are a reply line first; a JSON answer without its line is what needs the repair.
+    const { npc, model } = mira(['{"emotion": "happy"}', Script.json({ emotion: 'happy', line: 'Welcome!' })]);
     const turn = await npc.talk('Hi');
     expect(turn).toMatchObject({ line: 'Welcome!', isFallback: false, modelCalls: 2 });
     expect(model.requests[1].isRepair).toBe(true);

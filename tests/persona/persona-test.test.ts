@@ -69,3 +69,20 @@ test("npm run persona-test: Mira's sample test passes on the tavern's stand-in; 
   expect(missing.status).toBe(2);
   expect(missing.stderr).toContain('cannot read the persona test');
 });
+
+test('sentences are counted with their closing quotes and in CJK', async () => {
+  const count = async (line: string) => {
+    const report = await runPersonaTest({ test: { turns: [{ say: 'hi', expect: { maxSentences: 1 } }] }, persona: GORM, model: new ScriptedLanguageModel([line]) });
+    return report.turns[0].checks.find((c) => c.name.startsWith('at most'))?.detail;
+  };
+  expect(await count('"Hello!"')).toBe('1 sentence');
+  expect(await count('"Two ales?" Mira grins. "Coming up!"')).toBe('3 sentences');
+  expect(await count('你好。欢迎！')).toBe('2 sentences');
+});
+
+test('the stand-in calls only tools without parameters (a keyword cannot choose arguments)', async () => {
+  const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } }, () => 'ok');
+  const model = createPersonaStandIn(GORM, { tools: [{ name: 'take_order', parameterless: false }] });
+  const report = await runPersonaTest({ test: { turns: [{ say: 'I want to order something.', expect: { notCalls: ['take_order'] } }] }, persona: GORM, model, tools: [order] });
+  expect(report.failed).toBe(0);
+});

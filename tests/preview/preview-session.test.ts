@@ -269,3 +269,23 @@ describe('formatting', () => {
     expect(long.endsWith('…')).toBe(true);
   });
 });
+
+describe('saved conversations from hand-edited files', () => {
+  test.each([
+    [{ type: 'oam-cocos.PreviewSession', version: 1, turns: [{ say: 'Hi', line: 'Hello' }] }, /needs the "persona"/],
+    [{ type: 'oam-cocos.PreviewSession', version: 1, persona: { name: 'Mira' }, turns: [{ say: '', line: 'x' }] }, /turns\[0\]\.say/],
+    [{ type: 'oam-cocos.PreviewSession', version: 1, persona: { name: 'Mira' }, turns: [] }, /at least one/],
+  ])('%j is refused with what to fix', (file, message) => {
+    expect(() => readConversationExport(JSON.stringify(file))).toThrow(message);
+  });
+
+  test('a world edit while the NPC talks is refused; one made between turns is logged as the designer\'s', async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: new ScriptedLanguageModel([Script.hang()]), turnWaitMs: 50 });
+    const turn = session.talk('Hello?');
+    expect(session.setWorldValue('player.gold', '3')).toMatch(/Wait for the NPC/);
+    await turn;
+    expect(session.setWorldValue('player.gold', '3')).toBe('');
+    expect(session.worldChanges[session.worldChanges.length - 1]).toMatchObject({ path: 'player.gold', newValue: 3, byDesigner: true });
+    session.close();
+  });
+});

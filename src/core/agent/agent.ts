@@ -58,7 +58,7 @@ export interface CompactOptions {
 
 /** The text up to its last sentence end (., !, ?, …), or '' when no sentence ended. */
 function wholeSentences(text: string): string {
-  const m = /^[\s\S]*[.!?…]["')\]]*(?=\s|$)/.exec(text.trim());
+  const m = /^[\s\S]*(?:[.!?…]["'”’)\]]*(?=\s|$)|[。！？]["'”’)\]]*)/.exec(text.trim());
   return m ? m[0].trim() : '';
 }
 

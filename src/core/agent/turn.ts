@@ -455,6 +455,9 @@ export class TurnEngine {
     if (!this.lineField) return written.line;
     const value: Record<string, unknown> = { ...written.fields };
     delete value[this.lineField]; // the words written first are the line, whatever the trailer says
+    // Words without their tag are still a reply: the tag is left empty (an NPC reads that as its
+    // default emotion) instead of costing a repair call over one word.
+    if (this.tagKey !== undefined && typeof value[this.tagKey] !== 'string') value[this.tagKey] = '';
     return { [this.lineField]: written.line, ...value };
   }
 

@@ -17,17 +17,25 @@ export interface EnvelopeSchemaInput {
   seedForm: boolean;
 }
 
-export function envelopeSchema(input: EnvelopeSchemaInput): Record<string, unknown> {
+/**
+ * The schema, or undefined when one cannot be put together safely: a nested schema with its
+ * own `$defs`/`$ref` would point at the union's root, where they are not.
+ */
+export function envelopeSchema(input: EnvelopeSchemaInput): Record<string, unknown> | undefined {
+  const nested = [...input.tools.map((t) => t.parameters.json), input.replySchema?.json];
+  if (nested.some((json) => json !== undefined && /"\$(?:ref|defs)"/.test(JSON.stringify(json)))) return undefined;
   const tool = input.seedForm ? 'action' : 'tool';
   const args = input.seedForm ? 'arguments' : 'args';
   const shapes: Array<Record<string, unknown>> = input.tools.map((t) => ({
     type: 'object',
-    properties: { [tool]: { const: t.name }, [args]: t.parameters.json },
-    required: [tool, args],
+    // `enum` of one, not `const`: the older keyword decoders support more widely.
+    properties: { [tool]: { enum: [t.name] }, [args]: t.parameters.json },
+    // A tool without parameters need not spend tokens on `"args":{}`.
+    required: t.isParameterless ? [tool] : [tool, args],
   }));
   if (input.allowReply) {
     shapes.push(input.seedForm
-      ? { type: 'object', properties: { action: { const: 'respond' }, arguments: { type: 'object' } }, required: ['action'] }
+      ? { type: 'object', properties: { action: { enum: ['respond'] }, arguments: { type: 'object' } }, required: ['action'] }
       : { type: 'object', properties: { reply: input.replySchema ? input.replySchema.json : { type: 'string' } }, required: ['reply'] });
   }
   return shapes.length === 1 ? shapes[0] : { anyOf: shapes };

@@ -4,10 +4,9 @@
  * only decodes the new characters onto that string; the whole text is read again only when
  * the string closes or something else is written (a key, a number, a bracket).
  */
-import { extractJson } from './extract';
+import { extractJson, isPlainObject } from './extract';
 import { parsePartialWithCut } from './lenient';
 import { decodeStringTail, extendsText } from './string-tail';
-import { isPlainObject } from './extract';
 import { setOwnKey } from './own-key';
 
 /** The string still open at the end: where its undecoded text starts, and where it sits in the value. */

@@ -180,9 +180,12 @@ function called(tools: string[]): string {
 
 /** Sentences by their ends (., !, ?, …), a trailing fragment counting as one. */
 function sentenceCount(line: string): number {
-  const ends = line.match(/[.!?…]+(?=\s|$)/g)?.length ?? 0;
-  const tail = /[.!?…]["')\]]*\s*$/.test(line.trim()) ? 0 : 1;
-  return line.trim() ? ends + tail : 0;
+  const text = line.trim();
+  if (!text) return 0;
+  // An end may sit inside closing quotes or brackets ("Hello!" she said.), and CJK has its own.
+  const ends = text.match(/[.!?…。！？]+["'”’)\]]*(?=\s|$)|[。！？]+(?=\S)/g)?.length ?? 0;
+  const tail = /[.!?…。！？]["'”’)\]]*$/.test(text) ? 0 : 1;
+  return Math.max(1, ends + tail);
 }
 
 /** A secret counts as told when four of its words in a row appear in the line. */

@@ -10,8 +10,11 @@ import { normalizePersona, type NormalizedPersona, type Persona } from './person
 import { parsePersona } from './validate-persona';
 
 export interface PersonaStandInOptions {
-  /** Tools the NPC has (name and description), so the stand-in can call the ones the player names. */
-  tools?: ReadonlyArray<{ name: string; description?: string }>;
+  /**
+   * Tools the NPC has, so the stand-in can call the ones the player names. Only tools without
+   * parameters are called: a keyword match cannot tell what arguments a tool needs.
+   */
+  tools?: ReadonlyArray<{ name: string; description?: string; parameterless?: boolean }>;
   chunkDelayMs?: number;
 }
 
@@ -35,7 +38,7 @@ export function createPersonaStandIn(persona: Persona | unknown, options: Person
     { when: GOODBYE, reply: { emotion: p.defaultEmotion, line: 'Farewell, then.', end: true } },
     { when: WHO, reply: { emotion: p.defaultEmotion, line: whoLine(p) } },
     { when: RUMOUR, reply: (ctx) => secretOrDeflection(p, ctx) },
-    ...tools.map((tool): KeywordRule => ({
+    ...tools.filter((tool) => tool.parameterless !== false).map((tool): KeywordRule => ({
       when: new RegExp(`\\b(${toolWords(tool).join('|')})\\b`, 'i'),
       tools: [{ name: tool.name }],
       reply: (ctx) => toolLine(p, tool.name, ctx),
