@@ -9,6 +9,7 @@ import {
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import { applyEvent, failTurn, newTurnView, type TurnView } from './turn-view';
+import { readJsonInput } from '../../src/core/json/json-input';
 
 /** A tool the page answers by hand (declared on an NPC component, or any tavern tool). */
 export interface ExtraToolDeclaration {
@@ -239,12 +240,7 @@ export class PreviewSession {
 
 /** Reads a saved conversation; throws invalid_request naming what is wrong. */
 export function readConversationExport(input: unknown): PreviewSessionExport {
-  let value = input;
-  if (typeof value === 'string') {
-    try { value = JSON.parse(value); } catch (e) {
-      throw new AgentError('invalid_request', `The saved conversation is not JSON: ${(e as Error).message}`);
-    }
-  }
+  const value = readJsonInput(input, 'The saved conversation');
   const v = value as Partial<PreviewSessionExport> | null;
   if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1) throw new AgentError('invalid_request', 'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).');
   if (!v.persona || typeof v.persona !== 'object' || typeof (v.persona as { name?: unknown }).name !== 'string') throw new AgentError('invalid_request', 'The saved conversation needs the "persona" it was played with (an object with a name).');

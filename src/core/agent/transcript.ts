@@ -1,5 +1,6 @@
 /** The conversation as data: what a game saves, restores and shows. */
 import { AgentError } from '../errors';
+import { readJsonInput } from '../json/json-input';
 import type { ToolCall, ToolOutput } from '../tools';
 import { isToolOutput } from '../tools';
 
@@ -24,12 +25,7 @@ export function transcriptToJSON(data: TranscriptData): { type: string; version:
 
 /** Reads a saved transcript; throws invalid_request naming what is wrong. */
 export function transcriptFromJSON(input: unknown): TranscriptData {
-  let value = input;
-  if (typeof value === 'string') {
-    try { value = JSON.parse(value); } catch (e) {
-      throw new AgentError('invalid_request', `Saved transcript is not JSON: ${(e as Error).message}`);
-    }
-  }
+  const value = readJsonInput(input, 'Saved transcript');
   const w = value as { type?: unknown; version?: unknown; transcript?: unknown };
   if (!w || typeof w !== 'object' || w.type !== TRANSCRIPT_FORMAT) {
     throw new AgentError('invalid_request', `Saved transcript must have type "${TRANSCRIPT_FORMAT}".`);

@@ -7,6 +7,7 @@
  *       "turns": [ { "say": "Two ales, please.", "expect": { "calls": ["take_order"], "maxSentences": 2 } } ] }
  */
 import { AgentError } from '../../core/errors';
+import { readJsonInput } from '../../core/json/json-input';
 import type { AgentTool } from '../../core/tools';
 import type { LanguageModel } from '../../models/types';
 import { NPC } from './npc';
@@ -73,12 +74,7 @@ const EXPECTATION_KEYS = ['calls', 'notCalls', 'maxSentences', 'emotionIn', 'con
 
 /** Checks a parsed test file; throws invalid_request naming the first problem, before any model call. */
 export function readPersonaTest(input: unknown): PersonaTestFile {
-  let value = input;
-  if (typeof value === 'string') {
-    try { value = JSON.parse(value); } catch (e) {
-      throw new AgentError('invalid_request', `The persona test is not JSON: ${(e as Error).message}`);
-    }
-  }
+  const value = readJsonInput(input, 'The persona test');
   const file = value as Partial<PersonaTestFile> | null;
   if (!file || typeof file !== 'object' || Array.isArray(file)) throw new AgentError('invalid_request', 'A persona test is a JSON object with "turns": [{"say": "…", "expect": {…}}].');
   if (!Array.isArray(file.turns) || file.turns.length === 0) throw new AgentError('invalid_request', 'A persona test needs "turns": a list of {"say": "…", "expect": {…}}, at least one.');

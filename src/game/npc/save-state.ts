@@ -1,5 +1,6 @@
 /** The NPC's save: one versioned JSON object a game keeps in its own save file. */
 import { AgentError } from '../../core/errors';
+import { readJsonInput } from '../../core/json/json-input';
 import { transcriptFromJSON } from '../../core/agent';
 import { parsePersona, type Persona } from '../persona';
 import { parseMemoryState, type NPCMemoryState } from '../memory';
@@ -15,12 +16,7 @@ export interface NPCSaveState {
 
 /** Checks a save before anything is rebuilt from it; throws invalid_request naming the problem. */
 export function readSaveState(saved: unknown): NPCSaveState {
-  let value = saved;
-  if (typeof value === 'string') {
-    try { value = JSON.parse(value); } catch (e) {
-      throw new AgentError('invalid_request', `NPC save is not JSON: ${(e as Error).message}`);
-    }
-  }
+  const value = readJsonInput(saved, 'NPC save');
   const s = value as Partial<NPCSaveState> | null;
   if (!s || typeof s !== 'object') throw new AgentError('invalid_request', 'NPC save must be an object.');
   if (s.version !== NPC_SAVE_VERSION) {
