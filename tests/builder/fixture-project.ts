@@ -18,7 +18,8 @@ export interface TempProject {
   snapshot(): Map<string, string>;
 }
 
-function copyTree(from: string, to: string): void {
+/** Copies a folder tree (the template's files as Creator lays them out). */
+export function copyTree(from: string, to: string): void {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);

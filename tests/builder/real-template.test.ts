@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runNanoHook } from '../../extension/builder/hooks';
+import { copyTree } from './fixture-project';
 
 const REPO = path.join(__dirname, '..', '..');
 const MODULE = path.join(REPO, 'native-android');
@@ -29,16 +30,6 @@ function templateDir(): string | null {
 const TEMPLATE = templateDir();
 const skip = !TEMPLATE && process.env.OAM_SKIP_ENGINE === '1';
 if (skip) console.warn('real-template.test.ts: SKIPPED (OAM_SKIP_ENGINE=1, no Cocos engine tree): this run says nothing about the real template');
-
-function copyTree(from: string, to: string): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) copyTree(source, target);
-    else fs.copyFileSync(source, target);
-  }
-}
 
 function listTree(root: string, relative = ''): string[] {
   const out: string[] = [];
