@@ -7,6 +7,20 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Runs a stage that needs the Cocos engine tree: its exit status 3 means "no engine here", which
+# fails the run unless OAM_SKIP_ENGINE=1, and then says plainly what the run does not show.
+needs_engine() {
+  local skipped="$1"
+  shift
+  local status=0
+  "$@" || status=$?
+  if [ "$status" -eq 3 ] && [ "${OAM_SKIP_ENGINE:-}" = "1" ]; then
+    echo "$skipped"
+  elif [ "$status" -ne 0 ]; then
+    exit "$status"
+  fi
+}
+
 step "type-check src/ with only the globals Cocos's native runtime has"
 npx tsc -p tsconfig.src.json
 
@@ -35,27 +49,13 @@ node scripts/creator/check.mjs
 
 step "the components and the sample on the real Cocos engine v3.8.5"
 npx tsc -p tests/engine/tsconfig.json
-set +e
-node scripts/test-engine.mjs --silent
-engine_status=$?
-set -e
-if [ "$engine_status" -eq 3 ] && [ "${OAM_SKIP_ENGINE:-}" = "1" ]; then
-  echo "engine suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the real engine"
-elif [ "$engine_status" -ne 0 ]; then
-  exit "$engine_status"
-fi
+needs_engine "engine suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the real engine" \
+  node scripts/test-engine.mjs --silent
 
 if [ -f native-android/test.sh ]; then
   step "compile the Kotlin module against the real Cocos Java classes and run its JVM tests"
-  set +e
-  bash native-android/test.sh
-  kotlin_status=$?
-  set -e
-  if [ "$kotlin_status" -eq 3 ] && [ "${OAM_SKIP_ENGINE:-}" = "1" ]; then
-    echo "kotlin: skipped (OAM_SKIP_ENGINE=1, no Cocos engine tree); this run says nothing about the Kotlin module"
-  elif [ "$kotlin_status" -ne 0 ]; then
-    exit "$kotlin_status"
-  fi
+  needs_engine "kotlin: skipped (OAM_SKIP_ENGINE=1, no Cocos engine tree); this run says nothing about the Kotlin module" \
+    bash native-android/test.sh
 fi
 
 step "jest"
