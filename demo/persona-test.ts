@@ -7,10 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  AgentError, OpenAICompatibleModel, ScriptedLanguageModel, createPersonaStandIn, parsePersona, readPersonaTest, runPersonaTest,
-  type AgentTool, type LanguageModel, type Persona, type WorldState,
-} from '../src';
+import { AgentError, OpenAICompatibleModel, parsePersona, readPersonaTest, runPersonaTest, type AgentTool, type LanguageModel, type Persona, type WorldState } from '../src';
+import { ScriptedLanguageModel, createPersonaStandIn } from '../src/testing';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
 import { createMiraModel } from './tavern/mira-model';
 

@@ -5,7 +5,8 @@
  * calls, tokens and the estimated time on a phone.
  */
 import { readFileSync } from 'node:fs';
-import { NPC, OpenAICompatibleModel, createPersonaStandIn, estimateTokens, parsePersona, personaSuggestions, STAND_IN_NOTICE, type LanguageModel, type GenerationRequest } from '../src';
+import { NPC, OpenAICompatibleModel, estimateTokens, parsePersona, type LanguageModel, type GenerationRequest } from '../src';
+import { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from '../src/testing';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
 import { createMiraModel } from './tavern/mira-model';
 import { EVENING } from './tavern/evening';

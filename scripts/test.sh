@@ -21,6 +21,9 @@ needs_engine() {
   fi
 }
 
+step "no import cycles between source folders, every layer imports only what it may"
+node scripts/check-layers.mjs >/dev/null
+
 step "type-check src/ with only the globals Cocos's native runtime has"
 npx tsc -p tsconfig.src.json
 

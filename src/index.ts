@@ -3,10 +3,10 @@
  * oam-cocos: on-device AI for Cocos Creator games. The engine-agnostic core; the Cocos
  * components in assets/ import this bundle.
  */
-export { AgentError, AGENT_ERROR_CODES, isAgentErrorCode, rpcCodeOf, codeOfRpc } from './core/errors';
-export type { AgentErrorCode } from './core/errors';
-export { Canceller, linkSignal, sleep } from './core/abort';
-export type { SignalLike } from './core/abort';
+export { AgentError, AGENT_ERROR_CODES, isAgentErrorCode, rpcCodeOf, codeOfRpc } from './contract/errors';
+export type { AgentErrorCode } from './contract/errors';
+export { Canceller, linkSignal, sleep } from './contract/abort';
+export type { SignalLike } from './contract/abort';
 
 export * from './core/agent';
 export { AgentTool, ToolOutput, RESERVED_TOOL_NAMES } from './core/tools';
@@ -17,7 +17,7 @@ export { parseLenient, extractJson, hasCompleteObject } from './core/json';
 export { parseEnvelope, InlineReplyReader } from './core/envelope';
 export type { EnvelopeParse, EnvelopeContext } from './core/envelope';
 
-export { DEFAULT_CAPABILITIES, estimateTokens, generateText } from './models/types';
+export { DEFAULT_CAPABILITIES, estimateTokens, generateText } from './contract/language-model';
 export type {
   LanguageModel,
   GenerationRequest,
@@ -28,9 +28,7 @@ export type {
   FinishReason,
   TokenUsage,
   UnavailableReason,
-} from './models/types';
-export { ScriptedLanguageModel, Script } from './models/scripted';
-export type { ScriptStep, ScriptedModelOptions } from './models/scripted';
+} from './contract/language-model';
 export { ModelScheduler, Priority } from './models/scheduler';
 export type { ModelSchedulerOptions, SchedulerEvent, SchedulerStats } from './models/scheduler';
 export { OpenAICompatibleModel } from './models/openai-compatible';
@@ -49,11 +47,11 @@ export { DecisionEngine, checkDecision } from './game/decision';
 export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './game/decision';
 export { ContentGenerator } from './game/content';
 export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './game/content';
-export { parsePersona, validatePersona, normalizePersona, renderPersonaInstructions, formatPersonaProblems, PERSONA_SCHEMA, PERSONA_FIELDS, createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from './game/persona';
-export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation, PersonaStandInOptions } from './game/persona';
+export { parsePersona, validatePersona, normalizePersona, renderPersonaInstructions, formatPersonaProblems, PERSONA_SCHEMA, PERSONA_FIELDS } from './game/persona';
+export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation } from './game/persona';
 export { EMOTIONS, matchEmotion, parseEmotionTag, isEmotion } from './game/emotion';
 export type { Emotion } from './game/emotion';
 export { NPCMemory, MemoryStage, memoryTools, renderMemoryNote, attitude, MEMORY_TOOL_NAMES } from './game/memory';
 export type { NPCMemoryState, Attitude } from './game/memory';
-export { KeywordModel } from './models/keyword-model';
-export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './models/keyword-model';
+export { KeywordModel } from './scripted/keyword-model';
+export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';

@@ -4,7 +4,8 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, AgentTool, STAND_IN_NOTICE, WorldState, personaSuggestions, readPersonaTest, runPersonaTest, type LanguageModel, type NPCOptions, type Persona } from '../../src';
+import { AgentError, AgentTool, WorldState, readPersonaTest, runPersonaTest, type LanguageModel, type NPCOptions, type Persona } from '../../src';
+import { STAND_IN_NOTICE, personaSuggestions } from '../../src/testing';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';

@@ -5,7 +5,8 @@
  * directly, or Chrome's built-in Gemini Nano (the Prompt API), offered only when the browser
  * has it.
  */
-import { AgentError, createPersonaStandIn, type Persona, ChromePromptModel, OpenAICompatibleModel, ScriptedLanguageModel, type LanguageModel } from '../../src';
+import { AgentError, type Persona, ChromePromptModel, OpenAICompatibleModel, type LanguageModel } from '../../src';
+import { createPersonaStandIn, ScriptedLanguageModel } from '../../src/testing';
 import { createMiraModel } from '../../demo/tavern/mira-model';
 import { readScript } from './script-source';
 

@@ -6,7 +6,8 @@
  *   {"reply": "Hello!"} / {"reply": {...}}   an answer (text, or {emotion, line})
  *   {"fail": "model_unavailable", "message": "…"}  a failure with one of the 12 codes
  */
-import { isAgentErrorCode, Script, type ScriptStep } from '../../src';
+import { isAgentErrorCode } from '../../src';
+import { Script, type ScriptStep } from '../../src/testing';
 
 export type ScriptReading =
   | { ok: true; steps: ScriptStep[] }

@@ -1,5 +1,5 @@
 /** The `Facts: {…}` line decisions and generated content show the model. */
-import { AgentError } from '../core/errors';
+import { AgentError } from '../contract/errors';
 
 /** Compact JSON of the facts; throws invalid_request (before any model call) when they are not JSON. */
 export function factsLine(facts: unknown): string {

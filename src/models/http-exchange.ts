@@ -4,8 +4,8 @@
  * every wait. src/ is type-checked without DOM types, and Cocos's native runtime has neither
  * fetch nor AbortController, so both are reached through globalThis and only when present.
  */
-import { abortError, type SignalLike } from '../core/abort';
-import { AgentError } from '../core/errors';
+import { abortError, type SignalLike } from '../contract/abort';
+import { AgentError } from '../contract/errors';
 
 export interface FetchReaderLike {
   read(): Promise<{ done: boolean; value?: Uint8Array }>;

@@ -4,8 +4,8 @@
  * user message (promptPrefix + prompt), never `tools` — so the core's own tool calling and
  * prompt layout are exercised the same way. The only file in src/ that uses fetch.
  */
-import { throwIfAborted, type SignalLike } from '../core/abort';
-import { AgentError } from '../core/errors';
+import { throwIfAborted, type SignalLike } from '../contract/abort';
+import { AgentError } from '../contract/errors';
 import { HttpExchange, runtimeFetch, type FetchLike, type FetchResponseLike } from './http-exchange';
 import { agentErrorFromServer, errorObjectOf, errorObjectOfValue, parseRetryAfter } from './openai-errors';
 import { SseDecoder, type SseEvent } from './sse';
@@ -18,7 +18,7 @@ import {
   type ModelAvailability,
   type ModelCapabilities,
   type TokenUsage,
-} from './types';
+} from '../contract/language-model';
 
 export interface OpenAICompatibleOptions {
   /** The API root, e.g. `http://127.0.0.1:8080/v1` (llama.cpp), `http://127.0.0.1:11434/v1` (Ollama). */

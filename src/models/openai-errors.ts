@@ -3,7 +3,7 @@
  * and OpenAI itself disagree on the error body, so the mapping looks at the HTTP status, the
  * error object's `code`/`type` and, for context overflows, the message text.
  */
-import { AgentError, type AgentErrorCode } from '../core/errors';
+import { AgentError, type AgentErrorCode } from '../contract/errors';
 
 /** The `error` object of an OpenAI-style error body (all fields optional in practice). */
 export interface ServerErrorObject {

@@ -6,18 +6,11 @@
  * of BUSY / rate limits that happen before any output, immediate removal of cancelled requests
  * and dropping of requests whose moment has passed.
  */
-import { abortError, Canceller, linkSignal, raceSignal, throwIfAborted, type SignalLike } from '../core/abort';
-import { AgentError, type AgentErrorCode } from '../core/errors';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
+import { abortError, Canceller, linkSignal, raceSignal, throwIfAborted, type SignalLike } from '../contract/abort';
+import { AgentError, type AgentErrorCode } from '../contract/errors';
+import { Priority, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities } from '../contract/language-model';
 
-/** Suggested priorities; higher runs first. A player waiting on a reply beats everything else. */
-export const Priority = {
-  conversation: 100,
-  decision: 50,
-  content: 40,
-  bark: 10,
-  background: 0,
-} as const;
+export { Priority } from '../contract/language-model';
 
 export type SchedulerEventType = 'queued' | 'started' | 'finished' | 'dropped' | 'retry' | 'preempted';
 

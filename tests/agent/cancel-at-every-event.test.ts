@@ -3,7 +3,8 @@
  * turn starts after the cancel (no further event, no tool handler, no external request), the
  * turn rejects with `cancelled`, and the history is as it was.
  */
-import { Agent, AgentTool, Script, ScriptedLanguageModel, type AgentEvent } from '../../src';
+import { Agent, AgentTool, type AgentEvent } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 function setup() {
   const ran: string[] = [];

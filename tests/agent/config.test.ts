@@ -1,5 +1,6 @@
 /** Agent settings: defaults, validation, the tool-choice wire forms. */
-import { Agent, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig, Script, ScriptedLanguageModel, validateToolChoice } from '../../src';
+import { Agent, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig, validateToolChoice } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from './helpers';
 
 test('the defaults the seed established (and inline replies on)', () => {
@@ -68,7 +69,8 @@ test('a foreign AbortSignal (Node AbortController) cancels a turn too', async ()
 });
 
 describe('config rejects out-of-range sampling and retry settings', () => {
-  const { Agent, ScriptedLanguageModel, AgentError } = require('../../src') as typeof import('../../src');
+  const { Agent, AgentError } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
   test.each([
     [{ temperature: -0.1 }, /temperature/],
     [{ temperature: 3 }, /temperature/],

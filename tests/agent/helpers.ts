@@ -1,5 +1,6 @@
 /** Shared fixtures for the agent tests: the tavern tools of the seed's tests and small helpers. */
-import { Agent, AgentError, AgentTool, JsonSchema, ScriptedLanguageModel, type AgentConfigInput, type AgentEvent, type AgentRun, type ScriptStep } from '../../src';
+import { Agent, AgentError, AgentTool, JsonSchema, type AgentConfigInput, type AgentEvent, type AgentRun } from '../../src';
+import { ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 
 export interface Tavern {
   menu: AgentTool;

@@ -3,9 +3,8 @@
  * first word is the model's first token; side effects ride along after them in the same step.
  * Call and output-token counts are exact, so they are asserted here; times live in the bench.
  */
-import {
-  Agent, AgentTool, JsonSchema, NPC, ScriptedLanguageModel, Script, WorldState, estimateTokens, type AgentError,
-} from '../../src';
+import { Agent, AgentTool, JsonSchema, NPC, WorldState, estimateTokens, type AgentError } from '../../src';
+import { ScriptedLanguageModel, Script } from '../../src/testing';
 import { FAST, failure } from './helpers';
 
 const MIRA = { name: 'Mira', role: 'the innkeeper', fallbackLines: ['Hm?'] };

@@ -2,7 +2,7 @@
  * The headline numbers: model calls per turn in the default (inline replies) mode and in the
  * seed-compatible mode, with the exact sequence of step kinds.
  */
-import { Script, type ScriptStep } from '../../src';
+import { Script, type ScriptStep } from '../../src/testing';
 import { tavernAgent } from './helpers';
 
 type Mode = { name: string; inlineReplies: boolean };
@@ -87,7 +87,8 @@ describe.each([
   });
 
   test('the agent has no tools: one call', async () => {
-    const { Agent, ScriptedLanguageModel } = await import('../../src');
+    const { Agent } = await import('../../src');
+    const { ScriptedLanguageModel } = await import('../../src/testing');
     const model = new ScriptedLanguageModel(['Hi.']);
     const agent = new Agent(model, { config });
     expect((await agent.respond('Hello')).text).toBe('Hi.');
@@ -106,7 +107,8 @@ describe.each([
 });
 
 test("'required' with one parameterless tool runs it without asking the model for arguments", async () => {
-  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, AgentTool } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
   const model = new ScriptedLanguageModel([Script.reply('Pong it is.')]);
   const agent = new Agent(model, { tools: [ping] });
@@ -117,7 +119,7 @@ test("'required' with one parameterless tool runs it without asking the model fo
 });
 
 test('a forced parameterless tool never runs twice: the decide step after it no longer offers it', async () => {
-  const { Script } = await import('../../src');
+  const { Script } = await import('../../src/testing');
   const { agent, model, log } = tavernAgent([Script.call('check_menu'), Script.reply('Ale is 3.'), Script.reply('Ale is 3.')]);
   const r = await agent.respond('Menu?', { toolChoice: { tool: 'check_menu' } });
   expect(log).toEqual(['check_menu']);
@@ -127,7 +129,8 @@ test('a forced parameterless tool never runs twice: the decide step after it no 
 });
 
 test('a forced parameterless tool that is the only tool goes straight to the reply step', async () => {
-  const { Agent, AgentTool, ScriptedLanguageModel } = await import('../../src');
+  const { Agent, AgentTool } = await import('../../src');
+  const { ScriptedLanguageModel } = await import('../../src/testing');
   const ran: string[] = [];
   const look = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => { ran.push('look'); return 'a dark room'; });
   const model = new ScriptedLanguageModel(['It is dark.']);

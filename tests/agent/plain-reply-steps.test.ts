@@ -4,7 +4,8 @@
  * rejected call) unwraps an envelope-shaped answer while it streams and at the end, and holds
  * back half a surrogate pair until the other half arrives.
  */
-import { Agent, AgentTool, Script, ScriptedLanguageModel, type ScriptStep } from '../../src';
+import { Agent, AgentTool } from '../../src';
+import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 
 const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => ({ ale: 3 }));
 

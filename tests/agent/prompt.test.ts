@@ -1,5 +1,6 @@
 /** Prompt layout: a byte-stable prefix, labelled conversation, tool output limits and the token budget. */
-import { Agent, AgentTool, JsonSchema, Script, ScriptedLanguageModel, type TranscriptEntry } from '../../src';
+import { Agent, AgentTool, JsonSchema, type TranscriptEntry } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, FAST, tavernAgent } from './helpers';
 
 describe('the stable prefix', () => {

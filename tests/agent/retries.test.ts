@@ -1,5 +1,6 @@
 /** Step-level retries: transient failures repeat the step only, with backoff; other failures end the turn. */
-import { Script, type AgentEvent } from '../../src';
+import { type AgentEvent } from '../../src';
+import { Script } from '../../src/testing';
 import { collect, failure, shownText, tavernAgent, until } from './helpers';
 
 describe('step retries', () => {
@@ -91,7 +92,8 @@ describe('step retries', () => {
 });
 
 test('behind a ModelScheduler, the agent does not retry busy again on top of the scheduler', async () => {
-  const { Agent, ModelScheduler, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, ModelScheduler } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const device = new ScriptedLanguageModel([Script.fail('busy'), Script.fail('busy'), Script.fail('busy'), Script.text('late')]);
   const shared = new ModelScheduler(device, { maxRetries: 2, initialBackoffMs: 1, callsPerMinute: 0 });
   const agent = new Agent(shared, { config: { retry: { initialDelayMs: 1 } } });

@@ -3,7 +3,8 @@
  * always sent, even when the budget is tight) and `retry.retriesGuardrailViolations`; and the
  * token counting while trimming stays bounded however long the history is.
  */
-import { Agent, Script, ScriptedLanguageModel, type TranscriptEntry } from '../../src';
+import { Agent, type TranscriptEntry } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 function history(turns: number, words = 40): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];

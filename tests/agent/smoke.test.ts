@@ -1,7 +1,7 @@
 import { Agent } from '../../src/core/agent/agent';
 import { AgentTool } from '../../src/core/tools';
 import { JsonSchema } from '../../src/core/schema';
-import { ScriptedLanguageModel, Script } from '../../src/models/scripted';
+import { ScriptedLanguageModel, Script } from '../../src/scripted/scripted-model';
 
 test('smoke: one tool then inline reply', async () => {
   const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => ({ ale: 3, stew: 5 }));

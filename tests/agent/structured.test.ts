@@ -1,5 +1,6 @@
 /** Structured turns: a runtime schema for the reply, validated, coerced, ordered, repaired once. */
-import { Agent, JsonSchema, Script, ScriptedLanguageModel, type AgentEvent } from '../../src';
+import { Agent, JsonSchema, type AgentEvent } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { collect, failure, FAST, tavernAgent } from './helpers';
 
 const mood = () => JsonSchema.obj({
@@ -137,7 +138,8 @@ describe('structured output', () => {
 });
 
 test('a structured step answered in the decide format ({"reply": {…}}) is unwrapped, not repaired', async () => {
-  const { Agent, JsonSchema, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, JsonSchema } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const schema = JsonSchema.obj({ mood: JsonSchema.string(), line: JsonSchema.string() });
   const model = new ScriptedLanguageModel([Script.reply({ mood: 'calm', line: 'Fine.' })]);
   const agent = new Agent(model);
@@ -147,7 +149,8 @@ test('a structured step answered in the decide format ({"reply": {…}}) is unwr
 });
 
 test('a decide step that writes the reply object without the "reply" wrapper is taken as the reply', async () => {
-  const { Agent, AgentTool, JsonSchema, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, AgentTool, JsonSchema } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const schema = JsonSchema.obj({ emotion: JsonSchema.string(), line: JsonSchema.string() });
   const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
   const model = new ScriptedLanguageModel([Script.json({ emotion: 'happy', line: 'Hello there.' })]);

@@ -1,5 +1,6 @@
 /** The tool loop: what the model writes in decide steps, repairs, rejections, tool choices, budgets, dedupe. */
-import { Agent, AgentTool, Script, ScriptedLanguageModel, ToolOutput } from '../../src';
+import { Agent, AgentTool, ToolOutput } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { collect, failure, FAST, shownText, tavern, tavernAgent } from './helpers';
 
 describe('reading what the model writes', () => {

@@ -1,5 +1,6 @@
 /** The conversation as data: save and restore, compaction, reset, replaceHistory, usage. */
-import { Agent, Script, ScriptedLanguageModel, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptEntry } from '../../src';
+import { Agent, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptEntry } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, FAST, tavern, tavernAgent, until } from './helpers';
 
 function turns(n: number): TranscriptEntry[] {

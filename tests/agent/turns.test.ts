@@ -1,5 +1,6 @@
 /** Turns: the FIFO queue, events, cancellation at every stage, failures, and atomic history. */
-import { Agent, AgentError, AgentTool, Canceller, JsonSchema, Script, ScriptedLanguageModel, type AgentEvent, type TranscriptEntry } from '../../src';
+import { Agent, AgentError, AgentTool, Canceller, JsonSchema, type AgentEvent, type TranscriptEntry } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { collect, failure, FAST, shownText, tavernAgent, until } from './helpers';
 
 describe('the queue', () => {
@@ -372,7 +373,8 @@ describe('a model that ignores its signal', () => {
 });
 
 test('response(handler) called twice does not hand the same external call to the handler twice', async () => {
-  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, AgentTool } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const ask = AgentTool.external({ name: 'ask', description: 'Asks the game.' });
   const agent = new Agent(new ScriptedLanguageModel([Script.call('ask'), Script.reply('Done.')]), { tools: [ask] });
   let handled = 0;
@@ -386,7 +388,8 @@ test('response(handler) called twice does not hand the same external call to the
 });
 
 test('a game listener that throws neither fails the turn nor poisons the turns queued behind it', async () => {
-  const { Agent, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   const agent = new Agent(new ScriptedLanguageModel([Script.text('One.'), Script.text('Two.')]));
   const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const first = agent.run('1');
@@ -399,7 +402,8 @@ test('a game listener that throws neither fails the turn nor poisons the turns q
 });
 
 test('an accept option that is not a function is rejected before any model call', async () => {
-  const { Agent, ScriptedLanguageModel } = require('../../src') as typeof import('../../src');
+  const { Agent } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
   const model = new ScriptedLanguageModel(['Hi']);
   const err = await new Agent(model).respond('Hello', { accept: 'yes' as never }).catch((e) => e);
   expect(err.code).toBe('invalid_request');

@@ -3,10 +3,10 @@
  * module's JVM tests replay the same files against its protocol handler, so the two ends
  * cannot drift apart.
  */
-import { AgentError } from '../../src/core/errors';
-import { Canceller } from '../../src/core/abort';
+import { AgentError } from '../../src/contract/errors';
+import { Canceller } from '../../src/contract/abort';
 import { GeminiNanoModel, type DownloadProgress } from '../../src/models/gemini-nano';
-import type { GenerationChunk, GenerationRequest } from '../../src/models/types';
+import type { GenerationChunk, GenerationRequest } from '../../src/contract/language-model';
 import { FixturePlayer, loadFixtures, settle, type JsCall } from './fixture-player';
 
 const fixtures = loadFixtures();

@@ -2,10 +2,10 @@
  * GeminiNanoModel against a hand-driven native side: the unreliable-bridge cases the shared
  * fixtures cannot express (silence, garbage, lost and late messages) plus option handling.
  */
-import { AgentError } from '../../src/core/errors';
-import { Canceller } from '../../src/core/abort';
+import { AgentError } from '../../src/contract/errors';
+import { Canceller } from '../../src/contract/abort';
 import { GeminiNanoModel, type DownloadProgress } from '../../src/models/gemini-nano';
-import { generateText, type GenerationChunk } from '../../src/models/types';
+import { generateText, type GenerationChunk } from '../../src/contract/language-model';
 import { FixturePlayer, ScriptedNative, loadFixture, settle, type IncomingRequest } from './fixture-player';
 
 const fast = { readyTimeoutMs: 40, requestTimeoutMs: 40, firstChunkTimeoutMs: 40, idleTimeoutMs: 40 };

@@ -6,7 +6,7 @@
  *   jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
  * so the components run against src/ directly and no build is needed.
  */
-import { Script, type ScriptStep } from '../../src';
+import { Script, type ScriptStep } from '../../src/testing';
 import { JsonAsset, Node, type Component } from './cc-double';
 
 /** A reply step that fits whichever step the agent asks for (decide with inline reply, or structured). */

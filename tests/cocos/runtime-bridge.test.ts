@@ -2,7 +2,8 @@ jest.mock('cc', () => require('./cc-double'), { virtual: true });
 jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
 jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
 
-import { AgentError, BRIDGE_EVENT, KeywordModel, Script, ScriptedLanguageModel } from '../../src';
+import { AgentError, BRIDGE_EVENT, KeywordModel } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import * as cc from './cc-double';
 import { loadComponents, type NanoStatusLike } from './load';
 import { flush, mount, persona, say } from './mocks';

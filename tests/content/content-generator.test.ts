@@ -2,7 +2,8 @@
  * ContentGenerator: JSON valid against the game's schema in schema key order; one repair, then
  * generation_failed or the authored fallback; bad schemas and fallbacks rejected before any call.
  */
-import { AgentTool, Canceller, ContentGenerator, JsonSchema, Script, ScriptedLanguageModel, type ScriptStep } from '../../src';
+import { AgentTool, Canceller, ContentGenerator, JsonSchema } from '../../src';
+import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 import { failure, until } from '../agent/helpers';
 
 const ITEM = JsonSchema.obj({

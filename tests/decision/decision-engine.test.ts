@@ -2,19 +2,8 @@
  * DecisionEngine: the answer is always one of the option ids (or the fallback); bad requests
  * fail before any model call; near misses are coerced; time budgets, tools, decideMany.
  */
-import { WorldState,
-  AgentError,
-  AgentTool,
-  Canceller,
-  DecisionEngine,
-  JsonSchema,
-  Script,
-  ScriptedLanguageModel,
-  type DecisionRequest,
-  type GenerationChunk,
-  type GenerationRequest,
-  type LanguageModel,
-} from '../../src';
+import { WorldState, AgentError, AgentTool, Canceller, DecisionEngine, JsonSchema, type DecisionRequest, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from '../agent/helpers';
 
 const OPTIONS = [
@@ -282,7 +271,8 @@ describe('decideMany', () => {
 });
 
 describe('bad input found before any model call, without leaks', () => {
-  const { DecisionEngine, ContentGenerator, JsonSchema, NPC, AgentTool, ScriptedLanguageModel, Canceller } = require('../../src') as typeof import('../../src');
+  const { DecisionEngine, ContentGenerator, JsonSchema, NPC, AgentTool, Canceller } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
   const options = [{ id: 'a', description: 'A' }, { id: 'b', description: 'B' }];
 
   test('facts that are not JSON: invalid_request, even with a fallback, and no model call', async () => {

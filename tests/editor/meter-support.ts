@@ -1,8 +1,8 @@
 /** Shared by the token-meter tests: Mira's persona and a model that records what an NPC sends. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { DEFAULT_CAPABILITIES } from '../../src/models/types';
-import type { GenerationChunk, GenerationRequest, LanguageModel } from '../../src/models/types';
+import { DEFAULT_CAPABILITIES } from '../../src/contract/language-model';
+import type { GenerationChunk, GenerationRequest, LanguageModel } from '../../src/contract/language-model';
 
 export const MIRA = JSON.parse(fs.readFileSync(path.join(__dirname, '../../demo/tavern/mira.persona.json'), 'utf8'));
 

@@ -14,8 +14,8 @@ import { NPC } from '../../src/game/npc';
 import type { NPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
 import { WorldState } from '../../src/game/world';
-import { estimateTokens } from '../../src/models/types';
-import type { GenerationRequest } from '../../src/models/types';
+import { estimateTokens } from '../../src/contract/language-model';
+import type { GenerationRequest } from '../../src/contract/language-model';
 import { MIRA, recordingModel } from './meter-support';
 
 const WORLD = { player: { gold: 12, inventory: [] }, time: 'evening', menu: { ale: 3 } };

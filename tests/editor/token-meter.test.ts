@@ -6,8 +6,8 @@ import {
 } from '../../extension/token-meter/token-meter';
 import type { MeterSetup } from '../../extension/token-meter/token-meter';
 import { NPC } from '../../src/game/npc';
-import { estimateTokens } from '../../src/models/types';
-import type { GenerationRequest } from '../../src/models/types';
+import { estimateTokens } from '../../src/contract/language-model';
+import type { GenerationRequest } from '../../src/contract/language-model';
 import { MIRA, recordingModel } from './meter-support';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 

@@ -1,4 +1,4 @@
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 import { AgentTool, ToolOutput } from '../../src/core/tools';
 import type { ToolContext } from '../../src/core/tools';
 import {

@@ -1,4 +1,4 @@
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 import {
   NPCMemory,
   addFact,

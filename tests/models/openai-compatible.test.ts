@@ -1,10 +1,10 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { Canceller } from '../../src/core/abort';
-import { AgentError } from '../../src/core/errors';
+import { Canceller } from '../../src/contract/abort';
+import { AgentError } from '../../src/contract/errors';
 import { OpenAICompatibleModel, type OpenAICompatibleOptions } from '../../src/models/openai-compatible';
 import { SseDecoder } from '../../src/models/sse';
-import { generateText, type GenerationChunk, type GenerationRequest } from '../../src/models/types';
+import { generateText, type GenerationChunk, type GenerationRequest } from '../../src/contract/language-model';
 
 interface Recorded {
   method: string;

@@ -1,7 +1,7 @@
-import { Canceller, type SignalLike } from '../../src/core/abort';
-import { AgentError } from '../../src/core/errors';
+import { Canceller, type SignalLike } from '../../src/contract/abort';
+import { AgentError } from '../../src/contract/errors';
 import { ModelScheduler, Priority, type ModelSchedulerOptions, type SchedulerEvent } from '../../src/models/scheduler';
-import { DEFAULT_CAPABILITIES, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src/models/types';
+import { DEFAULT_CAPABILITIES, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src/contract/language-model';
 
 /** A deterministic clock: timers fire only when the test advances time. */
 class FakeClock {
@@ -570,7 +570,8 @@ describe('ModelScheduler with its default clock', () => {
 });
 
 test('a model that ignores its signal does not hold the slot after a cancel: the next request runs', async () => {
-  const { ModelScheduler, Canceller, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { ModelScheduler, Canceller } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
   let calls = 0;
   const fallback = new ScriptedLanguageModel([Script.text('second')]);
   const deaf = {
@@ -594,7 +595,8 @@ test('a model that ignores its signal does not hold the slot after a cancel: the
 });
 
 test('setPacing changes the budget in place; a bad value changes nothing', () => {
-  const { ModelScheduler, ScriptedLanguageModel, AgentError } = require('../../src') as typeof import('../../src');
+  const { ModelScheduler, AgentError } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
   const s = new ModelScheduler(new ScriptedLanguageModel(), { callsPerMinute: 30 });
   s.setPacing({ callsPerMinute: 5 });
   expect(() => s.setPacing({ callsPerMinute: 5, maxRetries: -1 })).toThrow(AgentError);

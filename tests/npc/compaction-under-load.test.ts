@@ -4,7 +4,8 @@
  * forever; once a summary is overdue by a whole interval it goes at the NPC's own priority, so
  * the history stays bounded. One compaction is queued at a time.
  */
-import { ModelScheduler, NPC, Script, ScriptedLanguageModel } from '../../src';
+import { ModelScheduler, NPC } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
 

@@ -1,17 +1,6 @@
 /** Shared fixtures for the NPC tests: Mira the innkeeper, her tavern tools and event helpers. */
-import {
-  AgentError,
-  AgentTool,
-  JsonSchema,
-  NPC,
-  ScriptedLanguageModel,
-  type DialogueStream,
-  type NPCEvent,
-  type NPCOptions,
-  type ScriptStep,
-  type WorldState,
-  type GenerationRequest,
-} from '../../src';
+import { AgentError, AgentTool, JsonSchema, NPC, type DialogueStream, type NPCEvent, type NPCOptions, type WorldState, type GenerationRequest } from '../../src';
+import { ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 
 export { failure, until } from '../agent/helpers';
 

@@ -2,7 +2,8 @@
  * Around the turns: barks, background and manual compaction, save/restore, reset, and NPCs
  * sharing one ModelScheduler.
  */
-import { ModelScheduler, NPC, NPC_SAVE_VERSION, Script, ScriptedLanguageModel, type GenerationRequest, type ScriptStep } from '../../src';
+import { ModelScheduler, NPC, NPC_SAVE_VERSION, type GenerationRequest } from '../../src';
+import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 import { MIRA, failure, mira, requestText, tavernTools, until } from './helpers';
 
 const REPLY = JSON.stringify({ emotion: 'happy', line: 'Aye.' });
@@ -267,7 +268,8 @@ describe('two NPCs sharing one ModelScheduler', () => {
 
 describe('a turn rejected while background compaction lands', () => {
   test('the rejected turn never enters the history, whatever compaction dropped meanwhile', async () => {
-    const { NPC, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+    const { NPC } = require('../../src') as typeof import('../../src');
+    const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
     const model = new ScriptedLanguageModel([], {
       fallback: Script.dynamic((r) => {
         if (r.kind === 'summary') return Script.delay(20, Script.text('They said hi.'));

@@ -3,7 +3,8 @@
  * note, secrets by relationship, and the byte-stable prefix (systemInstruction + promptPrefix)
  * across turns while everything after it changes.
  */
-import { Script, WorldState, type NPCEvent } from '../../src';
+import { WorldState, type NPCEvent } from '../../src';
+import { Script } from '../../src/testing';
 import { MIRA, events, mira, requestText, stablePrefix, tavernTools } from './helpers';
 
 const SECRET = MIRA.secrets[0];

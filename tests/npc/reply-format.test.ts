@@ -3,7 +3,8 @@
  * authored line), structured, text; fallback rotation; errors that are never masked; a
  * fallback commits nothing.
  */
-import { AgentError, DEFAULT_FALLBACK_LINES, Script, type NPCEvent } from '../../src';
+import { AgentError, DEFAULT_FALLBACK_LINES, type NPCEvent } from '../../src';
+import { Script } from '../../src/testing';
 import { events, failure, mira, shownLine, tavernTools } from './helpers';
 
 const BLOCKED = () => Script.fail('guardrail_violation', 'Blocked by the safety filter.');

@@ -1,6 +1,7 @@
 import { NPC } from '../../src/game/npc';
 import { WorldState } from '../../src/game/world';
-import { AgentTool, ScriptedLanguageModel, Script } from '../../src';
+import { AgentTool } from '../../src';
+import { ScriptedLanguageModel, Script } from '../../src/testing';
 
 test('npc smoke', async () => {
   const world = new WorldState({ player: { gold: 10 } });

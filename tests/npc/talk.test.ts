@@ -2,7 +2,8 @@
  * NPC turns: the events a turn reports, the exact model calls each kind of turn costs (default
  * inline replies and the seed-compatible mode), tool choice per turn, and set-up validation.
  */
-import { AgentError, NPC, Script, ScriptedLanguageModel, WorldState, type NPCEvent } from '../../src';
+import { AgentError, NPC, WorldState, type NPCEvent } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { MIRA, events, failure, mira, shownLine, tavernTools } from './helpers';
 
 describe('talkStream events', () => {

@@ -2,7 +2,8 @@
  * Turns over time: external tools answered by the game, cancellation at each stage (nothing of
  * the turn is kept), queued turns in order, close.
  */
-import { AgentTool, JsonSchema, Script, type NPCEvent, type ToolCall } from '../../src';
+import { AgentTool, JsonSchema, type NPCEvent, type ToolCall } from '../../src';
+import { Script } from '../../src/testing';
 import { events, failure, mira, tavernTools, until } from './helpers';
 
 function pickLock(): AgentTool {
@@ -220,7 +221,8 @@ describe('close', () => {
 });
 
 describe('closing and pre-aborted signals', () => {
-  const { NPC, ScriptedLanguageModel, Script, Canceller } = require('../../src') as typeof import('../../src');
+  const { NPC, Canceller } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
 
   test('close() cancels the running turn and the queued ones (code cancelled, not invalid_request)', async () => {
     const npc = new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel([Script.hang()]) });

@@ -4,7 +4,8 @@
  * line; it surfaces as an AgentError marked `unexpected` that keeps the original as its cause.
  * A backend that keeps failing costs the step's own retries only, not a second round as text.
  */
-import { Agent, AgentError, ContentGenerator, DecisionEngine, JsonSchema, NPC, Script, ScriptedLanguageModel, type GenerationRequest, type LanguageModel } from '../../src';
+import { Agent, AgentError, ContentGenerator, DecisionEngine, JsonSchema, NPC, type GenerationRequest, type LanguageModel } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
 

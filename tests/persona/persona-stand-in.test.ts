@@ -3,7 +3,8 @@
  * lines), tells a secret only once the relationship unlocks it, calls the tools it was given
  * when the player names them, rotates its fallback lines, and suggests lines from its persona.
  */
-import { NPC, AgentTool, createPersonaStandIn, personaSuggestions, type Persona } from '../../src';
+import { NPC, AgentTool, type Persona } from '../../src';
+import { createPersonaStandIn, personaSuggestions } from '../../src/testing';
 
 const GORM: Persona = {
   name: 'Gorm',

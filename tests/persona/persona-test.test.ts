@@ -5,7 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { ScriptedLanguageModel, runPersonaTest, readPersonaTest, createPersonaStandIn, AgentTool } from '../../src';
+import { runPersonaTest, readPersonaTest, AgentTool } from '../../src';
+import { ScriptedLanguageModel, createPersonaStandIn } from '../../src/testing';
 
 jest.setTimeout(60000);
 const ROOT = resolve(__dirname, '../..');

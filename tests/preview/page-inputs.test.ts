@@ -3,7 +3,8 @@ import { readPersona, SAMPLE_PERSONA } from '../../preview/page/persona-source';
 import { readScript, SAMPLE_SCRIPT } from '../../preview/page/script-source';
 import { createModel } from '../../preview/page/model-choice';
 import { readEmbedMessage, readQuerySettings, EMBED_MESSAGE_TYPE } from '../../preview/page/embed-message';
-import { OpenAICompatibleModel, ScriptedLanguageModel, KeywordModel, generateText } from '../../src';
+import { OpenAICompatibleModel, KeywordModel, generateText } from '../../src';
+import { ScriptedLanguageModel } from '../../src/testing';
 
 describe('readPersona', () => {
   test('accepts the sample and pasted JSON text', () => {

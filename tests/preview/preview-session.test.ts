@@ -1,6 +1,7 @@
 /** The page's conversation logic in Node: the turn view, tools answered by hand, world changes, failures. */
 import { createServer } from 'node:net';
-import { AgentError, estimateTokens, ScriptedLanguageModel, Script, OpenAICompatibleModel, type NPCEvent } from '../../src';
+import { AgentError, estimateTokens, OpenAICompatibleModel, type NPCEvent } from '../../src';
+import { ScriptedLanguageModel, Script } from '../../src/testing';
 import { createMiraModel } from '../../demo/tavern/mira-model';
 import { PreviewSession, parseAnswer, readConversationExport } from '../../preview/page/preview-session';
 import { SAMPLE_PERSONA } from '../../preview/page/persona-source';

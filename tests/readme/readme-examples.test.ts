@@ -24,7 +24,9 @@ test('the README has runnable examples', () => {
 
 describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('README example: %s', (_name, code) => {
   test('runs and prints what its comments say', async () => {
-    const source = `${code.replace(/from 'oam-cocos'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)}\nexport { main };\n`;
+    const source = `${code
+      .replace(/from 'oam-cocos\/testing'/g, `from ${JSON.stringify(join(root, 'src', 'testing.ts'))}`)
+      .replace(/from 'oam-cocos'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)}\nexport { main };\n`;
     const out = buildSync({
       stdin: { contents: source, loader: 'ts', resolveDir: root, sourcefile: 'readme-example.ts' },
       bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent',

@@ -1,5 +1,5 @@
 import { JsonSchema } from '../../src/core/schema';
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 
 function schemaError(fn: () => unknown): AgentError {
   try {

@@ -3,7 +3,8 @@
  * forbids: non-finite numbers are invalid (1e400 parses as Infinity), and `__proto__`,
  * `constructor` and `prototype` keys stay plain data at every depth, never a prototype.
  */
-import { Agent, AgentTool, JsonSchema, Script, ScriptedLanguageModel } from '../../src';
+import { Agent, AgentTool, JsonSchema } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 function recordingTool(parameters: Record<string, unknown>) {
   const seen: unknown[] = [];

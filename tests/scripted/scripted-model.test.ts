@@ -1,5 +1,6 @@
 /** ScriptedLanguageModel: the deterministic model every other test stands on. */
-import { AgentError, Canceller, Script, ScriptedLanguageModel, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
+import { AgentError, Canceller, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
+import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 const req = (prompt = 'Hi', extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ kind: 'text', prompt, ...extra });
 

@@ -1,5 +1,6 @@
 /** Tools: definitions and their checks, local handler outputs, timeouts, external tools answered by the host. */
-import { Agent, AgentError, AgentTool, JsonSchema, RESERVED_TOOL_NAMES, Script, ScriptedLanguageModel, ToolOutput, type ScriptStep, type ToolCall } from '../../src';
+import { Agent, AgentError, AgentTool, JsonSchema, RESERVED_TOOL_NAMES, ToolOutput, type ToolCall } from '../../src';
+import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 import { failure, FAST, until } from '../agent/helpers';
 
 function agentWith(tools: AgentTool[], steps: Array<ScriptStep | string>, config = {}) {
@@ -263,7 +264,8 @@ describe('external tools', () => {
 });
 
 describe('tool outputs are detached from the game', () => {
-  const { Agent, AgentTool, ScriptedLanguageModel, Script } = require('../../src') as typeof import('../../src');
+  const { Agent, AgentTool } = require('../../src') as typeof import('../../src');
+  const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
 
   test('a JSON output is copied: a later change to the game object does not rewrite the committed turn', async () => {
     const inventory = { ale: 3 };

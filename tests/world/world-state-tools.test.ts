@@ -1,6 +1,6 @@
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 import { AgentTool, ToolOutput } from '../../src/core/tools';
-import type { SignalLike } from '../../src/core/abort';
+import type { SignalLike } from '../../src/contract/abort';
 import { WorldState, worldStateTools, WorldStateToolOptions } from '../../src/game/world';
 
 const idle: SignalLike = { aborted: false, addEventListener: () => undefined, removeEventListener: () => undefined };

@@ -1,4 +1,4 @@
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 import { WorldState, WorldStateChange, WorldStateError } from '../../src/game/world';
 
 function tavern(): WorldState {

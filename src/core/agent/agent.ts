@@ -3,12 +3,12 @@
  * that runs its turns one at a time, in order. A turn is atomic: it lands in the history
  * whole when it completes, or not at all (failure, cancel).
  */
-import { AgentError } from '../errors';
-import type { SignalLike } from '../abort';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
 import { AgentTool, checkToolSet } from '../tools';
 import { JsonSchema } from '../schema';
-import type { LanguageModel, TokenUsage } from '../../models/types';
-import { generateText } from '../../models/types';
+import type { LanguageModel, TokenUsage } from '../../contract/language-model';
+import { generateText } from '../../contract/language-model';
 import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
 import type { AgentResponse } from './events';
 import { AgentRun } from './run';
@@ -19,7 +19,7 @@ import { TokenCounter } from '../prompt/prompt-builder';
 import { PrefixCache } from '../prompt/prefix-cache';
 import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
 import type { ExternalToolHandler } from './tool-runner';
-import { clone, checkEntry, splitTurns, transcriptFromJSON, transcriptToJSON, type TranscriptData, type TranscriptEntry } from './transcript';
+import { clone, checkEntry, splitTurns, transcriptFromJSON, transcriptToJSON, type TranscriptData, type TranscriptEntry } from '../transcript';
 
 export interface AgentOptions {
   instructions?: string;

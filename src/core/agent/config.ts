@@ -1,5 +1,8 @@
 /** Agent settings with the defaults the seed library established (and where this one is faster). */
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
+import type { AgentLabels, ContextPolicy } from '../prompt/policy';
+
+export type { AgentLabels, ContextPolicy } from '../prompt/policy';
 
 /** Which tools the model may or must use on a turn. Wire forms: "auto", "none", "required", "explicit", {"tool": name}. */
 export type ToolChoice = 'auto' | 'none' | 'required' | 'explicit' | { tool: string };
@@ -14,18 +17,6 @@ export interface ToolPolicy {
   enabledTools?: string[];
 }
 
-export interface ContextPolicy {
-  trimsHistory: boolean;
-  /** Input tokens kept free for the model's own framing. */
-  reservedTokens: number;
-  /** Overrides the model's input limit (the ~4000 tokens of Gemini Nano). */
-  maxInputTokens?: number;
-  /** Each tool output shown to the model is cut to this many characters. */
-  maxToolOutputChars: number;
-  /** Completed turns always sent, even when the budget is tight (as the seed: 1). */
-  minimumRecentTurns: number;
-}
-
 export interface RetryPolicy {
   /** Attempts per model step (1 = no retry). */
   maxAttempts: number;
@@ -36,10 +27,6 @@ export interface RetryPolicy {
   retriesGuardrailViolations: boolean;
 }
 
-export interface AgentLabels {
-  user: string;
-  assistant: string;
-}
 
 export interface AgentConfig {
   toolPolicy: ToolPolicy;

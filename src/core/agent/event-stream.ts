@@ -3,8 +3,8 @@
  * order (an async iterable collected once, or `on` listeners), a cancel, and one result.
  */
 import mitt, { type Emitter } from 'mitt';
-import { AgentError } from '../errors';
-import { Canceller, linkSignal, type SignalLike } from '../abort';
+import { AgentError } from '../../contract/errors';
+import { Canceller, linkSignal, type SignalLike } from '../../contract/abort';
 import { AsyncQueue } from './async-queue';
 
 export type StreamStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

@@ -1,5 +1,5 @@
 /** Everything a turn reports while it runs, in order; `completed` is always last on success. */
-import type { GenerationRequest, StepKind, TokenUsage } from '../../models/types';
+import type { GenerationRequest, StepKind, TokenUsage } from '../../contract/language-model';
 import type { ToolCall, ToolOutput } from '../tools';
 
 export type ToolCallingMode = 'allowed' | 'required' | 'disallowed';

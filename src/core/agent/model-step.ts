@@ -3,9 +3,9 @@
  * what it needs, and retry transient failures (busy, rate_limited, generation_failed) with
  * backoff. A retry repeats this step only, so no tool ever runs twice.
  */
-import { AgentError, markFromBackend } from '../errors';
-import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../abort';
-import { estimateTokens, type FinishReason, type TokenUsage } from '../../models/types';
+import { AgentError, markFromBackend } from '../../contract/errors';
+import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../../contract/abort';
+import { estimateTokens, type FinishReason, type TokenUsage } from '../../contract/language-model';
 import type { BuiltPrompt } from '../prompt/prompt-builder';
 import type { ModelStepInfo } from './events';
 import type { TurnState } from './turn-state';

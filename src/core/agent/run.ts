@@ -2,7 +2,7 @@
  * A turn in flight: its events (as an async iterable, once, or through `on` listeners), the
  * external calls waiting for the host, cancellation, and the final response.
  */
-import type { SignalLike } from '../abort';
+import type { SignalLike } from '../../contract/abort';
 import type { ToolCall } from '../tools';
 import type { AgentEvent, AgentResponse } from './events';
 import { EventStream, type StreamStatus } from './event-stream';

@@ -3,8 +3,8 @@
  * handler becomes an error output. External calls are registered before they are announced,
  * so a host that answers at once is never lost, and wait for the host's answer or a timeout.
  */
-import { AgentError } from '../errors';
-import { Canceller, linkSignal, abortError, type SignalLike } from '../abort';
+import { AgentError } from '../../contract/errors';
+import { Canceller, linkSignal, abortError, type SignalLike } from '../../contract/abort';
 import { AgentTool, ToolOutput, type ToolCall } from '../tools';
 import type { ToolRecord } from './events';
 import type { TurnState } from './turn-state';

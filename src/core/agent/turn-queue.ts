@@ -4,8 +4,8 @@
  * later, so listeners attached right after the call still hear it), never behind the turns
  * ahead, which may take long.
  */
-import { AgentError } from '../errors';
-import type { SignalLike } from '../abort';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
 import type { StreamStatus } from './event-stream';
 
 /** What the queue needs of a turn's stream (an AgentRun, a DialogueStream). */

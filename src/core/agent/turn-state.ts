@@ -1,6 +1,6 @@
 /** What one running turn keeps while it works: events out, counters, the reply text shown so far. */
-import type { LanguageModel, TokenUsage } from '../../models/types';
-import { abortError, type SignalLike } from '../abort';
+import type { LanguageModel, TokenUsage } from '../../contract/language-model';
+import { abortError, type SignalLike } from '../../contract/abort';
 import type { AgentConfig } from './config';
 import type { AgentEvent, StepRecord } from './events';
 

@@ -3,8 +3,8 @@
  * call or the reply itself, streamed as it is written, so small talk costs one model call and
  * a one-tool turn two. Seed-compatible mode keeps a separate reply step after every decide.
  */
-import { AgentError } from '../errors';
-import { abortError } from '../abort';
+import { AgentError } from '../../contract/errors';
+import { abortError } from '../../contract/abort';
 import { AgentTool, newCallId, ToolOutput, type ToolCall } from '../tools';
 import { readSnapshot } from '../tools/snapshot';
 import type { JsonSchema } from '../schema';
@@ -20,10 +20,10 @@ import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds
 import { envelopeSchema } from '../envelope/envelope-schema';
 import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
 import { stripReasoning } from '../envelope/call-syntax';
-import type { FinishReason, StepKind } from '../../models/types';
+import type { FinishReason, StepKind } from '../../contract/language-model';
 import type { AgentConfig, ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';
-import type { TranscriptEntry } from './transcript';
+import type { TranscriptEntry } from '../transcript';
 import { runModelStep } from './model-step';
 import { runTool, type ExternalCalls } from './tool-runner';
 import type { TurnState } from './turn-state';

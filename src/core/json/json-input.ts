@@ -3,7 +3,7 @@
  * every saved thing (a transcript, an NPC save, a persona test, a preview conversation), so
  * each says the same "… is not JSON: …" with the parser's reason.
  */
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
 
 /** The parsed value; throws invalid_request `${what} is not JSON: …` for text that does not parse. */
 export function readJsonInput(input: unknown, what: string): unknown {

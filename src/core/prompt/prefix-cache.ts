@@ -2,7 +2,7 @@
  * The stable prefix of an agent, rendered once and reused while nothing it depends on changes:
  * rendering every tool schema in words on every turn costs more than the rest of a step.
  */
-import type { LanguageModel } from '../../models/types';
+import type { LanguageModel } from '../../contract/language-model';
 import { renderToolSection, type PrefixInput } from './stable-prefix';
 import { stablePrompt, type StablePrompt } from './prompt-builder';
 

@@ -3,12 +3,12 @@
  * changing part (context note, conversation, this turn's tool results, a short task line),
  * trimmed to the model's input budget by dropping whole oldest turns.
  */
-import { AgentError } from '../errors';
-import { raceSignal, type SignalLike } from '../abort';
-import type { GenerationRequest, LanguageModel, StepKind } from '../../models/types';
-import { estimateTokens } from '../../models/types';
-import type { AgentConfig } from '../agent/config';
-import { splitTurns, type TranscriptEntry } from '../agent/transcript';
+import { AgentError } from '../../contract/errors';
+import { raceSignal, type SignalLike } from '../../contract/abort';
+import type { GenerationRequest, LanguageModel, StepKind } from '../../contract/language-model';
+import { estimateTokens } from '../../contract/language-model';
+import type { PromptSettings } from './policy';
+import { splitTurns, type TranscriptEntry } from '../transcript';
 import { entryLines, renderStructuredPlain } from './render-conversation';
 
 export interface StablePrompt {
@@ -92,7 +92,7 @@ export class TokenCounter {
 export async function buildStepPrompt(
   input: StepPromptInput,
   stable: StablePrompt,
-  config: AgentConfig,
+  config: PromptSettings,
   model: LanguageModel,
   counter: TokenCounter,
   signal?: SignalLike,

@@ -1,7 +1,7 @@
 /** Conversation lines as the model reads them: `Label: text` and `[tool {args} → output]`. */
-import type { TranscriptEntry } from '../agent/transcript';
+import type { TranscriptEntry } from '../transcript';
 import { ToolOutput } from '../tools';
-import type { AgentLabels } from '../agent/config';
+import type { AgentLabels } from './policy';
 
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (truncated)`;

@@ -5,7 +5,7 @@
  */
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
-import type { AgentLabels } from '../agent/config';
+import type { AgentLabels } from './policy';
 
 export interface PrefixInput {
   instructions: string;

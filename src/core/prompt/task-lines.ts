@@ -1,7 +1,7 @@
 /** The short last line of each step's prompt: what to write now. Kept short; the rules live in the prefix. */
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
-import type { AgentLabels } from '../agent/config';
+import type { AgentLabels } from './policy';
 import { replyTrailerOf } from './stable-prefix';
 
 export function decideTask(input: { required: boolean; enabled: readonly AgentTool[]; allTools: readonly AgentTool[]; format: 'lineFirst' | 'inline' | 'seed' }): string {

@@ -3,7 +3,7 @@
  * the path, warns about keywords it ignores, and builds the normalised tree the validator,
  * coercer, orderer and renderer share.
  */
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
 import {
   SchemaNode,
   TYPE_NAMES,

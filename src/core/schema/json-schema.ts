@@ -3,7 +3,7 @@
  * by a small on-device model are coerced (safe fixes), validated with ajv, re-ordered, and
  * schemas are rendered in words into prompts.
  */
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
 import { AnalyzedSchema, analyzeSchema } from './analyze';
 import { Coercer } from './coerce';
 import { orderValue } from './order';

@@ -3,7 +3,7 @@
  * sub-schema validators (for anyOf coercion and ordering) compiled on first use.
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
 import { AnalyzedSchema } from './analyze';
 import { SchemaNode } from './schema-node';
 

@@ -2,8 +2,8 @@
  * A game action the model may call. `local` tools run a handler in the game; `external` tools
  * are answered later by the host (a Cocos node event, the preview panel) through the run.
  */
-import { AgentError } from '../errors';
-import type { SignalLike } from '../abort';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
 import { JsonSchema } from '../schema';
 import type { ToolOutput } from './tool-output';
 

@@ -3,12 +3,12 @@
  * keys in schema order: validated, repaired once, then `generation_failed` or an authored
  * fallback.
  */
-import { AgentError } from '../../core/errors';
-import type { SignalLike } from '../../core/abort';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
 import { Agent, type ToolChoice } from '../../core/agent';
 import type { AgentTool } from '../../core/tools';
 import { JsonSchema } from '../../core/schema';
-import type { LanguageModel } from '../../models/types';
+import type { LanguageModel } from '../../contract/language-model';
 import { factsLine } from '../facts';
 
 export interface ContentRequest {

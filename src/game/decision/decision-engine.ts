@@ -3,12 +3,12 @@
  * always one of the given ids or the fallback. Options are checked before any model call, and
  * a single option needs no model call at all.
  */
-import { AgentError } from '../../core/errors';
-import { Canceller, linkSignal, type SignalLike } from '../../core/abort';
+import { AgentError } from '../../contract/errors';
+import { Canceller, linkSignal, type SignalLike } from '../../contract/abort';
 import { Agent, type ToolChoice } from '../../core/agent';
 import type { AgentTool } from '../../core/tools';
 import { JsonSchema } from '../../core/schema';
-import type { LanguageModel } from '../../models/types';
+import type { LanguageModel } from '../../contract/language-model';
 import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
 import { setOwnKey } from '../../core/json/own-key';

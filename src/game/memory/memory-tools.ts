@@ -2,7 +2,7 @@
  * `remember_fact` and `change_relationship`: the model's way to change what the NPC remembers.
  * Both only stage their change (see MemoryStage); the NPC commits it when the turn succeeds.
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { JsonSchema } from '../../core/schema';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import { attitude } from './npc-memory';

@@ -3,7 +3,7 @@
  * from −100 (hostile) to 100 (trusting), and a summary of earlier conversation. Saved as
  * plain JSON in the NPC's save state.
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 
 export interface NPCMemoryState {
   facts: string[];

@@ -1,7 +1,7 @@
 /** One ambient line ("Fresh bread, still warm!"): no history, memory, tools or secrets; low priority. */
-import { AgentError } from '../../core/errors';
-import type { SignalLike } from '../../core/abort';
-import { generateText, type LanguageModel } from '../../models/types';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
+import { generateText, type LanguageModel } from '../../contract/language-model';
 import { renderPersonaInstructions, cleanLine, type Persona } from '../persona';
 import type { ResolvedNPCOptions } from './npc-options';
 

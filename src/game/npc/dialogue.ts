@@ -1,8 +1,8 @@
 /** What an NPC turn gives back, and the events it reports while it runs. */
 import type { ToolCall } from '../../core/tools';
 import type { ModelStepInfo, ToolRecord } from '../../core/agent';
-import type { GenerationRequest, TokenUsage } from '../../models/types';
-import type { AgentError } from '../../core/errors';
+import type { GenerationRequest, TokenUsage } from '../../contract/language-model';
+import type { AgentError } from '../../contract/errors';
 import type { Emotion } from '../emotion';
 
 export interface DialogueTurn {

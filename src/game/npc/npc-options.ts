@@ -1,5 +1,5 @@
 /** NPC settings, their defaults (tuned for speed on a phone) and their checks. */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import type { ToolChoice } from '../../core/agent';
 import { EMOTIONS, isEmotion, type Emotion } from '../emotion';
 import { parseMemoryToolSelection, type MemoryToolSelection } from '../memory';

@@ -3,14 +3,13 @@
  * one at a time; a turn that fails, falls back or is cancelled leaves history and memory as
  * they were.
  */
-import { AgentError, isFromBackend, type AgentErrorCode } from '../../core/errors';
-import { Canceller, type SignalLike } from '../../core/abort';
+import { AgentError, isFromBackend, type AgentErrorCode } from '../../contract/errors';
+import { Canceller, type SignalLike } from '../../contract/abort';
 import { Agent, splitTurns, type AgentRun, type ExternalToolHandler, type ToolChoice, type ToolRecord } from '../../core/agent';
 import { validateToolChoice } from '../../core/agent/config';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
-import { generateText, type LanguageModel, type TokenUsage } from '../../models/types';
-import { Priority } from '../../models/scheduler';
+import { generateText, Priority, type LanguageModel, type TokenUsage } from '../../contract/language-model';
 import { extractJson, isPlainObject } from '../../core/json/extract';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';

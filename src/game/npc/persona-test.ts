@@ -6,10 +6,10 @@
  *     { "persona": "mira.persona", "secretsUnlockAtRelationship": 30,
  *       "turns": [ { "say": "Two ales, please.", "expect": { "calls": ["take_order"], "maxSentences": 2 } } ] }
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { readJsonInput } from '../../core/json/json-input';
 import type { AgentTool } from '../../core/tools';
-import type { LanguageModel } from '../../models/types';
+import type { LanguageModel } from '../../contract/language-model';
 import { NPC } from './npc';
 import { resolveNPCOptions, type NPCOptions } from './npc-options';
 import type { WorldState } from '../world';

@@ -3,7 +3,7 @@
  * first, so the emotion is known before the line streams and nothing optional costs output
  * tokens unless asked for. Text: `[emotion] line`, the fastest and never malformed.
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { JsonSchema } from '../../core/schema';
 import { matchEmotion, type Emotion } from '../emotion';
 import { cleanLine } from '../persona';

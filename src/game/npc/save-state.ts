@@ -1,5 +1,5 @@
 /** The NPC's save: one versioned JSON object a game keeps in its own save file. */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { readJsonInput } from '../../core/json/json-input';
 import { transcriptFromJSON } from '../../core/agent';
 import { parsePersona, type Persona } from '../persona';

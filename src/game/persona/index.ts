@@ -7,5 +7,3 @@ export type { PersonaInstructionOptions } from './render-instructions';
 export { findJsonSyntaxError } from './json-syntax-error';
 export type { JsonSyntaxError } from './json-syntax-error';
 export { stripSpeakerLabel, stripWrappingQuotes, cleanLine, LineCleaner } from '../../core/prompt/text-cleanup';
-export { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from './persona-stand-in';
-export type { PersonaStandInOptions } from './persona-stand-in';

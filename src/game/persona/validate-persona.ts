@@ -5,7 +5,7 @@
  */
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { EMOTIONS, matchEmotion } from '../emotion';
 import personaSchema from '../../../schemas/persona.schema.json';
 import { findJsonSyntaxError } from './json-syntax-error';

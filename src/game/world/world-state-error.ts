@@ -2,7 +2,7 @@
  * The error every WorldState operation throws for a bad path or value. It is an
  * `invalid_request` AgentError, so callers can treat it like any other bad argument.
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 
 export class WorldStateError extends AgentError {
   /** The path (as written by the caller, or canonical when known) the error is about. */

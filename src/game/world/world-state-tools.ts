@@ -3,7 +3,7 @@
  * state. Reads and writes are limited to allowlisted path prefixes, matched exactly after a key
  * is given its stored spelling (only the case differing); every refusal says what is allowed, so a small model can correct itself next step.
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import { fitToStored } from './value-fitting';
 import { jsonEquals, JsonObject, JsonValue } from './json-value';

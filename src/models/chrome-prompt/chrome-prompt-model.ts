@@ -14,9 +14,9 @@
  * - temperature → `samplingMode` (web pages may not set topK/temperature; seed is not settable).
  */
 import mitt, { type Emitter } from 'mitt';
-import { AgentError } from '../../core/errors';
-import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../core/abort';
-import { estimateTokens, type FinishReason, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities, type TokenUsage } from '../types';
+import { AgentError } from '../../contract/errors';
+import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
+import { estimateTokens, type FinishReason, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities, type TokenUsage } from '../../contract/language-model';
 import { FRAME_HINT, GESTURE_HINT, fromPromptApi, nameOf, type PromptStage } from './errors';
 import {
   contextUsageOf,

@@ -3,7 +3,7 @@
  * come from the spec's error table, its create/availability algorithms (writing-assistance-apis)
  * and the explainer (QuotaExceededError, SyntaxError for an unmet constraint).
  */
-import { AgentError } from '../../core/errors';
+import { AgentError } from '../../contract/errors';
 import { inCrossOriginFrame } from './prompt-api';
 
 /** Where the failure happened: the message says different things for each. */

@@ -4,8 +4,8 @@
  * is fetched or where it cannot run. availability() is the primary's, so a status UI offers
  * its download. Once available it stays the primary's.
  */
-import type { SignalLike } from '../../core/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../types';
+import type { SignalLike } from '../../contract/abort';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../../contract/language-model';
 
 export class PreferAvailableModel implements LanguageModel {
   private ready = false;

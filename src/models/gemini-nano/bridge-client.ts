@@ -7,8 +7,8 @@
  * Ids are strings "<client>-<n>" with a prefix unique to this client, so two clients (two
  * models, or a reloaded page) on one bridge event never resolve each other's requests.
  */
-import { AgentError, codeOfRpc, isAgentErrorCode } from '../../core/errors';
-import { abortError, type SignalLike } from '../../core/abort';
+import { AgentError, codeOfRpc, isAgentErrorCode } from '../../contract/errors';
+import { abortError, type SignalLike } from '../../contract/abort';
 import type { BridgeTransport } from './bridge-transport';
 import { encodeNotification, encodeRequest, parseIncoming, type BridgeErrorObject, type BridgeMethod } from './protocol';
 

@@ -7,9 +7,9 @@
  * one JS client, and each model's `ready` handshake cancels what another started.
  */
 import mitt, { type Emitter } from 'mitt';
-import { AgentError } from '../../core/errors';
-import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../core/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities, StepKind } from '../types';
+import { AgentError } from '../../contract/errors';
+import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities, StepKind } from '../../contract/language-model';
 import type { BridgeTransport } from './bridge-transport';
 import { BridgeClient } from './bridge-client';
 import { ChunkQueue } from './chunk-queue';

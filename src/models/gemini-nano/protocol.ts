@@ -3,7 +3,7 @@
  * `jsbBridgeWrapper` event. docs/bridge-protocol.md describes them in prose; the fixtures in
  * fixtures/bridge/ are recorded exchanges both sides replay in their tests.
  */
-import type { AgentErrorCode } from '../../core/errors';
+import type { AgentErrorCode } from '../../contract/errors';
 
 /** The one jsbBridgeWrapper event name used in both directions (JS→native and native→JS). */
 export const BRIDGE_EVENT = 'oam-cocos';

@@ -1,5 +1,5 @@
 /** The conversation as data: what a game saves, restores and shows. */
-import { AgentError } from '../errors';
+import { AgentError } from '../../contract/errors';
 import { readJsonInput } from '../json/json-input';
 import type { ToolCall, ToolOutput } from '../tools';
 import { isToolOutput } from '../tools';

@@ -3,10 +3,19 @@
  * scripted model for tests and editor previews, an OpenAI-compatible server for development,
  * and the scheduler that sits in front of any of them.
  */
-import type { SignalLike } from '../core/abort';
+import type { SignalLike } from './abort';
 
 /** What a model step is for; scripted models and the scheduler look at it. */
 export type StepKind = 'decide' | 'toolArguments' | 'respond' | 'structured' | 'summary' | 'text';
+
+/** Suggested values of `GenerationRequest.priority`: higher runs first. A player waiting on a reply beats everything else. */
+export const Priority = {
+  conversation: 100,
+  decision: 50,
+  content: 40,
+  bark: 10,
+  background: 0,
+} as const;
 
 export type FinishReason = 'stop' | 'max_tokens' | 'other';
 

@@ -4,10 +4,10 @@
  * agent asked for (tool envelope, arguments, inline reply, structured reply or plain text).
  * Deterministic, instant and always available, so a designer can try an NPC without a phone.
  */
-import type { SignalLike } from '../core/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from './types';
-import { DEFAULT_CAPABILITIES } from './types';
-import { ScriptedLanguageModel, Script } from './scripted';
+import type { SignalLike } from '../contract/abort';
+import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../contract/language-model';
+import { DEFAULT_CAPABILITIES } from '../contract/language-model';
+import { ScriptedLanguageModel, Script } from './scripted-model';
 
 export interface KeywordReply {
   emotion?: string;

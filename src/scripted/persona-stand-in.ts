@@ -5,9 +5,9 @@
  * them, never another NPC's lines. It is not a language model and says so where it is shown;
  * its point is to let a designer try the flow, the tools and the state before a real model.
  */
-import { KeywordModel, type KeywordContext, type KeywordReply, type KeywordRule } from '../../models/keyword-model';
-import { normalizePersona, type NormalizedPersona, type Persona } from './persona';
-import { parsePersona } from './validate-persona';
+import { KeywordModel, type KeywordContext, type KeywordReply, type KeywordRule } from './keyword-model';
+import { normalizePersona, type NormalizedPersona, type Persona } from '../game/persona/persona';
+import { parsePersona } from '../game/persona/validate-persona';
 
 export interface PersonaStandInOptions {
   /**

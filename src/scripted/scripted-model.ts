@@ -2,8 +2,8 @@
  * A deterministic model for tests, editor previews and the demo: it plays a script of steps,
  * records every request it receives, and says so clearly when the script runs out.
  */
-import { AgentError, type AgentErrorCode } from '../core/errors';
-import { abortError, sleep, type SignalLike } from '../core/abort';
+import { AgentError, type AgentErrorCode } from '../contract/errors';
+import { abortError, sleep, type SignalLike } from '../contract/abort';
 import {
   DEFAULT_CAPABILITIES,
   type GenerationChunk,
@@ -11,7 +11,7 @@ import {
   type LanguageModel,
   type ModelAvailability,
   type ModelCapabilities,
-} from './types';
+} from '../contract/language-model';
 
 export type ScriptStep =
   | { type: 'text'; text: string; chunks?: number }

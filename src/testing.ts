@@ -1,0 +1,11 @@
+/**
+ * oam-cocos/testing: what tests, editor previews and the protocol's `{"type":"scripted"}` models
+ * use and a shipped game does not: a model that plays a script, and a stand-in that answers from
+ * a persona alone. Kept apart from the runtime entry (index.ts) as vercel/ai keeps `ai/test`.
+ */
+export { ScriptedLanguageModel, Script } from './scripted/scripted-model';
+export type { ScriptStep, ScriptedModelOptions } from './scripted/scripted-model';
+export { KeywordModel } from './scripted/keyword-model';
+export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
+export { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from './scripted/persona-stand-in';
+export type { PersonaStandInOptions } from './scripted/persona-stand-in';
