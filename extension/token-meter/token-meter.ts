@@ -4,7 +4,7 @@
  * laid out as the runtime sends it to Gemini Nano (instructions as the system instruction, the
  * rest as the prompt prefix), and counted with the runtime's estimate: 4 characters a token.
  */
-import { estimateTokens } from '../../src/models/types';
+import { estimateTokens } from '../../src/contract/language-model';
 import { renderPersonaInstructions, normalizePersona } from '../../src/game/persona';
 import type { Persona } from '../../src/game/persona';
 import { renderToolSection } from '../../src/core/prompt/stable-prefix';
@@ -12,7 +12,7 @@ import { NPC_LINE_FIELD, npcReplySchema, textFormatRule } from '../../src/game/n
 import { resolveNPCOptions } from '../../src/game/npc/npc-options';
 import type { NPCOptions, ResolvedNPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
-import { AgentError } from '../../src/core/errors';
+import { AgentError } from '../../src/contract/errors';
 import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL } from '../../src/game/world';
 import type { WorldState } from '../../src/game/world';
 import { MemoryStage, NPCMemory, memoryTools, MEMORY_TOOL_NAMES } from '../../src/game/memory';
