@@ -1,0 +1,217 @@
+/**
+ * BridgeEngine: JSON-RPC 2.0 protocol v1.0 (reference §3) over the agent core and the game
+ * layer. A host feeds it one line at a time (`receive`) and writes out every line it `send`s:
+ * a native plugin, a web worker, a test tool, the editor preview. Requests are handled in
+ * arrival order (their order-sensitive part before the next line is read); output is emitted
+ * serially, never re-entered, and each request gets exactly one response, after every event
+ * and `tool/call` it caused.
+ */
+import type { LanguageModel, ModelAvailability } from '../contract/language-model';
+import { ClientToolCalls } from './client-tools';
+import type { BridgeContext, MethodGroup, MethodHandler } from './context';
+import { coreMethods } from './core-methods';
+import { decisionContentMethods } from './decision-content-methods';
+import { BridgeError, toRpcError } from './errors';
+import { errorLine, notificationLine, parseLine, requestLine, resultLine, type RequestId } from './framing';
+import type { ModelFactory } from './models';
+import { npcMethods, NpcRegistry } from './npc-methods';
+import { sessionMethods } from './session-methods';
+import { systemTimers, type BridgeTimers } from './timers';
+import { worldMethods, WorldRegistry } from './world-methods';
+
+export interface BridgeEngineOptions {
+  /** Receives every outgoing message, one JSON object per call, without a newline. */
+  send: (line: string) => void;
+  /** The model behind `"system"`; without one, turns on it fail with model_unavailable. */
+  systemModel?: LanguageModel;
+  /** Builds models for custom `{"type": …}` specs (asked first, also for "scripted"). */
+  modelFactory?: ModelFactory;
+  /** What `model/availability` reports (default: the system model's availability()). */
+  modelAvailability?: () => Promise<ModelAvailability>;
+  /** Default 64. */
+  maxSessions?: number;
+  /** Default true. */
+  allowsScriptedModels?: boolean;
+  /** How long a `tool/call` waits for the client by default (seconds; 0 = forever). Default 120. */
+  defaultToolTimeoutSeconds?: number;
+  /** Timers and clock (injectable for tests). */
+  timers?: BridgeTimers;
+  /** Runs after the `shutdown` response was sent. */
+  onShutdown?: () => void;
+  /** Reported as `server.version`. */
+  serverVersion?: string;
+  /** How long `shutdown` waits for cancelled work to settle (ms). Default 2000. */
+  shutdownGraceMs?: number;
+  /** Told about a `send` that threw (the engine carries on). Default console.warn. */
+  logger?: (message: string, error?: unknown) => void;
+}
+
+const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_TOOL_TIMEOUT_SECONDS = 120;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+export class BridgeEngine {
+  private readonly options: BridgeEngineOptions;
+  private readonly outbox: string[] = [];
+  private flushing = false;
+  private readonly methods: Record<string, MethodHandler>;
+  private readonly groups: MethodGroup[];
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private shutDown = false;
+  private readonly timers: BridgeTimers;
+
+  constructor(options: BridgeEngineOptions) {
+    if (!options || typeof options.send !== 'function') throw new TypeError('BridgeEngine needs a send(line) function.');
+    this.options = options;
+    this.timers = options.timers ?? systemTimers;
+    const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    const context: BridgeContext = {
+      notify: (method, params) => this.emit(notificationLine(method, params)),
+      toolCalls: new ClientToolCalls({
+        request: (id, method, params) => this.emit(requestLine(id, method, params)),
+        notify: (method, params) => this.emit(notificationLine(method, params)),
+      }, this.timers),
+      timers: this.timers,
+      models: {
+        systemModel: options.systemModel,
+        modelFactory: options.modelFactory,
+        allowsScriptedModels: options.allowsScriptedModels ?? true,
+      },
+      defaultToolTimeoutSeconds: options.defaultToolTimeoutSeconds ?? DEFAULT_TOOL_TIMEOUT_SECONDS,
+      createdAt: () => new Date(this.timers.now()).toISOString(),
+    };
+    this.toolCalls = context.toolCalls;
+    const worlds = new WorldRegistry();
+    const npcs = new NpcRegistry();
+    this.groups = [
+      sessionMethods(context, maxSessions),
+      npcMethods(context, worlds, npcs),
+      worldMethods(context, worlds),
+      decisionContentMethods(context, npcs),
+    ];
+    const core = coreMethods({
+      serverVersion: options.serverVersion ?? '1.0.0',
+      maxSessions,
+      methods: () => Object.keys(this.methods).concat(['shutdown']),
+      systemModel: options.systemModel,
+      modelAvailability: options.modelAvailability,
+    });
+    this.methods = Object.assign({}, core, ...this.groups.map((g) => g.methods));
+  }
+
+  private readonly toolCalls: ClientToolCalls;
+
+  /** True once `shutdown` was received: later requests get −32023. */
+  get isShutDown(): boolean {
+    return this.shutDown;
+  }
+
+  /** Handles one incoming line (a request, a notification, or a reply to `tool/call`). */
+  receive(line: string): void {
+    const incoming = parseLine(line);
+    switch (incoming.kind) {
+      case 'blank':
+        return;
+      case 'invalid':
+        this.emit(errorLine(null, incoming.error));
+        return;
+      case 'reply':
+        // Replies bypass every queue; one to an unknown, answered or timed-out call is ignored.
+        this.toolCalls.reply(incoming.id, incoming.result, incoming.error);
+        return;
+      case 'notification':
+        this.notification(incoming.method, incoming.params);
+        return;
+      case 'request':
+        this.request(incoming.id, incoming.method, incoming.params);
+        return;
+    }
+  }
+
+  /** Sends a request as if it had arrived as a line (in-process hosts). */
+  call(method: string, params?: unknown, id: RequestId = `c-${++this.callCounter}`): void {
+    this.receive(JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }));
+  }
+
+  private callCounter = 0;
+
+  private notification(method: string, params: unknown): void {
+    const handler = this.methods[method];
+    if (this.shutDown || !handler || method === 'shutdown') return;
+    try {
+      const value = handler(params, { id: undefined });
+      if (isThenable(value)) value.then(undefined, () => undefined);
+    } catch {
+      // A notification gets no response, not even an error.
+    }
+  }
+
+  private request(id: RequestId, method: string, params: unknown): void {
+    if (this.shutDown) {
+      this.emit(errorLine(id, toRpcError(new BridgeError('shut_down', 'The bridge was shut down.'))));
+      return;
+    }
+    if (method === 'shutdown') {
+      this.shutdown(id);
+      return;
+    }
+    const handler = this.methods[method];
+    if (!handler) {
+      this.emit(errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${method}".`, { method }))));
+      return;
+    }
+    let value: unknown;
+    try {
+      value = handler(params, { id });
+    } catch (error) {
+      this.emit(errorLine(id, toRpcError(error)));
+      return;
+    }
+    if (!isThenable(value)) {
+      this.emit(resultLine(id, value));
+      return;
+    }
+    const settled = Promise.resolve(value).then(
+      (result) => this.emit(resultLine(id, result)),
+      (error) => this.emit(errorLine(id, toRpcError(error))),
+    );
+    this.inFlight.add(settled);
+    settled.then(() => this.inFlight.delete(settled));
+  }
+
+  private shutdown(id: RequestId): void {
+    this.shutDown = true;
+    const grace = this.options.shutdownGraceMs ?? 2000;
+    const cancelled = Promise.all(this.groups.map((g) => g.shutdown().catch(() => undefined)));
+    const work = Promise.all([cancelled, Promise.all(Array.from(this.inFlight))]);
+    let timer: unknown;
+    const waited = new Promise<void>((resolve) => { timer = this.timers.setTimeout(resolve, grace); });
+    Promise.race([work, waited]).then(() => {
+      this.timers.clearTimeout(timer);
+      this.emit(resultLine(id, {}));
+      if (this.options.onShutdown) this.options.onShutdown();
+    });
+  }
+
+  /** Queues a line and sends it unless a send is already running (a host that calls receive from send). */
+  private emit(line: string): void {
+    this.outbox.push(line);
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.outbox.length > 0) {
+        const next = this.outbox.shift() as string;
+        try {
+          this.options.send(next);
+        } catch (error) {
+          (this.options.logger ?? ((message, e) => console.warn(message, e)))('BridgeEngine: send threw', error);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}

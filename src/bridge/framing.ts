@@ -1,0 +1,81 @@
+/**
+ * One message per line (reference §3.1): reads a line into a request, a notification or a
+ * reply to a `tool/call`, and refuses what is not JSON-RPC 2.0 (parse errors, batches, bad ids)
+ * with the error to send back under a null id.
+ */
+import { BRIDGE_CODES, type RpcErrorObject } from './errors';
+
+export type RequestId = string | number;
+
+/** The largest id magnitude JSON numbers carry exactly: 2^53 − 1. */
+const MAX_NUMERIC_ID = 9007199254740991;
+
+export type Incoming =
+  | { kind: 'blank' }
+  | { kind: 'invalid'; error: RpcErrorObject }
+  | { kind: 'request'; id: RequestId; method: string; params: unknown }
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'reply'; id: RequestId; result?: unknown; error?: unknown };
+
+function invalid(code: 'parse_error' | 'invalid_message', message: string): Incoming {
+  return { kind: 'invalid', error: { code: BRIDGE_CODES[code], message, data: { code } } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why an id cannot be used, or undefined when it is a good one. */
+function idProblem(id: unknown): string | undefined {
+  if (id === null) return 'The id must not be null (send a request without an id for a notification).';
+  if (typeof id === 'string') return undefined;
+  if (typeof id === 'number') {
+    if (!isFinite(id) || Math.abs(id) > MAX_NUMERIC_ID) return `A numeric id must be at most 2^53-1 in magnitude; got ${id}.`;
+    return undefined;
+  }
+  return `The id must be a string or a number; got ${Array.isArray(id) ? 'an array' : typeof id}.`;
+}
+
+export function parseLine(line: string): Incoming {
+  if (line.trim() === '') return { kind: 'blank' };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return invalid('parse_error', `Not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (Array.isArray(value)) return invalid('invalid_message', 'Batches are not supported: send one message per line.');
+  if (!isObject(value)) return invalid('invalid_message', 'A message must be a JSON object.');
+  if (value.jsonrpc !== '2.0') return invalid('invalid_message', 'A message needs "jsonrpc": "2.0".');
+  const hasId = Object.prototype.hasOwnProperty.call(value, 'id');
+  if (hasId) {
+    const problem = idProblem(value.id);
+    if (problem) return invalid('invalid_message', problem);
+  }
+  if (typeof value.method === 'string') {
+    if (value.method === '') return invalid('invalid_message', 'The method must not be empty.');
+    return hasId
+      ? { kind: 'request', id: value.id as RequestId, method: value.method, params: value.params }
+      : { kind: 'notification', method: value.method, params: value.params };
+  }
+  if (value.method !== undefined) return invalid('invalid_message', 'The method must be a string.');
+  const isReply = hasId && ('result' in value || 'error' in value);
+  if (isReply) return { kind: 'reply', id: value.id as RequestId, result: value.result, error: value.error };
+  return invalid('invalid_message', 'A message needs a method (a request or notification) or a result or error (a reply).');
+}
+
+export function resultLine(id: RequestId, result: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, result });
+}
+
+export function errorLine(id: RequestId | null, error: RpcErrorObject): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error });
+}
+
+export function notificationLine(method: string, params: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', method, params });
+}
+
+export function requestLine(id: RequestId, method: string, params: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params });
+}
