@@ -55,3 +55,9 @@ export { NPCMemory, MemoryStage, memoryTools, renderMemoryNote, attitude, MEMORY
 export type { NPCMemoryState, Attitude } from './game/memory';
 export { KeywordModel } from './scripted/keyword-model';
 export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
+
+// Sessions by id (src/core/sessions).
+export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, checkSessionId, MAX_SESSION_ID_CHARS, DEFAULT_MAX_TURNS, maxTurnsExceeded } from './core/sessions';
+export type { AgentRunnerOptions, SessionOptions, WhenFull, OnMaxTurns, TurnLimit } from './core/sessions';
+export { ML_KIT_MAX_TURNS_EXCEEDED, reasonOf } from './contract/errors';
+export type { AgentErrorOptions, AgentErrorDetails, AgentErrorJSON } from './contract/errors';

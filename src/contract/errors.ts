@@ -63,6 +63,41 @@ const HINTS: Record<AgentErrorCode, string> = {
   generation_failed: 'Try again; if it persists, simplify the prompt or schema.',
 };
 
+/** What an AgentError may carry besides its code and message. */
+export interface AgentErrorOptions {
+  retryAfterMs?: number;
+  nativeCode?: number;
+  cause?: unknown;
+  unexpected?: boolean;
+  details?: AgentErrorDetails;
+}
+
+/** `reason` says which case of the code this is; the other keys belong to that reason. */
+export interface AgentErrorDetails {
+  reason: string;
+  [key: string]: unknown;
+}
+
+export interface AgentErrorJSON {
+  code: AgentErrorCode;
+  message: string;
+  retryAfterMs?: number;
+  nativeCode?: number;
+  details?: AgentErrorDetails;
+}
+
+/**
+ * ML Kit genai-agent's MAX_TURNS_EXCEEDED: a turn needed more steps than the agent's maxTurns.
+ * It maps to generation_failed (the request was valid; the model did not finish in budget, as
+ * with ML Kit's -106, out of tokens), with `details.reason` 'max_turns_exceeded'.
+ */
+export const ML_KIT_MAX_TURNS_EXCEEDED = -112;
+
+/** The reason of an error, when it has one (`session_limit`, `max_turns_exceeded`, …). */
+export function reasonOf(error: unknown): string | undefined {
+  return error instanceof AgentError ? error.details?.reason : undefined;
+}
+
 export class AgentError extends Error {
   readonly code: AgentErrorCode;
   /** Milliseconds the caller should wait before retrying, when the backend said so. */
@@ -76,8 +111,14 @@ export class AgentError extends Error {
    * hidden behind a fallback line.
    */
   readonly unexpected: boolean = false;
+  /**
+   * Machine-readable facts about the failure beyond its code, for hosts that branch on them:
+   * `reason` names a case one code covers (`session_limit` and `limit` for a full AgentRunner,
+   * which the protocol answers as -32022; `max_turns_exceeded` for ML Kit's -112).
+   */
+  readonly details?: Readonly<AgentErrorDetails>;
 
-  constructor(code: AgentErrorCode, message: string, options: { retryAfterMs?: number; nativeCode?: number; cause?: unknown; unexpected?: boolean } = {}) {
+  constructor(code: AgentErrorCode, message: string, options: AgentErrorOptions = {}) {
     super(message);
     this.name = 'AgentError';
     this.code = code;
@@ -85,6 +126,7 @@ export class AgentError extends Error {
     if (options.nativeCode !== undefined) this.nativeCode = options.nativeCode;
     if (options.cause !== undefined) this.cause = options.cause;
     if (options.unexpected) this.unexpected = true;
+    if (options.details !== undefined) this.details = Object.freeze({ ...options.details });
     Object.setPrototypeOf(this, AgentError.prototype);
   }
 
@@ -97,10 +139,11 @@ export class AgentError extends Error {
     return `${this.code}: ${this.message}`;
   }
 
-  toJSON(): { code: AgentErrorCode; message: string; retryAfterMs?: number; nativeCode?: number } {
-    const out: { code: AgentErrorCode; message: string; retryAfterMs?: number; nativeCode?: number } = { code: this.code, message: this.message };
+  toJSON(): AgentErrorJSON {
+    const out: AgentErrorJSON = { code: this.code, message: this.message };
     if (this.retryAfterMs !== undefined) out.retryAfterMs = this.retryAfterMs;
     if (this.nativeCode !== undefined) out.nativeCode = this.nativeCode;
+    if (this.details !== undefined) out.details = { ...this.details };
     return out;
   }
 

@@ -7,7 +7,7 @@
  * Ids are strings "<client>-<n>" with a prefix unique to this client, so two clients (two
  * models, or a reloaded page) on one bridge event never resolve each other's requests.
  */
-import { AgentError, codeOfRpc, isAgentErrorCode } from '../../contract/errors';
+import { AgentError, codeOfRpc, isAgentErrorCode, ML_KIT_MAX_TURNS_EXCEEDED, type AgentErrorOptions } from '../../contract/errors';
 import { abortError, type SignalLike } from '../../contract/abort';
 import type { BridgeTransport } from './bridge-transport';
 import { encodeNotification, encodeRequest, parseIncoming, type BridgeErrorObject, type BridgeMethod } from './protocol';
@@ -192,8 +192,15 @@ export class BridgeClient {
 export function errorFromWire(error: BridgeErrorObject): AgentError {
   const data = error.data ?? {};
   const code = isAgentErrorCode(data.code) ? data.code : codeOfRpc(error.code) ?? 'generation_failed';
-  const options: { retryAfterMs?: number; nativeCode?: number } = {};
+  const options: AgentErrorOptions = {};
   if (typeof data.retryAfterMs === 'number' && data.retryAfterMs >= 0) options.retryAfterMs = data.retryAfterMs;
   if (typeof data.mlkitCode === 'number') options.nativeCode = data.mlkitCode;
+  // ML Kit's agent turn limit reads as the AgentRunner's own (src/core/sessions): generation_failed, by reason.
+  if (data.mlkitCode === ML_KIT_MAX_TURNS_EXCEEDED) {
+    return new AgentError('generation_failed', error.message || 'Gemini Nano: the turn needed more steps than maxTurns allows.', {
+      ...options,
+      details: { reason: 'max_turns_exceeded' },
+    });
+  }
   return new AgentError(code, error.message || `Gemini Nano failed (${code}).`, options);
 }

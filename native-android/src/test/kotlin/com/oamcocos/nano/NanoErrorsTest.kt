@@ -33,6 +33,16 @@ class NanoErrorsTest {
         for ((code, wire) in expected) assertEquals("ML Kit $code", wire, NanoErrors.codeFor(code).wire)
     }
 
+    @Test
+    fun theAgentTurnLimitMapsAsTheTypeScriptRunnerDoes() {
+        // genai-agent's MAX_TURNS_EXCEEDED is not in the Prompt API's ErrorCode: checked by itself.
+        assertEquals(-112, NanoErrors.MAX_TURNS_EXCEEDED)
+        assertEquals("generation_failed", NanoErrors.codeFor(-112).wire)
+        assertTrue(NanoErrors.isKnown(-112))
+        assertEquals("Gemini Nano: the turn needed more steps than maxTurns allows (ML Kit MAX_TURNS_EXCEEDED, -112)", NanoErrors.messageFor(-112))
+        assertEquals(-112, NanoErrors.toRpcError(NanoFailure(-112, "max turns", 0)).mlkitCode)
+    }
+
     /** Every `public static final int` of a class: how Kotlin compiles a companion's const vals. */
     private fun intConstants(vararg classes: Class<*>): Map<String, Int> = classes
         .flatMap { it.declaredFields.toList() }

@@ -28,6 +28,12 @@ object NanoErrors {
     const val STRUCTURED_OUTPUT_RESPONSE_ERROR = -105
     const val STRUCTURED_OUTPUT_MAX_TOKENS_ERROR = -106
     const val AUDIO_BUFFER_OVERFLOW = -107
+    /**
+     * genai-agent's AgentRunner: a turn needed more steps than the agent's maxTurns. Not a
+     * Prompt API code; mapped in case it reaches us, as the TypeScript AgentRunner's own
+     * (generation_failed: the request was valid, the model did not finish within its budget).
+     */
+    const val MAX_TURNS_EXCEEDED = -112
 
     private class Entry(val name: String, val code: AgentErrorCode, val text: String)
 
@@ -54,6 +60,7 @@ object NanoErrors {
         STRUCTURED_OUTPUT_RESPONSE_ERROR to Entry("STRUCTURED_OUTPUT_RESPONSE_ERROR", AgentErrorCode.GENERATION_FAILED, "the generated values do not match the schema"),
         STRUCTURED_OUTPUT_MAX_TOKENS_ERROR to Entry("STRUCTURED_OUTPUT_MAX_TOKENS_ERROR", AgentErrorCode.GENERATION_FAILED, "the structured output ran out of tokens"),
         AUDIO_BUFFER_OVERFLOW to Entry("AUDIO_BUFFER_OVERFLOW", AgentErrorCode.GENERATION_FAILED, "the audio input overflowed"),
+        MAX_TURNS_EXCEEDED to Entry("MAX_TURNS_EXCEEDED", AgentErrorCode.GENERATION_FAILED, "the turn needed more steps than maxTurns allows"),
     )
 
     /** True for the codes the table knows (a test checks every ML Kit ErrorCode constant is one). */
