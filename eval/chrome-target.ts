@@ -2,8 +2,8 @@
  * `--chrome`: Chrome's built-in model (the Prompt API's `LanguageModel`), driven through
  * playwright-core. A loopback server serves eval/chrome-page.ts to the browser; every model
  * step the scenarios take in Node is run there by ChromePromptModel and streamed back chunk by
- * chunk. When the browser has no `LanguageModel`, or has one with no model behind it (Debian's
- * Chromium has the API surface but no model), the eval stops at once and says so.
+ * chunk. When the browser has no `LanguageModel`, or has one that cannot run here (Debian's
+ * Chromium on this machine answers `device_not_eligible`), the eval stops at once and says so.
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -157,7 +157,7 @@ export async function openChromeTarget(options: ChromeTargetOptions): Promise<Op
     const availability = await page.evaluate(() => (globalThis as unknown as PageApi).OamEval.availability());
     if (availability.status !== 'available') {
       const detail = availability.status === 'unavailable' ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}` : availability.status;
-      throw new TargetUnavailable(`${executablePath} (${browserVersion}) has LanguageModel, but its model is not available (${detail}). Chromium builds such as Debian's have the API with no model behind it; use desktop Chrome 148+ where chrome://on-device-internals shows the model ready.`);
+      throw new TargetUnavailable(`Chrome's built-in model is not available in ${executablePath} (${browserVersion}): the page has LanguageModel, but it answers ${detail}. Nothing was evaluated. Run --chrome with a desktop Chrome 148+ (CHROME_PATH) on a machine where chrome://on-device-internals shows the model ready, or use --url with a local server.`);
     }
     const capabilities = await page.evaluate(() => (globalThis as unknown as PageApi).OamEval.capabilities());
     model = new BrowserModel(page, capabilities);

@@ -16,7 +16,7 @@ export interface RecordedExchange {
   expect: string;
   kind: string;
   isRepair: boolean;
-  /** The model's answer; absent when the step failed. */
+  /** The model's answer as far as the library read it (it stops once a JSON answer is complete); absent when the step failed. */
   output?: string;
   /** The step failed with this message (the replay answers HTTP 500 with it). */
   fail?: string;
