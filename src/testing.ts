@@ -5,6 +5,9 @@
  */
 export { ScriptedLanguageModel, Script } from './scripted/scripted-model';
 export type { ScriptStep, ScriptedModelOptions } from './scripted/scripted-model';
+// Scripts of the protocol shared with open-apple-models: ScriptedLanguageModel.fromNativeScript(script).
+export { readNativeScript } from './scripted/native-script';
+export type { NativeScript, NativeScriptStep, NativeToolCall } from './scripted/native-script';
 export { KeywordModel } from './scripted/keyword-model';
 export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
 export { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from './scripted/persona-stand-in';

@@ -12,6 +12,9 @@ import {
   type ModelAvailability,
   type ModelCapabilities,
 } from '../contract/language-model';
+import { NativeScriptPlayer, readNativeScript, fillTemplate, type NativeScript } from './native-script';
+
+export type { NativeScript, NativeScriptStep, NativeToolCall } from './native-script';
 
 export type ScriptStep =
   | { type: 'text'; text: string; chunks?: number }
@@ -80,7 +83,22 @@ export class ScriptedLanguageModel implements LanguageModel {
   private _availability: ModelAvailability;
   private readonly chunkDelayMs: number;
   private readonly fallback?: ScriptStep;
+  /** Plays a native script once the steps given here run out (fromNativeScript). */
+  private player?: NativeScriptPlayer;
   countTokens?: (text: string) => Promise<number | null>;
+
+  /**
+   * A model that plays a script of the protocol shared with open-apple-models and
+   * open-android-models unchanged (`{"type":"scripted","steps":[…],"fallback"?}` or
+   * `"scripted"`), so one script plays the same on every platform (see native-script.ts).
+   * A bad step is invalid_request naming its index, thrown here, before any model call.
+   */
+  static fromNativeScript(script: NativeScript, options: Omit<ScriptedModelOptions, 'fallback'> = {}): ScriptedLanguageModel {
+    const { steps, fallback } = readNativeScript(script);
+    const model = new ScriptedLanguageModel([], options);
+    model.player = new NativeScriptPlayer(steps, fallback);
+    return model;
+  }
 
   constructor(steps: Array<ScriptStep | string> = [], options: ScriptedModelOptions = {}) {
     this.steps = steps.map(toStep);
@@ -98,7 +116,7 @@ export class ScriptedLanguageModel implements LanguageModel {
   }
 
   get remaining(): number {
-    return this.steps.length;
+    return this.steps.length + (this.player ? this.player.remaining : 0);
   }
 
   /** The step kinds received, in order: handy for asserting the exact sequence of steps. */
@@ -121,7 +139,7 @@ export class ScriptedLanguageModel implements LanguageModel {
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
     this.requests.push({ ...request, turn: request.turn ? JSON.parse(JSON.stringify(request.turn)) : undefined });
     if (signal?.aborted) throw abortError(signal);
-    let step = this.steps.shift() ?? this.fallback;
+    let step = this.steps.shift() ?? this.player?.next(request) ?? this.fallback;
     if (!step) {
       throw new AgentError('invalid_request', `ScriptedLanguageModel: the script is exhausted after ${this.played} steps; add a step for request #${this.requests.length} (kind ${request.kind}).`);
     }
@@ -166,14 +184,6 @@ export class ScriptedLanguageModel implements LanguageModel {
 
 function toStep(step: ScriptStep | string): ScriptStep {
   return typeof step === 'string' ? { type: 'text', text: step, chunks: 3 } : step;
-}
-
-function fillTemplate(template: string, request: GenerationRequest): string {
-  const outputs = request.turn?.toolResults.map((r) => r.output) ?? [];
-  return template
-    .replace(/\{prompt\}/g, request.turn?.prompt ?? request.prompt)
-    .replace(/\{toolOutputs\}/g, outputs.join('; '))
-    .replace(/\{toolOutput\}/g, outputs.length > 0 ? outputs[outputs.length - 1] : '');
 }
 
 /** Splits into about `n` pieces without cutting a surrogate pair in half. */
