@@ -12,7 +12,8 @@ type ChunkMessage =
   | { id: number; error: { code: string; message: string } }
   | { id: number; done: true };
 
-const send = (message: ChunkMessage) => (globalThis as unknown as { oamEvalChunk(m: ChunkMessage): Promise<void> }).oamEvalChunk(message);
+const send = (message: ChunkMessage) =>
+  (globalThis as unknown as { oamEvalChunk(m: ChunkMessage): Promise<void> }).oamEvalChunk(message);
 const model = new ChromePromptModel();
 const running = new Map<number, Canceller>();
 

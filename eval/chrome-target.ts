@@ -12,12 +12,22 @@ import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import {
-  AgentError, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability,
-  type ModelCapabilities, type SignalLike,
+  AgentError,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+  type SignalLike,
 } from '../src';
 import { TargetUnavailable, type OpenedTarget } from './target';
 
-export const BROWSER_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+export const BROWSER_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 export interface ChromeTargetOptions {
   /** The browser to launch; default CHROME_PATH, CHROMIUM_PATH, then the usual Debian paths. */
@@ -50,7 +60,10 @@ export function findBrowser(env: Record<string, string | undefined> = process.en
   }
   const found = BROWSER_CANDIDATES.find((path) => existsSync(path));
   if (found) return found;
-  throw new TargetUnavailable(`No Chrome or Chromium found (looked at ${BROWSER_CANDIDATES.join(', ')}). Install Chrome 148+ with its built-in model, or point CHROME_PATH at it.`);
+  throw new TargetUnavailable(
+    `No Chrome or Chromium found (looked at ${BROWSER_CANDIDATES.join(', ')}). ` +
+      'Install Chrome 148+ with its built-in model, or point CHROME_PATH at it.',
+  );
 }
 
 /** Messages from the page for one generation, read in order by its generate() loop. */
@@ -64,7 +77,10 @@ class ChunkQueue {
   }
 
   async next(): Promise<ChunkMessage> {
-    while (this.items.length === 0) await new Promise<void>((resolve) => { this.wake = resolve; });
+    while (this.items.length === 0)
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
     this.wake = undefined;
     return this.items.shift() as ChunkMessage;
   }
@@ -75,7 +91,10 @@ class BrowserModel implements LanguageModel {
   private nextId = 1;
   private readonly queues = new Map<number, ChunkQueue>();
 
-  constructor(private readonly page: Page, readonly capabilities: ModelCapabilities) {}
+  constructor(
+    private readonly page: Page,
+    readonly capabilities: ModelCapabilities,
+  ) {}
 
   deliver(message: ChunkMessage): void {
     this.queues.get(message.id)?.push(message);
@@ -90,15 +109,28 @@ class BrowserModel implements LanguageModel {
     const id = this.nextId++;
     const queue = new ChunkQueue();
     this.queues.set(id, queue);
-    const cancel = () => { void this.page.evaluate((which) => (globalThis as unknown as PageApi).OamEval.cancel(which), id).catch(() => undefined); };
+    const cancel = () => {
+      void this.page
+        .evaluate((which) => (globalThis as unknown as PageApi).OamEval.cancel(which), id)
+        .catch(() => undefined);
+    };
     signal?.addEventListener('abort', cancel);
     let finished = false;
     try {
-      await this.page.evaluate(([which, sent]) => (globalThis as unknown as PageApi).OamEval.start(which, sent), [id, request] as const);
+      await this.page.evaluate(([which, sent]) => (globalThis as unknown as PageApi).OamEval.start(which, sent), [
+        id,
+        request,
+      ] as const);
       for (;;) {
         const message = await queue.next();
-        if ('done' in message) { finished = true; return; }
-        if ('error' in message) { finished = true; throw new AgentError(message.error.code as never, message.error.message); }
+        if ('done' in message) {
+          finished = true;
+          return;
+        }
+        if ('error' in message) {
+          finished = true;
+          throw new AgentError(message.error.code as never, message.error.message);
+        }
         yield message.chunk;
       }
     } finally {
@@ -112,15 +144,25 @@ class BrowserModel implements LanguageModel {
 
 /** This folder: __dirname under jest; under scripts/run-ts.mjs (an ESM bundle) the entry's folder. */
 function evalFolder(): string {
-  return typeof __dirname === 'string' && existsSync(join(__dirname, 'chrome-page.ts')) ? __dirname : dirname(process.argv[1]);
+  return typeof __dirname === 'string' && existsSync(join(__dirname, 'chrome-page.ts'))
+    ? __dirname
+    : dirname(process.argv[1]);
 }
 
 async function servePage(): Promise<{ server: Server; url: string }> {
   const bundled = await build({
-    entryPoints: [join(evalFolder(), 'chrome-page.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent',
+    entryPoints: [join(evalFolder(), 'chrome-page.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
   });
   const script = bundled.outputFiles[0].text;
-  const html = '<!doctype html><html><head><meta charset="utf-8"><title>oam-cocos eval</title></head><body><script src="/page.js"></script></body></html>';
+  const html =
+    '<!doctype html><html><head><meta charset="utf-8"><title>oam-cocos eval</title></head>' +
+    '<body><script src="/page.js"></script></body></html>';
   const server = createServer((request, response) => {
     const isScript = request.url === '/page.js';
     response.writeHead(200, { 'Content-Type': isScript ? 'text/javascript' : 'text/html' });
@@ -141,7 +183,8 @@ export async function openChromeTarget(options: ChromeTargetOptions): Promise<Op
   };
   try {
     browser = await chromium.launch({
-      executablePath, headless: !options.headed,
+      executablePath,
+      headless: !options.headed,
       args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync'],
     });
     const page = await browser.newPage();
@@ -152,16 +195,32 @@ export async function openChromeTarget(options: ChromeTargetOptions): Promise<Op
     const hasApi = await page.evaluate(() => (globalThis as unknown as PageApi).OamEval.hasPromptApi());
     const browserVersion = browser.version();
     if (!hasApi) {
-      throw new TargetUnavailable(`${executablePath} (${browserVersion}) has no Prompt API: LanguageModel is not defined on the page. Chrome's built-in model needs desktop Chrome 148+ with the model downloaded; Chromium builds such as Debian's do not ship it.`);
+      throw new TargetUnavailable(
+        `${executablePath} (${browserVersion}) has no Prompt API: LanguageModel is not defined on the page. ` +
+          "Nothing was evaluated. Chrome's built-in model needs desktop Chrome 148+ (CHROME_PATH) with the model " +
+          'downloaded; or use --url with a local server.',
+      );
     }
     const availability = await page.evaluate(() => (globalThis as unknown as PageApi).OamEval.availability());
     if (availability.status !== 'available') {
-      const detail = availability.status === 'unavailable' ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}` : availability.status;
-      throw new TargetUnavailable(`Chrome's built-in model is not available in ${executablePath} (${browserVersion}): the page has LanguageModel, but it answers ${detail}. Nothing was evaluated. Run --chrome with a desktop Chrome 148+ (CHROME_PATH) on a machine where chrome://on-device-internals shows the model ready, or use --url with a local server.`);
+      const detail =
+        availability.status === 'unavailable'
+          ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}`
+          : availability.status;
+      throw new TargetUnavailable(
+        `Chrome's built-in model is not available in ${executablePath} (${browserVersion}): the page has ` +
+          `LanguageModel, but it answers ${detail}. Nothing was evaluated. Run --chrome with a desktop Chrome 148+ ` +
+          '(CHROME_PATH) on a machine where chrome://on-device-internals shows the model ready, or use --url with a ' +
+          'local server.',
+      );
     }
     const capabilities = await page.evaluate(() => (globalThis as unknown as PageApi).OamEval.capabilities());
     model = new BrowserModel(page, capabilities);
-    return { model, info: { kind: 'chrome', where: `${executablePath} (${browserVersion})`, model: capabilities.modelName }, close };
+    return {
+      model,
+      info: { kind: 'chrome', where: `${executablePath} (${browserVersion})`, model: capabilities.modelName },
+      close,
+    };
   } catch (error) {
     await close();
     if (error instanceof TargetUnavailable) throw error;

@@ -47,7 +47,8 @@ class UsageError extends Error {}
 
 function positiveInteger(flag: string, text: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} needs a whole number ≥ 1, got ${JSON.stringify(text)}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new UsageError(`${flag} needs a whole number ≥ 1, got ${JSON.stringify(text)}.`);
   return value;
 }
 
@@ -65,20 +66,29 @@ export function parseFlags(argv: readonly string[]): Flags {
     else if (flag === '--chrome') flags.chrome = true;
     else if (flag === '--headed') flags.headed = true;
     else if (flag === '--runs') flags.runs = positiveInteger(flag, value());
-    else if (flag === '--only') flags.only = value().split(',').map((id) => id.trim()).filter(Boolean);
+    else if (flag === '--only')
+      flags.only = value()
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
     else if (flag === '--report') flags.report = value();
     else if (flag === '--record') flags.record = value();
     else if (flag === '--no-stream') flags.streaming = false;
     else if (flag === '--timeout-ms') flags.timeoutMs = positiveInteger(flag, value());
     else throw new UsageError(`unknown option ${flag}.`);
   }
-  if (flags.chrome === (flags.url !== undefined)) throw new UsageError('give either --url (an OpenAI-compatible server) or --chrome.');
+  if (flags.chrome === (flags.url !== undefined))
+    throw new UsageError('give either --url (an OpenAI-compatible server) or --chrome.');
   if (flags.url !== undefined && flags.model === undefined) {
-    throw new UsageError('--url needs --model: the name the server knows the model by (Ollama and LM Studio need it; llama.cpp ignores it).');
+    throw new UsageError(
+      '--url needs --model: the name the server knows the model by ' +
+        '(Ollama and LM Studio need it; llama.cpp ignores it).',
+    );
   }
   const known = new Set(SCENARIOS.map((scenario) => scenario.id));
   const unknown = (flags.only ?? []).filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new UsageError(`unknown scenario ${unknown.join(', ')}; the scenarios are ${[...known].join(', ')}.`);
+  if (unknown.length > 0)
+    throw new UsageError(`unknown scenario ${unknown.join(', ')}; the scenarios are ${[...known].join(', ')}.`);
   return flags;
 }
 
@@ -96,7 +106,8 @@ export interface CliIo {
 function progressLine(scenario: EvalScenario, item: ItemRecord): string {
   const action = item.firstAction !== undefined ? ` first: ${item.firstAction};` : '';
   const error = item.error ? ` (${item.error.message.split('\n')[0]})` : '';
-  return `  ${scenario.id} #${item.run} ${item.pass ? 'ok  ' : 'MISS'} ${JSON.stringify(item.input)} →${action} ${item.detail}${error}`;
+  const mark = item.pass ? 'ok  ' : 'MISS';
+  return `  ${scenario.id} #${item.run} ${mark} ${JSON.stringify(item.input)} →${action} ${item.detail}${error}`;
 }
 
 async function openTarget(flags: Flags, io: CliIo): Promise<OpenedTarget> {
@@ -106,7 +117,13 @@ async function openTarget(flags: Flags, io: CliIo): Promise<OpenedTarget> {
   }
   const checkTimeoutMs = io.checkTimeoutMs ?? 5000;
   io.err(`eval: checking ${flags.url} (up to ${checkTimeoutMs / 1000} s)…`);
-  return openServerTarget({ url: flags.url as string, model: flags.model as string, streaming: flags.streaming, checkTimeoutMs, stepTimeoutMs: flags.timeoutMs });
+  return openServerTarget({
+    url: flags.url as string,
+    model: flags.model as string,
+    streaming: flags.streaming,
+    checkTimeoutMs,
+    stepTimeoutMs: flags.timeoutMs,
+  });
 }
 
 export async function runCli(io: CliIo): Promise<number> {
@@ -131,13 +148,21 @@ export async function runCli(io: CliIo): Promise<number> {
     const scenarios = flags.only ? SCENARIOS.filter((scenario) => flags.only?.includes(scenario.id)) : SCENARIOS;
     const startedAt = new Date().toISOString();
     io.err(`eval: ${scenarios.length} scenarios × ${flags.runs} runs on ${target.info.where} (${target.info.model})`);
-    const records = await runEval({ model: target.model, scenarios, runs: flags.runs, clock, onItem: (scenario, item) => io.err(progressLine(scenario, item)) });
+    const records = await runEval({
+      model: target.model,
+      scenarios,
+      runs: flags.runs,
+      clock,
+      onItem: (scenario, item) => io.err(progressLine(scenario, item)),
+    });
     const { scenarios: scores, totals } = scoreScenarios(records);
     io.out(`Live eval: ${target.info.model} on ${target.info.where}, ${flags.runs} runs per scenario\n`);
     io.out(scoreTable(scores, totals));
     io.out('');
     for (const scenario of scenarios) io.out(`  ${scenario.title}: ${scenario.checks}.`);
-    const reportPath = flags.report ? resolve(flags.report) : join(mkdtempSync(join(tmpdir(), 'oam-eval-')), 'eval-report.json');
+    const reportPath = flags.report
+      ? resolve(flags.report)
+      : join(mkdtempSync(join(tmpdir(), 'oam-eval-')), 'eval-report.json');
     writeReport(reportPath, buildReport({ target: target.info, runs: flags.runs, startedAt, records }));
     io.out(`\nreport: ${reportPath}`);
     if (flags.record) {

@@ -13,7 +13,7 @@ runCli({
 }).then(
   (status) => process.exit(status),
   (error: unknown) => {
-    console.error(`eval: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    console.error(`eval: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(1);
   },
 );

@@ -3,7 +3,14 @@
  * scores come from the steps themselves (repairs, first tries, times) and not from what one game
  * API happens to return: DecisionEngine, ContentGenerator and barks report no steps of their own.
  */
-import { AgentError, type GenerationChunk, type GenerationRequest, type LanguageModel, type SignalLike, type StepKind } from '../src';
+import {
+  AgentError,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type SignalLike,
+  type StepKind,
+} from '../src';
 
 /** Milliseconds from some fixed point; `performance.now()` in live runs, a fake in tests. */
 export type Clock = () => number;
@@ -21,11 +28,18 @@ export interface StepTrace {
 export class ProbeModel implements LanguageModel {
   private steps: StepTrace[] = [];
 
-  constructor(private readonly inner: LanguageModel, private readonly clock: Clock) {}
+  constructor(
+    private readonly inner: LanguageModel,
+    private readonly clock: Clock,
+  ) {}
 
-  get capabilities() { return this.inner.capabilities; }
+  get capabilities() {
+    return this.inner.capabilities;
+  }
 
-  availability() { return this.inner.availability(); }
+  availability() {
+    return this.inner.availability();
+  }
 
   countTokens(text: string): Promise<number | null> {
     return this.inner.countTokens ? this.inner.countTokens(text) : Promise.resolve(null);

@@ -16,7 +16,10 @@ export interface RecordedExchange {
   expect: string;
   kind: string;
   isRepair: boolean;
-  /** The model's answer as far as the library read it (it stops once a JSON answer is complete); absent when the step failed. */
+  /**
+   * The model's answer as far as the library read it (it stops once a JSON answer is complete);
+   * absent when the step failed.
+   */
   output?: string;
   /** The step failed with this message (the replay answers HTTP 500 with it). */
   fail?: string;
@@ -36,7 +39,13 @@ export function recordingOf(input: { model: string; note?: string; records: read
   for (const record of input.records) {
     for (const item of record.items) {
       for (const step of item.steps) {
-        const exchange: RecordedExchange = { scenario: record.id, run: item.run, expect: item.input, kind: step.kind, isRepair: step.isRepair };
+        const exchange: RecordedExchange = {
+          scenario: record.id,
+          run: item.run,
+          expect: item.input,
+          kind: step.kind,
+          isRepair: step.isRepair,
+        };
         if (step.error) exchange.fail = step.error.message;
         else exchange.output = step.output;
         exchanges.push(exchange);
@@ -55,11 +64,19 @@ export function writeRecording(path: string, recording: Recording): void {
 /** Reads a recording, or throws saying what is wrong with it. */
 export function readRecording(value: unknown): Recording {
   const candidate = value as Partial<Recording> | null;
-  if (!candidate || candidate.format !== RECORDING_FORMAT || candidate.version !== 1 || !Array.isArray(candidate.exchanges)) {
+  if (
+    !candidate ||
+    candidate.format !== RECORDING_FORMAT ||
+    candidate.version !== 1 ||
+    !Array.isArray(candidate.exchanges)
+  ) {
     throw new Error(`not an eval recording (expected {"format":"${RECORDING_FORMAT}","version":1,"exchanges":[…]})`);
   }
   candidate.exchanges.forEach((exchange, index) => {
-    if (typeof exchange?.expect !== 'string' || (typeof exchange.output !== 'string' && typeof exchange.fail !== 'string')) {
+    if (
+      typeof exchange?.expect !== 'string' ||
+      (typeof exchange.output !== 'string' && typeof exchange.fail !== 'string')
+    ) {
       throw new Error(`exchange ${index} needs "expect" and either "output" or "fail"`);
     }
   });

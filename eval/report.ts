@@ -27,7 +27,12 @@ export interface EvalReport {
   totals: Score;
 }
 
-export function buildReport(input: { target: EvalTarget; runs: number; startedAt: string; records: readonly ScenarioRecord[] }): EvalReport {
+export function buildReport(input: {
+  target: EvalTarget;
+  runs: number;
+  startedAt: string;
+  records: readonly ScenarioRecord[];
+}): EvalReport {
   const { scenarios, totals } = scoreScenarios(input.records);
   return {
     format: REPORT_FORMAT,
@@ -35,7 +40,11 @@ export function buildReport(input: { target: EvalTarget; runs: number; startedAt
     startedAt: input.startedAt,
     target: input.target,
     runs: input.runs,
-    scenarios: scenarios.map((score, index) => ({ ...score, rule: input.records[index].checks, details: input.records[index].items })),
+    scenarios: scenarios.map((score, index) => ({
+      ...score,
+      rule: input.records[index].checks,
+      details: input.records[index].items,
+    })),
     totals,
   };
 }

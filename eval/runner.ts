@@ -66,8 +66,15 @@ export async function runEval(options: RunEvalOptions): Promise<ScenarioRecord[]
         // A scenario that cannot even set up is a bug here, not a model's miss: keep it visible.
         const agentError = AgentError.from(thrown);
         record.items.push({
-          input: '(scenario set-up)', run, pass: false, detail: `error: ${agentError.code}`, output: '', fallback: false,
-          error: { code: agentError.code, message: agentError.message }, steps: probe.take(), latencyMs: 0,
+          input: '(scenario set-up)',
+          run,
+          pass: false,
+          detail: `error: ${agentError.code}`,
+          output: '',
+          fallback: false,
+          error: { code: agentError.code, message: agentError.message },
+          steps: probe.take(),
+          latencyMs: 0,
         });
       }
     }

@@ -6,8 +6,17 @@
  * own, not the demo's, so a recording made today still replays when the demo changes.
  */
 import {
-  Agent, AgentTool, ContentGenerator, DecisionEngine, JsonSchema, NPC, WorldState,
-  type AgentResponse, type LanguageModel, type Persona, type ToolRecord,
+  Agent,
+  AgentTool,
+  ContentGenerator,
+  DecisionEngine,
+  JsonSchema,
+  NPC,
+  WorldState,
+  type AgentResponse,
+  type LanguageModel,
+  type Persona,
+  type ToolRecord,
 } from '../src';
 
 /** What one item ended with, as the scenario judges it. */
@@ -64,15 +73,21 @@ function actionResult(response: AgentResponse, expected: string): ItemResult {
   const firstAction = firstActionOf(response.toolCalls);
   const spoke = response.text.trim().length > 0;
   const pass = firstAction === expected && spoke;
-  const detail = firstAction === expected
-    ? (spoke ? `${expected} first` : `${expected} first, but no line`)
-    : `${firstAction} first, expected ${expected}`;
+  const detail =
+    firstAction === expected
+      ? spoke
+        ? `${expected} first`
+        : `${expected} first, but no line`
+      : `${firstAction} first, expected ${expected}`;
   return { firstAction, pass, detail, output: response.text, fallback: false };
 }
 
 function innkeeperTools(): AgentTool[] {
   return [
-    AgentTool.local({ name: 'check_menu', description: "Lists tonight's food and drink with prices in gold." }, () => MENU),
+    AgentTool.local(
+      { name: 'check_menu', description: "Lists tonight's food and drink with prices in gold." },
+      () => MENU,
+    ),
     AgentTool.local(
       {
         name: 'take_order',
@@ -82,20 +97,27 @@ function innkeeperTools(): AgentTool[] {
           quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),
         }),
       },
-      (args: { item: keyof typeof MENU; quantity: number }) => ({ served: args.quantity, item: args.item, cost: MENU[args.item] * args.quantity }),
+      (args: { item: keyof typeof MENU; quantity: number }) => ({
+        served: args.quantity,
+        item: args.item,
+        cost: MENU[args.item] * args.quantity,
+      }),
     ),
     AgentTool.local(
       {
         name: 'rent_room',
         description: 'Gives the guest a room upstairs for some nights (4 gold a night).',
-        parameters: JsonSchema.obj({ nights: JsonSchema.integer({ minimum: 1, maximum: 7, description: 'how many nights' }) }),
+        parameters: JsonSchema.obj({
+          nights: JsonSchema.integer({ minimum: 1, maximum: 7, description: 'how many nights' }),
+        }),
       },
       (args: { nights: number }) => ({ room: 3, nights: args.nights, cost: 4 * args.nights }),
     ),
   ];
 }
 
-const INNKEEPER_INSTRUCTIONS = 'You are Mira, the innkeeper of the Crooked Lantern. Answer in at most 2 short sentences.';
+const INNKEEPER_INSTRUCTIONS =
+  'You are Mira, the innkeeper of the Crooked Lantern. Answer in at most 2 short sentences.';
 const TAVERN_LABELS = { user: 'Guest', assistant: 'Mira' };
 
 const innkeeper: EvalScenario = {
@@ -104,7 +126,11 @@ const innkeeper: EvalScenario = {
   checks: 'the first action is the expected tool (or a direct reply for small talk), and she speaks',
   async play({ model, item }) {
     // One conversation per run: the lines come one after another, as a guest says them.
-    const agent = new Agent(model, { instructions: INNKEEPER_INSTRUCTIONS, tools: innkeeperTools(), config: { labels: TAVERN_LABELS } });
+    const agent = new Agent(model, {
+      instructions: INNKEEPER_INSTRUCTIONS,
+      tools: innkeeperTools(),
+      config: { labels: TAVERN_LABELS },
+    });
     const lines: Array<[string, string]> = [
       ['Good evening! Lovely fire you have going.', REPLY],
       ["What's warm to eat tonight?", 'check_menu'],
@@ -112,7 +138,9 @@ const innkeeper: EvalScenario = {
       ['I need a bed for two nights.', 'rent_room'],
     ];
     for (const [line, expected] of lines) {
-      await item({ input: line, expectedFirstAction: expected }, async () => actionResult(await agent.respond(line), expected));
+      await item({ input: line, expectedFirstAction: expected }, async () =>
+        actionResult(await agent.respond(line), expected),
+      );
     }
   },
 };
@@ -120,7 +148,9 @@ const innkeeper: EvalScenario = {
 const forcedTool: EvalScenario = {
   id: 'forced-tool',
   title: 'forced tool, arguments',
-  checks: "toolChoice {tool: 'take_order'}: the call is made with arguments valid against its schema and the ordered item and count",
+  checks:
+    "toolChoice {tool: 'take_order'}: the call is made, with arguments valid against its schema " +
+    'that name the ordered item and count',
   async play({ model, item }) {
     const orders: Array<[string, { item: string; quantity: number }]> = [
       ['Three bowls of stew for my friends.', { item: 'stew', quantity: 3 }],
@@ -129,17 +159,31 @@ const forcedTool: EvalScenario = {
     ];
     for (const [line, expected] of orders) {
       // A fresh agent per order: the arguments must come from this line alone.
-      const agent = new Agent(model, { instructions: INNKEEPER_INSTRUCTIONS, tools: innkeeperTools(), config: { labels: TAVERN_LABELS } });
+      const agent = new Agent(model, {
+        instructions: INNKEEPER_INSTRUCTIONS,
+        tools: innkeeperTools(),
+        config: { labels: TAVERN_LABELS },
+      });
       await item({ input: line, expectedFirstAction: 'take_order' }, async () => {
         const response = await agent.respond(line, { toolChoice: { tool: 'take_order' } });
         const call = response.toolCalls.find((record) => record.call.name === 'take_order');
         const args = call?.call.args as { item?: unknown; quantity?: unknown } | undefined;
         const made = call !== undefined && !call.rejected;
         const right = made && args?.item === expected.item && args?.quantity === expected.quantity;
-        const detail = !call ? 'no take_order call'
-          : call.rejected ? 'arguments stayed invalid: the call was not made'
-            : right ? `${JSON.stringify(args)}` : `${JSON.stringify(args)}, expected ${JSON.stringify(expected)}`;
-        return { firstAction: firstActionOf(response.toolCalls), pass: right, detail, output: response.text, fallback: false };
+        const detail = !call
+          ? 'no take_order call'
+          : call.rejected
+            ? 'arguments stayed invalid: the call was not made'
+            : right
+              ? `${JSON.stringify(args)}`
+              : `${JSON.stringify(args)}, expected ${JSON.stringify(expected)}`;
+        return {
+          firstAction: firstActionOf(response.toolCalls),
+          pass: right,
+          detail,
+          output: response.text,
+          fallback: false,
+        };
       });
     }
   },
@@ -148,20 +192,38 @@ const forcedTool: EvalScenario = {
 function guardTools(): AgentTool[] {
   const text = (value: string) => () => value;
   return [
-    AgentTool.local({ name: 'open_gate', description: 'Opens the north gate for someone who may pass.' }, text('The gate swings open.')),
     AgentTool.local(
-      { name: 'raise_alarm', description: 'Rings the alarm bell: the garrison turns out.', parameters: JsonSchema.obj({ threat: JsonSchema.string({ description: 'what is coming' }) }) },
+      { name: 'open_gate', description: 'Opens the north gate for someone who may pass.' },
+      text('The gate swings open.'),
+    ),
+    AgentTool.local(
+      {
+        name: 'raise_alarm',
+        description: 'Rings the alarm bell: the garrison turns out.',
+        parameters: JsonSchema.obj({ threat: JsonSchema.string({ description: 'what is coming' }) }),
+      },
       text('The bell rings; the garrison is on its way.'),
     ),
     AgentTool.local(
-      { name: 'check_papers', description: "Reads a traveller's travel papers against the list of wanted names.", parameters: JsonSchema.obj({ traveller: JsonSchema.string({ description: "the traveller's name" }) }) },
+      {
+        name: 'check_papers',
+        description: "Reads a traveller's travel papers against the list of wanted names.",
+        parameters: JsonSchema.obj({ traveller: JsonSchema.string({ description: "the traveller's name" }) }),
+      },
       text('Papers in order; not on the wanted list.'),
     ),
     AgentTool.local(
-      { name: 'send_runner', description: 'Sends the gate boy running for someone.', parameters: JsonSchema.obj({ to: JsonSchema.enumOf(['captain', 'healer']) }) },
+      {
+        name: 'send_runner',
+        description: 'Sends the gate boy running for someone.',
+        parameters: JsonSchema.obj({ to: JsonSchema.enumOf(['captain', 'healer']) }),
+      },
       text('The boy is off like an arrow.'),
     ),
-    AgentTool.local({ name: 'light_beacon', description: 'Lights the beacon on the tower so ships and riders can find the town.' }, text('The beacon burns bright.')),
+    AgentTool.local(
+      { name: 'light_beacon', description: 'Lights the beacon on the tower so ships and riders can find the town.' },
+      text('The beacon burns bright.'),
+    ),
   ];
 }
 
@@ -183,7 +245,9 @@ const guard: EvalScenario = {
         tools: guardTools(),
         config: { labels: { user: 'Traveler', assistant: 'Brom' } },
       });
-      await item({ input: line, expectedFirstAction: expected }, async () => actionResult(await agent.respond(line), expected));
+      await item({ input: line, expectedFirstAction: expected }, async () =>
+        actionResult(await agent.respond(line), expected),
+      );
     }
   },
 };
@@ -205,7 +269,10 @@ const npcFacts: EvalScenario = {
   async play({ model, item }) {
     const world = new WorldState({ player: { gold: 12 } });
     const npc = new NPC({
-      persona: MIRA, model, world, tools: innkeeperTools().slice(0, 1),
+      persona: MIRA,
+      model,
+      world,
+      tools: innkeeperTools().slice(0, 1),
       options: { worldContextPaths: ['player.gold'] },
     });
     const questions: Array<[string, string, RegExp, string]> = [
@@ -218,7 +285,13 @@ const npcFacts: EvalScenario = {
         const turn = await npc.talk(line);
         const mentions = fact.test(turn.line);
         const detail = turn.isFallback ? 'fallback line' : mentions ? `says ${factName}` : `does not say ${factName}`;
-        return { firstAction: firstActionOf(turn.toolCalls), pass: mentions && !turn.isFallback, detail, output: turn.line, fallback: turn.isFallback };
+        return {
+          firstAction: firstActionOf(turn.toolCalls),
+          pass: mentions && !turn.isFallback,
+          detail,
+          output: turn.line,
+          fallback: turn.isFallback,
+        };
       });
     }
   },
@@ -243,11 +316,17 @@ const decisions: EvalScenario = {
     for (const [situation, expected] of situations) {
       await item({ input: situation }, async () => {
         const decision = await engine.decide({
-          situation, options, fallback: 'warn',
+          situation,
+          options,
+          fallback: 'warn',
           actor: { name: 'Brom', role: 'the night guard', personality: 'cautious but fair' },
         });
         const right = decision.optionId === expected && !decision.isFallback;
-        const detail = decision.isFallback ? 'fallback option' : right ? expected : `${decision.optionId}, expected ${expected}`;
+        const detail = decision.isFallback
+          ? 'fallback option'
+          : right
+            ? expected
+            : `${decision.optionId}, expected ${expected}`;
         return { pass: right, detail, output: decision.optionId, fallback: decision.isFallback };
       });
     }
@@ -265,7 +344,9 @@ const barks: EvalScenario = {
     // The raw answer is judged, not only the cleaned line: a bark the library had to clean is a miss.
     let raw = '';
     const watched: LanguageModel = {
-      get capabilities() { return model.capabilities; },
+      get capabilities() {
+        return model.capabilities;
+      },
       availability: () => model.availability(),
       async *generate(request, signal) {
         for await (const chunk of model.generate(request, signal)) {
@@ -275,7 +356,11 @@ const barks: EvalScenario = {
       },
     };
     const npc = new NPC({ persona: MIRA, model: watched });
-    const situations = ['It starts to rain hard outside.', 'A bard begins a cheerful tune by the fire.', 'The stew pot boils over in the kitchen.'];
+    const situations = [
+      'It starts to rain hard outside.',
+      'A bard begins a cheerful tune by the fire.',
+      'The stew pot boils over in the kitchen.',
+    ];
     for (const situation of situations) {
       await item({ input: situation }, async () => {
         raw = '';
@@ -289,7 +374,11 @@ const barks: EvalScenario = {
 
 /** Why a raw bark is not one clean line, or undefined when it is. */
 export function barkProblem(raw: string, name: string): string | undefined {
-  const lines = raw.trim().split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = raw
+    .trim()
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   if (lines.length === 0) return 'empty';
   if (lines.length > 1) return `${lines.length} lines`;
   const line = lines[0];

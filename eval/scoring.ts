@@ -33,7 +33,7 @@ export interface ScenarioScore extends Score {
 /** Nearest-rank percentile of the values (0 for none). */
 export function percentile(values: readonly number[], fraction: number): number {
   if (values.length === 0) return 0;
-  const sorted = values.slice().sort((a, b) => a - b);
+  const sorted = values.slice().sort((left, right) => left - right);
   const rank = Math.max(1, Math.ceil(fraction * sorted.length));
   return sorted[rank - 1];
 }
@@ -57,9 +57,15 @@ export function scoreItems(items: readonly ItemRecord[]): Score {
   const latencies = items.map((item) => item.latencyMs);
   return {
     items: items.length,
-    firstAction: { right: withAction.filter((item) => item.firstAction === item.expectedFirstAction).length, of: withAction.length },
+    firstAction: {
+      right: withAction.filter((item) => item.firstAction === item.expectedFirstAction).length,
+      of: withAction.length,
+    },
     checks: { right: items.filter((item) => item.pass).length, of: items.length },
-    validFirstTry: { right: valid.reduce((sum, ratio) => sum + ratio.right, 0), of: valid.reduce((sum, ratio) => sum + ratio.of, 0) },
+    validFirstTry: {
+      right: valid.reduce((sum, ratio) => sum + ratio.right, 0),
+      of: valid.reduce((sum, ratio) => sum + ratio.of, 0),
+    },
     repairs: items.reduce((sum, item) => sum + item.steps.filter((step) => step.isRepair).length, 0),
     fallbacks: items.filter((item) => item.fallback).length,
     errors: items.filter((item) => item.error !== undefined).length,

@@ -4,7 +4,19 @@
  */
 import type { Ratio, Score, ScenarioScore } from './scoring';
 
-const COLUMNS = ['scenario', 'items', 'right first action', 'check', 'valid first try', 'repairs', 'fallbacks', 'errors', 'calls', 'p50', 'p90'];
+const COLUMNS = [
+  'scenario',
+  'items',
+  'right first action',
+  'check',
+  'valid first try',
+  'repairs',
+  'fallbacks',
+  'errors',
+  'calls',
+  'p50',
+  'p90',
+];
 
 export function ratioText(ratio: Ratio): string {
   if (ratio.of === 0) return '-';
@@ -17,9 +29,17 @@ function seconds(ms: number): string {
 
 function cells(name: string, score: Score): string[] {
   return [
-    name, String(score.items), ratioText(score.firstAction), ratioText(score.checks), ratioText(score.validFirstTry),
-    String(score.repairs), String(score.fallbacks), String(score.errors), String(score.modelCalls),
-    seconds(score.latencyMs.p50), seconds(score.latencyMs.p90),
+    name,
+    String(score.items),
+    ratioText(score.firstAction),
+    ratioText(score.checks),
+    ratioText(score.validFirstTry),
+    String(score.repairs),
+    String(score.fallbacks),
+    String(score.errors),
+    String(score.modelCalls),
+    seconds(score.latencyMs.p50),
+    seconds(score.latencyMs.p90),
   ];
 }
 
@@ -27,7 +47,8 @@ function cells(name: string, score: Score): string[] {
 export function scoreTable(scenarios: readonly ScenarioScore[], totals: Score): string {
   const rows = [COLUMNS, ...scenarios.map((score) => cells(score.title, score)), cells('total', totals)];
   const widths = COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   return [line(rows[0]), rule, ...rows.slice(1, -1).map(line), rule, line(rows[rows.length - 1])].join('\n');
 }

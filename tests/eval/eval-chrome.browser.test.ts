@@ -13,11 +13,19 @@ test('--chrome without a usable built-in model: exit 1, nothing evaluated, and w
   const browser = findChromium();
   const out: string[] = [];
   const err: string[] = [];
-  const status = await runCli({ argv: ['--chrome', '--runs', '1'], out: (line) => out.push(line), err: (line) => err.push(line) });
+  const status = await runCli({
+    argv: ['--chrome', '--runs', '1'],
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
   expect(status).toBe(1);
   expect(out).toEqual([]);
   const said = err.join('\n');
   expect(said).toContain('launching the browser to look for its built-in model (LanguageModel)');
-  expect(said).toMatch(new RegExp(`Chrome's built-in model is not available in ${browser} \\([\\d.]+\\)|${browser} \\([\\d.]+\\) has no Prompt API`));
+  expect(said).toMatch(
+    new RegExp(
+      `Chrome's built-in model is not available in ${browser} \\([\\d.]+\\)|${browser} \\([\\d.]+\\) has no Prompt API`,
+    ),
+  );
   expect(said).toContain('Nothing was evaluated.');
 });

@@ -43,7 +43,9 @@ async function evalAgainst(recording: Recording, args: string[]): Promise<CliRun
   try {
     const status = await runCli({
       argv: ['--url', url, '--model', 'replay', ...args],
-      out: (line) => out.push(line), err: (line) => err.push(line), clock: steppingClock(),
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      clock: steppingClock(),
     });
     return { status, out: out.join('\n'), err: err.join('\n'), server };
   } finally {
@@ -81,7 +83,12 @@ describe('npm run eval against the replay server', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'oam-eval-test-'));
-    streamed = await evalAgainst(recordingFixture(), ['--report', join(dir, 'report.json'), '--record', join(dir, 'recording.json')]);
+    streamed = await evalAgainst(recordingFixture(), [
+      '--report',
+      join(dir, 'report.json'),
+      '--record',
+      join(dir, 'recording.json'),
+    ]);
   });
 
   test('plays every recorded answer in order and prints the score table with the expected counts', () => {
@@ -91,21 +98,50 @@ describe('npm run eval against the replay server', () => {
     expect(streamed.server.requests.filter((request) => request.body?.stream === true)).toHaveLength(109);
     expect(streamed.out).toMatch(/^Live eval: replay on http:\/\/127\.0\.0\.1:\d+\/v1, 3 runs per scenario/);
     expect(streamed.out.split('\n').find((line) => line.startsWith('scenario'))).toMatch(
-      /^scenario\s+items\s+right first action\s+check\s+valid first try\s+repairs\s+fallbacks\s+errors\s+calls\s+p50\s+p90$/,
+      new RegExp(
+        '^scenario\\s+items\\s+right first action\\s+check\\s+valid first try' +
+          '\\s+repairs\\s+fallbacks\\s+errors\\s+calls\\s+p50\\s+p90$',
+      ),
     );
     expect(countsOf(streamed.out)).toEqual(EXPECTED);
     // Progress goes to stderr, one line per item, misses marked.
-    expect(streamed.err).toContain('innkeeper #2 MISS "Good evening! Lovely fire you have going." → first: check_menu; check_menu first, expected reply');
-    expect(streamed.err).toContain('content #3 MISS "Create the reward for clearing the rats out of the cellar." → fallback content');
+    expect(streamed.err).toContain(
+      'innkeeper #2 MISS "Good evening! Lovely fire you have going." → first: check_menu; ' +
+        'check_menu first, expected reply',
+    );
+    expect(streamed.err).toContain(
+      'content #3 MISS "Create the reward for clearing the rats out of the cellar." → fallback content',
+    );
   });
 
   test('the JSON report has every run: scores as in the table, and each item with its model steps', () => {
     expect(streamed.out).toContain(`report: ${join(dir, 'report.json')}`);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as EvalReport;
-    expect(report).toMatchObject({ format: 'oam-eval-report', version: 1, runs: 3, target: { kind: 'openai-compatible', model: 'replay' } });
+    expect(report).toMatchObject({
+      format: 'oam-eval-report',
+      version: 1,
+      runs: 3,
+      target: { kind: 'openai-compatible', model: 'replay' },
+    });
     expect(typeof report.startedAt).toBe('string');
-    expect(report.scenarios.map((scenario) => scenario.id)).toEqual(['innkeeper', 'forced-tool', 'guard', 'npc-facts', 'decision', 'bark', 'content']);
-    expect(report.totals).toMatchObject({ items: 69, firstAction: { right: 39, of: 45 }, checks: { right: 58, of: 69 }, repairs: 4, fallbacks: 1, errors: 0, modelCalls: 109 });
+    expect(report.scenarios.map((scenario) => scenario.id)).toEqual([
+      'innkeeper',
+      'forced-tool',
+      'guard',
+      'npc-facts',
+      'decision',
+      'bark',
+      'content',
+    ]);
+    expect(report.totals).toMatchObject({
+      items: 69,
+      firstAction: { right: 39, of: 45 },
+      checks: { right: 58, of: 69 },
+      repairs: 4,
+      fallbacks: 1,
+      errors: 0,
+      modelCalls: 109,
+    });
     for (const scenario of report.scenarios) {
       expect(scenario.details).toHaveLength(scenario.items);
       expect(typeof scenario.rule).toBe('string');
@@ -123,7 +159,12 @@ describe('npm run eval against the replay server', () => {
       ['decide', false, 'Here you go, two ales for 6 gold.'],
     ]);
     const fallback = report.scenarios[6].details.find((item) => item.fallback);
-    expect(fallback).toMatchObject({ run: 3, pass: false, detail: 'fallback content', output: '{"name":"Dusty bottle","rarity":"common","value":2}' });
+    expect(fallback).toMatchObject({
+      run: 3,
+      pass: false,
+      detail: 'fallback content',
+      output: '{"name":"Dusty bottle","rarity":"common","value":2}',
+    });
     expect(fallback?.steps.filter((step) => step.isRepair)).toHaveLength(1);
   });
 
@@ -134,9 +175,20 @@ describe('npm run eval against the replay server', () => {
     // Each answer as far as the library read it: it stops at the closing brace, before a fence's closing ```.
     const original = recordingFixture().exchanges;
     const cut = recorded.exchanges.filter((exchange, index) => exchange.output !== original[index].output);
-    expect(cut.map((exchange) => exchange.output)).toEqual(['```json\n{"name": "Cellar Master\'s Ring", "rarity": "rare", "value": 35}\n']);
-    expect(recorded.exchanges.map((exchange) => [exchange.scenario, exchange.run, exchange.expect, exchange.kind, exchange.isRepair]))
-      .toEqual(original.map((exchange) => [exchange.scenario, exchange.run, exchange.expect, exchange.kind, exchange.isRepair]));
+    expect(cut.map((exchange) => exchange.output)).toEqual([
+      '```json\n{"name": "Cellar Master\'s Ring", "rarity": "rare", "value": 35}\n',
+    ]);
+    expect(
+      recorded.exchanges.map((exchange) => [
+        exchange.scenario,
+        exchange.run,
+        exchange.expect,
+        exchange.kind,
+        exchange.isRepair,
+      ]),
+    ).toEqual(
+      original.map((exchange) => [exchange.scenario, exchange.run, exchange.expect, exchange.kind, exchange.isRepair]),
+    );
     const whole = await evalAgainst(recorded, ['--no-stream', '--report', join(dir, 'again.json')]);
     expect(whole.status).toBe(0);
     expect(whole.server.problems).toEqual([]);
@@ -149,7 +201,12 @@ describe('npm run eval refuses clearly', () => {
   const run = async (argv: string[]): Promise<CliRun> => {
     const out: string[] = [];
     const err: string[] = [];
-    const status = await runCli({ argv, out: (line) => out.push(line), err: (line) => err.push(line), checkTimeoutMs: 2000 });
+    const status = await runCli({
+      argv,
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      checkTimeoutMs: 2000,
+    });
     return { status, out: out.join('\n'), err: err.join('\n') };
   };
 
@@ -178,7 +235,10 @@ describe('npm run eval refuses clearly', () => {
 
   test('a replay that goes out of step is refused by the server and counted as errors', async () => {
     const recording = recordingFixture();
-    const result = await evalAgainst({ ...recording, exchanges: recording.exchanges.filter((exchange) => exchange.scenario === 'content') }, ['--only', 'bark', '--runs', '1']);
+    const result = await evalAgainst(
+      { ...recording, exchanges: recording.exchanges.filter((exchange) => exchange.scenario === 'content') },
+      ['--only', 'bark', '--runs', '1'],
+    );
     expect(result.status).toBe(0);
     expect(result.server.problems[0]).toContain('replay out of step at exchange 0 (content run 1, structured)');
     expect(countsOf(result.out).barks).toEqual(['3', '-', '0/3 (0%)', '0/3 (0%)', '0', '0', '3', '3']);
@@ -187,15 +247,41 @@ describe('npm run eval refuses clearly', () => {
 
 test('the package script runs eval/index.ts as a user runs it', async () => {
   const recording = recordingFixture();
-  const server = new ReplayServer({ recording: { ...recording, exchanges: recording.exchanges.filter((exchange) => exchange.scenario === 'bark' && exchange.run === 1) } });
+  const server = new ReplayServer({
+    recording: {
+      ...recording,
+      exchanges: recording.exchanges.filter((exchange) => exchange.scenario === 'bark' && exchange.run === 1),
+    },
+  });
   const url = await server.start();
   try {
     const result = await new Promise<CliRun>((done) => {
-      const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'eval/index.ts', '--url', url, '--model', 'replay', '--only', 'bark', '--runs', '1', '--report', join(mkdtempSync(join(tmpdir(), 'oam-eval-cli-')), 'r.json')], { cwd: ROOT });
+      const child = spawn(
+        process.execPath,
+        [
+          'scripts/run-ts.mjs',
+          'eval/index.ts',
+          '--url',
+          url,
+          '--model',
+          'replay',
+          '--only',
+          'bark',
+          '--runs',
+          '1',
+          '--report',
+          join(mkdtempSync(join(tmpdir(), 'oam-eval-cli-')), 'r.json'),
+        ],
+        { cwd: ROOT },
+      );
       let out = '';
       let err = '';
-      child.stdout.on('data', (data) => { out += String(data); });
-      child.stderr.on('data', (data) => { err += String(data); });
+      child.stdout.on('data', (data) => {
+        out += String(data);
+      });
+      child.stderr.on('data', (data) => {
+        err += String(data);
+      });
       child.on('close', (status) => done({ status: status ?? -1, out, err }));
     });
     expect(result.err).toContain('eval: 1 scenarios × 1 runs');
@@ -219,7 +305,13 @@ describe('scoring rules', () => {
   });
 
   test('a first try is valid unless a repair follows it or it failed; percentiles are nearest-rank', () => {
-    const step = (isRepair: boolean, error?: boolean) => ({ kind: 'decide' as const, isRepair, output: '', ms: 0, ...(error ? { error: { code: 'busy', message: 'busy' } } : {}) });
+    const step = (isRepair: boolean, error?: boolean) => ({
+      kind: 'decide' as const,
+      isRepair,
+      output: '',
+      ms: 0,
+      ...(error ? { error: { code: 'busy', message: 'busy' } } : {}),
+    });
     expect(firstTries([step(false), step(true), step(false)])).toEqual({ right: 1, of: 2 });
     expect(firstTries([step(false, true), step(false)])).toEqual({ right: 1, of: 2 });
     expect(percentile([5, 1, 4, 2, 3], 0.5)).toBe(3);

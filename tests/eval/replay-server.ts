@@ -42,7 +42,9 @@ export class ReplayServer {
     this.server = createServer((request, response) => {
       let text = '';
       request.setEncoding('utf8');
-      request.on('data', (piece: string) => { text += piece; });
+      request.on('data', (piece: string) => {
+        text += piece;
+      });
       request.on('end', () => this.answer(request, response, text));
     });
   }
@@ -70,7 +72,10 @@ export class ReplayServer {
     const record: ReplayedRequest = { method: request.method ?? '', url: request.url ?? '' };
     this.requests.push(record);
     if (record.method === 'GET' && record.url === '/v1/models') {
-      this.json(response, 200, { object: 'list', data: [{ id: 'replay', object: 'model', owned_by: 'oam-cocos-tests' }] });
+      this.json(response, 200, {
+        object: 'list',
+        data: [{ id: 'replay', object: 'model', owned_by: 'oam-cocos-tests' }],
+      });
       return;
     }
     if (record.method !== 'POST' || record.url !== '/v1/chat/completions') {
@@ -91,7 +96,11 @@ export class ReplayServer {
     }
     const asked = (record.body?.messages ?? []).map((message) => message.content).join('\n');
     if (asked.indexOf(exchange.expect) < 0) {
-      this.refuse(response, `replay out of step at exchange ${this.next} (${exchange.scenario} run ${exchange.run}, ${exchange.kind}): the request does not contain ${JSON.stringify(exchange.expect)}`);
+      this.refuse(
+        response,
+        `replay out of step at exchange ${this.next} (${exchange.scenario} run ${exchange.run}, ${exchange.kind}): ` +
+          `the request does not contain ${JSON.stringify(exchange.expect)}`,
+      );
       return;
     }
     this.next++;
@@ -100,12 +109,19 @@ export class ReplayServer {
       return;
     }
     const output = exchange.output ?? '';
-    const usage = { prompt_tokens: tokensOf(asked), completion_tokens: tokensOf(output), total_tokens: tokensOf(asked) + tokensOf(output) };
+    const usage = {
+      prompt_tokens: tokensOf(asked),
+      completion_tokens: tokensOf(output),
+      total_tokens: tokensOf(asked) + tokensOf(output),
+    };
     if (record.body?.stream) this.stream(response, output, usage);
     else {
       this.json(response, 200, {
-        id: `replay-${this.next}`, object: 'chat.completion', model: record.body?.model ?? 'replay',
-        choices: [{ index: 0, message: { role: 'assistant', content: output }, finish_reason: 'stop' }], usage,
+        id: `replay-${this.next}`,
+        object: 'chat.completion',
+        model: record.body?.model ?? 'replay',
+        choices: [{ index: 0, message: { role: 'assistant', content: output }, finish_reason: 'stop' }],
+        usage,
       });
     }
   }
@@ -113,9 +129,11 @@ export class ReplayServer {
   private stream(response: ServerResponse, output: string, usage: Record<string, number>): void {
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     const id = `replay-${this.next}`;
-    const chunk = (delta: Record<string, string>, finish: string | null) => sse({ id, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: Record<string, string>, finish: string | null) =>
+      sse({ id, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
     let body = chunk({ role: 'assistant' }, null);
-    for (let at = 0; at < output.length; at += this.chunkChars) body += chunk({ content: output.slice(at, at + this.chunkChars) }, null);
+    for (let at = 0; at < output.length; at += this.chunkChars)
+      body += chunk({ content: output.slice(at, at + this.chunkChars) }, null);
     body += chunk({}, 'stop') + sse({ id, object: 'chat.completion.chunk', choices: [], usage }) + sse('[DONE]');
     // The client may stop reading once its JSON answer is complete; a closed socket is fine.
     response.on('error', () => undefined);
