@@ -35,6 +35,11 @@ export interface ChromeTargetOptions {
   /** Show the window (whether Chrome's model runs headless was not checked here). */
   headed: boolean;
   env?: Record<string, string | undefined>;
+  /**
+   * A script the page runs before its own. The tests install the Prompt API stand-in with it
+   * to check this bridge; a user has no reason to set it.
+   */
+  initScript?: string;
 }
 
 type ChunkMessage =
@@ -188,6 +193,7 @@ export async function openChromeTarget(options: ChromeTargetOptions): Promise<Op
       args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-sync'],
     });
     const page = await browser.newPage();
+    if (options.initScript) await page.addInitScript(options.initScript);
     let model: BrowserModel | undefined;
     await page.exposeFunction('oamEvalChunk', (message: ChunkMessage) => model?.deliver(message));
     await page.goto(url);
