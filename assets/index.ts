@@ -28,5 +28,23 @@ export type { DecisionEvent } from './components/DecisionComponent';
 export { NanoStatus, NANO_AVAILABILITY, NANO_PROGRESS, availabilityMessage } from './components/NanoStatus';
 export type { NanoAvailabilityEvent, NanoStatusValue } from './components/NanoStatus';
 export { JsbBridgeTransport } from './bridge/JsbBridgeTransport';
-export { AgentTool, AgentError, ToolOutput, JsonSchema, WorldState, NPC, DecisionEngine, ContentGenerator, Priority } from './runtime/oam-core.js';
-export type { DialogueTurn, Decision, ToolCall, ToolRecord, Persona, LanguageModel, WorldStateChange } from './runtime/oam-core.js';
+export {
+  AgentTool,
+  AgentError,
+  ToolOutput,
+  JsonSchema,
+  WorldState,
+  NPC,
+  DecisionEngine,
+  ContentGenerator,
+  Priority,
+} from './runtime/oam-core.js';
+export type {
+  DialogueTurn,
+  Decision,
+  ToolCall,
+  ToolRecord,
+  Persona,
+  LanguageModel,
+  WorldStateChange,
+} from './runtime/oam-core.js';

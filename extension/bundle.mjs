@@ -1,5 +1,5 @@
 // Bundles the editor entries that use the engine-agnostic core (src/) into dist/ as CommonJS
-// for the editor's Electron: the `.persona` asset handler and the persona inspector. tsc alone
+// for the editor's Electron: the `.persona` asset handler, the persona inspector and the preview panel. tsc alone
 // cannot emit them, because src/ lies outside extension/tsconfig.json's rootDir.
 // Usage: node extension/bundle.mjs  (after `tsc -p extension/tsconfig.json`, which must exclude
 // the folders bundled here).
@@ -12,6 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const EDITOR_ENTRIES = {
   'asset-db/index': 'extension/asset-db/index.ts',
   'inspector/persona-inspector': 'extension/inspector/persona-inspector.ts',
+  // The preview panel reads a scene NPC with the runtime's own Inspector → NPC mapping.
+  'panels/preview/index': 'extension/panels/preview/index.ts',
 };
 
 export async function bundleEditorEntries(outDir = join(root, 'dist')) {
@@ -32,5 +34,9 @@ export async function bundleEditorEntries(outDir = join(root, 'dist')) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await bundleEditorEntries();
-  console.log(`editor bundles: ${Object.keys(EDITOR_ENTRIES).map((e) => `dist/${e}.js`).join(', ')}`);
+  console.log(
+    `editor bundles: ${Object.keys(EDITOR_ENTRIES)
+      .map((e) => `dist/${e}.js`)
+      .join(', ')}`,
+  );
 }

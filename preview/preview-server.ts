@@ -40,22 +40,26 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`Not found: ${path}\n`);
       return;
     }
-    readFile(join(dir, name)).then((body) => {
-      res.writeHead(200, { 'content-type': TYPES[name.split('.').pop() as string], 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    }, (e: Error) => {
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${e.message}\n`);
-    });
+    readFile(join(dir, name)).then(
+      (body) => {
+        res.writeHead(200, { 'content-type': TYPES[name.split('.').pop() as string], 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      (e: Error) => {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${e.message}\n`);
+      },
+    );
   });
   const port = await listen(server, options.port);
   const url = `http://127.0.0.1:${port}/`;
   return {
     url,
     port,
-    close: () => new Promise<void>((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const running = await startPreviewServer({ port: readPort(argv) });
   console.log(`oam-cocos preview: ${running.url}`);
   console.log('(Ctrl+C to stop)');
-  const stop = () => { void running.close().then(() => process.exit(0)); };
+  const stop = () => {
+    void running.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

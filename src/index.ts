@@ -39,7 +39,8 @@ export { ChromePromptModel, samplingModeFor, PreferAvailableModel } from './mode
 export type { ChromePromptModelOptions, ChromeDownloadProgress, ChromeDownloadOptions, PromptApi, PromptSession, PromptAvailability, SamplingMode } from './models/chrome-prompt';
 
 // The game layer.
-export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, readSaveState, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS, readPersonaTest, runPersonaTest } from './game/npc';
+export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, readSaveState, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS, readPersonaTest, runPersonaTest, npcSetupFromInspector } from './game/npc';
+export type { NPCInspectorProperties, ToolDeclarationProperties } from './game/npc';
 export type { NPCConfig, TalkOptions, BarkOptions, DialogueTurn, NPCEvent, NPCEventType, NPCEventOf, NPCOptions, NPCReplyFormat, NPCSaveState, PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './game/npc';
 export { WorldState, WorldPath, WorldStateError, worldStateTools } from './game/world';
 export type { WorldStateChange, WorldStateListener, WorldStateToolOptions, JsonValue, JsonObject } from './game/world';

@@ -74,7 +74,10 @@ export class JsbBridgeTransport implements BridgeTransport {
 
   constructor(readonly eventName: string = BRIDGE_EVENT) {
     if (!JsbBridgeTransport.isSupported()) {
-      throw new AgentError('model_unavailable', 'JsbBridgeTransport works only in a native build (native.jsbBridgeWrapper is missing here); use the stand-in model in the editor and browser previews.');
+      throw new AgentError(
+        'model_unavailable',
+        'JsbBridgeTransport works only in a native build (native.jsbBridgeWrapper is missing here); use the stand-in model in the editor and browser previews.',
+      );
     }
     this.wrapperOnNative = (native as unknown as LooseNative).bridge?.onNative;
     wrapRestart(eventName);

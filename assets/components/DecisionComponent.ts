@@ -23,7 +23,10 @@ export interface DecisionEvent {
   decision: Decision;
 }
 
-const live = liveState<DecisionComponent, { pending: Canceller[]; destroyed: boolean }>(() => ({ pending: [], destroyed: false }));
+const live = liveState<DecisionComponent, { pending: Canceller[]; destroyed: boolean }>(() => ({
+  pending: [],
+  destroyed: false,
+}));
 
 @ccclass('oam.DecisionComponent')
 @menu('oam/DecisionComponent')
@@ -31,7 +34,10 @@ export class DecisionComponent extends Component {
   @property({ type: [DecisionOptionEntry], tooltip: 'The choices (id + what it means).' })
   options: DecisionOptionEntry[] = [];
 
-  @property({ type: JsonAsset, tooltip: 'Who decides (a persona asset): role, personality and goals shape the choice.' })
+  @property({
+    type: JsonAsset,
+    tooltip: 'Who decides (a persona asset): role, personality and goals shape the choice.',
+  })
   actor: JsonAsset | null = null;
 
   @property({ tooltip: 'Option id used when the model fails or runs out of time (empty = fail instead).' })
@@ -54,7 +60,10 @@ export class DecisionComponent extends Component {
   /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
   decide(situation: string, facts?: unknown): Promise<Decision> {
     const state = live(this);
-    if (isGone(this, state)) return Promise.reject(new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`));
+    if (isGone(this, state))
+      return Promise.reject(
+        new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`),
+      );
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);
@@ -65,21 +74,27 @@ export class DecisionComponent extends Component {
     const pending = state.pending;
     pending.push(canceller);
     request.signal = canceller.signal;
-    const engine = new DecisionEngine(OamRuntime.model, { priority: this.priority, reason: this.withReason ? 'after' : 'none' });
+    const engine = new DecisionEngine(OamRuntime.model, {
+      priority: this.priority,
+      reason: this.withReason ? 'after' : 'none',
+    });
     const forget = () => {
       const i = pending.indexOf(canceller);
       if (i >= 0) pending.splice(i, 1);
     };
-    return engine.decide(request).then((decision) => {
-      forget();
-      this.emitNode(DECISION, { situation, decision });
-      return decision;
-    }, (e: unknown) => {
-      forget();
-      const error = AgentError.from(e);
-      if (error.code === 'cancelled') throw error;
-      return this.failed(error);
-    });
+    return engine.decide(request).then(
+      (decision) => {
+        forget();
+        this.emitNode(DECISION, { situation, decision });
+        return decision;
+      },
+      (e: unknown) => {
+        forget();
+        const error = AgentError.from(e);
+        if (error.code === 'cancelled') throw error;
+        return this.failed(error);
+      },
+    );
   }
 
   /** Cancels every decision in progress (they reject with `cancelled`). */
@@ -104,12 +119,18 @@ export class DecisionComponent extends Component {
   private readActor(): Persona | undefined {
     if (!this.actor) return undefined;
     const check = validatePersona(this.actor.json);
-    if (!check.ok) throw new AgentError('invalid_request', `the actor asset "${this.actor.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`);
+    if (!check.ok)
+      throw new AgentError(
+        'invalid_request',
+        `the actor asset "${this.actor.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`,
+      );
     return check.persona;
   }
 
   private failed(error: AgentError): Promise<never> {
-    const named = new AgentError(error.code, `DecisionComponent on "${this.nodeName()}": ${error.message}`, { cause: error });
+    const named = new AgentError(error.code, `DecisionComponent on "${this.nodeName()}": ${error.message}`, {
+      cause: error,
+    });
     this.emitNode(DECISION_ERROR, named);
     return Promise.reject(named);
   }

@@ -11,13 +11,12 @@
  * once so the player never waits for nothing.
  */
 import { _decorator, Component, JsonAsset, CCString, CCInteger, Enum } from 'cc';
-import { NPC, AgentTool, AgentError, ToolOutput, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
+import { NPC, AgentTool, AgentError, ToolOutput, Canceller, validatePersona, formatPersonaProblems, npcSetupFromInspector } from '../runtime/oam-core.js';
 import type {
   DialogueStream,
   DialogueTurn,
-  Emotion,
+  NPCInspectorProperties,
   NPCOptions,
-  NPCReplyFormat,
   NPCSaveState,
   Persona,
   ToolCall,
@@ -86,8 +85,6 @@ export enum ReplyFormat {
   Text,
 }
 Enum(ReplyFormat);
-
-const REPLY_FORMATS: NPCReplyFormat[] = ['automatic', 'structured', 'text'];
 
 interface NPCLiveState {
   npc: NPC | null;
@@ -394,55 +391,38 @@ export class NPCComponent extends Component {
     else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
       console.warn(`[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`);
     }
-    const tools = this.declaredTools().concat(live(this).localTools);
-    const options: NPCOptions = {
-      worldReadable: this.worldReadable.slice(),
-      worldWritable: this.worldWritable.slice(),
-      worldContextPaths: this.worldContextPaths.slice(),
-      memoryTools: { facts: this.rememberFacts, relationship: this.trackRelationship },
-      replyFormat: REPLY_FORMATS[this.replyFormat] || 'automatic',
+    const { options, tools } = npcSetupFromInspector(this.inspectorProperties());
+    return { model: OamRuntime.model, tools: tools.concat(live(this).localTools), world, options };
+  }
+
+  /** The Inspector properties the shared mapping reads (the editor's preview and meter read the same ones). */
+  private inspectorProperties(): NPCInspectorProperties {
+    return {
+      worldReadable: this.worldReadable,
+      worldWritable: this.worldWritable,
+      worldContextPaths: this.worldContextPaths,
+      groundingTool: this.groundingTool,
+      replyFormat: this.replyFormat,
+      rememberFacts: this.rememberFacts,
+      trackRelationship: this.trackRelationship,
+      secretsUnlockAt: this.secretsUnlockAt,
+      secretsAlwaysGuarded: this.secretsAlwaysGuarded,
+      emotions: this.emotions,
       playerOptionCount: this.playerOptionCount,
       canEndConversation: this.canEndConversation,
-      secretsUnlockAtRelationship: this.secretsAlwaysGuarded ? null : this.secretsUnlockAt,
+      fallbackLines: this.fallbackLines,
+      externalTools: this.externalTools,
+      extraInstructions: this.extraInstructions,
       externalToolTimeoutMs: this.externalToolTimeoutMs,
       toolTimeoutMs: this.toolTimeoutMs,
       priority: this.priority,
     };
-    const grounding = this.groundingTool.trim();
-    if (grounding) options.groundingTool = grounding;
-    if (this.emotions.length > 0) options.emotions = this.emotions.map((e) => e.trim()) as Emotion[];
-    const lines = this.fallbackLines.filter((l) => l.trim());
-    if (lines.length > 0) options.fallbackLines = lines;
-    if (this.extraInstructions.trim()) options.extraInstructions = this.extraInstructions.trim();
-    return { model: OamRuntime.model, tools, world, options };
-  }
-
-  private declaredTools(): AgentTool[] {
-    return this.externalTools.map((d, i) => {
-      const where = `externalTools[${i}]${d && d.name ? ` (${d.name})` : ''}`;
-      if (!d) throw new AgentError('invalid_request', `${where} is empty.`);
-      let parameters: Record<string, unknown> | undefined;
-      const text = (d.parametersSchema || '').trim();
-      if (text) {
-        try {
-          parameters = JSON.parse(text);
-        } catch (e) {
-          throw new AgentError('invalid_schema', `${where}: the parameters schema is not JSON (${(e as Error).message}).`);
-        }
-      }
-      try {
-        return AgentTool.external({ name: d.name, description: d.description, parameters, timeoutMs: d.timeoutMs > 0 ? d.timeoutMs : undefined });
-      } catch (e) {
-        const error = AgentError.from(e, 'invalid_request');
-        throw new AgentError(error.code, `${where}: ${error.message}`);
-      }
-    });
   }
 
   /** Makes `next` the local tools; a set the NPC refuses (a bad schema, a clash) throws and changes nothing. */
   private applyTools(next: AgentTool[]): void {
     const state = live(this);
-    if (state.npc) state.npc.setTools(this.declaredTools().concat(next));
+    if (state.npc) state.npc.setTools(npcSetupFromInspector(this.inspectorProperties()).tools.concat(next));
     state.localTools = next;
   }
 

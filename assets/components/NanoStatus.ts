@@ -41,21 +41,28 @@ const REASONS: Record<string, string> = {
   unreachable: 'The on-device AI module did not answer; this build may lack the oam-cocos Android module.',
   not_native: 'On-device AI runs only in an Android build.',
   no_prompt_api: 'This browser has no built-in AI model (it needs Chrome 148 or later on a desktop computer).',
-  permissions_policy: 'The page embedding this game does not allow built-in AI: its iframe needs allow="language-model".',
-  device_not_eligible_web: 'This computer cannot run Chrome\'s built-in AI model (it needs 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM).',
+  permissions_policy:
+    'The page embedding this game does not allow built-in AI: its iframe needs allow="language-model".',
+  device_not_eligible_web:
+    "This computer cannot run Chrome's built-in AI model (it needs 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM).",
 };
 
 /** The sentence to show for an availability. */
 export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): string {
-  const standIn = kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone or in Chrome on the desktop)' : '';
+  const standIn =
+    kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone or in Chrome on the desktop)' : '';
   const web = kind === 'chrome-nano';
   switch (a.status) {
     case 'available':
-      return web ? 'Chrome\'s built-in AI model is ready.' : `The AI model is ready${standIn}.`;
+      return web ? "Chrome's built-in AI model is ready." : `The AI model is ready${standIn}.`;
     case 'downloadable':
-      return web ? 'Chrome\'s built-in AI model needs a one-time download: press Download (a stand-in answers until then).' : 'The on-device AI model needs a download before first use.';
+      return web
+        ? "Chrome's built-in AI model needs a one-time download: press Download (a stand-in answers until then)."
+        : 'The on-device AI model needs a download before first use.';
     case 'downloading':
-      return web ? 'Chrome is downloading its built-in AI model… (a stand-in answers until then)' : 'The on-device AI model is downloading…';
+      return web
+        ? 'Chrome is downloading its built-in AI model… (a stand-in answers until then)'
+        : 'The on-device AI model is downloading…';
     default:
       if (web && a.reason === 'device_not_eligible') return REASONS.device_not_eligible_web;
       // An unanswered handshake may come with its cause (module missing, bridge taken over): show it.
@@ -93,11 +100,13 @@ export class NanoStatus extends Component {
   onLoad(): void {
     this.followCurrentModel();
     if (this.refreshOnLoad) {
-      this.refresh().then((a) => {
-        if (live(this).destroyed) return undefined;
-        if (this.autoDownload && a.status === 'downloadable') return this.download();
-        return undefined;
-      }).catch((e: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(e).message));
+      this.refresh()
+        .then((a) => {
+          if (live(this).destroyed) return undefined;
+          if (this.autoDownload && a.status === 'downloadable') return this.download();
+          return undefined;
+        })
+        .catch((e: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(e).message));
     }
   }
 

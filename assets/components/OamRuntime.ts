@@ -17,7 +17,15 @@
  */
 import { sys } from 'cc';
 import { NATIVE } from 'cc/env';
-import { ChromePromptModel, GeminiNanoModel, KeywordModel, ModelScheduler, OpenAICompatibleModel, PreferAvailableModel, AgentError } from '../runtime/oam-core.js';
+import {
+  ChromePromptModel,
+  GeminiNanoModel,
+  KeywordModel,
+  ModelScheduler,
+  OpenAICompatibleModel,
+  PreferAvailableModel,
+  AgentError,
+} from '../runtime/oam-core.js';
 import type {
   DownloadProgress,
   GenerationRequest,
@@ -130,7 +138,10 @@ export class OamRuntime {
    */
   static configure(next: OamRuntimeConfig): void {
     if (next.openaiUrl !== undefined && (typeof next.openaiUrl !== 'string' || !/^https?:\/\//.test(next.openaiUrl))) {
-      throw new AgentError('invalid_request', `openaiUrl must start with http:// or https://; got ${JSON.stringify(next.openaiUrl)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `openaiUrl must start with http:// or https://; got ${JSON.stringify(next.openaiUrl)}.`,
+      );
     }
     const previousPacing = config.scheduler;
     config = { ...next };
@@ -213,10 +224,12 @@ export class OamRuntime {
   private static sourceFor(c: OamRuntimeConfig): BackendSource {
     if (c.languageModel) return { kind: 'custom', languageModel: c.languageModel };
     // Native builds (Android, iOS, desktop) have no fetch: the server is for previews only.
-    if (c.openaiUrl && !NATIVE) return { kind: 'openai-compatible', endpoint: [c.openaiUrl, c.model || '', c.apiKey || ''].join('\n') };
+    if (c.openaiUrl && !NATIVE)
+      return { kind: 'openai-compatible', endpoint: [c.openaiUrl, c.model || '', c.apiKey || ''].join('\n') };
     if (OamRuntime.isAndroidNative() && JsbBridgeTransport.isSupported()) return { kind: 'gemini-nano' };
     // Feature detection only: whether Chrome can run the model is asked (asynchronously) per call.
-    if (!NATIVE && c.chromeNano !== false && ChromePromptModel.isSupported()) return { kind: 'chrome-nano', standIn: c.standIn };
+    if (!NATIVE && c.chromeNano !== false && ChromePromptModel.isSupported())
+      return { kind: 'chrome-nano', standIn: c.standIn };
     return { kind: 'stand-in', standIn: c.standIn };
   }
 
@@ -225,7 +238,11 @@ export class OamRuntime {
       case 'custom':
         return source.languageModel as LanguageModel;
       case 'openai-compatible':
-        return new OpenAICompatibleModel({ baseUrl: config.openaiUrl as string, model: config.model, apiKey: config.apiKey });
+        return new OpenAICompatibleModel({
+          baseUrl: config.openaiUrl as string,
+          model: config.model,
+          apiKey: config.apiKey,
+        });
       case 'gemini-nano':
         if (!nano) {
           const transport = new JsbBridgeTransport();
@@ -243,7 +260,9 @@ export class OamRuntime {
 }
 
 function sameSource(a: BackendSource, b: BackendSource): boolean {
-  return a.kind === b.kind && a.languageModel === b.languageModel && a.standIn === b.standIn && a.endpoint === b.endpoint;
+  return (
+    a.kind === b.kind && a.languageModel === b.languageModel && a.standIn === b.standIn && a.endpoint === b.endpoint
+  );
 }
 
 /** Same values for every pacing option (a copied options object counts as the same). */

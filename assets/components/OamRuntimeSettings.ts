@@ -15,7 +15,10 @@ const { ccclass, property, menu, executionOrder, disallowMultiple } = _decorator
 @executionOrder(-100)
 @disallowMultiple
 export class OamRuntimeSettings extends Component {
-  @property({ tooltip: 'OpenAI-compatible API root for editor and browser previews, e.g. http://127.0.0.1:8080/v1 (empty = stand-in). Native builds ignore it.' })
+  @property({
+    tooltip:
+      'OpenAI-compatible API root for editor and browser previews, e.g. http://127.0.0.1:8080/v1 (empty = stand-in). Native builds ignore it.',
+  })
   openaiUrl = '';
 
   @property({ tooltip: 'Model name sent to that server.' })

@@ -17,6 +17,9 @@ export class ToolDeclaration {
   @property({ multiline: true, tooltip: 'JSON Schema of the arguments (an object schema); empty = no arguments.' })
   parametersSchema = '';
 
-  @property({ type: CCInteger, tooltip: 'How long the turn waits for the game\'s answer (ms); 0 = the NPC\'s external tool timeout.' })
+  @property({
+    type: CCInteger,
+    tooltip: "How long the turn waits for the game's answer (ms); 0 = the NPC's external tool timeout.",
+  })
   timeoutMs = 0;
 }

@@ -13,7 +13,10 @@ const { ccclass, property, menu, disallowMultiple, executionOrder } = _decorator
 /** Node event: one effective change (`WorldStateChange`: path, oldValue, newValue, version). */
 export const WORLD_CHANGED = 'world-changed';
 
-const live = liveState<WorldStateStore, { world: WorldState | null; stopForwarding: (() => void) | null }>(() => ({ world: null, stopForwarding: null }));
+const live = liveState<WorldStateStore, { world: WorldState | null; stopForwarding: (() => void) | null }>(() => ({
+  world: null,
+  stopForwarding: null,
+}));
 
 @ccclass('oam.WorldStateStore')
 @menu('oam/WorldStateStore')
@@ -72,7 +75,10 @@ export class WorldStateStore extends Component {
       try {
         value = JSON.parse(saved);
       } catch (e) {
-        throw new AgentError('invalid_request', `WorldStateStore.restore got text that is not JSON: ${(e as Error).message}`);
+        throw new AgentError(
+          'invalid_request',
+          `WorldStateStore.restore got text that is not JSON: ${(e as Error).message}`,
+        );
       }
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -89,7 +95,9 @@ export class WorldStateStore extends Component {
     if (this.initialState) {
       const json = this.initialState.json;
       if (json && typeof json === 'object' && !Array.isArray(json)) return json;
-      console.error(`[oam] WorldStateStore on "${this.nodeName()}": the initial state asset is not a JSON object; starting empty.`);
+      console.error(
+        `[oam] WorldStateStore on "${this.nodeName()}": the initial state asset is not a JSON object; starting empty.`,
+      );
       return {};
     }
     const text = this.initialJson.trim();
@@ -99,7 +107,9 @@ export class WorldStateStore extends Component {
       if (value && typeof value === 'object' && !Array.isArray(value)) return value;
       console.error(`[oam] WorldStateStore on "${this.nodeName()}": the inline JSON is not an object; starting empty.`);
     } catch (e) {
-      console.error(`[oam] WorldStateStore on "${this.nodeName()}": the inline JSON does not parse (${(e as Error).message}); starting empty.`);
+      console.error(
+        `[oam] WorldStateStore on "${this.nodeName()}": the inline JSON does not parse (${(e as Error).message}); starting empty.`,
+      );
     }
     return {};
   }

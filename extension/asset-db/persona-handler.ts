@@ -55,7 +55,8 @@ function editorTranslate(key: string, vars?: Record<string, string | number>): s
 
 function defaultDeps(): PersonaHandlerDeps {
   return {
-    readText: (path) => new Promise((resolve, reject) => readFile(path, 'utf8', (e, text) => (e ? reject(e) : resolve(text)))),
+    readText: (path) =>
+      new Promise((resolve, reject) => readFile(path, 'utf8', (e, text) => (e ? reject(e) : resolve(text)))),
     log: { warn: (m) => console.warn(m), error: (m) => console.error(m) },
     t: editorTranslate,
   };
@@ -96,11 +97,13 @@ export function createPersonaHandler(overrides: Partial<PersonaHandlerDeps> = {}
     assetType: 'cc.JsonAsset',
     createInfo: {
       generateMenuInfo() {
-        return [{
-          label: 'i18n:oam-cocos.persona.create.label',
-          fullFileName: 'npc.persona',
-          content: personaTemplateText(),
-        }];
+        return [
+          {
+            label: 'i18n:oam-cocos.persona.create.label',
+            fullFileName: 'npc.persona',
+            content: personaTemplateText(),
+          },
+        ];
       },
     },
     importer: {

@@ -79,7 +79,11 @@ function loadFile(absolute: string, label: string): PlannedFile {
   const original = fs.readFileSync(absolute, 'utf8');
   const stripped = stripBlocks(splitLines(original), { keepLiveReplacements: REWRITTEN_BY_CREATOR.has(label) });
   if (stripped.error) {
-    report.notDone.push({ what: 'read the oam-cocos blocks', reason: `${stripped.error}; fix the markers by hand`, blocking: true });
+    report.notDone.push({
+      what: 'read the oam-cocos blocks',
+      reason: `${stripped.error}; fix the markers by hand`,
+      blocking: true,
+    });
     return { report, style, original, lines: [], edits: [], saved: new Map() };
   }
   return { report, style, original, lines: stripped.lines, edits: [], saved: stripped.saved };
@@ -123,7 +127,11 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
   if (!requireFile(file, 'raise the Android Gradle Plugin and add the Kotlin plugin')) return;
   const agp = findLine(file.lines, AGP_LINE);
   if (!agp) {
-    missingAnchor(file, 'raise the Android Gradle Plugin and add the Kotlin plugin', "`classpath 'com.android.tools.build:gradle:<version>'`");
+    missingAnchor(
+      file,
+      'raise the Android Gradle Plugin and add the Kotlin plugin',
+      "`classpath 'com.android.tools.build:gradle:<version>'`",
+    );
     return;
   }
   const quote = agp.match[2];
@@ -144,8 +152,15 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
     });
   } else if (older) {
     const body = bodyOf(file.lines[agp.index]);
-    const newBody = body.slice(indentOf(body).length).replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
-    replaceLine(file, agp.index, newBody, `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk ${config.compileSdk})`);
+    const newBody = body
+      .slice(indentOf(body).length)
+      .replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
+    replaceLine(
+      file,
+      agp.index,
+      newBody,
+      `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk ${config.compileSdk})`,
+    );
   } else {
     file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
   }
@@ -171,7 +186,9 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
     });
   } else if (kotlinOlder) {
     const body = bodyOf(file.lines[kotlin.index]);
-    const newBody = body.slice(indentOf(body).length).replace(`kotlin-gradle-plugin:${kotlinVersion}`, `kotlin-gradle-plugin:${config.kotlin}`);
+    const newBody = body
+      .slice(indentOf(body).length)
+      .replace(`kotlin-gradle-plugin:${kotlinVersion}`, `kotlin-gradle-plugin:${config.kotlin}`);
     replaceLine(file, kotlin.index, newBody, `Kotlin Gradle plugin ${kotlinVersion} → ${config.kotlin}`);
   } else {
     file.report.alreadyThere.push(`Kotlin Gradle plugin ${kotlinVersion} (at least ${config.kotlin})`);
@@ -197,8 +214,15 @@ function planAppliedBuild(file: PlannedFile, config: PatchConfig): void {
     });
   } else if (older) {
     const body = bodyOf(file.lines[agp.index]);
-    const newBody = body.slice(indentOf(body).length).replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
-    replaceLine(file, agp.index, newBody, `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (the same as proj/build.gradle)`);
+    const newBody = body
+      .slice(indentOf(body).length)
+      .replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
+    replaceLine(
+      file,
+      agp.index,
+      newBody,
+      `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (the same as proj/build.gradle)`,
+    );
   } else {
     file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
   }
@@ -230,7 +254,13 @@ function planSettings(file: PlannedFile, config: PatchConfig): void {
   }
   let last = file.lines.length - 1;
   while (last > 0 && bodyOf(file.lines[last]).trim() === '') last--;
-  file.edits.push({ at: last, kind: 'insertAfter', content: [what], indent: '', description: `${what} (the copied module)` });
+  file.edits.push({
+    at: last,
+    kind: 'insertAfter',
+    content: [what],
+    indent: '',
+    description: `${what} (the copied module)`,
+  });
 }
 
 // --- app/build.gradle and gradle.properties: dependency, minSdk, compileSdk ----------------
@@ -303,7 +333,8 @@ function planSdkLevel(
   // value it saved, so applying again changes nothing. A different live value is Creator's or
   // the user's and stands as it is.
   const earlier = properties.saved.get(propertyLine.index);
-  const earlierMatch = earlier === undefined ? null : new RegExp(`^\\s*${propertyKey}(\\s*=\\s*)(\\d+)\\s*$`).exec(bodyOf(earlier));
+  const earlierMatch =
+    earlier === undefined ? null : new RegExp(`^\\s*${propertyKey}(\\s*=\\s*)(\\d+)\\s*$`).exec(bodyOf(earlier));
   if (earlier !== undefined && earlierMatch && propertyValue === String(wanted) && Number(earlierMatch[2]) < wanted) {
     properties.lines[propertyLine.index] = earlier;
     [, propertySeparator, propertyValue] = earlierMatch;
@@ -315,7 +346,12 @@ function planSdkLevel(
       blocking: false,
     });
   } else if (Number(propertyValue) < wanted) {
-    replaceLine(properties, propertyLine.index, `${propertyKey}${propertySeparator}${wanted}`, `${propertyKey} ${propertyValue} → ${wanted}`);
+    replaceLine(
+      properties,
+      propertyLine.index,
+      `${propertyKey}${propertySeparator}${wanted}`,
+      `${propertyKey} ${propertyValue} → ${wanted}`,
+    );
   } else {
     properties.report.alreadyThere.push(`${propertyKey}=${propertyValue} (at least ${wanted})`);
   }
@@ -336,13 +372,24 @@ function planWrapper(file: PlannedFile, config: PatchConfig): void {
   const body = bodyOf(file.lines[line.index]);
   const distribution = GRADLE_DISTRIBUTION.exec(body);
   if (!distribution) {
-    file.report.notDone.push({ what, reason: `the distributionUrl names no gradle-<version>-bin|all.zip; make sure it is at least ${config.gradle}`, blocking: false });
+    file.report.notDone.push({
+      what,
+      reason: `the distributionUrl names no gradle-<version>-bin|all.zip; make sure it is at least ${config.gradle}`,
+      blocking: false,
+    });
     return;
   }
   const current = distribution[1] + distribution[2];
   if (isOlder(current, config.gradle)) {
-    const newBody = body.slice(indentOf(body).length).replace(distribution[0], `gradle-${config.gradle}-${distribution[3]}.zip`);
-    replaceLine(file, line.index, newBody, `Gradle ${current} → ${config.gradle} (Android Gradle Plugin ${config.androidGradlePlugin} needs it)`);
+    const newBody = body
+      .slice(indentOf(body).length)
+      .replace(distribution[0], `gradle-${config.gradle}-${distribution[3]}.zip`);
+    replaceLine(
+      file,
+      line.index,
+      newBody,
+      `Gradle ${current} → ${config.gradle} (Android Gradle Plugin ${config.androidGradlePlugin} needs it)`,
+    );
   } else {
     file.report.alreadyThere.push(`Gradle ${current} (at least ${config.gradle})`);
   }
@@ -418,12 +465,20 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
       moduleReport.label = `proj/${config.moduleName}/`;
       const planned = planModuleCopy(options.moduleSource, destination, config);
       if ('error' in planned) {
-        moduleReport.notDone.push({ what: `copy native-android/ as the module :${config.moduleName}`, reason: planned.error, blocking: true });
+        moduleReport.notDone.push({
+          what: `copy native-android/ as the module :${config.moduleName}`,
+          reason: planned.error,
+          blocking: true,
+        });
       } else {
         modulePlan = planned.plan;
         const description = `copy of native-android/ (module :${config.moduleName})`;
-        if (planned.plan.writes.length === 0 && planned.plan.deletions.length === 0) moduleReport.alreadyThere.push(description);
-        else moduleReport.changed.push(`${description}: ${planned.plan.writes.length} file(s) written, ${planned.plan.deletions.length} removed`);
+        if (planned.plan.writes.length === 0 && planned.plan.deletions.length === 0)
+          moduleReport.alreadyThere.push(description);
+        else
+          moduleReport.changed.push(
+            `${description}: ${planned.plan.writes.length} file(s) written, ${planned.plan.deletions.length} removed`,
+          );
       }
       planRootBuild(rootBuild, config);
       planSettings(settings, config);
@@ -441,7 +496,10 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
     // Only folders carrying our marker are deleted; a user's own folder is left alone.
     const candidate = path.join(projectFiles.root, 'oam-nano');
     const configResult = fs.existsSync(options.moduleSource) ? readPatchConfig(options.moduleSource) : null;
-    const folder = configResult && 'config' in configResult ? path.join(projectFiles.root, configResult.config.moduleName) : candidate;
+    const folder =
+      configResult && 'config' in configResult
+        ? path.join(projectFiles.root, configResult.config.moduleName)
+        : candidate;
     moduleReport.file = folder + path.sep;
     moduleReport.label = `proj/${path.basename(folder)}/`;
     if (fs.existsSync(folder)) {
@@ -449,7 +507,11 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
         moduleToDelete = folder;
         moduleReport.changed.push('removed the copied module folder');
       } else {
-        moduleReport.notDone.push({ what: 'remove the module folder', reason: 'it was not made by oam-cocos, so it is kept', blocking: false });
+        moduleReport.notDone.push({
+          what: 'remove the module folder',
+          reason: 'it was not made by oam-cocos, so it is kept',
+          blocking: false,
+        });
       }
     }
   }

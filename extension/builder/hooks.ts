@@ -44,7 +44,11 @@ export interface HookEnvironment {
 }
 
 /** The hook's work, with its environment passed in so it can run outside Creator. */
-export async function runNanoHook(options: BuildOptionsLike, result: BuildResultLike, environment: HookEnvironment): Promise<void> {
+export async function runNanoHook(
+  options: BuildOptionsLike,
+  result: BuildResultLike,
+  environment: HookEnvironment,
+): Promise<void> {
   if (options.platform !== 'android' && options.platform !== 'google-play') return;
   const enable = isNanoEnabled(options);
   const project = resolveAndroidProject(result.dest, options.platform, environment.projectPath);

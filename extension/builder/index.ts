@@ -9,7 +9,12 @@ export interface BuildPluginConfig {
   hooks: string;
   options: Record<
     string,
-    { label: string; description: string; default: unknown; render: { ui: string; attributes?: Record<string, string | boolean | number> } }
+    {
+      label: string;
+      description: string;
+      default: unknown;
+      render: { ui: string; attributes?: Record<string, string | boolean | number> };
+    }
   >;
 }
 

@@ -93,7 +93,12 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
     const body = bodyOf(line);
     if (START_PATTERN.test(body)) {
       if (openedAt >= 0) {
-        return { lines: [], blockCount, saved, error: `line ${i + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends` };
+        return {
+          lines: [],
+          blockCount,
+          saved,
+          error: `line ${i + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends`,
+        };
       }
       openedAt = i;
       blockIndent = indentOf(body);
@@ -127,7 +132,12 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
     out.push(line);
   }
   if (openedAt >= 0) {
-    return { lines: [], blockCount, saved, error: `line ${openedAt + 1}: an oam-cocos block is never closed (no "${BLOCK_END_TEXT}" marker)` };
+    return {
+      lines: [],
+      blockCount,
+      saved,
+      error: `line ${openedAt + 1}: an oam-cocos block is never closed (no "${BLOCK_END_TEXT}" marker)`,
+    };
   }
   return { lines: out, blockCount, saved };
 }

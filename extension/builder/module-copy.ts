@@ -50,7 +50,8 @@ export function planModuleCopy(source: string, destination: string, options: Mod
   }
   if (options.moduleBuildFile) {
     const buildFile = path.join(source, options.moduleBuildFile);
-    if (!fs.existsSync(buildFile)) return { error: `moduleBuildFile ${options.moduleBuildFile} is missing from ${source}` };
+    if (!fs.existsSync(buildFile))
+      return { error: `moduleBuildFile ${options.moduleBuildFile} is missing from ${source}` };
     wanted.set('build.gradle', fs.readFileSync(buildFile));
   }
   if (!wanted.has('build.gradle') && !wanted.has('build.gradle.kts')) {
@@ -61,7 +62,9 @@ export function planModuleCopy(source: string, destination: string, options: Mod
   const existing = new Set<string>();
   if (fs.existsSync(destination)) {
     if (!fs.existsSync(path.join(destination, MODULE_MARKER_FILE))) {
-      return { error: `${destination} already exists and was not made by oam-cocos (no ${MODULE_MARKER_FILE} file); move it away or rename the module` };
+      return {
+        error: `${destination} already exists and was not made by oam-cocos (no ${MODULE_MARKER_FILE} file); move it away or rename the module`,
+      };
     }
     // Excluded names are left alone in the copy too: build/ holds Gradle's outputs for the module.
     for (const relative of listFiles(destination, new Set(options.exclude))) existing.add(relative);

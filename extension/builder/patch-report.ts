@@ -44,7 +44,11 @@ export function blockingProblems(report: PatchReport): Array<{ label: string; it
 export function formatPatchReport(report: PatchReport): string {
   const lines: string[] = [];
   const action = report.enable ? 'apply Gemini Nano support' : 'remove Gemini Nano support';
-  lines.push(report.ok ? `oam-cocos: ${action}: ${report.written ? 'done' : 'nothing to change'}` : `oam-cocos: could not ${action}; no file was changed`);
+  lines.push(
+    report.ok
+      ? `oam-cocos: ${action}: ${report.written ? 'done' : 'nothing to change'}`
+      : `oam-cocos: could not ${action}; no file was changed`,
+  );
   for (const file of report.files) {
     for (const item of file.changed) lines.push(`  ${file.label}: changed: ${item}`);
     for (const item of file.alreadyThere) lines.push(`  ${file.label}: already there: ${item}`);

@@ -14,7 +14,11 @@ export function nativeDirFromProperties(text: string): string | null {
   return match[1].replace(/\\(.)/g, '$1');
 }
 
-export function resolveAndroidProject(dest: string, platform: string, projectPath: string | null): AndroidProjectFiles | null {
+export function resolveAndroidProject(
+  dest: string,
+  platform: string,
+  projectPath: string | null,
+): AndroidProjectFiles | null {
   const root = path.join(dest, 'proj');
   const propertiesFile = path.join(root, 'gradle.properties');
   if (fs.existsSync(propertiesFile)) {

@@ -1,6 +1,10 @@
 /** Small DOM helpers shared by the inspector's sections (no framework in Creator's panel). */
 
-export type MakeElement = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string>, text?: string) => HTMLElementTagNameMap[K];
+export type MakeElement = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string>,
+  text?: string,
+) => HTMLElementTagNameMap[K];
 
 /** `el('div', { class: 'row' }, 'text')` for one document. */
 export function elementMaker(doc: Document): MakeElement {

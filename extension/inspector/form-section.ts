@@ -61,7 +61,9 @@ export function renderFormSection({ el, t, onChange }: FormSectionOptions): Form
   const textInput = (field: TextField): HTMLElement => {
     const row = fieldRow(field);
     const long = LONG_TEXT_FIELDS.indexOf(field) >= 0;
-    const input = long ? el('textarea', { id: `oam-persona-${field}`, rows: '2' }) : el('input', { id: `oam-persona-${field}`, type: 'text' });
+    const input = long
+      ? el('textarea', { id: `oam-persona-${field}`, rows: '2' })
+      : el('input', { id: `oam-persona-${field}`, type: 'text' });
     input.addEventListener('input', () => {
       form[field] = input.value;
       changed(field);
@@ -116,7 +118,8 @@ export function renderFormSection({ el, t, onChange }: FormSectionOptions): Form
   const emotionInput = (): HTMLElement => {
     const row = fieldRow('defaultEmotion');
     emotionSelect.appendChild(el('option', { value: '' }, t('persona.emotion.default')));
-    for (const emotion of EMOTION_CHOICES) emotionSelect.appendChild(el('option', { value: emotion }, t(`persona.emotion.${emotion}`)));
+    for (const emotion of EMOTION_CHOICES)
+      emotionSelect.appendChild(el('option', { value: emotion }, t(`persona.emotion.${emotion}`)));
     emotionSelect.addEventListener('change', () => {
       form.defaultEmotion = emotionSelect.value;
       // The file's bad value is not offered again once a real emotion is picked.
@@ -133,7 +136,12 @@ export function renderFormSection({ el, t, onChange }: FormSectionOptions): Form
   const sentencesInput = (): HTMLElement => {
     const row = fieldRow('maxSentences');
     // Text, not type=number: a number input shows "two" or "2.5" from a file as empty.
-    const input = el('input', { id: 'oam-persona-maxSentences', type: 'text', inputmode: 'numeric', placeholder: `2 (${sentences.min}–${sentences.max})` });
+    const input = el('input', {
+      id: 'oam-persona-maxSentences',
+      type: 'text',
+      inputmode: 'numeric',
+      placeholder: `2 (${sentences.min}–${sentences.max})`,
+    });
     input.addEventListener('input', () => {
       form.maxSentences = input.value;
       changed('maxSentences');
@@ -157,7 +165,11 @@ export function renderFormSection({ el, t, onChange }: FormSectionOptions): Form
     const emotion = form.defaultEmotion;
     if (emotion !== '' && EMOTION_CHOICES.indexOf(emotion) < 0) {
       // Shown as the file has it, with its message below, never as the default.
-      const option = el('option', { value: emotion, 'data-role': 'unknown-emotion' }, t('persona.emotion.unknown', { value: emotion }));
+      const option = el(
+        'option',
+        { value: emotion, 'data-role': 'unknown-emotion' },
+        t('persona.emotion.unknown', { value: emotion }),
+      );
       emotionSelect.insertBefore(option, emotionSelect.firstChild);
     }
     emotionSelect.value = emotion;

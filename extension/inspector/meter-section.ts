@@ -6,7 +6,12 @@
  * such and nothing is measured (never 0 tool tokens).
  */
 import {
-  componentDefaultsSetup, customToolsSetup, measurePersona, tavernSetup, NANO_INPUT_BUDGET, RESERVED_TOKENS,
+  componentDefaultsSetup,
+  customToolsSetup,
+  measurePersona,
+  tavernSetup,
+  NANO_INPUT_BUDGET,
+  RESERVED_TOKENS,
 } from '../token-meter/token-meter';
 import type { MeterFigures, MeterPart, MeterSetup, ToolPreset } from '../token-meter/token-meter';
 import type { Translate } from '../persona/i18n';
@@ -33,8 +38,22 @@ export interface MeterSectionOptions {
 const FIGURE_ROWS = ['persona', 'tools', 'replyFormat', 'prefix', 'secrets', 'conversation'] as const;
 
 /** Bar colours: persona fields in blues (alternating, so neighbours differ), the rest their own. */
-const PERSONA_COLOURS = ['#388bfd', '#79c0ff', '#1f6feb', '#a5d6ff', '#4493f8', '#6cb6ff', '#316dca', '#9ecbff', '#58a6ff'];
-const GROUP_COLOURS: Record<Exclude<MeterPart['group'], 'persona'>, string> = { tools: '#d29922', replyFormat: '#a371f7', secrets: '#8b949e' };
+const PERSONA_COLOURS = [
+  '#388bfd',
+  '#79c0ff',
+  '#1f6feb',
+  '#a5d6ff',
+  '#4493f8',
+  '#6cb6ff',
+  '#316dca',
+  '#9ecbff',
+  '#58a6ff',
+];
+const GROUP_COLOURS: Record<Exclude<MeterPart['group'], 'persona'>, string> = {
+  tools: '#d29922',
+  replyFormat: '#a371f7',
+  secrets: '#8b949e',
+};
 
 export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): MeterSection {
   let preset: ToolPreset = 'none';
@@ -54,10 +73,16 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
   const presetSelect = el('select', { 'data-role': 'tool-preset' });
   const presets: ToolPreset[] = sceneNpcs ? ['none', 'npc', 'tavern', 'custom'] : ['none', 'tavern', 'custom'];
   for (const value of presets) presetSelect.appendChild(el('option', { value }, t(`persona.meter.preset.${value}`)));
-  const customBox = el('textarea', { 'data-role': 'custom-tools', rows: '4', placeholder: '[{"name": "open_gate", "description": "Opens the town gate."}]' });
+  const customBox = el('textarea', {
+    'data-role': 'custom-tools',
+    rows: '4',
+    placeholder: '[{"name": "open_gate", "description": "Opens the town gate."}]',
+  });
   customBox.hidden = true;
   const customProblem = el('div', { class: 'problem', 'data-role': 'custom-tools-problem' });
-  const picker: NpcPicker | undefined = sceneNpcs ? renderNpcPicker({ el, t, source: sceneNpcs, onChange: () => redraw() }) : undefined;
+  const picker: NpcPicker | undefined = sceneNpcs
+    ? renderNpcPicker({ el, t, source: sceneNpcs, onChange: () => redraw() })
+    : undefined;
   if (picker) picker.element.hidden = true;
   const sourceNote = el('div', { class: 'note', 'data-role': 'meter-source' });
   presetRow.append(presetSelect, customBox, customProblem);
@@ -88,7 +113,9 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
   const bar = el('div', { class: 'bar', 'data-role': 'meter-bar' });
   const table = el('table', { 'data-role': 'meter-rows' });
   element.append(verdict, bar, table);
-  element.appendChild(el('div', { class: 'note' }, t('persona.meter.note', { budget: NANO_INPUT_BUDGET, reserve: RESERVED_TOKENS })));
+  element.appendChild(
+    el('div', { class: 'note' }, t('persona.meter.note', { budget: NANO_INPUT_BUDGET, reserve: RESERVED_TOKENS })),
+  );
 
   async function listNpcs(): Promise<void> {
     if (!picker) return;
@@ -127,15 +154,26 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
   };
 
   const sourceText = (): string => {
-    if (preset === 'npc' && picker && picker.setup() && typeof picker.setup() !== 'string') return t('persona.meter.source.npc', { npc: picker.chosenLabel() });
+    if (preset === 'npc' && picker && picker.setup() && typeof picker.setup() !== 'string')
+      return t('persona.meter.source.npc', { npc: picker.chosenLabel() });
     if (preset === 'none' || (preset === 'npc' && !picker?.setup())) {
-      return sceneUsesPersona === false ? t('persona.meter.source.component') : t('persona.meter.source.componentNoScene');
+      return sceneUsesPersona === false
+        ? t('persona.meter.source.component')
+        : t('persona.meter.source.componentNoScene');
     }
     return '';
   };
 
-  const row = (label: string, figure: string, value: string, options: { total?: boolean; colour?: string; part?: string } = {}): HTMLTableRowElement => {
-    const tr = el('tr', options.total ? { class: 'total' } : options.part ? { class: 'part', 'data-part-row': options.part } : {});
+  const row = (
+    label: string,
+    figure: string,
+    value: string,
+    options: { total?: boolean; colour?: string; part?: string } = {},
+  ): HTMLTableRowElement => {
+    const tr = el(
+      'tr',
+      options.total ? { class: 'total' } : options.part ? { class: 'part', 'data-part-row': options.part } : {},
+    );
     const name = el('td');
     if (options.colour) name.appendChild(el('span', { class: 'swatch', style: `background:${options.colour}` }));
     name.appendChild(element.ownerDocument.createTextNode(label));
@@ -150,7 +188,10 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
     verdict.textContent = t(messageKey, { reason });
     bar.textContent = '';
     table.textContent = '';
-    for (const key of FIGURE_ROWS) table.appendChild(row(t(`persona.meter.row.${key}`), key, '—', { total: key === 'prefix' || key === 'conversation' }));
+    for (const key of FIGURE_ROWS)
+      table.appendChild(
+        row(t(`persona.meter.row.${key}`), key, '—', { total: key === 'prefix' || key === 'conversation' }),
+      );
   };
 
   const drawFigures = (figures: MeterFigures): void => {
@@ -172,7 +213,11 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
     const scale = Math.max(figures.usableTokens, used);
     bar.textContent = '';
     for (const part of figures.parts) {
-      const seg = el('div', { class: `seg ${part.group}`, 'data-part': part.key, title: `${partLabel(part)}: ${part.tokens}` });
+      const seg = el('div', {
+        class: `seg ${part.group}`,
+        'data-part': part.key,
+        title: `${partLabel(part)}: ${part.tokens}`,
+      });
       seg.style.width = `${(part.tokens / scale) * 100}%`;
       seg.style.backgroundColor = colourOf(figures, part);
       bar.appendChild(seg);
@@ -186,17 +231,34 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
     table.textContent = '';
     const personaParts = figures.parts.filter((p) => p.group === 'persona');
     table.appendChild(row(t('persona.meter.row.persona'), 'persona', String(figures.personaTokens)));
-    for (const part of personaParts) table.appendChild(row(partLabel(part), `part-${part.key}`, String(part.tokens), { colour: colourOf(figures, part), part: part.key }));
-    table.appendChild(row(t('persona.meter.row.tools'), 'tools', String(figures.toolsTokens), { colour: GROUP_COLOURS.tools }));
-    table.appendChild(row(t('persona.meter.row.replyFormat'), 'replyFormat', String(figures.replyFormatTokens), { colour: GROUP_COLOURS.replyFormat }));
+    for (const part of personaParts)
+      table.appendChild(
+        row(partLabel(part), `part-${part.key}`, String(part.tokens), {
+          colour: colourOf(figures, part),
+          part: part.key,
+        }),
+      );
+    table.appendChild(
+      row(t('persona.meter.row.tools'), 'tools', String(figures.toolsTokens), { colour: GROUP_COLOURS.tools }),
+    );
+    table.appendChild(
+      row(t('persona.meter.row.replyFormat'), 'replyFormat', String(figures.replyFormatTokens), {
+        colour: GROUP_COLOURS.replyFormat,
+      }),
+    );
     table.appendChild(row(t('persona.meter.row.prefix'), 'prefix', String(figures.prefixTokens), { total: true }));
-    table.appendChild(row(t('persona.meter.row.secrets'), 'secrets', String(figures.secretsTokens), { colour: GROUP_COLOURS.secrets }));
-    table.appendChild(row(t('persona.meter.row.conversation'), 'conversation', String(figures.conversationTokens), { total: true }));
+    table.appendChild(
+      row(t('persona.meter.row.secrets'), 'secrets', String(figures.secretsTokens), { colour: GROUP_COLOURS.secrets }),
+    );
+    table.appendChild(
+      row(t('persona.meter.row.conversation'), 'conversation', String(figures.conversationTokens), { total: true }),
+    );
   };
 
   function redraw(): void {
     const chosen = currentSetup();
-    customProblem.textContent = 'problem' in chosen && preset === 'custom' ? t('persona.meter.customProblem', { reason: chosen.reason }) : '';
+    customProblem.textContent =
+      'problem' in chosen && preset === 'custom' ? t('persona.meter.customProblem', { reason: chosen.reason }) : '';
     sourceNote.textContent = sourceText();
     if ('problem' in chosen) drawInvalid(chosen.problem, chosen.reason);
     else drawFigures(measurePersona(persona, chosen.setup));

@@ -89,7 +89,10 @@ export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): 
         listed = found;
         select.textContent = '';
         select.appendChild(el('option', { value: '' }, t('persona.meter.npc.choose')));
-        for (const npc of found) select.appendChild(el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, label(npc)));
+        for (const npc of found)
+          select.appendChild(
+            el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, label(npc)),
+          );
         status.textContent = found.length === 0 ? t('persona.meter.npc.none') : '';
         const keep = found.find((n) => n.nodeUuid === previous) ?? found.find((n) => n.usesThisPersona);
         select.value = keep ? keep.nodeUuid : '';
@@ -107,14 +110,18 @@ export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): 
     );
   }
 
-  refresh.addEventListener('click', () => { void list(); });
+  refresh.addEventListener('click', () => {
+    void list();
+  });
   select.addEventListener('change', () => choose(select.value));
 
   return {
     element,
     list,
     setup: () => setup,
-    chosenLabel: () => (chosen ? (chosen.path || chosen.name || chosen.nodeUuid) : ''),
-    dispose: () => { disposed = true; },
+    chosenLabel: () => (chosen ? chosen.path || chosen.name || chosen.nodeUuid : ''),
+    dispose: () => {
+      disposed = true;
+    },
   };
 }

@@ -19,8 +19,14 @@ declare const Editor: {
   I18n: { t(key: string, vars?: Record<string, string | number>): string };
 };
 
-interface AssetInfo { uuid: string; file?: string; url?: string }
-interface AssetMeta { userData?: { problems?: PersonaProblem[] } }
+interface AssetInfo {
+  uuid: string;
+  file?: string;
+  url?: string;
+}
+interface AssetMeta {
+  userData?: { problems?: PersonaProblem[] };
+}
 
 interface InspectorThis {
   $: { root: HTMLElement };

@@ -5,7 +5,14 @@
  * read-only with its error and the text as it is, so Save cannot write a blank form over it.
  * Creator's inspector module and the browser test both call `renderPersonaInspector`.
  */
-import { formFromPersona, personaFromForm, personaJsonText, validateForm, withoutUnknownFields, fieldOfProblem } from '../persona/form-model';
+import {
+  formFromPersona,
+  personaFromForm,
+  personaJsonText,
+  validateForm,
+  withoutUnknownFields,
+  fieldOfProblem,
+} from '../persona/form-model';
 import type { FormField } from '../persona/form-model';
 import { problemText } from '../persona/problem-text';
 import { validatePersona } from '../../src/game/persona/validate-persona';
@@ -84,7 +91,9 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     save: options.save,
     check: saveCheck,
     text: () => personaJsonText(formSection.form()),
-    onRefused: (check) => { if (check.reason === 'name') formSection.focus('name'); },
+    onRefused: (check) => {
+      if (check.reason === 'name') formSection.focus('name');
+    },
     onRemoveUnknown: () => {
       formSection.setForm(withoutUnknownFields(formSection.form()));
       edited.add('general');
@@ -136,7 +145,13 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     broken.appendChild(el('div', { class: 'note' }, t('persona.problem.readOnly')));
     if (text.trim()) {
       broken.appendChild(el('div', { class: 'note' }, t('persona.problem.fileText')));
-      broken.appendChild(el('pre', { 'data-role': 'file-text' }, text.length > SHOWN_TEXT_CHARS ? `${text.slice(0, SHOWN_TEXT_CHARS)}…` : text));
+      broken.appendChild(
+        el(
+          'pre',
+          { 'data-role': 'file-text' },
+          text.length > SHOWN_TEXT_CHARS ? `${text.slice(0, SHOWN_TEXT_CHARS)}…` : text,
+        ),
+      );
     }
     broken.hidden = false;
     general.hidden = true;
@@ -151,7 +166,11 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let value: unknown;
     let parsed = true;
-    try { value = JSON.parse(source); } catch { parsed = false; }
+    try {
+      value = JSON.parse(source);
+    } catch {
+      parsed = false;
+    }
     if (!parsed || typeof value !== 'object' || value === null || Array.isArray(value)) {
       // validatePersona words it: "not JSON: … (line 3, column 5)" or "must be an object …".
       const check = validatePersona(text);

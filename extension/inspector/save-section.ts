@@ -27,7 +27,11 @@ export interface SaveSectionOptions {
   onRemoveUnknown: () => void;
 }
 
-const REFUSED_KEY = { broken: 'persona.refusedBroken', name: 'persona.refusedName', problems: 'persona.refusedProblems' } as const;
+const REFUSED_KEY = {
+  broken: 'persona.refusedBroken',
+  name: 'persona.refusedName',
+  problems: 'persona.refusedProblems',
+} as const;
 
 export function renderSaveSection(options: SaveSectionOptions): SaveSection {
   const { el, t } = options;
@@ -52,13 +56,20 @@ export function renderSaveSection(options: SaveSectionOptions): SaveSection {
     saving = true;
     saveButton.disabled = true;
     status.textContent = t('persona.saving');
-    options.save(options.text()).then(
-      () => { if (!disposed) status.textContent = t('persona.saved'); },
-      (error: unknown) => { if (!disposed) status.textContent = t('persona.saveFailed', { reason: errorMessage(error) }); },
-    ).then(() => {
-      saving = false;
-      saveButton.disabled = broken;
-    });
+    options
+      .save(options.text())
+      .then(
+        () => {
+          if (!disposed) status.textContent = t('persona.saved');
+        },
+        (error: unknown) => {
+          if (!disposed) status.textContent = t('persona.saveFailed', { reason: errorMessage(error) });
+        },
+      )
+      .then(() => {
+        saving = false;
+        saveButton.disabled = broken;
+      });
   });
   removeUnknown.addEventListener('click', () => options.onRemoveUnknown());
 
@@ -74,6 +85,8 @@ export function renderSaveSection(options: SaveSectionOptions): SaveSection {
       status.textContent = '';
       status.removeAttribute('data-refused');
     },
-    dispose: () => { disposed = true; },
+    dispose: () => {
+      disposed = true;
+    },
   };
 }

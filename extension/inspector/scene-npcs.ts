@@ -34,7 +34,12 @@ export interface SceneNpcSource {
 /** Nodes whose dump is asked for at most, so a huge scene cannot stall the inspector. */
 export const MAX_NODES_QUERIED = 300;
 
-interface TreeNode { uuid: string; name: string; path: string; mayBeNpc: boolean }
+interface TreeNode {
+  uuid: string;
+  name: string;
+  path: string;
+  mayBeNpc: boolean;
+}
 
 const NPC_TYPE = /(^|\.)NPCComponent$/;
 
@@ -50,7 +55,7 @@ export function npcCandidatesOfTree(tree: unknown): TreeNode[] {
     const name = textOf(n.name);
     const uuid = textOf(n.uuid);
     // The scene itself is not a path segment and carries no components.
-    const path = isRoot ? '' : (parentPath ? `${parentPath}/${name}` : name);
+    const path = isRoot ? '' : parentPath ? `${parentPath}/${name}` : name;
     if (!isRoot && uuid) {
       const comps = Array.isArray(n.components) ? n.components : Array.isArray(n.__comps__) ? n.__comps__ : null;
       const listsNpc = comps !== null && comps.some(isNpcComponentEntry);
@@ -68,7 +73,11 @@ export function orderSceneNpcs(list: SceneNpc[]): SceneNpc[] {
   return list.filter((n) => n.usesThisPersona).concat(list.filter((n) => !n.usesThisPersona));
 }
 
-export function sceneNpcSource(request: EditorRequest, readFile: ReadTextFile, personaUuid: () => string | undefined): SceneNpcSource {
+export function sceneNpcSource(
+  request: EditorRequest,
+  readFile: ReadTextFile,
+  personaUuid: () => string | undefined,
+): SceneNpcSource {
   return {
     async list() {
       const tree = await request('scene', 'query-node-tree');
@@ -106,13 +115,17 @@ export function sceneNpcSource(request: EditorRequest, readFile: ReadTextFile, p
 }
 
 /** The WorldStateStore's initial state as the store reads it: its JSON asset, else its inline JSON; a string is a problem. */
-async function readStoreWorld(request: EditorRequest, readFile: ReadTextFile, componentUuid: string): Promise<Record<string, unknown> | undefined | string> {
+async function readStoreWorld(
+  request: EditorRequest,
+  readFile: ReadTextFile,
+  componentUuid: string,
+): Promise<Record<string, unknown> | undefined | string> {
   const store = readWorldStore(await request('scene', 'query-component', componentUuid));
   if (!store) return 'the WorldStateStore was not found';
   let text = store.initialJson;
   if (store.initialStateUuid) {
     const asset = (await request('asset-db', 'query-asset-info', store.initialStateUuid)) as { file?: unknown } | null;
-    if (!asset || typeof asset.file !== 'string') return 'the WorldStateStore\'s initial state asset was not found';
+    if (!asset || typeof asset.file !== 'string') return "the WorldStateStore's initial state asset was not found";
     try {
       text = await readFile(asset.file);
     } catch (error) {
@@ -133,6 +146,7 @@ function isNpcComponentEntry(entry: unknown): boolean {
 
 /** Tree fields come as plain strings or as dumped `{ value }`. */
 function textOf(field: unknown): string {
-  const value = field && typeof field === 'object' && 'value' in (field as object) ? (field as { value: unknown }).value : field;
+  const value =
+    field && typeof field === 'object' && 'value' in (field as object) ? (field as { value: unknown }).value : field;
   return typeof value === 'string' ? value : '';
 }

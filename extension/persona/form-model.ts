@@ -40,9 +40,19 @@ export interface PersonaForm {
 
 export function emptyForm(): PersonaForm {
   return {
-    name: '', role: '', personality: '', speakingStyle: '', backstory: '', greeting: '',
-    goals: [], knowledge: [], secrets: [], fallbackLines: [],
-    defaultEmotion: '', maxSentences: '', unknown: {},
+    name: '',
+    role: '',
+    personality: '',
+    speakingStyle: '',
+    backstory: '',
+    greeting: '',
+    goals: [],
+    knowledge: [],
+    secrets: [],
+    fallbackLines: [],
+    defaultEmotion: '',
+    maxSentences: '',
+    unknown: {},
   };
 }
 

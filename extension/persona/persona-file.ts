@@ -69,7 +69,14 @@ function isNameProblem(problem: PersonaProblem): boolean {
 export function readPersonaFile(text: string): PersonaFileReport {
   const result = validatePersona(typeof text === 'string' ? text : String(text));
   if (result.ok) {
-    return { status: 'ok', fatal: false, problems: [], value: parseObject(text), persona: result.persona, summary: 'valid persona' };
+    return {
+      status: 'ok',
+      fatal: false,
+      problems: [],
+      value: parseObject(text),
+      persona: result.persona,
+      summary: 'valid persona',
+    };
   }
   const problems = result.problems;
   const value = parseObject(text);
@@ -93,7 +100,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   const source = typeof text === 'string' && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     const value: unknown = JSON.parse(source);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -8,11 +8,15 @@ import { PERSONA_SCHEMA } from '../../src/game/persona/validate-persona';
 import type { PersonaProblem } from '../../src/game/persona';
 import type { Translate } from './i18n';
 
-interface NumberBounds { min: number; max: number }
+interface NumberBounds {
+  min: number;
+  max: number;
+}
 
 /** The schema's bounds of a whole-number field, so the form and the schema cannot disagree. */
 export function schemaBounds(field: 'maxSentences'): NumberBounds {
-  const property = (PERSONA_SCHEMA as { properties: Record<string, { minimum?: number; maximum?: number }> }).properties[field];
+  const property = (PERSONA_SCHEMA as { properties: Record<string, { minimum?: number; maximum?: number }> })
+    .properties[field];
   return { min: property.minimum ?? 1, max: property.maximum ?? Number.MAX_SAFE_INTEGER };
 }
 
@@ -50,7 +54,8 @@ function messageText(problem: PersonaProblem, t: Translate): string {
   if (field === 'maxSentences') {
     // Too small, too large or not whole: one message with the range the schema allows.
     const got = /; got (.+)$/.exec(m);
-    if (got && /^must be (at least|at most|a whole number)/.test(m)) return t('persona.problem.range', { ...schemaBounds('maxSentences'), got: got[1] });
+    if (got && /^must be (at least|at most|a whole number)/.test(m))
+      return t('persona.problem.range', { ...schemaBounds('maxSentences'), got: got[1] });
   }
   let match = /^must be at least (\S+); got (.+)$/.exec(m);
   if (match) return t('persona.problem.min', { min: match[1], got: match[2] });
@@ -62,7 +67,8 @@ function messageText(problem: PersonaProblem, t: Translate): string {
     return match[2] ? `${text} ${t('persona.problem.didYouMean', { guess: match[2] })}` : text;
   }
   match = /^must be (.+); got (.+)$/.exec(m);
-  if (match && TYPE_OF_WORDS[match[1]]) return t('persona.problem.type', { type: t(`persona.problem.types.${TYPE_OF_WORDS[match[1]]}`), got: match[2] });
+  if (match && TYPE_OF_WORDS[match[1]])
+    return t('persona.problem.type', { type: t(`persona.problem.types.${TYPE_OF_WORDS[match[1]]}`), got: match[2] });
   match = /^is not a persona field; (?:did you mean "(\w+)"\?|known fields: .*)$/.exec(m);
   if (match) {
     const text = t('persona.problem.unknownField', { key: problem.field.replace(/^persona\./, '') });

@@ -1,13 +1,13 @@
 /**
  * The meter's set-up for an NPC node of the open scene: what NPCComponent hands `new NPC(...)`,
- * rebuilt from the node's dump (read by the preview panel's `readNpcNode`). Its declared tools
- * become external tools, its WorldStateStore's initial state becomes the world (empty when the
- * state cannot be read, as the store starts then), and its options are passed as they are, so
- * `measurePersona` adds the same world and memory tools and the same reply format as the NPC.
+ * rebuilt from the node's dump (read by the preview panel's `readNpcNode`) with the component's
+ * own mapping (`npcSetupFromInspector`): the same options and declared tools, refused with the
+ * same words. Its WorldStateStore's initial state becomes the world (empty when the state cannot
+ * be read, as the store starts then), so `measurePersona` adds the same world and memory tools
+ * and the same reply format as the NPC.
  */
-import { AgentTool } from '../../src/core/tools';
+import { npcSetupFromInspector, type InspectorSetup } from '../../src/game/npc/inspector-setup';
 import { WorldState } from '../../src/game/world';
-import type { NPCOptions } from '../../src/game/npc/npc-options';
 import type { NpcNodeInfo } from '../panels/preview/npc-dump';
 import { setupProblem } from './token-meter';
 import type { MeterSetup } from './token-meter';
@@ -22,16 +22,11 @@ export type SceneNpcSetupResult =
  */
 export function sceneNpcSetup(npc: NpcNodeInfo, initialWorld?: Record<string, unknown> | null): SceneNpcSetupResult {
   const notes: string[] = [];
-  const tools: AgentTool[] = [];
-  for (let i = 0; i < npc.tools.length; i++) {
-    const declared = npc.tools[i];
-    // The runtime refuses such a tool (NPCComponent.declaredTools): so does the meter.
-    if (declared.parametersError) return { ok: false, message: `externalTools[${i}] (${declared.name}): ${declared.parametersError}.` };
-    try {
-      tools.push(AgentTool.external({ name: declared.name, description: declared.description, parameters: declared.parameters }));
-    } catch (error) {
-      return { ok: false, message: `externalTools[${i}] (${declared.name}): ${messageOf(error)}` };
-    }
+  let declared: InspectorSetup;
+  try {
+    declared = npcSetupFromInspector(npc.properties);
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
   }
   let world: WorldState | undefined;
   if (npc.worldStoreUuid) {
@@ -41,10 +36,10 @@ export function sceneNpcSetup(npc: NpcNodeInfo, initialWorld?: Record<string, un
       notes.push(`the WorldStateStore's initial state was not usable (${messageOf(error)}); measured with an empty world`);
       world = new WorldState({});
     }
-  } else if ((npc.options.worldWritable?.length ?? 0) > 0 || (npc.options.worldContextPaths?.length ?? 0) > 0) {
+  } else if ((declared.options.worldWritable?.length ?? 0) > 0 || (declared.options.worldContextPaths?.length ?? 0) > 0) {
     notes.push('the NPC has world paths but no WorldStateStore, so it has no world tools');
   }
-  const setup: MeterSetup = { tools, options: npc.options as NPCOptions };
+  const setup: MeterSetup = { tools: declared.tools, options: declared.options };
   if (world) setup.world = world;
   const problem = setupProblem(setup);
   if (problem) return { ok: false, message: problem };

@@ -38,8 +38,18 @@ export type MeterLevel = 'ok' | 'warn' | 'danger' | 'over';
  * rule), `secrets` the secrets once told (when they are not in the prefix).
  */
 export type MeterPartKey =
-  | 'rules' | 'role' | 'personality' | 'speakingStyle' | 'backstory' | 'goals' | 'knowledge' | 'secrets' | 'maxSentences'
-  | 'extra' | 'tools' | 'replyFormat';
+  | 'rules'
+  | 'role'
+  | 'personality'
+  | 'speakingStyle'
+  | 'backstory'
+  | 'goals'
+  | 'knowledge'
+  | 'secrets'
+  | 'maxSentences'
+  | 'extra'
+  | 'tools'
+  | 'replyFormat';
 
 export interface MeterPart {
   key: MeterPartKey;
@@ -94,7 +104,11 @@ export interface MeterFigures {
 /** The demo tavern's NPC set-up (Mira): check_menu, take_order, the world read tool and both memory tools. */
 export function tavernSetup(): MeterSetup {
   const world = createTavernWorld();
-  const options: NPCOptions = { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] };
+  const options: NPCOptions = {
+    memoryTools: 'all',
+    secretsUnlockAtRelationship: 10,
+    worldContextPaths: ['player.gold', 'time'],
+  };
   return { tools: tavernTools(world), world, options };
 }
 
@@ -106,23 +120,35 @@ const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMOR
  * world paths enable, the memory tools its options enable. Throws the NPC's own complaints
  * (a game tool named like a built-in one, a grounding tool it does not have).
  */
-export function npcToolCatalog(setup: MeterSetup, options: ResolvedNPCOptions = resolveNPCOptions(setup.options)): AgentTool[] {
+export function npcToolCatalog(
+  setup: MeterSetup,
+  options: ResolvedNPCOptions = resolveNPCOptions(setup.options),
+): AgentTool[] {
   for (const tool of setup.tools) {
     if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
-      throw new AgentError('invalid_request', `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
+      throw new AgentError(
+        'invalid_request',
+        `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`,
+      );
     }
   }
   const tools = setup.tools.slice();
-  if (setup.world) tools.push(...worldStateTools(setup.world, { readable: options.worldReadable, writable: options.worldWritable }));
+  if (setup.world)
+    tools.push(...worldStateTools(setup.world, { readable: options.worldReadable, writable: options.worldWritable }));
   // Only the catalog is rendered here, so an empty memory stands in for the NPC's.
   const memory = new NPCMemory();
-  tools.push(...memoryTools(new MemoryStage({ maxFacts: options.maxFacts }), () => memory.snapshot(), {
-    facts: options.memoryTools.facts,
-    relationship: options.memoryTools.relationship,
-    maxRelationshipChange: options.maxRelationshipChange,
-  }));
+  tools.push(
+    ...memoryTools(new MemoryStage({ maxFacts: options.maxFacts }), () => memory.snapshot(), {
+      facts: options.memoryTools.facts,
+      relationship: options.memoryTools.relationship,
+      maxRelationshipChange: options.maxRelationshipChange,
+    }),
+  );
   if (options.groundingTool !== undefined && !tools.some((t) => t.name === options.groundingTool)) {
-    throw new AgentError('invalid_request', `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+    throw new AgentError(
+      'invalid_request',
+      `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+    );
   }
   return tools;
 }
@@ -162,7 +188,16 @@ export const NPC_COMPONENT_DEFAULT_OPTIONS: Readonly<NPCOptions> = Object.freeze
 
 export function componentDefaultsSetup(): MeterSetup {
   const o = NPC_COMPONENT_DEFAULT_OPTIONS;
-  return { tools: [], options: { ...o, worldReadable: o.worldReadable!.slice(), worldWritable: [], worldContextPaths: [], memoryTools: { facts: false, relationship: false } } };
+  return {
+    tools: [],
+    options: {
+      ...o,
+      worldReadable: o.worldReadable!.slice(),
+      worldWritable: [],
+      worldContextPaths: [],
+      memoryTools: { facts: false, relationship: false },
+    },
+  };
 }
 
 export type CustomToolsResult = { ok: true; setup: MeterSetup } | { ok: false; message: string };
@@ -188,11 +223,13 @@ export function customToolsSetup(text: string): CustomToolsResult {
     }
     const def = item as Record<string, unknown>;
     try {
-      tools.push(AgentTool.external({
-        name: def.name as string,
-        description: typeof def.description === 'string' ? def.description : '',
-        parameters: def.parameters as Record<string, unknown> | undefined,
-      }));
+      tools.push(
+        AgentTool.external({
+          name: def.name as string,
+          description: typeof def.description === 'string' ? def.description : '',
+          parameters: def.parameters as Record<string, unknown> | undefined,
+        }),
+      );
     } catch (error) {
       return { ok: false, message: `tool ${i + 1}: ${error instanceof Error ? error.message : String(error)}` };
     }
@@ -207,7 +244,10 @@ export function customToolsSetup(text: string): CustomToolsResult {
 
 /** Same label the NPC gives itself in the prompt. */
 function speakerLabel(name: string): string {
-  const clean = name.replace(/[:\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = name
+    .replace(/[:\n\r]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean || 'NPC';
 }
 
@@ -228,15 +268,34 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   // As the NPC decides: the check-your-facts rule only when a tool can look facts up (memory tools cannot).
   const usesTools = tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0);
   const secretsInPrefix = options.secretsUnlockAtRelationship === null;
-  const extraRules = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n') || undefined;
+  const extraRules =
+    [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : '']
+      .filter(Boolean)
+      .join('\n') || undefined;
   const render = (p: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
     renderPersonaInstructions(p, { usesTools, secretsInPrefix: withSecrets, extra });
   const instructions = render(persona, extraRules);
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
   const labels = { user: 'Player', assistant: speakerLabel(normalized.name) };
-  const section = renderToolSection({ instructions, tools, labels, inlineReplies: options.inlineReplies, lineFirst: true, replyLineField: NPC_LINE_FIELD, replySchema });
-  const replyOnly = renderToolSection({ instructions, tools: [], labels, inlineReplies: options.inlineReplies, lineFirst: true, replyLineField: NPC_LINE_FIELD, replySchema });
+  const section = renderToolSection({
+    instructions,
+    tools,
+    labels,
+    inlineReplies: options.inlineReplies,
+    lineFirst: true,
+    replyLineField: NPC_LINE_FIELD,
+    replySchema,
+  });
+  const replyOnly = renderToolSection({
+    instructions,
+    tools: [],
+    labels,
+    inlineReplies: options.inlineReplies,
+    lineFirst: true,
+    replyLineField: NPC_LINE_FIELD,
+    replySchema,
+  });
 
   // Gemini Nano takes system instructions, so the runtime splits the prefix this way.
   const systemInstruction = instructions.trim();
@@ -257,7 +316,10 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   }
 
   const parts = personaParts(persona, (p, extra) => render(p, extra).trim(), extraRules);
-  parts.push({ key: 'tools', group: 'tools', tokens: toolsTokens }, { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens });
+  parts.push(
+    { key: 'tools', group: 'tools', tokens: toolsTokens },
+    { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens },
+  );
   if (secretsTokens > 0) parts.push({ key: 'secrets', group: 'secrets', tokens: secretsTokens });
   const shown = parts.filter((p) => p.tokens > 0);
   const largestPart = shown.reduce((a, b) => (b.tokens > a.tokens ? b : a), shown[0]);
@@ -282,7 +344,16 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
 }
 
 /** Persona fields that show in the instructions, in the schema's order (the others cost nothing). */
-const PART_FIELDS = ['role', 'personality', 'speakingStyle', 'backstory', 'goals', 'knowledge', 'secrets', 'maxSentences'] as const;
+const PART_FIELDS = [
+  'role',
+  'personality',
+  'speakingStyle',
+  'backstory',
+  'goals',
+  'knowledge',
+  'secrets',
+  'maxSentences',
+] as const;
 
 /**
  * The persona instructions split by field: rendered with the fields added one by one, each
@@ -290,7 +361,11 @@ const PART_FIELDS = ['role', 'personality', 'speakingStyle', 'backstory', 'goals
  * to the instructions' own count). A field whose addition shortens the text (one sentence
  * instead of two) gives its difference back to the fixed rules.
  */
-function personaParts(persona: Persona, render: (p: Persona, extra: string | undefined) => string, extra: string | undefined): MeterPart[] {
+function personaParts(
+  persona: Persona,
+  render: (p: Persona, extra: string | undefined) => string,
+  extra: string | undefined,
+): MeterPart[] {
   const source = persona as unknown as Record<string, unknown>;
   const partial: Record<string, unknown> = { name: source.name };
   let chars = render(partial as unknown as Persona, undefined).length;

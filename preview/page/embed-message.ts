@@ -28,7 +28,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The message's settings, or null when it is not a preview set-up message; bad fields are dropped. */
 export function readEmbedMessage(data: unknown): EmbedMessage | null {
-  if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== EMBED_MESSAGE_TYPE) return null;
+  if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== EMBED_MESSAGE_TYPE)
+    return null;
   const d = data as Record<string, unknown>;
   const out: EmbedMessage = {};
   if (d.persona !== undefined && d.persona !== null) out.persona = d.persona;
@@ -36,9 +37,14 @@ export function readEmbedMessage(data: unknown): EmbedMessage | null {
   if (typeof d.openaiModel === 'string') out.openaiModel = d.openaiModel;
   if (d.modelKind === 'standin' || d.modelKind === 'script' || d.modelKind === 'openai') out.modelKind = d.modelKind;
   if (Array.isArray(d.extraTools)) {
-    out.extraTools = d.extraTools.filter((t): t is ExtraToolDeclaration =>
-      typeof t === 'object' && t !== null && typeof t.name === 'string' && typeof t.description === 'string'
-      && (t.parameters === undefined || (typeof t.parameters === 'object' && t.parameters !== null)));
+    out.extraTools = d.extraTools.filter(
+      (t): t is ExtraToolDeclaration =>
+        typeof t === 'object' &&
+        t !== null &&
+        typeof t.name === 'string' &&
+        typeof t.description === 'string' &&
+        (t.parameters === undefined || (typeof t.parameters === 'object' && t.parameters !== null)),
+    );
   }
   if (isPlainObject(d.npcOptions)) out.npcOptions = d.npcOptions;
   if (isPlainObject(d.initialWorld)) out.initialWorld = d.initialWorld;

@@ -5,7 +5,7 @@ import type { TurnView } from './turn-view';
 
 /** One-line JSON, cut to `max` characters. */
 export function compactJson(value: unknown, max = 200): string {
-  const text = value === undefined ? '—' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? '—' : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -18,7 +18,8 @@ export function describeChange(change: Pick<WorldChangeView, 'path' | 'oldValue'
 export function flattenWorld(value: JsonValue, prefix = ''): Array<{ path: string; value: string }> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const rows: Array<{ path: string; value: string }> = [];
-    for (const key of Object.keys(value)) rows.push(...flattenWorld(value[key] as JsonValue, prefix ? `${prefix}.${key}` : key));
+    for (const key of Object.keys(value))
+      rows.push(...flattenWorld(value[key] as JsonValue, prefix ? `${prefix}.${key}` : key));
     return rows;
   }
   return [{ path: prefix || '(root)', value: compactJson(value, 80) }];

@@ -4,7 +4,16 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import { AgentError, AgentTool, WorldState, readPersonaTest, runPersonaTest, type LanguageModel, type NPCOptions, type Persona } from '../../src';
+import {
+  AgentError,
+  AgentTool,
+  WorldState,
+  readPersonaTest,
+  runPersonaTest,
+  type LanguageModel,
+  type NPCOptions,
+  type Persona,
+} from '../../src';
 import { STAND_IN_NOTICE, personaSuggestions } from '../../src/testing';
 import { EVENING } from '../../demo/tavern/evening';
 import { h, byId, clear } from './dom';
@@ -27,7 +36,10 @@ const SERVER_CHECK_MS = 5000;
 const CHUNK_DELAY_MS = 45;
 const TAVERN_TOOL_NAMES = ['check_menu', 'take_order'];
 
-interface Card { root: HTMLElement; update(): void }
+interface Card {
+  root: HTMLElement;
+  update(): void;
+}
 
 const ui = {
   setup: byId<HTMLDetailsElement>('setup'),
@@ -115,7 +127,11 @@ function chosenModel(): ModelChoice {
   // The stand-in calls only tools without parameters (a keyword cannot choose arguments).
   const tools = [
     ...(npcOptions ? [] : TAVERN_TOOL_NAMES.map((name) => ({ name, parameterless: name === 'check_menu' }))),
-    ...extraTools.map((t) => ({ name: t.name, parameterless: !t.parameters || Object.keys((t.parameters as { properties?: object }).properties ?? {}).length === 0 })),
+    ...extraTools.map((t) => ({
+      name: t.name,
+      parameterless:
+        !t.parameters || Object.keys((t.parameters as { properties?: object }).properties ?? {}).length === 0,
+    })),
   ];
   return { kind: 'standin', persona, tools };
 }
@@ -142,11 +158,14 @@ function renderByHandChoices(): void {
     const box = h('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
     ui.byHandList.append(h('label', { class: 'check', for: `by-hand-${name}` }, box, h('code', {}, name)));
   }
-  for (const t of extraTools) ui.byHandList.append(h('span', { class: 'check fixed' }, h('code', {}, t.name), ' (declared external)'));
+  for (const t of extraTools)
+    ui.byHandList.append(h('span', { class: 'check fixed' }, h('code', {}, t.name), ' (declared external)'));
 }
 
 function answeredByHand(): string[] {
-  return Array.from(ui.byHandList.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map((b) => b.value);
+  return Array.from(ui.byHandList.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map(
+    (b) => b.value,
+  );
 }
 
 /** Builds a new conversation from the set-up; false (with the problems shown) when it is not valid. */
@@ -160,7 +179,14 @@ function startSession(): boolean {
   }
   let next: PreviewSession;
   try {
-    next = new PreviewSession({ persona, model: modelReading.model, answerByHand: answeredByHand(), extraTools, npcOptions, initialWorld });
+    next = new PreviewSession({
+      persona,
+      model: modelReading.model,
+      answerByHand: answeredByHand(),
+      extraTools,
+      npcOptions,
+      initialWorld,
+    });
   } catch (e) {
     showProblems(ui.modelProblems, [AgentError.from(e).message]);
     ui.setup.open = true;
@@ -180,7 +206,8 @@ function startSession(): boolean {
   clear(ui.worldLog);
   const name = next.npc.persona.name;
   // Say plainly what answers: the stand-in is not a language model.
-  if (ui.modelKind.value === 'standin') ui.chat.append(h('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
+  if (ui.modelKind.value === 'standin')
+    ui.chat.append(h('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
   ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
   renderSuggestions(ui.personaSource.value === 'sample' ? EVENING : personaSuggestions(persona));
   renderWorld();
@@ -204,7 +231,12 @@ async function serverReachable(): Promise<boolean> {
   try {
     answer = await Promise.race([
       reading.model.availability(),
-      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => { timer = setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }), SERVER_CHECK_MS); }),
+      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => {
+        timer = setTimeout(
+          () => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }),
+          SERVER_CHECK_MS,
+        );
+      }),
     ]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
@@ -214,8 +246,11 @@ async function serverReachable(): Promise<boolean> {
     showProblems(ui.modelProblems, []);
     return true;
   }
-  const why = answer.status === 'unavailable' ? `${answer.reason}${answer.detail ? `: ${answer.detail}` : ''}` : answer.status;
-  showProblems(ui.modelProblems, [`model_unavailable: the server at ${ui.openaiUrl.value.trim()} is not reachable (${why}). Start llama.cpp, Ollama or LM Studio there, or pick the stand-in; the conversation so far stays.`]);
+  const why =
+    answer.status === 'unavailable' ? `${answer.reason}${answer.detail ? `: ${answer.detail}` : ''}` : answer.status;
+  showProblems(ui.modelProblems, [
+    `model_unavailable: the server at ${ui.openaiUrl.value.trim()} is not reachable (${why}). Start llama.cpp, Ollama or LM Studio there, or pick the stand-in; the conversation so far stays.`,
+  ]);
   ui.setup.open = true;
   return false;
 }
@@ -236,7 +271,9 @@ function showResults(title: string): HTMLElement {
 
 async function replayConversation(text: string): Promise<void> {
   let saved;
-  try { saved = readConversationExport(text); } catch (e) {
+  try {
+    saved = readConversationExport(text);
+  } catch (e) {
     showResults('Replay').replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
     return;
   }
@@ -259,12 +296,23 @@ async function runPersonaTestFile(text: string): Promise<void> {
     out.replaceChildren(h('p', { class: 'help' }, 'Running…'));
     // The NPC as the conversation runs it: the editor NPC's world and declared tools, or the tavern's.
     const world = initialWorld ? new WorldState(initialWorld) : createTavernWorld();
-    const declared = extraTools.filter((t) => !t.parametersError).map((t) => AgentTool.local(
-      { name: t.name, description: t.description, parameters: t.parameters },
-      () => '(a persona test does not run the game: this tool only records that it was called)',
-    ));
+    const declared = extraTools
+      .filter((t) => !t.parametersError)
+      .map((t) =>
+        AgentTool.local(
+          { name: t.name, description: t.description, parameters: t.parameters },
+          () => '(a persona test does not run the game: this tool only records that it was called)',
+        ),
+      );
     const tools = [...(npcOptions ? [] : tavernTools(world)), ...declared];
-    const report = await runPersonaTest({ test, persona, model: reading.model, world, tools, options: npcOptions ?? TAVERN_NPC_OPTIONS });
+    const report = await runPersonaTest({
+      test,
+      persona,
+      model: reading.model,
+      world,
+      tools,
+      options: npcOptions ?? TAVERN_NPC_OPTIONS,
+    });
     renderPersonaReport(out, report, persona.name);
   } catch (e) {
     out.replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
@@ -299,15 +347,20 @@ function setBusy(busy: boolean): void {
 }
 
 function npcBubble(name: string, line: string, emotion: string): HTMLElement {
-  return h('div', { class: 'msg npc' },
+  return h(
+    'div',
+    { class: 'msg npc' },
     h('div', { class: 'who' }, name, h('span', { class: `emotion e-${emotion}` }, emotion)),
-    h('div', { class: 'text' }, line));
+    h('div', { class: 'text' }, line),
+  );
 }
 
 function renderTurn(view: TurnView, current: PreviewSession): void {
   let bubble = bubbles.get(view);
   if (!bubble) {
-    ui.chat.append(h('div', { class: 'msg player' }, h('div', { class: 'who' }, 'You'), h('div', { class: 'text' }, view.player)));
+    ui.chat.append(
+      h('div', { class: 'msg player' }, h('div', { class: 'who' }, 'You'), h('div', { class: 'text' }, view.player)),
+    );
     bubble = npcTurnCard(view, current.npc.persona.name);
     bubbles.set(view, bubble);
     ui.chat.append(bubble.root);
@@ -358,7 +411,9 @@ function npcTurnCard(view: TurnView, name: string): Card {
       root.classList.toggle('failed', !!view.error);
       const message = view.error
         ? `The turn failed: ${view.error}`
-        : view.fallbackReason ? `The model could not answer, so ${name} said a fallback line. ${view.fallbackReason}` : '';
+        : view.fallbackReason
+          ? `The model could not answer, so ${name} said a fallback line. ${view.fallbackReason}`
+          : '';
       notice.textContent = message;
       notice.hidden = !message;
     },
@@ -378,14 +433,30 @@ function waitingText(view: TurnView): string {
 }
 
 // The waiting bubble's clock ticks while a turn runs.
-setInterval(() => { for (const [view, card] of bubbles) if (!view.done && !view.line) card.update(); }, 1000);
+setInterval(() => {
+  for (const [view, card] of bubbles) if (!view.done && !view.line) card.update();
+}, 1000);
 
 function turnGroup(view: TurnView, turnNumber: number): Card {
   const totals = h('span', { class: 'totals' });
-  const root = h('section', { class: 'turn-group' },
-    h('div', { class: 'turn-head' }, h('span', { class: 'turn-no' }, `Turn ${turnNumber}`), h('q', {}, view.player), totals),
-    h('div', { class: 'items' }));
-  return { root, update() { totals.textContent = turnTotals(view); } };
+  const root = h(
+    'section',
+    { class: 'turn-group' },
+    h(
+      'div',
+      { class: 'turn-head' },
+      h('span', { class: 'turn-no' }, `Turn ${turnNumber}`),
+      h('q', {}, view.player),
+      totals,
+    ),
+    h('div', { class: 'items' }),
+  );
+  return {
+    root,
+    update() {
+      totals.textContent = turnTotals(view);
+    },
+  };
 }
 
 function stepCard(step: StepView): Card {
@@ -395,16 +466,29 @@ function stepCard(step: StepView): Card {
     step.systemInstruction && `── system instruction ──\n${step.systemInstruction}`,
     step.promptPrefix && `── stable prefix (cacheable) ──\n${step.promptPrefix}`,
     `── prompt ──\n${step.prompt}`,
-  ].filter(Boolean).join('\n\n');
-  const root = h('div', { class: 'item step' },
-    h('div', { class: 'item-head' },
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const root = h(
+    'div',
+    { class: 'item step' },
+    h(
+      'div',
+      { class: 'item-head' },
       h('span', { class: 'badge kind' }, step.kind),
       h('strong', {}, `Step ${step.number}`),
       step.isRepair ? h('span', { class: 'badge repair' }, 'repair') : null,
       step.attempt > 0 ? h('span', { class: 'badge retry' }, `retry ${step.attempt}`) : null,
-      nums),
-    h('details', { class: 'prompt' }, h('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`), h('pre', {}, promptText)),
-    h('div', { class: 'out' }, h('span', { class: 'label' }, 'output'), output));
+      nums,
+    ),
+    h(
+      'details',
+      { class: 'prompt' },
+      h('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`),
+      h('pre', {}, promptText),
+    ),
+    h('div', { class: 'out' }, h('span', { class: 'label' }, 'output'), output),
+  );
   return {
     root,
     update() {
@@ -420,19 +504,36 @@ function toolCard(tool: ToolView, current: PreviewSession): Card {
   const status = h('span', { class: 'status' });
   const result = h('code', { class: 'result' });
   const resultRow = h('div', { class: 'out' }, h('span', { class: 'label' }, 'result'), result);
-  const input = h('input', { type: 'text', class: 'answer-input', placeholder: 'Your answer (JSON or text), e.g. {"ok": true}', 'aria-label': `Answer ${tool.name}` });
+  const input = h('input', {
+    type: 'text',
+    class: 'answer-input',
+    placeholder: 'Your answer (JSON or text), e.g. {"ok": true}',
+    'aria-label': `Answer ${tool.name}`,
+  });
   const form = h('form', { class: 'answer' }, input, h('button', { type: 'submit', class: 'primary small' }, 'Answer'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     current.answer(tool.id, input.value);
   });
-  const root = h('div', { class: 'item tool' },
-    h('div', { class: 'item-head' },
+  const root = h(
+    'div',
+    { class: 'item tool' },
+    h(
+      'div',
+      { class: 'item-head' },
       h('span', { class: 'badge toolb' }, tool.external ? 'external tool' : 'tool'),
       h('strong', { class: 'tool-name' }, tool.name),
-      status),
-    h('div', { class: 'out' }, h('span', { class: 'label' }, 'args'), h('code', { class: 'args' }, compactJson(tool.args, 400))),
-    resultRow, form);
+      status,
+    ),
+    h(
+      'div',
+      { class: 'out' },
+      h('span', { class: 'label' }, 'args'),
+      h('code', { class: 'args' }, compactJson(tool.args, 400)),
+    ),
+    resultRow,
+    form,
+  );
   return {
     root,
     update() {
@@ -452,11 +553,22 @@ function renderWorld(): void {
   if (!session) return;
   clear(ui.worldView);
   const current = session;
-  renderEditableWorld(ui.worldView, current, () => { renderWorld(); renderState(ui.npcState, current.state()); });
+  renderEditableWorld(ui.worldView, current, () => {
+    renderWorld();
+    renderState(ui.npcState, current.state());
+  });
   // Append only the changes not shown yet: the log grows, it is never rebuilt.
   const shown = ui.worldLog.querySelectorAll('li.change').length;
   for (const c of session.worldChanges.slice(shown)) {
-    ui.worldLog.append(h('li', { class: 'change' }, h('span', { class: 'turn-no' }, c.byDesigner ? 'you' : `turn ${c.turn}`), ' ', h('code', {}, describeChange(c))));
+    ui.worldLog.append(
+      h(
+        'li',
+        { class: 'change' },
+        h('span', { class: 'turn-no' }, c.byDesigner ? 'you' : `turn ${c.turn}`),
+        ' ',
+        h('code', {}, describeChange(c)),
+      ),
+    );
   }
   const empty = ui.worldLog.querySelector('li.empty');
   if (session.worldChanges.length > 0) empty?.remove();
@@ -476,7 +588,8 @@ function applyEmbedSettings(data: unknown): void {
     npcOptions = message.npcOptions as NPCOptions | undefined;
     initialWorld = message.initialWorld;
     ui.personaSource.value = 'custom';
-    ui.personaText.value = typeof message.persona === 'string' ? message.persona : JSON.stringify(message.persona, null, 2);
+    ui.personaText.value =
+      typeof message.persona === 'string' ? message.persona : JSON.stringify(message.persona, null, 2);
   }
   if (message.modelKind) ui.modelKind.value = message.modelKind;
   syncSetupFields();
@@ -501,11 +614,21 @@ function init(): void {
     chosenPersona();
   });
   ui.apply.addEventListener('click', () => {
-    void serverReachable().then((ok) => { if (ok && startSession()) ui.setup.open = false; });
+    void serverReachable().then((ok) => {
+      if (ok && startSession()) ui.setup.open = false;
+    });
   });
-  ui.exportSession.addEventListener('click', () => { if (session) downloadConversation(session.exportConversation()); });
-  ui.replayFile.addEventListener('change', () => void readFileInput(ui.replayFile).then((t) => (t === undefined ? undefined : replayConversation(t))));
-  ui.personaTestFile.addEventListener('change', () => void readFileInput(ui.personaTestFile).then((t) => (t === undefined ? undefined : runPersonaTestFile(t))));
+  ui.exportSession.addEventListener('click', () => {
+    if (session) downloadConversation(session.exportConversation());
+  });
+  ui.replayFile.addEventListener(
+    'change',
+    () => void readFileInput(ui.replayFile).then((t) => (t === undefined ? undefined : replayConversation(t))),
+  );
+  ui.personaTestFile.addEventListener(
+    'change',
+    () => void readFileInput(ui.personaTestFile).then((t) => (t === undefined ? undefined : runPersonaTestFile(t))),
+  );
   ui.talkForm.addEventListener('submit', (e) => {
     e.preventDefault();
     void talk(ui.line.value);

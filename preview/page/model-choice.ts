@@ -17,9 +17,7 @@ export type ModelChoice =
   | { kind: 'openai'; url: string; model?: string }
   | { kind: 'chrome-nano' };
 
-export type ModelReading =
-  | { ok: true; model: LanguageModel; label: string }
-  | { ok: false; problems: string[] };
+export type ModelReading = { ok: true; model: LanguageModel; label: string } | { ok: false; problems: string[] };
 
 export interface ModelChoiceOptions {
   /** Pause between streamed chunks of the local models, so streaming is visible. */
@@ -33,18 +31,32 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
       // The sample's Mira keeps her scripted evening; any other persona answers from its own fields.
       if (!choice.persona) return { ok: true, model: createMiraModel({ chunkDelayMs }), label: 'keyword stand-in' };
       try {
-        return { ok: true, model: createPersonaStandIn(choice.persona, { tools: choice.tools, chunkDelayMs }), label: `keyword stand-in for ${choice.persona.name}` };
+        return {
+          ok: true,
+          model: createPersonaStandIn(choice.persona, { tools: choice.tools, chunkDelayMs }),
+          label: `keyword stand-in for ${choice.persona.name}`,
+        };
       } catch (e) {
         return { ok: false, problems: [`persona: ${AgentError.from(e).message}`] };
       }
     case 'script': {
       const script = readScript(choice.script);
       if (!script.ok) return script;
-      return { ok: true, model: new ScriptedLanguageModel(script.steps, { chunkDelayMs }), label: `recorded script (${script.steps.length} steps)` };
+      return {
+        ok: true,
+        model: new ScriptedLanguageModel(script.steps, { chunkDelayMs }),
+        label: `recorded script (${script.steps.length} steps)`,
+      };
     }
     case 'openai': {
       const url = choice.url.trim();
-      if (!url) return { ok: false, problems: ['endpoint: enter the server URL, e.g. http://127.0.0.1:8080/v1 (llama.cpp) or http://127.0.0.1:11434/v1 (Ollama).'] };
+      if (!url)
+        return {
+          ok: false,
+          problems: [
+            'endpoint: enter the server URL, e.g. http://127.0.0.1:8080/v1 (llama.cpp) or http://127.0.0.1:11434/v1 (Ollama).',
+          ],
+        };
       const name = choice.model?.trim() || undefined;
       try {
         // A short per-step timeout: a preview should say "not answering" quickly.
@@ -56,13 +68,18 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
     }
     case 'chrome-nano': {
       if (!ChromePromptModel.isSupported()) {
-        return { ok: false, problems: ['model: this browser has no built-in model (Chrome 148 or later on a desktop computer has it); pick another model.'] };
+        return {
+          ok: false,
+          problems: [
+            'model: this browser has no built-in model (Chrome 148 or later on a desktop computer has it); pick another model.',
+          ],
+        };
       }
       const model = new ChromePromptModel();
       // createModel runs from the Apply click: that gesture lets Chrome start a download it needs
       // (when the model is there, this only loads it). A failure shows on the first turn instead.
       model.download().catch(() => undefined);
-      return { ok: true, model, label: 'Chrome\'s built-in Gemini Nano' };
+      return { ok: true, model, label: "Chrome's built-in Gemini Nano" };
     }
     default:
       return { ok: false, problems: [`model: unknown choice ${JSON.stringify((choice as { kind?: unknown }).kind)}.`] };
@@ -81,7 +98,10 @@ export async function offerChromeNano(select: HTMLSelectElement): Promise<boolea
   if (a.status === 'unavailable' || select.querySelector(`option[value="${CHROME_NANO_CHOICE}"]`)) return false;
   const option = select.ownerDocument.createElement('option');
   option.value = CHROME_NANO_CHOICE;
-  option.textContent = a.status === 'available' ? 'Chrome\'s built-in Gemini Nano (on this computer)' : 'Chrome\'s built-in Gemini Nano (downloads on Apply)';
+  option.textContent =
+    a.status === 'available'
+      ? "Chrome's built-in Gemini Nano (on this computer)"
+      : "Chrome's built-in Gemini Nano (downloads on Apply)";
   select.append(option);
   return true;
 }

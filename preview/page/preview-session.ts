@@ -4,8 +4,18 @@
  * tools, so the turn waits for the answer typed in the panel.
  */
 import {
-  AgentError, AgentTool, NPC, WorldState, attitude, resolveNPCOptions,
-  type DialogueStream, type JsonValue, type LanguageModel, type NPCOptions, type Persona, type WorldStateChange,
+  AgentError,
+  AgentTool,
+  NPC,
+  WorldState,
+  attitude,
+  resolveNPCOptions,
+  type DialogueStream,
+  type JsonValue,
+  type LanguageModel,
+  type NPCOptions,
+  type Persona,
+  type WorldStateChange,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import { applyEvent, failTurn, newTurnView, type TurnView } from './turn-view';
@@ -107,7 +117,10 @@ export class PreviewSession {
 
   /** Throws an AgentError (invalid_request) when the persona or a tool is not valid. */
   constructor(setup: PreviewSetup) {
-    if (setup.initialWorld !== undefined && (typeof setup.initialWorld !== 'object' || setup.initialWorld === null || Array.isArray(setup.initialWorld))) {
+    if (
+      setup.initialWorld !== undefined &&
+      (typeof setup.initialWorld !== 'object' || setup.initialWorld === null || Array.isArray(setup.initialWorld))
+    ) {
       throw new AgentError('invalid_request', 'The initial world must be a JSON object.');
     }
     this.world = setup.initialWorld ? new WorldState(setup.initialWorld) : createTavernWorld();
@@ -115,10 +128,14 @@ export class PreviewSession {
     const gameTools = setup.npcOptions ? [] : tavernTools(this.world);
     const tools = gameTools.map((t) => (byHand.has(t.name) ? asExternal(t) : t));
     for (const extra of setup.extraTools ?? []) {
-      if (tools.some((t) => t.name === extra.name)) throw new AgentError('invalid_request', `Tool "${extra.name}" is declared twice.`);
+      if (tools.some((t) => t.name === extra.name))
+        throw new AgentError('invalid_request', `Tool "${extra.name}" is declared twice.`);
       // As in the game, where NPCComponent refuses the tool, rather than previewing a different NPC.
-      if (extra.parametersError) throw new AgentError('invalid_schema', `Tool "${extra.name}": ${extra.parametersError}.`);
-      tools.push(AgentTool.external({ name: extra.name, description: extra.description, parameters: extra.parameters }));
+      if (extra.parametersError)
+        throw new AgentError('invalid_schema', `Tool "${extra.name}": ${extra.parametersError}.`);
+      tools.push(
+        AgentTool.external({ name: extra.name, description: extra.description, parameters: extra.parameters }),
+      );
     }
     this.tools = tools.map((t) => ({ name: t.name, description: t.description, external: t.execution === 'external' }));
     this.npc = new NPC({
@@ -126,13 +143,22 @@ export class PreviewSession {
       model: setup.model,
       world: this.world,
       tools,
-      options: { ...(setup.npcOptions ?? TAVERN_NPC_OPTIONS), externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000 },
+      options: {
+        ...(setup.npcOptions ?? TAVERN_NPC_OPTIONS),
+        externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000,
+      },
     });
     this.turnWaitMs = setup.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
     this.persona = setup.persona;
     this.unlockAt = resolveNPCOptions(setup.npcOptions ?? TAVERN_NPC_OPTIONS).secretsUnlockAtRelationship;
     this.stopWatching = this.world.onChange((c) => {
-      this.worldChanges.push({ path: c.path, oldValue: c.oldValue, newValue: c.newValue, turn: this.editing ? 0 : this.turns.length, byDesigner: this.editing || undefined });
+      this.worldChanges.push({
+        path: c.path,
+        oldValue: c.oldValue,
+        newValue: c.newValue,
+        turn: this.editing ? 0 : this.turns.length,
+        byDesigner: this.editing || undefined,
+      });
     });
   }
 
@@ -145,7 +171,11 @@ export class PreviewSession {
    * with the finished view (a failure is recorded in `view.error`, never thrown).
    */
   async talk(line: string, onUpdate: (view: TurnView) => void = () => undefined): Promise<TurnView> {
-    if (this.current) throw new AgentError('invalid_request', 'Wait for the NPC to finish this turn (or cancel it) before talking again.');
+    if (this.current)
+      throw new AgentError(
+        'invalid_request',
+        'Wait for the NPC to finish this turn (or cancel it) before talking again.',
+      );
     const view = newTurnView(line);
     this.turns.push(view);
     const stream = this.npc.talkStream(line);
@@ -155,12 +185,21 @@ export class PreviewSession {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(() => stream.cancel(`No answer from the model within ${Math.round(this.turnWaitMs / 1000)} s (${view.steps.length} step${view.steps.length === 1 ? '' : 's'} sent). Check that the server is running and answering, or switch to the stand-in.`), this.turnWaitMs);
+      timer = setTimeout(
+        () =>
+          stream.cancel(
+            `No answer from the model within ${Math.round(this.turnWaitMs / 1000)} s (${view.steps.length} step${view.steps.length === 1 ? '' : 's'} sent). Check that the server is running and answering, or switch to the stand-in.`,
+          ),
+        this.turnWaitMs,
+      );
     };
     arm();
     try {
       for await (const event of stream.events) {
-        if (event.type === 'externalToolCall' && timer !== undefined) { clearTimeout(timer); timer = undefined; }
+        if (event.type === 'externalToolCall' && timer !== undefined) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
         // A person answered a hand-played tool: the model's time starts again.
         if (event.type === 'toolResult' && view.tools.some((t) => t.external && t.id === event.record.call.id)) arm();
         applyEvent(view, event);
@@ -201,7 +240,10 @@ export class PreviewSession {
     try {
       const before = this.world.get(path);
       const parsed = parseAnswer(text);
-      const value = typeof before === 'number' && typeof parsed === 'string' && /^-?\d+(\.\d+)?$/.test(parsed.trim()) ? Number(parsed) : parsed;
+      const value =
+        typeof before === 'number' && typeof parsed === 'string' && /^-?\d+(\.\d+)?$/.test(parsed.trim())
+          ? Number(parsed)
+          : parsed;
       this.world.set(path, value as JsonValue);
       return '';
     } catch (e) {
@@ -217,7 +259,9 @@ export class PreviewSession {
       type: 'oam-cocos.PreviewSession',
       version: 1,
       persona: JSON.parse(JSON.stringify(this.persona)) as Persona,
-      turns: this.turns.filter((t) => t.done).map((t) => ({ say: t.player, line: t.line, emotion: t.emotion ?? '', tools: t.tools.map((x) => x.name) })),
+      turns: this.turns
+        .filter((t) => t.done)
+        .map((t) => ({ say: t.player, line: t.line, emotion: t.emotion ?? '', tools: t.tools.map((x) => x.name) })),
     };
   }
 
@@ -242,12 +286,26 @@ export class PreviewSession {
 export function readConversationExport(input: unknown): PreviewSessionExport {
   const value = readJsonInput(input, 'The saved conversation');
   const v = value as Partial<PreviewSessionExport> | null;
-  if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1) throw new AgentError('invalid_request', 'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).');
-  if (!v.persona || typeof v.persona !== 'object' || typeof (v.persona as { name?: unknown }).name !== 'string') throw new AgentError('invalid_request', 'The saved conversation needs the "persona" it was played with (an object with a name).');
-  if (!Array.isArray(v.turns) || v.turns.length === 0) throw new AgentError('invalid_request', 'The saved conversation needs "turns": [{"say": "…", "line": "…"}], at least one.');
+  if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1)
+    throw new AgentError(
+      'invalid_request',
+      'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).',
+    );
+  if (!v.persona || typeof v.persona !== 'object' || typeof (v.persona as { name?: unknown }).name !== 'string')
+    throw new AgentError(
+      'invalid_request',
+      'The saved conversation needs the "persona" it was played with (an object with a name).',
+    );
+  if (!Array.isArray(v.turns) || v.turns.length === 0)
+    throw new AgentError(
+      'invalid_request',
+      'The saved conversation needs "turns": [{"say": "…", "line": "…"}], at least one.',
+    );
   v.turns.forEach((t, i) => {
-    if (!t || typeof t.say !== 'string' || !t.say.trim()) throw new AgentError('invalid_request', `turns[${i}].say must be the line the player said.`);
-    if (typeof t.line !== 'string') throw new AgentError('invalid_request', `turns[${i}].line must be the line the NPC answered.`);
+    if (!t || typeof t.say !== 'string' || !t.say.trim())
+      throw new AgentError('invalid_request', `turns[${i}].say must be the line the player said.`);
+    if (typeof t.line !== 'string')
+      throw new AgentError('invalid_request', `turns[${i}].line must be the line the NPC answered.`);
   });
   return v as PreviewSessionExport;
 }
@@ -263,5 +321,10 @@ export function parseAnswer(text: string): unknown {
 }
 
 function asExternal(tool: AgentTool): AgentTool {
-  return AgentTool.external({ name: tool.name, description: tool.description, parameters: tool.parameters, timeoutMs: tool.timeoutMs });
+  return AgentTool.external({
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    timeoutMs: tool.timeoutMs,
+  });
 }

@@ -9,9 +9,7 @@
 import { isAgentErrorCode } from '../../src';
 import { Script, type ScriptStep } from '../../src/testing';
 
-export type ScriptReading =
-  | { ok: true; steps: ScriptStep[] }
-  | { ok: false; problems: string[] };
+export type ScriptReading = { ok: true; steps: ScriptStep[] } | { ok: false; problems: string[] };
 
 export const SAMPLE_SCRIPT = `[
   {"call": "take_order", "args": {"item": "cider", "quantity": 1}},
@@ -46,16 +44,19 @@ function readStep(item: unknown): ScriptStep | string {
   }
   const o = item as Record<string, unknown>;
   if (typeof o.call === 'string') {
-    if (o.args !== undefined && (typeof o.args !== 'object' || o.args === null || Array.isArray(o.args))) return '"args" must be an object.';
+    if (o.args !== undefined && (typeof o.args !== 'object' || o.args === null || Array.isArray(o.args)))
+      return '"args" must be an object.';
     return Script.call(o.call, (o.args ?? {}) as Record<string, unknown>);
   }
   if ('call' in o) return '"call" must be a tool name (a string).';
   if ('reply' in o) {
-    if (typeof o.reply !== 'string' && (typeof o.reply !== 'object' || o.reply === null)) return '"reply" must be a string or an object like {"emotion": "happy", "line": "…"}.';
+    if (typeof o.reply !== 'string' && (typeof o.reply !== 'object' || o.reply === null))
+      return '"reply" must be a string or an object like {"emotion": "happy", "line": "…"}.';
     return Script.reply(o.reply, chunkCount(JSON.stringify(o.reply)));
   }
   if ('fail' in o) {
-    if (!isAgentErrorCode(o.fail)) return `"fail" must be an error code such as "model_unavailable", got ${JSON.stringify(o.fail)}.`;
+    if (!isAgentErrorCode(o.fail))
+      return `"fail" must be an error code such as "model_unavailable", got ${JSON.stringify(o.fail)}.`;
     return Script.fail(o.fail, typeof o.message === 'string' ? o.message : undefined);
   }
   return 'must be a string or an object with "call", "reply" or "fail".';

@@ -12,7 +12,10 @@ import type { TurnView } from './turn-view';
 /** Offers the conversation as a JSON download. */
 export function downloadConversation(saved: PreviewSessionExport): void {
   const blob = new Blob([`${JSON.stringify(saved, null, 2)}\n`], { type: 'application/json' });
-  const link = h('a', { href: URL.createObjectURL(blob), download: `${saved.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc'}-conversation.json` });
+  const link = h('a', {
+    href: URL.createObjectURL(blob),
+    download: `${saved.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc'}-conversation.json`,
+  });
   document.body.append(link);
   link.click();
   link.remove();
@@ -27,22 +30,55 @@ export function renderReplay(root: HTMLElement, saved: PreviewSessionExport, now
     const line = after ? after.line || (after.error ? `(failed: ${after.error})` : '') : '(not played)';
     const differs = !after || line !== before.line || (after.emotion ?? '') !== before.emotion;
     if (differs) changed++;
-    root.append(h('div', { class: 'result-row replay-row' },
-      h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, before.say)),
-      h('div', { class: 'side' },
-        h('div', {}, h('span', { class: 'label' }, `then · ${before.emotion || '—'}`), before.line),
-        h('div', { class: differs ? 'changed-answer' : '' }, h('span', { class: 'label' }, `now · ${after?.emotion ?? '—'}`), line))));
+    root.append(
+      h(
+        'div',
+        { class: 'result-row replay-row' },
+        h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, before.say)),
+        h(
+          'div',
+          { class: 'side' },
+          h('div', {}, h('span', { class: 'label' }, `then · ${before.emotion || '—'}`), before.line),
+          h(
+            'div',
+            { class: differs ? 'changed-answer' : '' },
+            h('span', { class: 'label' }, `now · ${after?.emotion ?? '—'}`),
+            line,
+          ),
+        ),
+      ),
+    );
   });
-  root.prepend(h('p', { class: 'help', id: 'replay-summary' }, `${saved.turns.length} turns replayed against ${saved.persona.name} as it is now: ${changed} answer${changed === 1 ? '' : 's'} changed.`));
+  root.prepend(
+    h(
+      'p',
+      { class: 'help', id: 'replay-summary' },
+      `${saved.turns.length} turns replayed against ${saved.persona.name} as it is now: ${changed} answer${changed === 1 ? '' : 's'} changed.`,
+    ),
+  );
 }
 
 export function renderPersonaReport(root: HTMLElement, report: PersonaTestReport, name: string): void {
   clear(root);
-  root.append(h('p', { class: 'help', id: 'persona-test-summary' }, `${report.passed} passed, ${report.failed} failed`));
+  root.append(
+    h('p', { class: 'help', id: 'persona-test-summary' }, `${report.passed} passed, ${report.failed} failed`),
+  );
   report.turns.forEach((turn, i) => {
-    root.append(h('div', { class: 'result-row' },
-      h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, turn.say)),
-      h('div', {}, `${name}: ${turn.line || '(no answer)'} `, h('span', { class: `emotion e-${turn.emotion || 'none'}` }, turn.emotion || '—')),
-      ...turn.checks.map((c) => h('div', { class: `check-line ${c.pass ? 'pass' : 'fail'}` }, c.pass ? c.name : `${c.name}: ${c.detail}`))));
+    root.append(
+      h(
+        'div',
+        { class: 'result-row' },
+        h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, turn.say)),
+        h(
+          'div',
+          {},
+          `${name}: ${turn.line || '(no answer)'} `,
+          h('span', { class: `emotion e-${turn.emotion || 'none'}` }, turn.emotion || '—'),
+        ),
+        ...turn.checks.map((c) =>
+          h('div', { class: `check-line ${c.pass ? 'pass' : 'fail'}` }, c.pass ? c.name : `${c.name}: ${c.detail}`),
+        ),
+      ),
+    );
   });
 }

@@ -12,21 +12,54 @@ const position = (value: number) => `${Math.max(0, Math.min(100, (value + 100) /
 export function renderState(root: HTMLElement, state: NpcStateView): void {
   clear(root);
   const unlock = state.secretsUnlockAt;
-  const secret = unlock === null ? 'secrets: never told (or always, if the persona keeps them in its instructions)'
-    : state.secretsUnlocked ? `secret unlocked (at ${unlock})` : `secret unlocks at ${unlock} (${unlock - state.relationship} to go)`;
+  const secret =
+    unlock === null
+      ? 'secrets: never told (or always, if the persona keeps them in its instructions)'
+      : state.secretsUnlocked
+        ? `secret unlocked (at ${unlock})`
+        : `secret unlocks at ${unlock} (${unlock - state.relationship} to go)`;
   const summary = state.summary ? h('p', { class: 'help' }, `Summary of older turns: ${state.summary}`) : '';
   root.append(
-    h('div', { class: 'rel-head' }, h('strong', { id: 'state-relationship' }, `Relationship ${state.relationship} · ${state.attitude}`), h('span', { class: 'muted', id: 'state-secret' }, secret)),
-    h('div', { class: 'rel-bar', role: 'meter', 'aria-valuemin': '-100', 'aria-valuemax': '100', 'aria-valuenow': String(state.relationship), 'aria-label': 'Relationship' },
-      unlock === null ? null : h('span', { class: 'unlock', style: `left: ${position(unlock)}`, title: `secrets unlock at ${unlock}` }),
-      h('span', { class: 'now', style: `left: calc(${position(state.relationship)} - 2px)` })),
+    h(
+      'div',
+      { class: 'rel-head' },
+      h('strong', { id: 'state-relationship' }, `Relationship ${state.relationship} · ${state.attitude}`),
+      h('span', { class: 'muted', id: 'state-secret' }, secret),
+    ),
+    h(
+      'div',
+      {
+        class: 'rel-bar',
+        role: 'meter',
+        'aria-valuemin': '-100',
+        'aria-valuemax': '100',
+        'aria-valuenow': String(state.relationship),
+        'aria-label': 'Relationship',
+      },
+      unlock === null
+        ? null
+        : h('span', { class: 'unlock', style: `left: ${position(unlock)}`, title: `secrets unlock at ${unlock}` }),
+      h('span', { class: 'now', style: `left: calc(${position(state.relationship)} - 2px)` }),
+    ),
     h('div', { class: 'rel-legend' }, h('span', {}, '-100 hostile'), h('span', {}, '0'), h('span', {}, 'devoted 100')),
     h('h3', {}, 'Remembered'),
-    state.facts.length > 0 ? h('ul', { class: 'facts', id: 'state-facts' }, ...state.facts.map((f) => h('li', {}, f))) : h('p', { class: 'muted help', id: 'state-facts' }, 'No facts yet: they appear when the NPC calls remember_fact.'),
+    state.facts.length > 0
+      ? h('ul', { class: 'facts', id: 'state-facts' }, ...state.facts.map((f) => h('li', {}, f)))
+      : h(
+          'p',
+          { class: 'muted help', id: 'state-facts' },
+          'No facts yet: they appear when the NPC calls remember_fact.',
+        ),
     summary,
     h('h3', {}, 'Emotions, turn by turn'),
     state.emotions.length > 0
-      ? h('div', { class: 'timeline-row', id: 'state-emotions' }, ...state.emotions.map((e, i) => h('span', { class: `emotion e-${e || 'none'}`, title: `turn ${i + 1}` }, e || '—')))
+      ? h(
+          'div',
+          { class: 'timeline-row', id: 'state-emotions' },
+          ...state.emotions.map((e, i) =>
+            h('span', { class: `emotion e-${e || 'none'}`, title: `turn ${i + 1}` }, e || '—'),
+          ),
+        )
       : h('p', { class: 'muted help', id: 'state-emotions' }, 'No turns yet.'),
   );
 }

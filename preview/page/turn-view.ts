@@ -58,13 +58,24 @@ export interface TurnView {
 }
 
 export function newTurnView(player: string): TurnView {
-  return { player, line: '', lineEvents: 0, steps: [], tools: [], timeline: [], isFallback: false, done: false, startedAt: Date.now() };
+  return {
+    player,
+    line: '',
+    lineEvents: 0,
+    steps: [],
+    tools: [],
+    timeline: [],
+    isFallback: false,
+    done: false,
+    startedAt: Date.now(),
+  };
 }
 
 export function describeError(error: AgentError): string {
   // A recorded script that ran out says so in a designer's words, with what to do.
   const exhausted = /the script is exhausted after (\d+) steps/.exec(error.message);
-  if (exhausted) return `${error.code}: the recorded script ran out: it had ${exhausted[1]} step${exhausted[1] === '1' ? '' : 's'} and the NPC asked for one more. Add steps in Set-up: one per model call, and a turn with a tool takes two (the call, then the reply).`;
+  if (exhausted)
+    return `${error.code}: the recorded script ran out: it had ${exhausted[1]} step${exhausted[1] === '1' ? '' : 's'} and the NPC asked for one more. Add steps in Set-up: one per model call, and a turn with a tool takes two (the call, then the reply).`;
   return `${error.code}: ${error.message}`;
 }
 

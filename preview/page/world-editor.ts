@@ -12,9 +12,15 @@ export function renderEditableWorld(list: HTMLElement, session: PreviewSession, 
   const changed = new Set(session.worldChanges.map((c) => c.path));
   for (const row of flattenWorld(session.world.snapshot())) {
     const cls = changed.has(row.path) ? 'changed' : '';
-    const value = h('dd', { class: `${cls} editable`, tabindex: '0', 'data-path': row.path, title: 'Click to change' }, row.value);
+    const value = h(
+      'dd',
+      { class: `${cls} editable`, tabindex: '0', 'data-path': row.path, title: 'Click to change' },
+      row.value,
+    );
     value.addEventListener('click', () => edit(value, row.path, row.value, session, onChanged));
-    value.addEventListener('keydown', (e) => { if (e.key === 'Enter') edit(value, row.path, row.value, session, onChanged); });
+    value.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') edit(value, row.path, row.value, session, onChanged);
+    });
     list.append(h('dt', { class: cls }, row.path), value);
   }
 }
@@ -43,5 +49,7 @@ function edit(cell: HTMLElement, path: string, shown: string, session: PreviewSe
     if (e.key === 'Enter') done(true);
     if (e.key === 'Escape') done(false);
   });
-  input.addEventListener('blur', () => { if (cell.contains(input)) done(false); });
+  input.addEventListener('blur', () => {
+    if (cell.contains(input)) done(false);
+  });
 }

@@ -34,7 +34,11 @@ class OwnSignal implements SignalLike {
     const ls = this.listeners;
     this.listeners = [];
     for (const l of ls) {
-      try { l(); } catch { /* a listener's failure must not stop the others */ }
+      try {
+        l();
+      } catch {
+        /* a listener's failure must not stop the others */
+      }
     }
   }
 
@@ -86,10 +90,13 @@ export function sleep(ms: number, signal?: SignalLike): Promise<void> {
       clearTimeout(timer);
       reject(abortError(signal));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort);
   });
 }
@@ -105,8 +112,14 @@ export function raceSignal<T>(promise: Promise<T>, signal: SignalLike | undefine
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort);
     promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }

@@ -50,7 +50,7 @@ export function codeOfRpc(rpc: number): AgentErrorCode | undefined {
 /** What a player-facing game should do about each code, appended when a message has no hint. */
 const HINTS: Record<AgentErrorCode, string> = {
   model_unavailable: 'Check availability() and offer download(), or use another model.',
-  guardrail_violation: 'The model\'s safety filter blocked this; rephrase or use a fallback line.',
+  guardrail_violation: "The model's safety filter blocked this; rephrase or use a fallback line.",
   refusal: 'The model declined; rephrase or use a fallback line.',
   context_size_exceeded: 'Shorten the instructions, tools or history (compactHistory()).',
   rate_limited: 'Wait for retryAfterMs and try again; keep the app in the foreground.',

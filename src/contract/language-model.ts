@@ -70,7 +70,12 @@ export interface GenerationChunk {
 export type ModelAvailability =
   | { status: 'available' }
   | { status: 'downloadable' }
-  | { status: 'downloading'; bytesDownloaded?: number; totalBytes?: number; /** 0…1 when known (Chrome reports only this). */ fraction?: number }
+  | {
+      status: 'downloading';
+      bytesDownloaded?: number;
+      totalBytes?: number;
+      /** 0…1 when known (Chrome reports only this). */ fraction?: number;
+    }
   | { status: 'unavailable'; reason: UnavailableReason | string; detail?: string };
 
 export type UnavailableReason =
@@ -133,7 +138,11 @@ export function estimateTokens(text: string): number {
 }
 
 /** Collects a whole generation into one string (for callers that do not stream). */
-export async function generateText(model: LanguageModel, request: GenerationRequest, signal?: SignalLike): Promise<{ text: string; finishReason?: FinishReason; usage?: TokenUsage }> {
+export async function generateText(
+  model: LanguageModel,
+  request: GenerationRequest,
+  signal?: SignalLike,
+): Promise<{ text: string; finishReason?: FinishReason; usage?: TokenUsage }> {
   let text = '';
   let finishReason: FinishReason | undefined;
   let usage: TokenUsage | undefined;

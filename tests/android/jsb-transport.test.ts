@@ -19,7 +19,7 @@ const fake = {
 };
 jest.mock('cc', () => fake, { virtual: true });
 jest.mock('cc/env', () => ({ NATIVE: true }), { virtual: true });
-jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src/bundle'), { virtual: true });
 
 interface TransportLike {
   send(message: string): void;

@@ -3,7 +3,7 @@
  * (jest hoists them per file):
  *   jest.mock('cc', () => require('./cc-double'), { virtual: true });
  *   jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
- *   jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+ *   jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src/bundle'), { virtual: true });
  * so the components run against src/ directly and no build is needed.
  */
 import { Script, type ScriptStep } from '../../src/testing';

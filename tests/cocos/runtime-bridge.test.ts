@@ -1,6 +1,6 @@
 jest.mock('cc', () => require('./cc-double'), { virtual: true });
 jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
-jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src/bundle'), { virtual: true });
 
 import { AgentError, BRIDGE_EVENT, KeywordModel } from '../../src';
 import { Script, ScriptedLanguageModel } from '../../src/testing';

@@ -4,7 +4,7 @@
  */
 jest.mock('cc', () => require('./cc-double'), { virtual: true });
 jest.mock('cc/env', () => require('./cc-double').env, { virtual: true });
-jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src'), { virtual: true });
+jest.mock('../../assets/runtime/oam-core.js', () => jest.requireActual('../../src/bundle'), { virtual: true });
 
 import { ChromePromptModel, KeywordModel, PreferAvailableModel } from '../../src';
 import * as cc from './cc-double';

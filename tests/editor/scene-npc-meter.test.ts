@@ -10,9 +10,7 @@ import { measurePersona, noToolsSetup, npcToolCatalog } from '../../extension/to
 import type { MeterSetup } from '../../extension/token-meter/token-meter';
 import { readNpcNode } from '../../extension/panels/preview/npc-dump';
 import type { NpcNodeInfo } from '../../extension/panels/preview/npc-dump';
-import { NPC } from '../../src/game/npc';
-import type { NPCOptions } from '../../src/game/npc/npc-options';
-import { AgentTool } from '../../src/core/tools';
+import { NPC, npcSetupFromInspector } from '../../src/game/npc';
 import { WorldState } from '../../src/game/world';
 import { estimateTokens } from '../../src/contract/language-model';
 import type { GenerationRequest } from '../../src/contract/language-model';
@@ -88,9 +86,8 @@ function realNpc(info: NpcNodeInfo, world: Record<string, unknown> | undefined, 
   return new NPC({
     persona: MIRA,
     model: recordingModel(requests),
-    tools: info.tools.map((d) => AgentTool.external({ name: d.name, description: d.description, parameters: d.parameters })),
+    ...npcSetupFromInspector(info.properties),
     world: info.worldStoreUuid ? new WorldState(world ?? {}) : undefined,
-    options: info.options as NPCOptions,
   });
 }
 

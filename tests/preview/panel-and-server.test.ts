@@ -54,9 +54,13 @@ describe('readNpcNode (scene query-node dump)', () => {
       componentType: 'oam.NPCComponent',
       personaUuid: 'a1b2-c3',
       worldStoreUuid: 'store-comp-1',
+      properties: expect.objectContaining({ groundingTool: ' check_menu ', replyFormat: 1 }),
+      // Every declared entry, as NPCComponent reads them: it refuses the last three by name.
       tools: [
         { name: 'open_door', description: 'Opens a door.', parameters: { type: 'object', properties: { door: { type: 'string' } } } },
         { name: 'shrug', description: 'Shrugs.', parametersError: expect.stringMatching(/^the parameters schema is not JSON \(/) },
+        { name: '', description: 'nameless' },
+        { name: '', description: 'no name' },
       ],
       options: {
         worldReadable: [''],
@@ -71,6 +75,9 @@ describe('readNpcNode (scene query-node dump)', () => {
         canEndConversation: false,
         fallbackLines: ['Busy night, love.'],
         extraInstructions: 'Never mention the cellar.',
+        externalToolTimeoutMs: 30000,
+        toolTimeoutMs: 10000,
+        priority: 100,
       },
     });
   });
@@ -86,11 +93,12 @@ describe('readNpcNode (scene query-node dump)', () => {
     expect(Object.keys(declaration('x', 'y').value).filter((k) => !toolFields.has(k))).toEqual([]);
   });
 
-  test('secrets always guarded means no unlock threshold; empty lists and text are left out', () => {
+  test('secrets always guarded means no unlock threshold; empty lists and text are left out; an unknown format is automatic', () => {
     const info = readNpcNode(dump([npcComponent({ secretsAlwaysGuarded: true, worldStore: null, groundingTool: '', emotions: [], fallbackLines: [], extraInstructions: ' ', replyFormat: 9 })]));
     expect(info?.options.secretsUnlockAtRelationship).toBeNull();
     expect(info?.worldStoreUuid).toBeUndefined();
-    for (const key of ['groundingTool', 'emotions', 'fallbackLines', 'extraInstructions', 'replyFormat']) expect(info?.options).not.toHaveProperty(key);
+    for (const key of ['groundingTool', 'emotions', 'fallbackLines', 'extraInstructions']) expect(info?.options).not.toHaveProperty(key);
+    expect(info?.options.replyFormat).toBe('automatic');
   });
 
   test('no NPC component, no persona set, or not a dump at all', () => {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { pathToFileURL } from 'url';
-import { parseInitialWorld, readNpcNode, readWorldStore, type DeclaredTool, type NpcPreviewOptions } from './npc-dump';
+import { parseInitialWorld, readNpcNode, readWorldStore, setupRefusal, type DeclaredTool, type NpcPreviewOptions } from './npc-dump';
 
 /** The few editor APIs used here (declared locally; the panel process has them as a global). */
 declare const Editor: {
@@ -25,7 +25,13 @@ const EMBED_MESSAGE_TYPE = 'oam-preview:setup';
 const PAGE = join(__dirname, '..', '..', 'preview', 'index.html');
 
 interface PanelThis {
-  $: { frame: HTMLIFrameElement; status: HTMLElement; useNode: HTMLButtonElement; useAsset: HTMLButtonElement; missing: HTMLElement };
+  $: {
+    frame: HTMLIFrameElement;
+    status: HTMLElement;
+    useNode: HTMLButtonElement;
+    useAsset: HTMLButtonElement;
+    missing: HTMLElement;
+  };
   settings?: { openaiUrl: string; openaiModel: string };
 }
 
@@ -57,7 +63,17 @@ interface NpcSetup {
 function send(panel: PanelThis, persona: string, npc: NpcSetup = {}): void {
   const frame = panel.$.frame.contentWindow;
   if (!frame) return;
-  frame.postMessage({ type: EMBED_MESSAGE_TYPE, persona, extraTools: npc.extraTools ?? [], npcOptions: npc.npcOptions, initialWorld: npc.initialWorld, ...panel.settings }, '*');
+  frame.postMessage(
+    {
+      type: EMBED_MESSAGE_TYPE,
+      persona,
+      extraTools: npc.extraTools ?? [],
+      npcOptions: npc.npcOptions,
+      initialWorld: npc.initialWorld,
+      ...panel.settings,
+    },
+    '*',
+  );
 }
 
 /** The initial state of the WorldStateStore component `uuid`: its JSON asset, else its inline JSON; a string is a problem. */
@@ -77,7 +93,10 @@ async function readStoreWorld(uuid: string): Promise<Record<string, unknown> | u
 
 /** A JSON asset's file text (persona, world state), from its uuid; a string is a problem. */
 async function readAssetText(uuid: string): Promise<{ text: string; url: string } | string> {
-  const info = (await Editor.Message.request('asset-db', 'query-asset-info', uuid)) as { file?: string; url?: string } | null;
+  const info = (await Editor.Message.request('asset-db', 'query-asset-info', uuid)) as {
+    file?: string;
+    url?: string;
+  } | null;
   if (!info || !info.file) return t('noPersonaFile');
   try {
     return { text: readFileSync(info.file, 'utf8'), url: info.url ?? info.file };
@@ -92,6 +111,9 @@ async function useSelectedNode(panel: PanelThis): Promise<void> {
   const npc = readNpcNode(await Editor.Message.request('scene', 'query-node', uuid));
   if (!npc) return setStatus(panel, t('noNpc'), true);
   if (!npc.personaUuid) return setStatus(panel, t('noPersona'), true);
+  // Refused here with the words the game would use at run time (the same mapping as NPCComponent).
+  const refusal = setupRefusal(npc);
+  if (refusal) return setStatus(panel, refusal, true);
   const persona = await readAssetText(npc.personaUuid);
   if (typeof persona === 'string') return setStatus(panel, persona, true);
   const world = npc.worldStoreUuid ? await readStoreWorld(npc.worldStoreUuid) : undefined;

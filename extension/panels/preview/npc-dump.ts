@@ -1,38 +1,30 @@
 /**
- * Reads what the preview needs from the scene's `query-node` dump of an NPC node: the uuid of
- * its persona asset, the external tools declared on its NPCComponent, the component's options
- * (in the NPCOptions form the core takes, mapped the way NPCComponent maps them) and the
- * WorldStateStore it points at. Plain data in, plain data out, so it can be tested without the
- * editor. The field names are NPCComponent's and ToolDeclaration's own.
+ * Reads what the preview and the token meter need from the scene's `query-node` dump of an NPC
+ * node: the uuid of its persona asset, its NPCComponent's Inspector properties, and the
+ * WorldStateStore it points at. The properties go through the same mapping NPCComponent uses
+ * (`npcSetupFromInspector` in src/game/npc/inspector-setup.ts), so the preview and the meter see
+ * the options and tools the game would. Plain data in, plain data out, testable without the editor.
  */
+import {
+  npcOptionsFromInspector,
+  npcSetupFromInspector,
+  readToolDeclarations,
+  type DeclaredTool,
+  type NPCInspectorProperties,
+  type ToolDeclarationProperties,
+} from '../../../src/game/npc/inspector-setup';
+import type { NPCOptions } from '../../../src/game/npc/npc-options';
 
-export interface DeclaredTool {
-  name: string;
-  description: string;
-  parameters?: Record<string, unknown>;
-  /** Set when the declared parameters schema is not a JSON object: the runtime refuses such a tool. */
-  parametersError?: string;
-}
-
-/** The NPCOptions fields an NPCComponent sets from its Inspector properties. */
-export interface NpcPreviewOptions {
-  worldReadable?: string[];
-  worldWritable?: string[];
-  worldContextPaths?: string[];
-  groundingTool?: string;
-  replyFormat?: 'automatic' | 'structured' | 'text';
-  memoryTools?: { facts: boolean; relationship: boolean };
-  secretsUnlockAtRelationship?: number | null;
-  emotions?: string[];
-  playerOptionCount?: number;
-  canEndConversation?: boolean;
-  fallbackLines?: string[];
-  extraInstructions?: string;
-}
+export type { DeclaredTool };
+/** The NPC options an NPCComponent's Inspector sets (kept as a name the page already uses). */
+export type NpcPreviewOptions = NPCOptions;
 
 export interface NpcNodeInfo {
   componentType: string;
   personaUuid?: string;
+  /** The component's properties as dumped, for `npcSetupFromInspector`. */
+  properties: NPCInspectorProperties;
+  /** Its declared tools as read (with the reason the NPC would refuse one). */
   tools: DeclaredTool[];
   options: NpcPreviewOptions;
   /** The uuid of the WorldStateStore component the NPC references, if any. */
@@ -49,18 +41,32 @@ export interface WorldStoreInfo {
 interface DumpProperty { value?: unknown; type?: string }
 interface DumpComponent { type?: string; value?: Record<string, DumpProperty> }
 
-/** NPCComponent's ReplyFormat enum, in order. */
-const REPLY_FORMATS: Array<'automatic' | 'structured' | 'text'> = ['automatic', 'structured', 'text'];
-
 /** The NPC component of a node dump, or null when the node has none. */
 export function readNpcNode(dump: unknown): NpcNodeInfo | null {
   const npc = findComponent(dump, 'NPCComponent');
   if (!npc) return null;
   const props = npc.value ?? {};
-  const info: NpcNodeInfo = { componentType: npc.type as string, personaUuid: uuidOf(props.persona), tools: readTools(props), options: readOptions(props) };
+  const properties = readProperties(props);
+  const info: NpcNodeInfo = {
+    componentType: npc.type as string,
+    personaUuid: uuidOf(props.persona),
+    properties,
+    tools: readToolDeclarations(properties.externalTools ?? []),
+    options: npcOptionsFromInspector(properties),
+  };
   const store = uuidOf(props.worldStore);
   if (store) info.worldStoreUuid = store;
   return info;
+}
+
+/** What NPCComponent would say when it refuses this NPC's set-up, or undefined when it would not. */
+export function setupRefusal(npc: NpcNodeInfo): string | undefined {
+  try {
+    npcSetupFromInspector(npc.properties);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** A WorldStateStore from a `query-component` dump, or null when it is not one. */
@@ -100,75 +106,57 @@ function uuidOf(property: DumpProperty | undefined): string | undefined {
   return ref && typeof ref.uuid === 'string' && ref.uuid ? ref.uuid : undefined;
 }
 
-/** The options NPCComponent.coreSetup() builds, from the same properties. */
-function readOptions(props: Record<string, DumpProperty>): NpcPreviewOptions {
-  const options: NpcPreviewOptions = {};
+/** NPCComponent's Inspector properties from its dumped fields (each `{ value, type }`). */
+function readProperties(props: Record<string, DumpProperty>): NPCInspectorProperties {
+  const properties: NPCInspectorProperties = {};
   const strings = (key: string) => {
     const list = plain(props[key]);
-    return Array.isArray(list) ? list.map(plain).filter((s): s is string => typeof s === 'string') : undefined;
+    return Array.isArray(list) ? list.map(plain).filter((entry): entry is string => typeof entry === 'string') : undefined;
   };
-  const flag = (key: string) => (typeof plain(props[key]) === 'boolean' ? plain(props[key]) as boolean : undefined);
-  const number = (key: string) => (typeof plain(props[key]) === 'number' ? plain(props[key]) as number : undefined);
-  const text = (key: string) => (typeof plain(props[key]) === 'string' ? (plain(props[key]) as string).trim() : undefined);
-
-  for (const key of ['worldReadable', 'worldWritable', 'worldContextPaths'] as const) {
+  const flag = (key: string) => (typeof plain(props[key]) === 'boolean' ? (plain(props[key]) as boolean) : undefined);
+  const number = (key: string) => (typeof plain(props[key]) === 'number' ? (plain(props[key]) as number) : undefined);
+  const text = (key: string) => (typeof plain(props[key]) === 'string' ? (plain(props[key]) as string) : undefined);
+  for (const key of ['worldReadable', 'worldWritable', 'worldContextPaths', 'emotions', 'fallbackLines'] as const) {
     const list = strings(key);
-    if (list) options[key] = list;
+    if (list) properties[key] = list;
   }
-  const grounding = text('groundingTool');
-  if (grounding) options.groundingTool = grounding;
-  const format = number('replyFormat');
-  if (format !== undefined && REPLY_FORMATS[format]) options.replyFormat = REPLY_FORMATS[format];
-  const facts = flag('rememberFacts');
-  const relationship = flag('trackRelationship');
-  if (facts !== undefined || relationship !== undefined) options.memoryTools = { facts: !!facts, relationship: !!relationship };
-  const unlockAt = number('secretsUnlockAt');
-  if (flag('secretsAlwaysGuarded')) options.secretsUnlockAtRelationship = null;
-  else if (unlockAt !== undefined) options.secretsUnlockAtRelationship = unlockAt;
-  const emotions = strings('emotions')?.map((e) => e.trim()).filter(Boolean);
-  if (emotions && emotions.length > 0) options.emotions = emotions;
-  const count = number('playerOptionCount');
-  if (count !== undefined) options.playerOptionCount = count;
-  const canEnd = flag('canEndConversation');
-  if (canEnd !== undefined) options.canEndConversation = canEnd;
-  const lines = strings('fallbackLines')?.filter((l) => l.trim());
-  if (lines && lines.length > 0) options.fallbackLines = lines;
-  const extra = text('extraInstructions');
-  if (extra) options.extraInstructions = extra;
-  return options;
+  for (const key of ['groundingTool', 'extraInstructions'] as const) {
+    const value = text(key);
+    if (value !== undefined) properties[key] = value;
+  }
+  for (const key of ['rememberFacts', 'trackRelationship', 'secretsAlwaysGuarded', 'canEndConversation'] as const) {
+    const value = flag(key);
+    if (value !== undefined) properties[key] = value;
+  }
+  const numbers = ['replyFormat', 'secretsUnlockAt', 'playerOptionCount', 'externalToolTimeoutMs', 'toolTimeoutMs', 'priority'] as const;
+  for (const key of numbers) {
+    const value = number(key);
+    if (value !== undefined) properties[key] = value;
+  }
+  const tools = readTools(props);
+  if (tools) properties.externalTools = tools;
+  return properties;
 }
 
-/** NPCComponent.externalTools: ToolDeclaration entries `{ name, description, parametersSchema (JSON text) }`. */
-function readTools(props: Record<string, DumpProperty>): DeclaredTool[] {
+/** NPCComponent.externalTools: ToolDeclaration entries `{ name, description, parametersSchema, timeoutMs }`. */
+function readTools(props: Record<string, DumpProperty>): ToolDeclarationProperties[] | undefined {
   const list = props.externalTools?.value;
-  if (!Array.isArray(list)) return [];
-  const tools: DeclaredTool[] = [];
-  for (const item of list as DumpProperty[]) {
-    const fields = (item?.value ?? item) as Record<string, unknown>;
-    const name = plain(fields.name);
-    const description = plain(fields.description);
-    if (typeof name !== 'string' || !name || typeof description !== 'string') continue;
-    const tool: DeclaredTool = { name, description };
-    const parameters = readParameters(plain(fields.parametersSchema));
-    if (parameters.value) tool.parameters = parameters.value;
-    if (parameters.error) tool.parametersError = parameters.error;
-    tools.push(tool);
-  }
-  return tools;
+  if (!Array.isArray(list)) return undefined;
+  return (list as DumpProperty[]).map((item) => {
+    const fields = (item?.value ?? item ?? {}) as Record<string, unknown>;
+    const declaration: ToolDeclarationProperties = {
+      name: String(plain(fields.name) ?? ''),
+      description: String(plain(fields.description) ?? ''),
+    };
+    const schema = plain(fields.parametersSchema);
+    if (typeof schema === 'string') declaration.parametersSchema = schema;
+    const timeout = plain(fields.timeoutMs);
+    if (typeof timeout === 'number') declaration.timeoutMs = timeout;
+    return declaration;
+  });
 }
 
 /** A nested dump wraps each field as `{ value }`. */
 function plain(field: unknown): unknown {
   return field && typeof field === 'object' && 'value' in (field as object) ? (field as DumpProperty).value : field;
-}
-
-/** The schema text as NPCComponent reads it: empty means no parameters; anything else must be a JSON object. */
-function readParameters(value: unknown): { value?: Record<string, unknown>; error?: string } {
-  if (typeof value !== 'string' || !value.trim()) return {};
-  try {
-    const parsed = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? { value: parsed } : { error: 'the parameters schema is not a JSON object' };
-  } catch (e) {
-    return { error: `the parameters schema is not JSON (${(e as Error).message})` };
-  }
 }

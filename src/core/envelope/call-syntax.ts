@@ -41,7 +41,8 @@ const MAX_CALL_CHARS = 20_000;
 /** A call written in one of the family's syntaxes to a tool of `toolNames`, or undefined. */
 export function readCallSyntax(text: string, toolNames: readonly string[]): SyntaxCall | undefined {
   if (text.length > MAX_CALL_CHARS) return undefined;
-  const functionGemma = /<start_function_call>\s*call:\s*([A-Za-z_][\w.-]*)\s*\{([\s\S]*?)\}\s*(?:<end_function_call>|$)/.exec(text);
+  const functionGemma =
+    /<start_function_call>\s*call:\s*([A-Za-z_][\w.-]*)\s*\{([\s\S]*?)\}\s*(?:<end_function_call>|$)/.exec(text);
   if (functionGemma) {
     const tool = resolveToolName(functionGemma[1], toolNames);
     const args = tool ? readFunctionGemmaArgs(functionGemma[2]) : undefined;

@@ -34,9 +34,19 @@ export function envelopeSchema(input: EnvelopeSchemaInput): Record<string, unkno
     required: t.isParameterless ? [tool] : [tool, args],
   }));
   if (input.allowReply) {
-    shapes.push(input.seedForm
-      ? { type: 'object', properties: { action: { enum: ['respond'] }, arguments: { type: 'object' } }, required: ['action'] }
-      : { type: 'object', properties: { reply: input.replySchema ? input.replySchema.json : { type: 'string' } }, required: ['reply'] });
+    shapes.push(
+      input.seedForm
+        ? {
+            type: 'object',
+            properties: { action: { enum: ['respond'] }, arguments: { type: 'object' } },
+            required: ['action'],
+          }
+        : {
+            type: 'object',
+            properties: { reply: input.replySchema ? input.replySchema.json : { type: 'string' } },
+            required: ['reply'],
+          },
+    );
   }
   return shapes.length === 1 ? shapes[0] : { anyOf: shapes };
 }

@@ -1,4 +1,10 @@
-export { parseEnvelope, argumentCandidates, PROBLEM_NOT_JSON, PROBLEM_NO_ACTION, PROBLEM_REPLY_NOT_ALLOWED } from './parse';
+export {
+  parseEnvelope,
+  argumentCandidates,
+  PROBLEM_NOT_JSON,
+  PROBLEM_NO_ACTION,
+  PROBLEM_REPLY_NOT_ALLOWED,
+} from './parse';
 export type { EnvelopeContext, EnvelopeParse } from './parse';
 export { resolveToolName, isRespondWord } from './names';
 export { inlineReplyOf } from './inline-reply';

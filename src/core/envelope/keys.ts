@@ -10,24 +10,65 @@ function set(words: string[]): ReadonlySet<string> {
 
 /** Single-key objects that only wrap the real envelope; unwrapped up to 3 levels. */
 export const WRAPPER_KEYS = set([
-  'toolcall', 'functioncall', 'step', 'decision', 'nextstep', 'envelope', 'call', 'action', 'toolcalls',
+  'toolcall',
+  'functioncall',
+  'step',
+  'decision',
+  'nextstep',
+  'envelope',
+  'call',
+  'action',
+  'toolcalls',
 ]);
 
 /** Keys naming the action, in the order they are tried. */
 export const ACTION_KEYS: readonly string[] = [
-  'tool', 'action', 'toolname', 'name', 'function', 'functionname', 'call', 'nextaction', 'next', 'step',
-  'command', 'use', 'choice', 'decision', 'tooltouse', 'selectedtool',
+  'tool',
+  'action',
+  'toolname',
+  'name',
+  'function',
+  'functionname',
+  'call',
+  'nextaction',
+  'next',
+  'step',
+  'command',
+  'use',
+  'choice',
+  'decision',
+  'tooltouse',
+  'selectedtool',
 ];
 
 /** Keys holding the arguments, in the order they are tried. */
 export const ARGUMENT_KEYS: readonly string[] = [
-  'args', 'arguments', 'parameters', 'params', 'input', 'inputs', 'toolinput', 'actioninput', 'argument',
-  'toolarguments', 'toolargs', 'functionarguments',
+  'args',
+  'arguments',
+  'parameters',
+  'params',
+  'input',
+  'inputs',
+  'toolinput',
+  'actioninput',
+  'argument',
+  'toolarguments',
+  'toolargs',
+  'functionarguments',
 ];
 
 /** Commentary a model adds next to the action; never an argument. */
 export const META_KEYS = set([
-  'reason', 'reasoning', 'thought', 'thoughts', 'explanation', 'why', 'rationale', 'comment', 'note', 'type',
+  'reason',
+  'reasoning',
+  'thought',
+  'thoughts',
+  'explanation',
+  'why',
+  'rationale',
+  'comment',
+  'note',
+  'type',
 ]);
 
 /** Keys that carry an inline reply (at top level, or inside a respond action's arguments). */

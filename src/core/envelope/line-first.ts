@@ -84,7 +84,13 @@ export class LineFirstReader {
       if (head.length === 0) return UNKNOWN;
       // `[` may still become `[{"tool"…` (a list of calls), `[check_menu()]` or a tag; `<th` a
       // reasoning block; a fence its language name.
-      if (head === '[' || head === '`' || head === '``' || REASONING_OPENERS.some((o) => o.startsWith(head) && head.length < o.length)) return UNKNOWN;
+      if (
+        head === '[' ||
+        head === '`' ||
+        head === '``' ||
+        REASONING_OPENERS.some((o) => o.startsWith(head) && head.length < o.length)
+      )
+        return UNKNOWN;
       if (opensLikeJson(head)) {
         this.head = 'envelope';
         return ENVELOPE;
@@ -101,8 +107,12 @@ export class LineFirstReader {
       this.start = start;
       this.scanned = start;
     }
-    if (this.cut < 0) this.cut = findTrailer(text, this.scanned, this.kinds, (resume) => { this.scanned = resume; });
-    const end = this.cut >= 0 ? trimEndAt(text, this.cut) : heldBackEnd(text, this.scanned, this.kinds.tagKey !== undefined);
+    if (this.cut < 0)
+      this.cut = findTrailer(text, this.scanned, this.kinds, (resume) => {
+        this.scanned = resume;
+      });
+    const end =
+      this.cut >= 0 ? trimEndAt(text, this.cut) : heldBackEnd(text, this.scanned, this.kinds.tagKey !== undefined);
     return { kind: 'line', text: text.slice(this.start, Math.max(this.start, end)), closed: this.cut >= 0 };
   }
 }
@@ -217,7 +227,12 @@ function heldBackEnd(text: string, scanned: number, tagged: boolean): number {
     const from = Math.max(0, end - 48); // a tag is short: look no further back
     const found = text.slice(from, end).lastIndexOf('[');
     const open = found < 0 ? -1 : from + found;
-    if (open > 0 && /[ \t]/.test(text[open - 1]) && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?$`).test(text.slice(open, end))) end = trimEndAt(text, open);
+    if (
+      open > 0 &&
+      /[ \t]/.test(text[open - 1]) &&
+      new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?$`).test(text.slice(open, end))
+    )
+      end = trimEndAt(text, open);
   }
   return end;
 }
@@ -253,14 +268,25 @@ function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: Lin
     else {
       const named = /^\[?\s*([A-Za-z_][\w.-]*)\s*\(/.exec(line);
       const tool = named ? resolveToolName(named[1], toolNames) : undefined;
-      if (tool) answer.unread.push({ tool, problem: /\)\]?$/.test(line) ? 'its arguments could not be read; write them as name="value"' : 'the call was cut off before it ended' });
+      if (tool)
+        answer.unread.push({
+          tool,
+          problem: /\)\]?$/.test(line)
+            ? 'its arguments could not be read; write them as name="value"'
+            : 'the call was cut off before it ended',
+        });
     }
     if (eol < 0) return;
     i = eol + 1;
   }
 }
 
-function addTrailerObject(value: Record<string, unknown>, piece: string, toolNames: readonly string[], answer: LineFirstAnswer): void {
+function addTrailerObject(
+  value: Record<string, unknown>,
+  piece: string,
+  toolNames: readonly string[],
+  answer: LineFirstAnswer,
+): void {
   const keys = Object.keys(value);
   if (keys.some((k) => CALL_KEYS.has(k.toLowerCase()))) {
     const env = parseEnvelope(piece, { toolNames, allowRespond: false });

@@ -67,9 +67,29 @@ export function resolveToolName(raw: string, toolNames: readonly string[]): stri
 
 const RESPOND_WORDS = new Set(
   [
-    'respond', 'respond_directly', 'reply', 'answer', 'final', 'final_answer', 'none', 'no_tool', 'talk',
-    'say', 'speak', 'chat', 'response', 'direct_response', 'respond_to_user', 'reply_to_user', 'finish',
-    'done', 'no_action', 'nothing', 'direct_reply', 'reply_directly', 'answer_directly',
+    'respond',
+    'respond_directly',
+    'reply',
+    'answer',
+    'final',
+    'final_answer',
+    'none',
+    'no_tool',
+    'talk',
+    'say',
+    'speak',
+    'chat',
+    'response',
+    'direct_response',
+    'respond_to_user',
+    'reply_to_user',
+    'finish',
+    'done',
+    'no_action',
+    'nothing',
+    'direct_reply',
+    'reply_directly',
+    'answer_directly',
   ].map(compactName),
 );
 

@@ -57,7 +57,10 @@ export function parseEnvelope(text: string, ctx: EnvelopeContext): EnvelopeParse
   const parsed = interpret(envelope, ctx);
   if (parsed.kind === 'invalid' && parsed.problem === PROBLEM_NO_ACTION && parsed.tool === undefined) {
     // `take_order {"item": "ale"}`: the tool named just before the JSON, arguments inside it.
-    const before = source.slice(0, extracted.start).replace(/```[A-Za-z]*/g, '').trim();
+    const before = source
+      .slice(0, extracted.start)
+      .replace(/```[A-Za-z]*/g, '')
+      .trim();
     const tool = before.length <= MAX_BARE_WORD ? resolveAction(before, ctx.toolNames) : undefined;
     if (tool && tool.kind === 'tool') return { kind: 'call', tool: tool.tool, argCandidates: [envelope] };
   }
@@ -163,7 +166,12 @@ function argumentsNextTo(envelope: Record<string, unknown>, action: FoundAction)
   for (const key of keys) {
     const name = compactName(key);
     if (key === action.key || ARGUMENT_KEY_SET.has(name) || META_KEYS.has(name)) continue;
-    Object.defineProperty(siblings, key, { value: envelope[key], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(siblings, key, {
+      value: envelope[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     hasSiblings = true;
   }
   if (hasSiblings) candidates.push(siblings);

@@ -96,8 +96,11 @@ export class InlineReplyReader {
     // The text only grew at its end, so it extends what is shown: no comparison needed. The
     // surrogate check reads the new piece: reading the end of the grown text would flatten it,
     // a copy of the whole reply per chunk.
-    const shown = isHighSurrogate(piece.decoded.charCodeAt(piece.decoded.length - 1)) ? open.text.slice(0, -1) : open.text;
-    if (this.state.kind === 'reply-text' && shown.length > this.state.text.length) this.state = { kind: 'reply-text', text: shown };
+    const shown = isHighSurrogate(piece.decoded.charCodeAt(piece.decoded.length - 1))
+      ? open.text.slice(0, -1)
+      : open.text;
+    if (this.state.kind === 'reply-text' && shown.length > this.state.text.length)
+      this.state = { kind: 'reply-text', text: shown };
     return true;
   }
 
@@ -158,5 +161,3 @@ export class InlineReplyReader {
     }
   }
 }
-
-

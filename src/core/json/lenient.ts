@@ -20,9 +20,7 @@ export interface LenientOptions {
   partial?: boolean;
 }
 
-export type LenientResult =
-  | { ok: true; value: unknown; end: number }
-  | { ok: false; error: string; offset: number };
+export type LenientResult = { ok: true; value: unknown; end: number } | { ok: false; error: string; offset: number };
 
 export const MAX_DEPTH = 64;
 
@@ -55,7 +53,10 @@ export function parsePartialWithCut(text: string): { result: LenientResult; cutV
 }
 
 class ParseFailure {
-  constructor(readonly message: string, readonly offset: number) {}
+  constructor(
+    readonly message: string,
+    readonly offset: number,
+  ) {}
 }
 
 /** Marker for a value that partial mode left out (cut off before it could be read). */
@@ -87,7 +88,10 @@ class Reader {
   /** Start of the value (not key) that the end of a partial text cut off, or -1. */
   cutValueAt = -1;
 
-  constructor(readonly text: string, readonly partial: boolean) {}
+  constructor(
+    readonly text: string,
+    readonly partial: boolean,
+  ) {}
 
   fail(message: string, offset = this.pos): never {
     throw new ParseFailure(message, offset);
@@ -329,7 +333,6 @@ function couldStillBecomeValue(word: string): boolean {
   for (const name in LITERALS) if (name.startsWith(lower)) return true;
   return false;
 }
-
 
 function clip(s: string): string {
   return s.length > 40 ? s.slice(0, 40) + '…' : s;

@@ -13,7 +13,17 @@ export class PrefixCache {
   get(input: PrefixInput, model: LanguageModel): StablePrompt {
     const { instructions, tools, labels } = input;
     // Tool lists are replaced, never mutated, so identity says whether they changed.
-    const key = [instructions, tools, labels.user, labels.assistant, input.inlineReplies, input.lineFirst, input.replyLineField, input.replySchema, model.capabilities.systemInstructions];
+    const key = [
+      instructions,
+      tools,
+      labels.user,
+      labels.assistant,
+      input.inlineReplies,
+      input.lineFirst,
+      input.replyLineField,
+      input.replySchema,
+      model.capabilities.systemInstructions,
+    ];
     if (this.value && key.every((k, i) => k === this.key[i])) return this.value;
     const section = renderToolSection(input);
     this.key = key;

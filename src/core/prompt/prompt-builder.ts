@@ -130,14 +130,17 @@ export async function buildStepPrompt(
   let exactCounts = 0;
   const countExactly = async () => {
     exactCounts++;
-    const exact = await counter.count(stableText, signal) + await counter.count(prompt, signal);
+    const exact = (await counter.count(stableText, signal)) + (await counter.count(prompt, signal));
     scale = exact / Math.max(1, estimateTokens(stableText + prompt));
     total = exact;
   };
   if (total > budget * 0.6 && model.countTokens) await countExactly();
   if (total > budget) {
     if (!config.context.trimsHistory && turns.length > 0) {
-      throw new AgentError('context_size_exceeded', `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`);
+      throw new AgentError(
+        'context_size_exceeded',
+        `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`,
+      );
     }
     for (;;) {
       while (total > budget && from < turns.length - keep) {
@@ -150,8 +153,12 @@ export async function buildStepPrompt(
       if (total <= budget || from >= turns.length - keep) break;
     }
     if (total > budget) {
-      const kept = keep > 0 ? ` with the last ${keep} turn${keep === 1 ? '' : 's'} kept (context.minimumRecentTurns)` : '';
-      throw new AgentError('context_size_exceeded', `This turn${kept} needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message, or compact the history.`);
+      const kept =
+        keep > 0 ? ` with the last ${keep} turn${keep === 1 ? '' : 's'} kept (context.minimumRecentTurns)` : '';
+      throw new AgentError(
+        'context_size_exceeded',
+        `This turn${kept} needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message, or compact the history.`,
+      );
     }
   }
   const request: GenerationRequest = { kind: input.kind, prompt };

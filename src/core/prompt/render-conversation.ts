@@ -30,7 +30,10 @@ export function entryLines(
   for (const e of entries) {
     if (e.type === 'prompt') lines.push(`${labels.user}: ${oneLine(e.text)}`);
     else if (e.type === 'toolUse') lines.push(toolLine(e, maxOutputChars));
-    else lines.push(`${labels.assistant}: ${oneLine(e.structured !== undefined ? renderStructured(e.structured) : e.text)}`);
+    else
+      lines.push(
+        `${labels.assistant}: ${oneLine(e.structured !== undefined ? renderStructured(e.structured) : e.text)}`,
+      );
   }
   return lines;
 }

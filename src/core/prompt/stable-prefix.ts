@@ -36,7 +36,9 @@ export function renderToolSection(input: PrefixInput): string {
   if (input.replySchema) {
     // Line first, the reply is words and lines, not one JSON object: saying so would invite the
     // 9-token JSON opener the format exists to avoid.
-    const header = writesLineFirst(input) ? `${labels.assistant}'s reply has these parts` : `${labels.assistant}'s reply is a JSON object with these keys`;
+    const header = writesLineFirst(input)
+      ? `${labels.assistant}'s reply has these parts`
+      : `${labels.assistant}'s reply is a JSON object with these keys`;
     parts.push(`${header}:\n${input.replySchema.renderFields()}`);
   }
   return parts.join('\n\n');
@@ -56,12 +58,16 @@ function formatRules(input: PrefixInput): string {
     lines.push(`- to use a tool: {"action":"${example.name}","arguments":${exampleArgs}}`);
     lines.push(`- to answer ${labels.user} without a tool: {"action":"respond","arguments":{}}`);
   }
-  lines.push(`Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`);
+  lines.push(
+    `Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`,
+  );
   return lines.join('\n');
 }
 
 /** True when replies are written line first: the words, then JSON lines. */
-export function writesLineFirst(input: Pick<PrefixInput, 'inlineReplies' | 'lineFirst' | 'replySchema' | 'replyLineField'>): boolean {
+export function writesLineFirst(
+  input: Pick<PrefixInput, 'inlineReplies' | 'lineFirst' | 'replySchema' | 'replyLineField'>,
+): boolean {
   if (!input.inlineReplies || !input.lineFirst) return false;
   return !input.replySchema || lineFieldOf(input.replySchema, input.replyLineField) !== undefined;
 }
@@ -79,7 +85,10 @@ export function lineFieldOf(schema: JsonSchema, field: string | undefined): stri
  * costs 6); several are one JSON object. `text` is the sentence that says so, '' when the
  * words are the whole reply.
  */
-export function replyTrailerOf(schema: JsonSchema | undefined, lineField: string | undefined): { tagKey?: string; text: string } {
+export function replyTrailerOf(
+  schema: JsonSchema | undefined,
+  lineField: string | undefined,
+): { tagKey?: string; text: string } {
   if (!schema) return { text: '' };
   const example = exampleValue(schema.json, 0, true) as Record<string, unknown>;
   if (lineField) delete example[lineField];
@@ -89,7 +98,10 @@ export function replyTrailerOf(schema: JsonSchema | undefined, lineField: string
   const optional = Object.keys(props).filter((k) => k !== lineField && keys.indexOf(k) < 0);
   const sample = optional.length > 0 ? exampleValue(props[optional[0]] as Record<string, unknown>, 1, true) : undefined;
   // An optional flag is only ever written to say true.
-  const more = optional.length > 0 ? ` Optional keys, only when they apply, go on their own line as JSON, e.g. {"${optional[0]}":${JSON.stringify(sample === false ? true : sample)}}.` : '';
+  const more =
+    optional.length > 0
+      ? ` Optional keys, only when they apply, go on their own line as JSON, e.g. {"${optional[0]}":${JSON.stringify(sample === false ? true : sample)}}.`
+      : '';
   const tag = keys.length === 1 ? tagExample(props[keys[0]] as Record<string, unknown> | undefined) : undefined;
   if (tag) return { tagKey: keys[0], text: `Then, on a new line, the ${keys[0]} in brackets, e.g. [${tag}].${more}` };
   return { text: `Then, on a new line, the reply's other keys as one JSON object: ${JSON.stringify(example)}.${more}` };
@@ -111,27 +123,40 @@ function lineFirstRules(input: PrefixInput): string {
   const { tools, labels } = input;
   const needed = tools.filter((t) => !t.sideEffect);
   const effects = tools.filter((t) => t.sideEffect);
-  const lines: string[] = [needed.length > 0 ? 'When asked for the next step, answer in one of two ways:' : 'When asked for the next step, answer like this:'];
+  const lines: string[] = [
+    needed.length > 0
+      ? 'When asked for the next step, answer in one of two ways:'
+      : 'When asked for the next step, answer like this:',
+  ];
   if (needed.length > 0) {
     const example = needed.find((t) => !t.isParameterless) ?? needed[0];
-    lines.push(`- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`);
+    lines.push(
+      `- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`,
+    );
   }
   const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
-  lines.push(`- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.${trailer.text ? ` ${trailer.text}` : ''}`);
+  lines.push(
+    `- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.${trailer.text ? ` ${trailer.text}` : ''}`,
+  );
   if (effects.length > 0) {
     const example = effects.find((t) => !t.isParameterless) ?? effects[0];
-    lines.push(`- actions that go with your words (${effects.map((t) => t.name).join(', ')}) come after them, one per line: ${callExample(example)}`);
+    lines.push(
+      `- actions that go with your words (${effects.map((t) => t.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
+    );
   }
-  lines.push(`Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`);
+  lines.push(
+    `Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`,
+  );
   return lines.join('\n');
 }
 
 /** `name(key="value", n=1)`: the family's call syntax, shorter than a JSON envelope. */
 export function callExample(tool: AgentTool): string {
   const args = exampleArguments(tool);
-  const parts = args && typeof args === 'object' && !Array.isArray(args)
-    ? Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-    : [];
+  const parts =
+    args && typeof args === 'object' && !Array.isArray(args)
+      ? Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      : [];
   return `${tool.name}(${parts.join(', ')})`;
 }
 
@@ -170,7 +195,8 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(props);
       const out: Record<string, unknown> = {};
       // Optional keys stay out of the example: every key a model copies costs output tokens.
-      for (const [k, v] of Object.entries(props)) if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1, neutral);
+      for (const [k, v] of Object.entries(props))
+        if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1, neutral);
       return out;
     }
   }
