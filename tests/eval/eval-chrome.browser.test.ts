@@ -37,7 +37,7 @@ test('--chrome without a usable built-in model: exit 1, nothing evaluated, and w
   expect(said).toContain('Nothing was evaluated.');
 });
 
-test('the bridge: scenarios in Node, each step answered in the page through ChromePromptModel (stand-in API)', async () => {
+test('the bridge: scenarios in Node, each step answered in the page by ChromePromptModel (stand-in)', async () => {
   const bundled = await build({
     entryPoints: [join(__dirname, 'chrome-stand-in-entry.ts')],
     bundle: true,

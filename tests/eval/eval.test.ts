@@ -7,6 +7,8 @@
  * times. No real model runs here.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -221,6 +223,30 @@ describe('npm run eval refuses clearly', () => {
     expect(result.err).toContain('llama-server -m');
     expect(result.err).toContain('ollama serve');
     expect(result.err).toContain('LM Studio');
+  });
+
+  test('--url where a server accepts and never answers: the short check gives up and says so', async () => {
+    const hanging: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const status = await runCli({
+        argv: ['--url', url, '--model', 'qwen'],
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+        checkTimeoutMs: 300,
+      });
+      expect(status).toBe(1);
+      expect(err.join('\n')).toContain(`checking ${url} (up to 0.3 s)`);
+      expect(err.join('\n')).toContain(
+        `Nothing usable answers at ${url} (GET /models: no answer: nothing came back within 0.3 s)`,
+      );
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
   });
 
   test('usage errors: exit 2 with the usage', async () => {
