@@ -7,8 +7,15 @@ export function factsLine(facts: unknown): string {
   try {
     text = JSON.stringify(facts);
   } catch (e) {
-    throw new AgentError('invalid_request', `facts must be plain JSON data (${e instanceof Error ? e.message : String(e)}).`);
+    throw new AgentError(
+      'invalid_request',
+      `facts must be plain JSON data (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
-  if (text === undefined) throw new AgentError('invalid_request', 'facts must be plain JSON data (an object, list, string, number or boolean).');
+  if (text === undefined)
+    throw new AgentError(
+      'invalid_request',
+      'facts must be plain JSON data (an object, list, string, number or boolean).',
+    );
   return `Facts: ${text}`;
 }

@@ -101,8 +101,12 @@ export class HttpExchange {
         reject(new AgentError('generation_failed', this.timeoutMessage()));
       }, this.timeoutMs);
       step.then(
-        (value) => { if (settle()) resolve(value); },
-        (error: unknown) => { if (settle()) reject(error); },
+        (value) => {
+          if (settle()) resolve(value);
+        },
+        (error: unknown) => {
+          if (settle()) reject(error);
+        },
       );
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort);

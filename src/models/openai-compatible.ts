@@ -66,19 +66,31 @@ export class OpenAICompatibleModel implements LanguageModel {
 
   constructor(options: OpenAICompatibleOptions) {
     if (typeof options !== 'object' || options === null) {
-      throw new AgentError('invalid_request', 'OpenAICompatibleModel needs options: { baseUrl: "http://127.0.0.1:8080/v1" }.');
+      throw new AgentError(
+        'invalid_request',
+        'OpenAICompatibleModel needs options: { baseUrl: "http://127.0.0.1:8080/v1" }.',
+      );
     }
     const baseUrl = typeof options.baseUrl === 'string' ? options.baseUrl.trim().replace(/\/+$/, '') : '';
     if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-      throw new AgentError('invalid_request', `baseUrl must be an http(s) URL such as http://127.0.0.1:8080/v1, got ${JSON.stringify(options.baseUrl)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `baseUrl must be an http(s) URL such as http://127.0.0.1:8080/v1, got ${JSON.stringify(options.baseUrl)}.`,
+      );
     }
     const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-      throw new AgentError('invalid_request', `requestTimeoutMs must be a positive number of milliseconds, got ${String(options.requestTimeoutMs)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `requestTimeoutMs must be a positive number of milliseconds, got ${String(options.requestTimeoutMs)}.`,
+      );
     }
     const maxInputTokens = options.maxInputTokens ?? DEFAULT_CAPABILITIES.maxInputTokens;
     if (typeof maxInputTokens !== 'number' || !(maxInputTokens > 0)) {
-      throw new AgentError('invalid_request', `maxInputTokens must be a positive number, got ${String(options.maxInputTokens)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `maxInputTokens must be a positive number, got ${String(options.maxInputTokens)}.`,
+      );
     }
     if (options.model !== undefined && (typeof options.model !== 'string' || options.model.trim() === '')) {
       throw new AgentError('invalid_request', 'model must be a non-empty string when given.');
@@ -121,7 +133,11 @@ export class OpenAICompatibleModel implements LanguageModel {
     validateRequest(request);
     throwIfAborted(signal);
     const url = `${this.baseUrl}/chat/completions`;
-    const exchange = new HttpExchange(signal, this.timeoutMs, () => `The server at ${url} did not answer in ${this.timeoutMs} ms.`);
+    const exchange = new HttpExchange(
+      signal,
+      this.timeoutMs,
+      () => `The server at ${url} did not answer in ${this.timeoutMs} ms.`,
+    );
     try {
       const response = await this.send(exchange, url, 'POST', JSON.stringify(this.requestBody(request)));
       if (!response.ok) throw await this.httpError(exchange, url, response);
@@ -145,7 +161,11 @@ export class OpenAICompatibleModel implements LanguageModel {
       const response = await this.send(exchange, url, 'GET');
       await exchange.wait(response.text()).catch(() => '');
       if (response.ok) return { status: 'available' };
-      return { status: 'unavailable', reason: `http_${response.status}`, detail: `GET ${url} answered HTTP ${response.status}.` };
+      return {
+        status: 'unavailable',
+        reason: `http_${response.status}`,
+        detail: `GET ${url} answered HTTP ${response.status}.`,
+      };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return { status: 'unavailable', reason: 'unreachable', detail };
@@ -162,20 +182,30 @@ export class OpenAICompatibleModel implements LanguageModel {
   private fetchFunction(): FetchLike {
     const fetchFn = this.fetchOverride ?? runtimeFetch();
     if (!fetchFn) {
-      throw new AgentError('model_unavailable', 'This runtime has no fetch (Cocos native builds do not); OpenAICompatibleModel is for development in the editor, browsers and Node. Pass options.fetch or use GeminiNanoModel on devices.');
+      throw new AgentError(
+        'model_unavailable',
+        'This runtime has no fetch (Cocos native builds do not); OpenAICompatibleModel is for development in the editor, browsers and Node. Pass options.fetch or use GeminiNanoModel on devices.',
+      );
     }
     return fetchFn;
   }
 
   private headers(method: 'GET' | 'POST'): Record<string, string> {
-    const headers: Record<string, string> = { Accept: method === 'POST' && this.streaming ? 'text/event-stream' : 'application/json' };
+    const headers: Record<string, string> = {
+      Accept: method === 'POST' && this.streaming ? 'text/event-stream' : 'application/json',
+    };
     if (method === 'POST') headers['Content-Type'] = 'application/json';
     if (this.apiKey !== undefined) headers.Authorization = `Bearer ${this.apiKey}`;
     return headers;
   }
 
   /** Sends the request; a failure to connect becomes model_unavailable naming the URL. */
-  private async send(exchange: HttpExchange, url: string, method: 'GET' | 'POST', body?: string): Promise<FetchResponseLike> {
+  private async send(
+    exchange: HttpExchange,
+    url: string,
+    method: 'GET' | 'POST',
+    body?: string,
+  ): Promise<FetchResponseLike> {
     const fetchFn = this.fetchFunction();
     const headers = this.headers(method);
     let pending: Promise<FetchResponseLike>;
@@ -188,7 +218,11 @@ export class OpenAICompatibleModel implements LanguageModel {
       return await exchange.wait(pending);
     } catch (error) {
       if (error instanceof AgentError) throw error;
-      throw new AgentError('model_unavailable', `Could not reach ${this.baseUrl} (${describeNetworkError(error)}). Is llama.cpp/Ollama/LM Studio running and serving that URL? Start the server or fix baseUrl.`, { cause: error });
+      throw new AgentError(
+        'model_unavailable',
+        `Could not reach ${this.baseUrl} (${describeNetworkError(error)}). Is llama.cpp/Ollama/LM Studio running and serving that URL? Start the server or fix baseUrl.`,
+        { cause: error },
+      );
     }
   }
 
@@ -214,14 +248,21 @@ export class OpenAICompatibleModel implements LanguageModel {
     try {
       parsed = JSON.parse(bodyText);
     } catch (error) {
-      throw new AgentError('generation_failed', `The server at ${url} sent an answer that is not JSON: ${snippet(bodyText)}`, { cause: error });
+      throw new AgentError(
+        'generation_failed',
+        `The server at ${url} sent an answer that is not JSON: ${snippet(bodyText)}`,
+        { cause: error },
+      );
     }
     const serverError = errorObjectOfValue(parsed);
     if (serverError) throw agentErrorFromServer(`POST ${url}`, undefined, serverError);
     const choice = firstChoice(parsed);
     const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
     if (!choice || typeof message !== 'object' || message === null) {
-      throw new AgentError('generation_failed', `The server at ${url} answered without choices[0].message: ${snippet(bodyText)}`);
+      throw new AgentError(
+        'generation_failed',
+        `The server at ${url} answered without choices[0].message: ${snippet(bodyText)}`,
+      );
     }
     throwOnRefusal(url, message.refusal);
     const finish = finishReasonOf(url, choice.finish_reason);
@@ -232,7 +273,11 @@ export class OpenAICompatibleModel implements LanguageModel {
     return chunk;
   }
 
-  private async *readStream(exchange: HttpExchange, url: string, response: FetchResponseLike): AsyncGenerator<GenerationChunk, void, undefined> {
+  private async *readStream(
+    exchange: HttpExchange,
+    url: string,
+    response: FetchResponseLike,
+  ): AsyncGenerator<GenerationChunk, void, undefined> {
     const body = response.body;
     if (!body || typeof body.getReader !== 'function') {
       throw new AgentError('generation_failed', `The server at ${url} answered without a readable body.`);
@@ -260,7 +305,10 @@ export class OpenAICompatibleModel implements LanguageModel {
       if (read.done) break;
     }
     if (!progress.sawDone && progress.finishReason === undefined) {
-      throw new AgentError('generation_failed', `The stream from ${url} ended before the answer was complete (no finish_reason, no [DONE]).`);
+      throw new AgentError(
+        'generation_failed',
+        `The stream from ${url} ended before the answer was complete (no finish_reason, no [DONE]).`,
+      );
     }
     // [DONE] without a finish_reason: the server finished normally but did not say why.
     const last: GenerationChunk = { delta: '', text: progress.text, finishReason: progress.finishReason ?? 'stop' };
@@ -276,8 +324,14 @@ function validateRequest(request: GenerationRequest): void {
   if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string') {
     throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
   }
-  if (request.maxOutputTokens !== undefined && !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)) {
-    throw new AgentError('invalid_request', `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`);
+  if (
+    request.maxOutputTokens !== undefined &&
+    !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)
+  ) {
+    throw new AgentError(
+      'invalid_request',
+      `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`,
+    );
   }
 }
 
@@ -292,9 +346,14 @@ function applyEvent(url: string, event: SseEvent, progress: StreamProgress): str
   try {
     parsed = JSON.parse(data);
   } catch (error) {
-    throw new AgentError('generation_failed', `The stream from ${url} carried an event that is not JSON: ${snippet(data)}`, { cause: error });
+    throw new AgentError(
+      'generation_failed',
+      `The stream from ${url} carried an event that is not JSON: ${snippet(data)}`,
+      { cause: error },
+    );
   }
-  const serverError = event.event === 'error' ? (errorObjectOfValue(parsed) ?? (parsed as object)) : errorObjectOfValue(parsed);
+  const serverError =
+    event.event === 'error' ? (errorObjectOfValue(parsed) ?? (parsed as object)) : errorObjectOfValue(parsed);
   if (serverError) throw agentErrorFromServer(`The stream from ${url}`, undefined, serverError);
   const usage = usageOf((parsed as { usage?: unknown }).usage);
   if (usage) progress.usage = usage;
@@ -335,7 +394,11 @@ function finishReasonOf(url: string, value: unknown): FinishReason | undefined {
 
 function usageOf(value: unknown): TokenUsage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const usage = value as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
+  const usage = value as {
+    prompt_tokens?: unknown;
+    completion_tokens?: unknown;
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  };
   const count = (n: unknown): number => (typeof n === 'number' && isFinite(n) && n >= 0 ? n : 0);
   return {
     inputTokens: count(usage.prompt_tokens),
@@ -346,14 +409,19 @@ function usageOf(value: unknown): TokenUsage | undefined {
 
 function brokenConnection(url: string, error: unknown): AgentError {
   if (error instanceof AgentError) return error;
-  return new AgentError('generation_failed', `The connection to ${url} broke during the answer (${describeNetworkError(error)}).`, { cause: error });
+  return new AgentError(
+    'generation_failed',
+    `The connection to ${url} broke during the answer (${describeNetworkError(error)}).`,
+    { cause: error },
+  );
 }
 
 /** Node's fetch hides the useful part ("ECONNREFUSED") in `cause`. */
 function describeNetworkError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const causeText = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  const causeText =
+    typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
   return causeText && message.indexOf(causeText) < 0 ? `${message}: ${causeText}` : message;
 }
 

@@ -45,7 +45,8 @@ export function errorObjectOfValue(value: unknown): ServerErrorObject | undefine
   return undefined;
 }
 
-const CONTEXT_PATTERN = /context_length_exceeded|context length|context size|exceed_context_size|too many tokens|maximum context/i;
+const CONTEXT_PATTERN =
+  /context_length_exceeded|context length|context size|exceed_context_size|too many tokens|maximum context/i;
 
 function textOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
@@ -66,7 +67,8 @@ export function agentErrorFromServer(
   const typeText = textOf(error?.type);
   const effectiveStatus = status ?? (typeof error?.code === 'number' ? error.code : undefined);
   const detail = message || (effectiveStatus !== undefined ? `HTTP ${effectiveStatus}` : 'unknown error');
-  const prefix = effectiveStatus !== undefined ? `${where} answered HTTP ${effectiveStatus}: ` : `${where} reported an error: `;
+  const prefix =
+    effectiveStatus !== undefined ? `${where} answered HTTP ${effectiveStatus}: ` : `${where} reported an error: `;
 
   let code: AgentErrorCode;
   let hint = '';
@@ -74,8 +76,11 @@ export function agentErrorFromServer(
     code = 'guardrail_violation';
   } else if (CONTEXT_PATTERN.test(`${codeText} ${typeText} ${message}`)) {
     code = 'context_size_exceeded';
-    hint = ' Shorten the prompt or raise the server\'s context size (llama.cpp -c, Ollama num_ctx).';
-  } else if (effectiveStatus === 429 || (effectiveStatus === undefined && /rate_limit/i.test(`${codeText} ${typeText}`))) {
+    hint = " Shorten the prompt or raise the server's context size (llama.cpp -c, Ollama num_ctx).";
+  } else if (
+    effectiveStatus === 429 ||
+    (effectiveStatus === undefined && /rate_limit/i.test(`${codeText} ${typeText}`))
+  ) {
     code = 'rate_limited';
   } else if (effectiveStatus === 503) {
     code = 'busy';

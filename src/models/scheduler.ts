@@ -8,7 +8,14 @@
  */
 import { abortError, Canceller, linkSignal, raceSignal, throwIfAborted, type SignalLike } from '../contract/abort';
 import { AgentError, type AgentErrorCode } from '../contract/errors';
-import { Priority, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities } from '../contract/language-model';
+import {
+  Priority,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+} from '../contract/language-model';
 
 export { Priority } from '../contract/language-model';
 
@@ -115,12 +122,23 @@ export class ModelScheduler implements LanguageModel {
   private holdUntil = -Infinity;
   private wakeTimer: unknown = undefined;
   private pumpScheduled = false;
-  private readonly counters = { started: 0, completed: 0, failed: 0, dropped: 0, cancelled: 0, retried: 0, preempted: 0 };
+  private readonly counters = {
+    started: 0,
+    completed: 0,
+    failed: 0,
+    dropped: 0,
+    cancelled: 0,
+    retried: 0,
+    preempted: 0,
+  };
   private readonly preemptsBackground: boolean;
   /** Generations now running, with a way to stop them for a waiting player. */
   private readonly active = new Set<{ ticket: Ticket; stop: Canceller; preempted: boolean }>();
 
-  constructor(readonly inner: LanguageModel, options: ModelSchedulerOptions = {}) {
+  constructor(
+    readonly inner: LanguageModel,
+    options: ModelSchedulerOptions = {},
+  ) {
     if (!inner || typeof inner.generate !== 'function') {
       throw new AgentError('invalid_request', 'ModelScheduler needs a LanguageModel to wrap.');
     }
@@ -139,7 +157,12 @@ export class ModelScheduler implements LanguageModel {
    * Changes the pacing in place (fields left out go back to their defaults). Queued and running
    * requests stay in this one queue, so the one-request-at-a-time rule holds across the change.
    */
-  setPacing(options: Pick<ModelSchedulerOptions, 'concurrency' | 'callsPerMinute' | 'maxRetries' | 'maxRetryAfterMs' | 'initialBackoffMs'> = {}): void {
+  setPacing(
+    options: Pick<
+      ModelSchedulerOptions,
+      'concurrency' | 'callsPerMinute' | 'maxRetries' | 'maxRetryAfterMs' | 'initialBackoffMs'
+    > = {},
+  ): void {
     this.applyPacing(options);
     this.schedulePump();
   }
@@ -167,7 +190,9 @@ export class ModelScheduler implements LanguageModel {
   }
 
   countTokens(text: string): Promise<number | null> {
-    return this.inner.countTokens ? Promise.resolve(this.inner.countTokens(text)).then((n) => n ?? null) : Promise.resolve(null);
+    return this.inner.countTokens
+      ? Promise.resolve(this.inner.countTokens(text)).then((n) => n ?? null)
+      : Promise.resolve(null);
   }
 
   /**
@@ -179,7 +204,16 @@ export class ModelScheduler implements LanguageModel {
     if (this.inner.prewarm) await this.inner.prewarm(systemInstruction);
     if (!promptPrefix || !this.inner.capabilities.prefixCaching) return;
     try {
-      for await (const chunk of this.generate({ kind: 'text', systemInstruction, promptPrefix, prompt: 'OK', maxOutputTokens: 1, label: 'prefix warm-up', priority: Priority.background })) void chunk;
+      for await (const chunk of this.generate({
+        kind: 'text',
+        systemInstruction,
+        promptPrefix,
+        prompt: 'OK',
+        maxOutputTokens: 1,
+        label: 'prefix warm-up',
+        priority: Priority.background,
+      }))
+        void chunk;
     } catch (e) {
       // A warm-up stopped for a player (busy) has done its job of not standing in the way.
       if (AgentError.from(e).code !== 'busy') throw e;
@@ -232,7 +266,9 @@ export class ModelScheduler implements LanguageModel {
       } finally {
         this.active.delete(slot);
         unlink();
-        Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
+        Promise.resolve()
+          .then(() => iterator.return?.())
+          .catch(() => undefined);
         this.running--;
         if (retryWait === undefined && !requeue) this.finish(ticket, outcome ?? 'closed', failure);
         this.schedulePump();
@@ -253,10 +289,16 @@ export class ModelScheduler implements LanguageModel {
     }
     const priority = request.priority ?? 0;
     if (typeof priority !== 'number' || !isFinite(priority)) {
-      throw new AgentError('invalid_request', `request.priority must be a finite number, got ${String(request.priority)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `request.priority must be a finite number, got ${String(request.priority)}.`,
+      );
     }
     if (request.deadline !== undefined && (typeof request.deadline !== 'number' || isNaN(request.deadline))) {
-      throw new AgentError('invalid_request', `request.deadline must be a time in ms on the scheduler's clock, got ${String(request.deadline)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `request.deadline must be a time in ms on the scheduler's clock, got ${String(request.deadline)}.`,
+      );
     }
     const now = this.now();
     return {
@@ -294,13 +336,23 @@ export class ModelScheduler implements LanguageModel {
     if (!this.preemptsBackground || ticket.priority < Priority.decision || this.running < this.concurrency) return;
     let lowest: { ticket: Ticket; stop: Canceller; preempted: boolean } | undefined;
     for (const slot of this.active) {
-      if (slot.ticket.priority <= Priority.bark && !slot.stop.signal.aborted && (!lowest || slot.ticket.priority < lowest.ticket.priority)) lowest = slot;
+      if (
+        slot.ticket.priority <= Priority.bark &&
+        !slot.stop.signal.aborted &&
+        (!lowest || slot.ticket.priority < lowest.ticket.priority)
+      )
+        lowest = slot;
     }
     if (!lowest) return;
     lowest.preempted = true;
     this.counters.preempted++;
     this.emit({ type: 'preempted', label: lowest.ticket.label, priority: lowest.ticket.priority });
-    lowest.stop.abort(new AgentError('busy', `The model was needed for ${ticket.label ?? 'a player'} waiting on a reply; background work (${lowest.ticket.label ?? 'unlabelled'}) was stopped and can run again later.`));
+    lowest.stop.abort(
+      new AgentError(
+        'busy',
+        `The model was needed for ${ticket.label ?? 'a player'} waiting on a reply; background work (${lowest.ticket.label ?? 'unlabelled'}) was stopped and can run again later.`,
+      ),
+    );
   }
 
   /** The wait before a retry, or undefined when the error must be passed through. */
@@ -319,10 +371,21 @@ export class ModelScheduler implements LanguageModel {
     ticket.notBefore = now + waitMs;
     ticket.enqueuedAt = now;
     if (failure.retryAfterMs !== undefined) this.holdUntil = Math.max(this.holdUntil, now + failure.retryAfterMs);
-    this.emit({ type: 'retry', label: ticket.label, priority: ticket.priority, attempt: ticket.attempt, waitMs, error: failure.code });
+    this.emit({
+      type: 'retry',
+      label: ticket.label,
+      priority: ticket.priority,
+      attempt: ticket.attempt,
+      waitMs,
+      error: failure.code,
+    });
   }
 
-  private finish(ticket: Ticket, outcome: 'completed' | 'closed' | 'failed' | 'cancelled', failure: AgentError | undefined): void {
+  private finish(
+    ticket: Ticket,
+    outcome: 'completed' | 'closed' | 'failed' | 'cancelled',
+    failure: AgentError | undefined,
+  ): void {
     if (outcome === 'failed') this.counters.failed++;
     else if (outcome === 'cancelled') this.counters.cancelled++;
     else this.counters.completed++;
@@ -335,10 +398,13 @@ export class ModelScheduler implements LanguageModel {
   private schedulePump(): void {
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
-    Promise.resolve().then(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    }, () => undefined);
+    Promise.resolve().then(
+      () => {
+        this.pumpScheduled = false;
+        this.pump();
+      },
+      () => undefined,
+    );
   }
 
   private pump(): void {
@@ -362,7 +428,8 @@ export class ModelScheduler implements LanguageModel {
     let best: Ticket | undefined;
     for (const ticket of this.queue) {
       if (ticket.notBefore > now) continue;
-      if (!best || ticket.priority > best.priority || (ticket.priority === best.priority && ticket.seq < best.seq)) best = ticket;
+      if (!best || ticket.priority > best.priority || (ticket.priority === best.priority && ticket.seq < best.seq))
+        best = ticket;
     }
     return best;
   }
@@ -380,7 +447,13 @@ export class ModelScheduler implements LanguageModel {
     this.running++;
     this.counters.started++;
     if (this.callsPerMinute !== Infinity) this.recentStarts.push(now);
-    this.emit({ type: 'started', label: ticket.label, priority: ticket.priority, attempt: ticket.attempt, waitMs: now - ticket.enqueuedAt });
+    this.emit({
+      type: 'started',
+      label: ticket.label,
+      priority: ticket.priority,
+      attempt: ticket.attempt,
+      waitMs: now - ticket.enqueuedAt,
+    });
     const grant = ticket.grant;
     ticket.grant = undefined;
     grant?.resolve();
@@ -393,7 +466,13 @@ export class ModelScheduler implements LanguageModel {
       this.counters.dropped++;
       this.emit({ type: 'dropped', label: ticket.label, priority: ticket.priority, reason: 'stale' });
       const who = ticket.label ? `"${ticket.label}"` : 'the request';
-      this.reject(ticket, new AgentError('cancelled', `dropped: its moment passed before the model was free (${who} waited ${now - ticket.enqueuedAt} ms, deadline passed ${now - ticket.deadline} ms ago).`));
+      this.reject(
+        ticket,
+        new AgentError(
+          'cancelled',
+          `dropped: its moment passed before the model was free (${who} waited ${now - ticket.enqueuedAt} ms, deadline passed ${now - ticket.deadline} ms ago).`,
+        ),
+      );
     }
   }
 
@@ -433,14 +512,18 @@ export class ModelScheduler implements LanguageModel {
     } else if (this.preemptsBackground) {
       // The slots are taken (maybe by background work): wake when an urgent request's backoff
       // ends, so it can preempt. A slot just granted is not in `active` yet, so do not ask.
-      for (const ticket of this.queue) if (ticket.priority >= Priority.decision && ticket.notBefore > now) wake = Math.min(wake, ticket.notBefore);
+      for (const ticket of this.queue)
+        if (ticket.priority >= Priority.decision && ticket.notBefore > now) wake = Math.min(wake, ticket.notBefore);
     }
     for (const ticket of this.queue) if (ticket.deadline !== undefined) wake = Math.min(wake, ticket.deadline);
     if (wake === Infinity) return;
-    this.wakeTimer = this.setTimer(() => {
-      this.wakeTimer = undefined;
-      this.pump();
-    }, Math.max(0, wake - now));
+    this.wakeTimer = this.setTimer(
+      () => {
+        this.wakeTimer = undefined;
+        this.pump();
+      },
+      Math.max(0, wake - now),
+    );
   }
 
   private emit(event: SchedulerEvent): void {
@@ -455,11 +538,17 @@ export class ModelScheduler implements LanguageModel {
 }
 
 function checkNumber(name: string, value: number, min: number, integer: boolean, allowInfinity = false): number {
-  const ok = typeof value === 'number' && !isNaN(value) && value >= min
-    && (value !== Infinity || allowInfinity)
-    && (!integer || Number.isInteger(value));
+  const ok =
+    typeof value === 'number' &&
+    !isNaN(value) &&
+    value >= min &&
+    (value !== Infinity || allowInfinity) &&
+    (!integer || Number.isInteger(value));
   if (!ok) {
-    throw new AgentError('invalid_request', `ModelScheduler option ${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `ModelScheduler option ${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}${allowInfinity ? ' (or Infinity)' : ''}, got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -4,9 +4,15 @@ import type { JsonSchema } from '../schema';
 import type { AgentLabels } from './policy';
 import { replyTrailerOf } from './stable-prefix';
 
-export function decideTask(input: { required: boolean; enabled: readonly AgentTool[]; allTools: readonly AgentTool[]; format: 'lineFirst' | 'inline' | 'seed' }): string {
+export function decideTask(input: {
+  required: boolean;
+  enabled: readonly AgentTool[];
+  allTools: readonly AgentTool[];
+  format: 'lineFirst' | 'inline' | 'seed';
+}): string {
   const { required, enabled, allTools } = input;
-  const narrowed = enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
+  const narrowed =
+    enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
   if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
   if (input.format === 'lineFirst') return `Next step: a tool whose result you need, or your reply.${narrowed}`;
   return input.format === 'inline'
@@ -26,10 +32,14 @@ export function respondTask(labels: AgentLabels, usedTools: boolean): string {
 
 export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTools: boolean): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
-  const isObject = (schema.json as { type?: unknown }).type === 'object' || (schema.json as { properties?: unknown }).properties !== undefined;
+  const isObject =
+    (schema.json as { type?: unknown }).type === 'object' ||
+    (schema.json as { properties?: unknown }).properties !== undefined;
   // An object reply's keys are listed in the stable prefix already (cached); repeating them here
   // would cost ~90 uncached prompt tokens on every structured step.
-  const shape = isObject ? 'the reply JSON object described above, on its own' : `JSON of this form: ${schema.render()}`;
+  const shape = isObject
+    ? 'the reply JSON object described above, on its own'
+    : `JSON of this form: ${schema.render()}`;
   return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}.\nAnswer with the JSON only.`;
 }
 

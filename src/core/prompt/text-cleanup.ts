@@ -43,7 +43,10 @@ function matchLabel(text: string, name: string, final: boolean): LabelMatch {
   };
   const skipMarkers = (max: number): number => {
     let count = 0;
-    while (i < n && count < max && MARKER.test(text[i])) { i++; count++; }
+    while (i < n && count < max && MARKER.test(text[i])) {
+      i++;
+      count++;
+    }
     return count;
   };
   const partial = (): LabelMatch => (final ? { status: 'none' } : { status: 'partial' });
@@ -66,7 +69,8 @@ function matchLabel(text: string, name: string, final: boolean): LabelMatch {
     const start = i;
     while (i < n && /[a-z]/i.test(text[i])) i++;
     const word = text.slice(start, i).toLowerCase();
-    if (i >= n) return (word.length <= 4 && ('says'.startsWith(word) || 'said'.startsWith(word))) ? partial() : { status: 'none' };
+    if (i >= n)
+      return word.length <= 4 && ('says'.startsWith(word) || 'said'.startsWith(word)) ? partial() : { status: 'none' };
     if (word !== 'says' && word !== 'said') return { status: 'none' };
     skipSpace();
   }

@@ -112,18 +112,21 @@ class Analyzer {
           break;
         case 'minimum':
         case 'maximum':
-          if (typeof value !== 'number' || !isFinite(value)) throw invalid(at, `must be a number; got ${describeValue(value)}`);
+          if (typeof value !== 'number' || !isFinite(value))
+            throw invalid(at, `must be a number; got ${describeValue(value)}`);
           out[key] = value;
           break;
         case 'exclusiveMinimum':
         case 'exclusiveMaximum':
           // Draft 4 / OpenAPI 3.0 write these as booleans beside minimum/maximum; resolved below.
           if (typeof value === 'boolean') break;
-          if (typeof value !== 'number' || !isFinite(value)) throw invalid(at, `must be a number; got ${describeValue(value)}`);
+          if (typeof value !== 'number' || !isFinite(value))
+            throw invalid(at, `must be a number; got ${describeValue(value)}`);
           out[key] = value;
           break;
         case 'items':
-          if (Array.isArray(value)) throw invalid(at, 'tuple items (an array of schemas) are not supported; use one schema for all items');
+          if (Array.isArray(value))
+            throw invalid(at, 'tuple items (an array of schemas) are not supported; use one schema for all items');
           out.items = this.node(value, at, depth + 1);
           break;
         case 'anyOf':
@@ -133,7 +136,8 @@ class Analyzer {
           break;
         case '$ref':
           if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
-          if (value.charAt(0) !== '#') throw invalid(at, `only local references ("#…") are supported; got ${JSON.stringify(value)}`);
+          if (value.charAt(0) !== '#')
+            throw invalid(at, `only local references ("#…") are supported; got ${JSON.stringify(value)}`);
           out.$ref = value;
           break;
         case '$defs':
@@ -180,7 +184,10 @@ class Analyzer {
     const seen: TypeName[] = [];
     for (const name of names) {
       if (typeof name !== 'string' || TYPE_NAMES.indexOf(name as TypeName) < 0) {
-        throw invalid(at, `unknown type ${describeValue(name)}; use one of ${TYPE_NAMES.map((t) => `"${t}"`).join(', ')}`);
+        throw invalid(
+          at,
+          `unknown type ${describeValue(name)}; use one of ${TYPE_NAMES.map((t) => `"${t}"`).join(', ')}`,
+        );
       }
       if (seen.indexOf(name as TypeName) >= 0) throw invalid(at, `names type "${name}" twice`);
       seen.push(name as TypeName);
@@ -205,13 +212,20 @@ class Analyzer {
     if (!Array.isArray(value)) throw invalid(at, `must be an array of property names; got ${describeValue(value)}`);
     const out: string[] = [];
     value.forEach((name, i) => {
-      if (typeof name !== 'string') throw invalid(appendIndex(at, i), `must be a property name; got ${describeValue(name)}`);
+      if (typeof name !== 'string')
+        throw invalid(appendIndex(at, i), `must be a property name; got ${describeValue(name)}`);
       if (out.indexOf(name) < 0) out.push(name);
     });
     return out;
   }
 
-  private exclusiveBound(raw: Record<string, unknown>, out: SchemaNode, path: string, key: 'exclusiveMinimum' | 'exclusiveMaximum', bound: 'minimum' | 'maximum'): void {
+  private exclusiveBound(
+    raw: Record<string, unknown>,
+    out: SchemaNode,
+    path: string,
+    key: 'exclusiveMinimum' | 'exclusiveMaximum',
+    bound: 'minimum' | 'maximum',
+  ): void {
     if (raw[key] !== true) return;
     if (out[bound] === undefined) throw invalid(appendKeyword(path, key), `true needs a "${bound}" beside it`);
     out[key] = out[bound];
@@ -227,17 +241,24 @@ class Analyzer {
     for (const [lo, hi] of pairs) {
       const a = out[lo] as number | undefined;
       const b = out[hi] as number | undefined;
-      if (a !== undefined && b !== undefined && a > b) throw invalid(appendKeyword(path, lo), `${a} is greater than ${hi} ${b}`);
+      if (a !== undefined && b !== undefined && a > b)
+        throw invalid(appendKeyword(path, lo), `${a} is greater than ${hi} ${b}`);
     }
   }
 
   /** Properties in x-order: an object-level list of names first, else per-property numbers. */
-  private ordered(properties: Record<string, SchemaNode>, raw: Record<string, unknown>, xOrder: string[] | undefined, path: string): Record<string, SchemaNode> {
+  private ordered(
+    properties: Record<string, SchemaNode>,
+    raw: Record<string, unknown>,
+    xOrder: string[] | undefined,
+    path: string,
+  ): Record<string, SchemaNode> {
     const names = Object.keys(properties);
     let order: string[];
     if (xOrder) {
       for (const name of xOrder) {
-        if (names.indexOf(name) < 0) this.warnings.push(`${appendKeyword(path, 'x-order')}: ${JSON.stringify(name)} is not a property`);
+        if (names.indexOf(name) < 0)
+          this.warnings.push(`${appendKeyword(path, 'x-order')}: ${JSON.stringify(name)} is not a property`);
       }
       const listed = xOrder.filter((n, i) => names.indexOf(n) >= 0 && xOrder.indexOf(n) === i);
       order = listed.concat(names.filter((n) => listed.indexOf(n) < 0));
@@ -292,7 +313,8 @@ export function childNodes(node: SchemaNode): { node: SchemaNode; segments: stri
     if (m) for (const name of Object.keys(m)) out.push({ node: m[name], segments: [key, name] });
   };
   map('properties');
-  if (isPlainObject(node.additionalProperties)) out.push({ node: node.additionalProperties as SchemaNode, segments: ['additionalProperties'] });
+  if (isPlainObject(node.additionalProperties))
+    out.push({ node: node.additionalProperties as SchemaNode, segments: ['additionalProperties'] });
   if (node.items) out.push({ node: node.items, segments: ['items'] });
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = node[key];
@@ -317,7 +339,12 @@ export function analyzeSchema(raw: unknown): AnalyzedSchema {
     for (const child of childNodes(node)) {
       const [key, rest] = child.segments;
       const keyPath = appendKey(path, key);
-      const childPath = rest === undefined ? keyPath : key === 'anyOf' || key === 'oneOf' || key === 'allOf' ? appendIndex(keyPath, Number(rest)) : appendKey(keyPath, rest);
+      const childPath =
+        rest === undefined
+          ? keyPath
+          : key === 'anyOf' || key === 'oneOf' || key === 'allOf'
+            ? appendIndex(keyPath, Number(rest))
+            : appendKey(keyPath, rest);
       walk(child.node, pointer + '/' + child.segments.map(escapePointerSegment).join('/'), childPath);
     }
   };
@@ -364,7 +391,8 @@ export function analyzeSchema(raw: unknown): AnalyzedSchema {
     let current: SchemaNode = node;
     while (current.$ref !== undefined) {
       hops++;
-      if (hops > MAX_REF_HOPS) throw invalid(appendKey(paths.get(node) as string, '$ref'), `more than ${MAX_REF_HOPS} $ref hops`);
+      if (hops > MAX_REF_HOPS)
+        throw invalid(appendKey(paths.get(node) as string, '$ref'), `more than ${MAX_REF_HOPS} $ref hops`);
       current = targets.get(current.$ref) as SchemaNode;
     }
   }

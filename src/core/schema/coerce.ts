@@ -65,7 +65,8 @@ export class Coercer {
     const types = declaredTypes(node);
     let v = types ? this.coerceType(types, value) : value;
     const valueType = jsonTypeOf(v);
-    if (valueType === 'array' && node.items) v = (v as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
+    if (valueType === 'array' && node.items)
+      v = (v as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
     if (valueType === 'object' && (node.properties || node.additionalProperties !== undefined || node.required)) {
       v = this.coerceObject(node, v as Record<string, unknown>, depth);
     }
@@ -99,7 +100,10 @@ export class Coercer {
         }
       }
     }
-    if ((valueType === 'number' || valueType === 'integer' || valueType === 'boolean') && types.indexOf('string') >= 0) {
+    if (
+      (valueType === 'number' || valueType === 'integer' || valueType === 'boolean') &&
+      types.indexOf('string') >= 0
+    ) {
       return String(value);
     }
     if (types.indexOf('array') >= 0 && value !== null && value !== undefined) return [value];
@@ -148,6 +152,8 @@ function matchLoosely(allowed: readonly unknown[], value: unknown): unknown {
   if (allowed.some((a) => a === value)) return value;
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return value;
   const loose = looseKey(String(value));
-  const fits = allowed.filter((a) => (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') && looseKey(String(a)) === loose);
+  const fits = allowed.filter(
+    (a) => (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') && looseKey(String(a)) === loose,
+  );
   return fits.length === 1 ? fits[0] : value;
 }

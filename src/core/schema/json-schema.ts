@@ -8,7 +8,16 @@ import { AnalyzedSchema, analyzeSchema } from './analyze';
 import { Coercer } from './coerce';
 import { orderValue } from './order';
 import { SchemaRenderer, noteOf, objectShape } from './render';
-import { SchemaNode, appendIndex, appendKey, deepCopy, deepEqual, escapePointerSegment, hasOwn, isPlainObject } from './schema-node';
+import {
+  SchemaNode,
+  appendIndex,
+  appendKey,
+  deepCopy,
+  deepEqual,
+  escapePointerSegment,
+  hasOwn,
+  isPlainObject,
+} from './schema-node';
 import { CompiledSchema } from './validator';
 import { Violation, formatViolations, toViolations } from './violations';
 
@@ -25,7 +34,11 @@ function withDescription(json: JsonObjectSchema, options?: Described): JsonObjec
 }
 
 /** Copies the options that are set, in a fixed order, onto a schema. */
-function withOptions(json: JsonObjectSchema, options: Record<string, unknown> | undefined, keys: readonly string[]): JsonObjectSchema {
+function withOptions(
+  json: JsonObjectSchema,
+  options: Record<string, unknown> | undefined,
+  keys: readonly string[],
+): JsonObjectSchema {
   if (!options) return json;
   for (const key of keys) if (options[key] !== undefined) json[key] = deepCopy(options[key]);
   return json;
@@ -94,11 +107,15 @@ export class JsonSchema {
   // ---- builders -------------------------------------------------------------------------
 
   /** A closed object (`additionalProperties: false`); every property required unless listed optional. */
-  static obj(properties: Record<string, JsonSchema>, options: { optional?: string[]; description?: string; open?: boolean } = {}): JsonSchema {
+  static obj(
+    properties: Record<string, JsonSchema>,
+    options: { optional?: string[]; description?: string; open?: boolean } = {},
+  ): JsonSchema {
     const names = Object.keys(properties);
     const optional = options.optional ?? [];
     for (const name of optional) {
-      if (names.indexOf(name) < 0) throw new AgentError('invalid_schema', `$.required: optional ${JSON.stringify(name)} is not a property`);
+      if (names.indexOf(name) < 0)
+        throw new AgentError('invalid_schema', `$.required: optional ${JSON.stringify(name)} is not a property`);
     }
     const defs: Record<string, unknown> = {};
     const props: Record<string, unknown> = {};
@@ -112,8 +129,16 @@ export class JsonSchema {
     return new JsonSchema(withDefs(json, defs));
   }
 
-  static string(options?: { description?: string; minLength?: number; maxLength?: number; pattern?: string; enum?: string[] }): JsonSchema {
-    return new JsonSchema(withOptions(withDescription({ type: 'string' }, options), options, ['enum', 'minLength', 'maxLength', 'pattern']));
+  static string(options?: {
+    description?: string;
+    minLength?: number;
+    maxLength?: number;
+    pattern?: string;
+    enum?: string[];
+  }): JsonSchema {
+    return new JsonSchema(
+      withOptions(withDescription({ type: 'string' }, options), options, ['enum', 'minLength', 'maxLength', 'pattern']),
+    );
   }
 
   static integer(options?: { description?: string; minimum?: number; maximum?: number }): JsonSchema {
@@ -128,7 +153,10 @@ export class JsonSchema {
     return new JsonSchema(withDescription({ type: 'boolean' }, options));
   }
 
-  static array(items: JsonSchema, options?: { description?: string; minItems?: number; maxItems?: number }): JsonSchema {
+  static array(
+    items: JsonSchema,
+    options?: { description?: string; minItems?: number; maxItems?: number },
+  ): JsonSchema {
     const defs: Record<string, unknown> = {};
     const json = withDescription({ type: 'array' }, options);
     json.items = hoist(items, defs);
@@ -244,7 +272,11 @@ export class JsonSchema {
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new AgentError('invalid_schema', `$: not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new AgentError(
+        'invalid_schema',
+        `$: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
     return JsonSchema.from(json);
   }
@@ -274,12 +306,16 @@ export class JsonSchema {
   validate(value: unknown): Violation[] {
     const compiled = this.compiled();
     const tooDeep = tooDeepPath(value);
-    if (tooDeep !== undefined) return [{ path: tooDeep, message: `is nested more than ${MAX_VALUE_DEPTH} levels deep` }];
+    if (tooDeep !== undefined)
+      return [{ path: tooDeep, message: `is nested more than ${MAX_VALUE_DEPTH} levels deep` }];
     const errors = compiled.errors(value);
     if (errors.length === 0) return [];
     const analyzed = this.analyzed();
     const renderer = new SchemaRenderer(analyzed);
-    const violations = toViolations(errors, value, { resolve: (ref) => analyzed.resolve(ref), words: (node) => renderer.words(node) });
+    const violations = toViolations(errors, value, {
+      resolve: (ref) => analyzed.resolve(ref),
+      words: (node) => renderer.words(node),
+    });
     // ajv said no; make sure the caller always gets at least one reason.
     return violations.length > 0 ? violations : [{ path: '$', message: 'does not match the schema' }];
   }
@@ -288,7 +324,10 @@ export class JsonSchema {
   coerce(value: unknown): unknown {
     const compiled = this.compiled();
     const analyzed = this.analyzed();
-    const coercer = new Coercer({ resolve: (ref) => analyzed.resolve(ref), matches: (node, v) => compiled.matches(node, v) });
+    const coercer = new Coercer({
+      resolve: (ref) => analyzed.resolve(ref),
+      matches: (node, v) => compiled.matches(node, v),
+    });
     return coercer.coerce(analyzed.root, value);
   }
 
@@ -296,7 +335,10 @@ export class JsonSchema {
   order(value: unknown): unknown {
     const compiled = this.compiled();
     const analyzed = this.analyzed();
-    return orderValue(analyzed.root, value, { resolve: (ref) => analyzed.resolve(ref), matches: (node, v) => compiled.matches(node, v) });
+    return orderValue(analyzed.root, value, {
+      resolve: (ref) => analyzed.resolve(ref),
+      matches: (node, v) => compiled.matches(node, v),
+    });
   }
 
   /** coerce → validate → order. */

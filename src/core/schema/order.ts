@@ -31,7 +31,13 @@ export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, 
   }
   for (const key of Object.keys(value)) {
     if (hasOwn(out, key)) continue;
-    setOwnKey(out, key, isPlainObject(shape.additional) ? orderValue(shape.additional as SchemaNode, value[key], ctx, depth + 1) : copyPlain(value[key], depth + 1));
+    setOwnKey(
+      out,
+      key,
+      isPlainObject(shape.additional)
+        ? orderValue(shape.additional as SchemaNode, value[key], ctx, depth + 1)
+        : copyPlain(value[key], depth + 1),
+    );
   }
   return out;
 }
@@ -45,7 +51,9 @@ function pickBranch(node: SchemaNode, value: unknown, ctx: OrderContext, hops = 
   const choices = node.anyOf ?? node.oneOf;
   if (!choices || node.properties || node.items) return node;
   const matching = choices.filter((c) => ctx.matches(c, value));
-  const shaped = choices.filter((c) => (Array.isArray(value) ? itemsOf(c, ctx) !== undefined : objectShape(c, ctx) !== undefined));
+  const shaped = choices.filter((c) =>
+    Array.isArray(value) ? itemsOf(c, ctx) !== undefined : objectShape(c, ctx) !== undefined,
+  );
   const chosen = matching[0] ?? shaped[0];
   return chosen ? pickBranch(chosen, value, ctx, hops + 1) : node;
 }

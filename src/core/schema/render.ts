@@ -31,7 +31,8 @@ function rangeWords(node: SchemaNode): string {
 
 function countWords(min: number | undefined, max: number | undefined, unit: string): string {
   const plural = (n: number): string => `${unit}${n === 1 ? '' : 's'}`;
-  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} ${plural(min)}` : `${min}-${max} ${plural(max)}`;
+  if (min !== undefined && max !== undefined)
+    return min === max ? `exactly ${min} ${plural(min)}` : `${min}-${max} ${plural(max)}`;
   if (min !== undefined) return `at least ${min} ${plural(min)}`;
   if (max !== undefined) return `at most ${max} ${plural(max)}`;
   return '';
@@ -43,13 +44,25 @@ export function noteOf(node: SchemaNode): string {
   const text = node.description ?? node.title;
   if (text) parts.push(text);
   if (hasOwn(node, 'default')) parts.push(`default ${JSON.stringify(node.default)}`);
-  if (Array.isArray(node.examples) && node.examples.length > 0) parts.push(`e.g. ${node.examples.slice(0, 2).map((e) => JSON.stringify(e)).join(', ')}`);
+  if (Array.isArray(node.examples) && node.examples.length > 0)
+    parts.push(
+      `e.g. ${node.examples
+        .slice(0, 2)
+        .map((e) => JSON.stringify(e))
+        .join(', ')}`,
+    );
   return parts.join('; ');
 }
 
 function refName(ref: string): string {
   const slash = ref.lastIndexOf('/');
-  const name = slash >= 0 ? ref.slice(slash + 1).replace(/~1/g, '/').replace(/~0/g, '~') : '';
+  const name =
+    slash >= 0
+      ? ref
+          .slice(slash + 1)
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+      : '';
   return name || 'the whole';
 }
 
@@ -80,7 +93,12 @@ export class SchemaRenderer {
   }
 
   /** `{ item: one of "ale", "stew"; quantity?: integer 1-10 (how many) }` */
-  objectWords(properties: [string, SchemaNode][], required: string[], additional: boolean | SchemaNode | undefined, depth: number): string {
+  objectWords(
+    properties: [string, SchemaNode][],
+    required: string[],
+    additional: boolean | SchemaNode | undefined,
+    depth: number,
+  ): string {
     const fields = properties.map(([name, prop]) => {
       const note = noteOf(prop);
       const optional = required.indexOf(name) < 0 ? '?' : '';
@@ -155,7 +173,12 @@ export class SchemaRenderer {
         return `list of ${item}${count ? ` (${count})` : ''}`;
       }
       case 'object':
-        return this.objectWords(Object.entries(node.properties ?? {}), node.required ?? [], node.additionalProperties, depth);
+        return this.objectWords(
+          Object.entries(node.properties ?? {}),
+          node.required ?? [],
+          node.additionalProperties,
+          depth,
+        );
       default:
         return '';
     }
@@ -184,7 +207,12 @@ export function objectShape(node: SchemaNode, ctx: RenderContext, depth = 0): Ob
   const parts: ObjectShape[] = [];
   const types = declaredTypes(node);
   const isObject = types !== undefined && types.indexOf('object') >= 0;
-  if (isObject) parts.push({ properties: Object.entries(node.properties ?? {}), required: node.required ?? [], additional: node.additionalProperties });
+  if (isObject)
+    parts.push({
+      properties: Object.entries(node.properties ?? {}),
+      required: node.required ?? [],
+      additional: node.additionalProperties,
+    });
   else if (types !== undefined) return undefined;
   const composed: SchemaNode[] = [];
   if (node.$ref !== undefined) composed.push(ctx.resolve(node.$ref));
@@ -197,7 +225,8 @@ export function objectShape(node: SchemaNode, ctx: RenderContext, depth = 0): Ob
   if (parts.length === 0) return undefined;
   const merged: ObjectShape = { properties: [], required: [], additional: undefined };
   for (const part of parts) {
-    for (const [name, prop] of part.properties) if (!merged.properties.some(([n]) => n === name)) merged.properties.push([name, prop]);
+    for (const [name, prop] of part.properties)
+      if (!merged.properties.some(([n]) => n === name)) merged.properties.push([name, prop]);
     for (const name of part.required) if (merged.required.indexOf(name) < 0) merged.required.push(name);
     if (part.additional !== undefined && merged.additional === undefined) merged.additional = part.additional;
   }

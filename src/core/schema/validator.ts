@@ -16,12 +16,21 @@ export class CompiledSchema {
   constructor(readonly analyzed: AnalyzedSchema) {
     // verbose: errors carry parentSchema, which lets anyOf/oneOf failures be summarised.
     // strictNumbers: NaN and ±Infinity (a model's 1e400) are not numbers, let alone integers.
-    this.ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true, logger: false, validateSchema: false, verbose: true });
+    this.ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      strictNumbers: true,
+      logger: false,
+      validateSchema: false,
+      verbose: true,
+    });
     try {
       this.ajv.addSchema({ ...analyzed.root, $id: ROOT_ID } as object, undefined, undefined, false);
       this.validators.set(analyzed.root, this.compiled(ROOT_ID));
     } catch (error) {
-      throw new AgentError('invalid_schema', `$: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new AgentError('invalid_schema', `$: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
 

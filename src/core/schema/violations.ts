@@ -187,9 +187,19 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
     const owner = error.parentSchema as object | undefined;
     const p = error.params as Record<string, unknown>;
     if (error.keyword === 'required') {
-      items.push({ segments: segments.concat(String(p.missingProperty)), message: 'is required', keyword: 'required', owner });
+      items.push({
+        segments: segments.concat(String(p.missingProperty)),
+        message: 'is required',
+        keyword: 'required',
+        owner,
+      });
     } else if (error.keyword === 'additionalProperties') {
-      items.push({ segments: segments.concat(String(p.additionalProperty)), message: 'is not allowed', keyword: 'additionalProperties', owner });
+      items.push({
+        segments: segments.concat(String(p.additionalProperty)),
+        message: 'is not allowed',
+        keyword: 'additionalProperties',
+        owner,
+      });
     } else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && owner) {
       items = summariseComposition(items, error, segments, value, helpers);
     } else {
@@ -198,7 +208,13 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
   }
   // A wrong type already says enough; "must be one of" on top of it is noise.
   const typed = items.filter((i) => i.keyword === 'type');
-  items = items.filter((i) => !((i.keyword === 'enum' || i.keyword === 'const') && typed.some((t) => t.owner === i.owner && t.segments.join('/') === i.segments.join('/'))));
+  items = items.filter(
+    (i) =>
+      !(
+        (i.keyword === 'enum' || i.keyword === 'const') &&
+        typed.some((t) => t.owner === i.owner && t.segments.join('/') === i.segments.join('/'))
+      ),
+  );
   const out: Violation[] = [];
   const seen = new Set<string>();
   for (const item of items) {
@@ -211,7 +227,13 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
   return out;
 }
 
-function summariseComposition(items: Item[], error: ErrorObject, segments: string[], value: unknown, helpers: CompositionHelpers): Item[] {
+function summariseComposition(
+  items: Item[],
+  error: ErrorObject,
+  segments: string[],
+  value: unknown,
+  helpers: CompositionHelpers,
+): Item[] {
   const owner = error.parentSchema as SchemaNode;
   const branches = (error.keyword === 'anyOf' ? owner.anyOf : owner.oneOf) ?? [];
   const here = segments.join('/');
@@ -241,12 +263,24 @@ function summariseComposition(items: Item[], error: ErrorObject, segments: strin
   // A branch "fits" when the value at this spot has its type and its fixed value(s).
   const fitting = perBranch
     .map((errs, i) => ({ errs, i }))
-    .filter(({ errs }) => !errs.some((e) => e.segments.join('/') === here && (e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf')));
+    .filter(
+      ({ errs }) =>
+        !errs.some(
+          (e) =>
+            e.segments.join('/') === here &&
+            (e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf'),
+        ),
+    );
   if (fitting.length === 1 && fitting[0].errs.length > 0) {
     kept.push(...fitting[0].errs);
   } else {
     const words = helpers.words(owner);
-    kept.push({ segments, message: `must be ${words.length > 160 ? words.slice(0, 160) + '…' : words}; got ${describeGot(valueAt(value, segments))}`, keyword: 'anyOf', owner });
+    kept.push({
+      segments,
+      message: `must be ${words.length > 160 ? words.slice(0, 160) + '…' : words}; got ${describeGot(valueAt(value, segments))}`,
+      keyword: 'anyOf',
+      owner,
+    });
   }
   return kept;
 }

@@ -67,7 +67,10 @@ export class AgentTool {
       throw new AgentError('invalid_request', `Tool "${definition.name}" needs a description (a string).`);
     }
     if (definition.timeoutMs !== undefined && !(definition.timeoutMs > 0)) {
-      throw new AgentError('invalid_request', `Tool "${definition.name}": timeoutMs must be a positive number of milliseconds.`);
+      throw new AgentError(
+        'invalid_request',
+        `Tool "${definition.name}": timeoutMs must be a positive number of milliseconds.`,
+      );
     }
     this.name = definition.name;
     this.description = definition.description.trim();
@@ -102,8 +105,19 @@ export class AgentTool {
   }
 
   /** A plain, serialisable description (for transcripts, previews and the bridge). */
-  toJSON(): { name: string; description: string; parameters: Record<string, unknown>; execution: 'local' | 'external'; sideEffect?: true } {
-    const plain = { name: this.name, description: this.description, parameters: this.parameters.json, execution: this.execution };
+  toJSON(): {
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+    execution: 'local' | 'external';
+    sideEffect?: true;
+  } {
+    const plain = {
+      name: this.name,
+      description: this.description,
+      parameters: this.parameters.json,
+      execution: this.execution,
+    };
     return this.sideEffect ? { ...plain, sideEffect: true } : plain;
   }
 }
@@ -116,10 +130,16 @@ export function checkToolName(name: unknown): void {
     throw new AgentError('invalid_request', `Tool name "${name}" has spaces around it; remove them.`);
   }
   if (!NAME_PATTERN.test(name)) {
-    throw new AgentError('invalid_request', `Tool name "${name}" must start with a letter or _ and use only letters, digits, _, . or - (at most 64).`);
+    throw new AgentError(
+      'invalid_request',
+      `Tool name "${name}" must start with a letter or _ and use only letters, digits, _, . or - (at most 64).`,
+    );
   }
   if (RESERVED_TOOL_NAMES.indexOf(name.toLowerCase()) >= 0) {
-    throw new AgentError('invalid_request', `Tool name "${name}" is reserved (${RESERVED_TOOL_NAMES.join(', ')}); pick another name.`);
+    throw new AgentError(
+      'invalid_request',
+      `Tool name "${name}" is reserved (${RESERVED_TOOL_NAMES.join(', ')}); pick another name.`,
+    );
   }
 }
 
@@ -128,7 +148,10 @@ export function checkToolSet(tools: readonly AgentTool[]): void {
   const seen = new Set<string>();
   for (const tool of tools) {
     if (!(tool instanceof AgentTool)) {
-      throw new AgentError('invalid_request', 'Tools must be built with AgentTool.local(...) or AgentTool.external(...).');
+      throw new AgentError(
+        'invalid_request',
+        'Tools must be built with AgentTool.local(...) or AgentTool.external(...).',
+      );
     }
     if (seen.has(tool.name)) {
       throw new AgentError('invalid_request', `Two tools are named "${tool.name}"; tool names must be unique.`);
@@ -148,7 +171,10 @@ function toSchema(parameters: ToolDefinition['parameters'], toolName: string): J
   }
   const type = (schema.json as { type?: unknown }).type;
   if (type !== undefined && type !== 'object') {
-    throw new AgentError('invalid_schema', `Tool "${toolName}": parameters must be an object schema (got type ${JSON.stringify(type)}).`);
+    throw new AgentError(
+      'invalid_schema',
+      `Tool "${toolName}": parameters must be an object schema (got type ${JSON.stringify(type)}).`,
+    );
   }
   return schema;
 }

@@ -17,7 +17,8 @@ export function readSnapshot(tool: AgentTool): { value: unknown; json: string } 
   if (!tool.snapshot) return undefined;
   try {
     const value = tool.snapshot();
-    if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') return undefined;
+    if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function')
+      return undefined;
     const json = value === undefined ? undefined : JSON.stringify(value);
     return json !== undefined && json.length <= MAX_SNAPSHOT_CHARS ? { value, json } : undefined;
   } catch {

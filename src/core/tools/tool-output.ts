@@ -1,8 +1,6 @@
 /** What a tool gives back to the model. An error output never aborts the turn. */
 export type ToolOutput =
-  | { kind: 'text'; text: string }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'error'; message: string };
+  { kind: 'text'; text: string } | { kind: 'json'; value: unknown } | { kind: 'error'; message: string };
 
 export const ToolOutput = {
   text(text: string): ToolOutput {
@@ -39,7 +37,9 @@ export const ToolOutput = {
 export function isToolOutput(value: unknown): value is ToolOutput {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as { kind?: unknown; text?: unknown; message?: unknown };
-  return (v.kind === 'text' && typeof v.text === 'string')
-    || (v.kind === 'error' && typeof v.message === 'string')
-    || (v.kind === 'json' && 'value' in (value as object));
+  return (
+    (v.kind === 'text' && typeof v.text === 'string') ||
+    (v.kind === 'error' && typeof v.message === 'string') ||
+    (v.kind === 'json' && 'value' in (value as object))
+  );
 }

@@ -31,7 +31,10 @@ export function transcriptFromJSON(input: unknown): TranscriptData {
     throw new AgentError('invalid_request', `Saved transcript must have type "${TRANSCRIPT_FORMAT}".`);
   }
   if (w.version !== TRANSCRIPT_VERSION) {
-    throw new AgentError('invalid_request', `Saved transcript version ${JSON.stringify(w.version)} is not supported (expected ${TRANSCRIPT_VERSION}).`);
+    throw new AgentError(
+      'invalid_request',
+      `Saved transcript version ${JSON.stringify(w.version)} is not supported (expected ${TRANSCRIPT_VERSION}).`,
+    );
   }
   const t = w.transcript as Partial<TranscriptData> | undefined;
   if (!t || !Array.isArray(t.entries)) throw new AgentError('invalid_request', 'Saved transcript has no entries list.');

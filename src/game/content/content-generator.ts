@@ -41,7 +41,10 @@ export interface ContentGeneratorOptions {
 const DEFAULT_INSTRUCTIONS = 'You write short, vivid content for a video game. Follow the requested format exactly.';
 
 export class ContentGenerator {
-  constructor(readonly model: LanguageModel, private readonly options: ContentGeneratorOptions = {}) {}
+  constructor(
+    readonly model: LanguageModel,
+    private readonly options: ContentGeneratorOptions = {},
+  ) {}
 
   async generate<T = unknown>(request: ContentRequest): Promise<ContentResult<T>> {
     if (!request || typeof request.prompt !== 'string' || !request.prompt.trim()) {
@@ -51,7 +54,8 @@ export class ContentGenerator {
     let fallback: unknown;
     if (request.fallback !== undefined) {
       const checked = schema.check(request.fallback);
-      if (!checked.ok) throw new AgentError('invalid_request', `The fallback content does not fit the schema: ${checked.problem}.`);
+      if (!checked.ok)
+        throw new AgentError('invalid_request', `The fallback content does not fit the schema: ${checked.problem}.`);
       fallback = checked.value;
     }
     const tools = request.tools ?? [];
@@ -66,16 +70,29 @@ export class ContentGenerator {
         label: 'content',
       },
     });
-    const prompt = request.facts !== undefined ? `${request.prompt.trim()}\n${factsLine(request.facts)}` : request.prompt.trim();
+    const prompt =
+      request.facts !== undefined ? `${request.prompt.trim()}\n${factsLine(request.facts)}` : request.prompt.trim();
     let calls = 0;
     try {
-      const run = agent.run(prompt, { schema, toolChoice: request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none'), signal: request.signal });
-      run.on('step', () => { calls++; });
+      const run = agent.run(prompt, {
+        schema,
+        toolChoice: request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none'),
+        signal: request.signal,
+      });
+      run.on('step', () => {
+        calls++;
+      });
       const response = await run.response();
       return { value: response.structured as T, isFallback: false, modelCalls: calls };
     } catch (e) {
       const error = AgentError.from(e);
-      if (fallback !== undefined && !error.unexpected && error.code !== 'cancelled' && error.code !== 'invalid_request' && error.code !== 'invalid_schema') {
+      if (
+        fallback !== undefined &&
+        !error.unexpected &&
+        error.code !== 'cancelled' &&
+        error.code !== 'invalid_request' &&
+        error.code !== 'invalid_schema'
+      ) {
         return { value: fallback as T, isFallback: true, modelCalls: calls };
       }
       throw error;

@@ -63,17 +63,30 @@ export interface DecisionEngineOptions {
 
 export type DecisionResult = { ok: true; decision: Decision } | { ok: false; error: AgentError };
 
-const UNUSABLE = new Set(['guardrail_violation', 'refusal', 'generation_failed', 'rate_limited', 'busy', 'model_unavailable', 'tool_failed', 'unsupported_language']);
+const UNUSABLE = new Set([
+  'guardrail_violation',
+  'refusal',
+  'generation_failed',
+  'rate_limited',
+  'busy',
+  'model_unavailable',
+  'tool_failed',
+  'unsupported_language',
+]);
 
 export class DecisionEngine {
   /** Compiled once: compiling a validator costs ~1 ms. */
   private answerSchema: JsonSchema | undefined;
 
-  constructor(readonly model: LanguageModel, private readonly options: DecisionEngineOptions = {}) {}
+  constructor(
+    readonly model: LanguageModel,
+    private readonly options: DecisionEngineOptions = {},
+  ) {}
 
   async decide(request: DecisionRequest): Promise<Decision> {
     const ids = checkDecision(request);
-    if (ids.length === 1) return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
+    if (ids.length === 1)
+      return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
 
     // Everything that can reject the request runs before the timer and the signal link exist.
     const prefetched = this.prefetch(request.tools ?? []);
@@ -85,23 +98,37 @@ export class DecisionEngine {
     let timer: unknown;
     let timedOut = false;
     if (request.timeoutMs !== undefined) {
-      timer = setTimeout(() => { timedOut = true; canceller.abort(new AgentError('cancelled', 'The decision ran out of time.')); }, request.timeoutMs);
+      timer = setTimeout(() => {
+        timedOut = true;
+        canceller.abort(new AgentError('cancelled', 'The decision ran out of time.'));
+      }, request.timeoutMs);
     }
     let calls = 0;
     try {
-      const forced = request.toolChoice !== undefined && typeof request.toolChoice === 'object' ? request.toolChoice.tool : undefined;
+      const forced =
+        request.toolChoice !== undefined && typeof request.toolChoice === 'object'
+          ? request.toolChoice.tool
+          : undefined;
       const run = agent.run(prompt, {
         schema: this.schema(),
-        refine: (v) => (matchOption((v as { choice?: unknown }).choice, ids) === undefined
-          ? `"choice" must be one of the option ids: ${ids.join(', ')}` : undefined),
-        toolChoice: forced && prefetched.names.has(forced) ? 'none' : request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none'),
+        refine: (v) =>
+          matchOption((v as { choice?: unknown }).choice, ids) === undefined
+            ? `"choice" must be one of the option ids: ${ids.join(', ')}`
+            : undefined,
+        toolChoice:
+          forced && prefetched.names.has(forced)
+            ? 'none'
+            : (request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none')),
         signal: canceller.signal,
       });
-      run.on('step', () => { calls++; });
+      run.on('step', () => {
+        calls++;
+      });
       const response = await run.response();
       const value = response.structured as { choice: string; reason?: string; confidence?: number };
       const optionId = matchOption(value.choice, ids);
-      if (optionId === undefined) throw new AgentError('generation_failed', `The answer "${value.choice}" is not one of the options.`);
+      if (optionId === undefined)
+        throw new AgentError('generation_failed', `The answer "${value.choice}" is not one of the options.`);
       return {
         optionId,
         reason: typeof value.reason === 'string' ? value.reason.trim() : '',
@@ -148,7 +175,9 @@ export class DecisionEngine {
    */
   private schema(): JsonSchema {
     if (this.answerSchema) return this.answerSchema;
-    const props: Record<string, JsonSchema> = { choice: JsonSchema.string({ description: 'the id of the option you pick, from the Options list' }) };
+    const props: Record<string, JsonSchema> = {
+      choice: JsonSchema.string({ description: 'the id of the option you pick, from the Options list' }),
+    };
     if (this.options.reason === 'after') {
       props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
       props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
@@ -166,7 +195,10 @@ export class DecisionEngine {
       const snapshot = readSnapshot(tool);
       if (!snapshot) continue;
       const { value } = snapshot;
-      const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : [[tool.name, value] as [string, unknown]];
+      const entries =
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? Object.entries(value as Record<string, unknown>)
+          : [[tool.name, value] as [string, unknown]];
       for (const [k, v] of entries) setOwnKey(facts, k, v);
       names.add(tool.name);
     }
@@ -175,7 +207,10 @@ export class DecisionEngine {
 
   private agentFor(request: DecisionRequest, tools: AgentTool[]): Agent {
     const actor = request.actor ? normalizePersona(request.actor) : undefined;
-    const lines = [this.options.instructions ?? `You decide what ${actor ? actor.name : 'a character'} does next in a video game. Pick the option that fits the character and the situation best.`];
+    const lines = [
+      this.options.instructions ??
+        `You decide what ${actor ? actor.name : 'a character'} does next in a video game. Pick the option that fits the character and the situation best.`,
+    ];
     if (actor) {
       if (actor.role) lines.push(`Role: ${actor.role}`);
       if (actor.personality) lines.push(`Personality: ${actor.personality}`);
@@ -210,12 +245,17 @@ export function checkDecision(request: DecisionRequest): string[] {
   request.options.forEach((o, i) => {
     const id = o && typeof o.id === 'string' ? o.id.trim() : '';
     if (!id) throw new AgentError('invalid_request', `options[${i}].id must be a non-empty string.`);
-    if (typeof o.description !== 'string') throw new AgentError('invalid_request', `options[${i}].description must be a string.`);
-    if (ids.indexOf(id) >= 0) throw new AgentError('invalid_request', `Option id "${id}" appears twice; ids must be unique.`);
+    if (typeof o.description !== 'string')
+      throw new AgentError('invalid_request', `options[${i}].description must be a string.`);
+    if (ids.indexOf(id) >= 0)
+      throw new AgentError('invalid_request', `Option id "${id}" appears twice; ids must be unique.`);
     ids.push(id);
   });
   if (request.fallback !== undefined && ids.indexOf(request.fallback) < 0) {
-    throw new AgentError('invalid_request', `fallback "${request.fallback}" is not one of the option ids (${ids.join(', ')}).`);
+    throw new AgentError(
+      'invalid_request',
+      `fallback "${request.fallback}" is not one of the option ids (${ids.join(', ')}).`,
+    );
   }
   if (request.timeoutMs !== undefined && !(request.timeoutMs > 0)) {
     throw new AgentError('invalid_request', 'timeoutMs must be a positive number of milliseconds.');
@@ -244,10 +284,17 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
   if (typeof choice !== 'string') return undefined;
   if (ids.indexOf(choice) >= 0) return choice;
   const firstLine = choice.trim().split('\n')[0];
-  const bare = firstLine.replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '').replace(/^[\s*_`"'“”‘’(\[]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '').toLowerCase();
+  const bare = firstLine
+    .replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '')
+    .replace(/^[\s*_`"'“”‘’(\[]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '')
+    .toLowerCase();
   const exact = ids.find((id) => id.toLowerCase() === bare);
   if (exact) return exact;
-  const named = ids.filter((id) => new RegExp(`(^|[^\\w])${id.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(firstLine.toLowerCase()));
+  const named = ids.filter((id) =>
+    new RegExp(`(^|[^\\w])${id.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`).test(
+      firstLine.toLowerCase(),
+    ),
+  );
   return named.length === 1 ? named[0] : undefined;
 }
 

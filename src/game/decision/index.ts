@@ -1,2 +1,8 @@
 export { DecisionEngine, checkDecision } from './decision-engine';
-export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './decision-engine';
+export type {
+  Decision,
+  DecisionOption,
+  DecisionRequest,
+  DecisionEngineOptions,
+  DecisionResult,
+} from './decision-engine';

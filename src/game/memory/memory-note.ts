@@ -17,7 +17,10 @@ export interface MemoryNoteOptions {
 }
 
 function joined(items: readonly string[]): string {
-  const text = items.map((item) => item.trim().replace(/[.;]+$/, '')).filter((item) => item).join('; ');
+  const text = items
+    .map((item) => item.trim().replace(/[.;]+$/, ''))
+    .filter((item) => item)
+    .join('; ');
   return text ? `${text}.` : '';
 }
 

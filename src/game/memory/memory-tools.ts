@@ -30,14 +30,19 @@ export interface MemoryToolSelection {
   relationship: boolean;
 }
 
-export function memoryTools(stage: MemoryStage, currentMemory: () => NPCMemoryState, options: MemoryToolOptions): AgentTool[] {
+export function memoryTools(
+  stage: MemoryStage,
+  currentMemory: () => NPCMemoryState,
+  options: MemoryToolOptions,
+): AgentTool[] {
   const tools: AgentTool[] = [];
   if (options.facts) tools.push(rememberFactTool(stage, currentMemory));
   if (options.relationship) {
     const limitOption = options.maxRelationshipChange;
-    const limit = typeof limitOption === 'number' && isFinite(limitOption) && limitOption >= 0
-      ? Math.floor(limitOption)
-      : DEFAULT_MAX_RELATIONSHIP_CHANGE;
+    const limit =
+      typeof limitOption === 'number' && isFinite(limitOption) && limitOption >= 0
+        ? Math.floor(limitOption)
+        : DEFAULT_MAX_RELATIONSHIP_CHANGE;
     tools.push(changeRelationshipTool(stage, currentMemory, limit));
   }
   return tools;
@@ -143,7 +148,11 @@ export function parseMemoryToolSelection(value: unknown): MemoryToolSelection {
     for (const key of Object.keys(v)) {
       if (key !== 'facts' && key !== 'relationship') return bad();
     }
-    if ((v.facts !== undefined && typeof v.facts !== 'boolean') || (v.relationship !== undefined && typeof v.relationship !== 'boolean')) return bad();
+    if (
+      (v.facts !== undefined && typeof v.facts !== 'boolean') ||
+      (v.relationship !== undefined && typeof v.relationship !== 'boolean')
+    )
+      return bad();
     return { facts: v.facts === true, relationship: v.relationship === true };
   }
   return bad();

@@ -44,7 +44,10 @@ export function tidyFact(fact: unknown): string {
 
 /** Two facts are the same when they differ only in case, punctuation and spacing. */
 export function factKey(fact: string): string {
-  return fact.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return fact
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 export function knowsFact(facts: readonly string[], fact: string): boolean {
@@ -60,7 +63,11 @@ export function knowsFact(facts: readonly string[], fact: string): boolean {
  * Adds a fact unless it is already known, then keeps the newest `maxFacts` (the oldest go first).
  * Returns a new list; the input is not changed.
  */
-export function addFact(facts: readonly string[], fact: string, maxFacts: number = DEFAULT_MAX_FACTS): { facts: string[]; added: boolean } {
+export function addFact(
+  facts: readonly string[],
+  fact: string,
+  maxFacts: number = DEFAULT_MAX_FACTS,
+): { facts: string[]; added: boolean } {
   const tidy = tidyFact(fact);
   const limit = Math.max(0, Math.floor(isFinite(maxFacts) ? maxFacts : DEFAULT_MAX_FACTS));
   const added = factKey(tidy) !== '' && !knowsFact(facts, tidy);
@@ -84,7 +91,10 @@ export function parseMemoryState(value: unknown): NPCMemoryState {
   }
   const relationship = v.relationship ?? 0;
   if (typeof relationship !== 'number' || !isFinite(relationship)) {
-    throw new AgentError('invalid_request', `memory.relationship: must be a number from -100 to 100; got ${JSON.stringify(relationship)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `memory.relationship: must be a number from -100 to 100; got ${JSON.stringify(relationship)}.`,
+    );
   }
   const summary = v.summary ?? '';
   if (typeof summary !== 'string') {

@@ -13,7 +13,10 @@ export interface JsonSyntaxError {
 }
 
 class Stop {
-  constructor(readonly message: string, readonly position: number) {}
+  constructor(
+    readonly message: string,
+    readonly position: number,
+  ) {}
 }
 
 /** The first syntax error in `text`, or undefined when it is valid strict JSON. */
@@ -37,7 +40,10 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     for (;;) {
       if (i >= n) fail('');
       const ch = text[i];
-      if (ch === '"') { i++; return; }
+      if (ch === '"') {
+        i++;
+        return;
+      }
       if (ch === '\\') {
         i++;
         const esc = text[i];
@@ -68,7 +74,10 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     if (ch === '{') {
       i++;
       skipSpace();
-      if (text[i] === '}') { i++; return; }
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         skipSpace();
         if (text[i] !== '"') fail(i < n ? `token ${JSON.stringify(text[i])}, expected a quoted key` : '');
@@ -77,26 +86,44 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
         expect(':');
         readValue(depth + 1);
         skipSpace();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         fail(i < n ? `token ${JSON.stringify(text[i])}, expected "," or "}"` : '');
       }
     }
     if (ch === '[') {
       i++;
       skipSpace();
-      if (text[i] === ']') { i++; return; }
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
         readValue(depth + 1);
         skipSpace();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         fail(i < n ? `token ${JSON.stringify(text[i])}, expected "," or "]"` : '');
       }
     }
     if (ch === '"') return readString();
     for (const word of ['true', 'false', 'null']) {
-      if (text.startsWith(word, i)) { i += word.length; return; }
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return;
+      }
     }
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return readNumber();
     fail('');

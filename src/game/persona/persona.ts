@@ -93,7 +93,10 @@ export function normalizePersona(persona: Persona): NormalizedPersona {
     knowledge: tidyList(persona.knowledge),
     secrets: tidyList(persona.secrets),
     defaultEmotion: isEmotion(persona.defaultEmotion) ? persona.defaultEmotion : PERSONA_DEFAULTS.defaultEmotion,
-    maxSentences: typeof sentences === 'number' && isFinite(sentences) ? Math.max(1, Math.floor(sentences)) : PERSONA_DEFAULTS.maxSentences,
+    maxSentences:
+      typeof sentences === 'number' && isFinite(sentences)
+        ? Math.max(1, Math.floor(sentences))
+        : PERSONA_DEFAULTS.maxSentences,
     greeting: tidyText(persona.greeting),
     fallbackLines: tidyList(persona.fallbackLines),
   };

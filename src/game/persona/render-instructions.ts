@@ -50,12 +50,17 @@ function extraRules(extra: string | undefined): string[] {
 export function renderPersonaInstructions(persona: Persona, options: PersonaInstructionOptions): string {
   const p = normalizePersona(persona);
   const override = options.maxSentences;
-  const sentences = typeof override === 'number' && isFinite(override) ? Math.max(1, Math.floor(override)) : p.maxSentences;
+  const sentences =
+    typeof override === 'number' && isFinite(override) ? Math.max(1, Math.floor(override)) : p.maxSentences;
   const secrets = options.secretsInPrefix ? p.secrets : [];
   const plural = secrets.length > 1;
 
   const lines: string[] = [];
-  lines.push(p.role ? `You are ${p.name}, ${p.role.replace(/[.,;]+$/, '')}, a character in a video game.` : `You are ${p.name}, a character in a video game.`);
+  lines.push(
+    p.role
+      ? `You are ${p.name}, ${p.role.replace(/[.,;]+$/, '')}, a character in a video game.`
+      : `You are ${p.name}, a character in a video game.`,
+  );
   if (p.personality) lines.push(`Personality: ${sentence(p.personality)}`);
   if (p.speakingStyle) lines.push(`Speaking style: ${sentence(p.speakingStyle)}`);
   if (p.backstory) lines.push(`Background: ${sentence(p.backstory)}`);
@@ -72,7 +77,9 @@ export function renderPersonaInstructions(persona: Persona, options: PersonaInst
       : '- If you do not know something, say so in character.',
   );
   if (secrets.length > 0) {
-    lines.push(`- Never reveal ${plural ? 'your secrets' : 'your secret'} unless the game note below says you trust the player.`);
+    lines.push(
+      `- Never reveal ${plural ? 'your secrets' : 'your secret'} unless the game note below says you trust the player.`,
+    );
   }
   lines.push(...extraRules(options.extra));
   return lines.join('\n');

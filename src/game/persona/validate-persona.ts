@@ -18,9 +18,7 @@ export interface PersonaProblem {
   message: string;
 }
 
-export type PersonaValidation =
-  | { ok: true; persona: Persona }
-  | { ok: false; problems: PersonaProblem[] };
+export type PersonaValidation = { ok: true; persona: Persona } | { ok: false; problems: PersonaProblem[] };
 
 export { personaSchema as PERSONA_SCHEMA };
 
@@ -44,7 +42,10 @@ export function validatePersona(input: unknown): PersonaValidation {
     value = parsed.value;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, problems: [{ field: 'persona', message: `must be an object with at least a "name"; got ${describe(value)}` }] };
+    return {
+      ok: false,
+      problems: [{ field: 'persona', message: `must be an object with at least a "name"; got ${describe(value)}` }],
+    };
   }
   const validate = validator();
   if (validate(value)) return { ok: true, persona: copyPersona(value as Record<string, unknown>) };
@@ -74,7 +75,9 @@ export function parsePersona(input: unknown): Persona {
 }
 
 export function formatPersonaProblems(problems: readonly PersonaProblem[]): string {
-  return problems.map((p) => (p.field === 'persona' && p.message.startsWith('persona ') ? p.message : `${p.field}: ${p.message}`)).join('; ');
+  return problems
+    .map((p) => (p.field === 'persona' && p.message.startsWith('persona ') ? p.message : `${p.field}: ${p.message}`))
+    .join('; ');
 }
 
 function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -158,9 +161,20 @@ function closestField(name: string): string | undefined {
     if (squash(field) === key) return field;
   }
   const aliases: Record<string, string> = {
-    style: 'speakingStyle', background: 'backstory', history: 'backstory', secret: 'secrets', goal: 'goals',
-    facts: 'knowledge', emotion: 'defaultEmotion', sentences: 'maxSentences', greetings: 'greeting',
-    fallback: 'fallbackLines', fallbacks: 'fallbackLines', title: 'role', job: 'role', traits: 'personality',
+    style: 'speakingStyle',
+    background: 'backstory',
+    history: 'backstory',
+    secret: 'secrets',
+    goal: 'goals',
+    facts: 'knowledge',
+    emotion: 'defaultEmotion',
+    sentences: 'maxSentences',
+    greetings: 'greeting',
+    fallback: 'fallbackLines',
+    fallbacks: 'fallbackLines',
+    title: 'role',
+    job: 'role',
+    traits: 'personality',
   };
   return aliases[key];
 }

@@ -26,7 +26,6 @@ export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
-
 /**
  * Checks that `value` is JSON and returns a private deep copy. `at` is where it will be
  * stored, so the error names the exact place of the bad part (`player.stats.hp`).
@@ -41,8 +40,12 @@ export const MAX_VALUE_DEPTH = 64;
 function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]): JsonValue {
   const fail = (why: string): never => {
     // The place, shortened to what a path may hold (a value may nest below a long path).
-    const place = WorldPath.of(trail.slice(0, MAX_PATH_SEGMENTS)).toString() + (trail.length > MAX_PATH_SEGMENTS ? '…' : '');
-    throw new WorldStateError(place, `${why} Only JSON values can be stored (text, numbers, true/false, null, lists, plain objects).`);
+    const place =
+      WorldPath.of(trail.slice(0, MAX_PATH_SEGMENTS)).toString() + (trail.length > MAX_PATH_SEGMENTS ? '…' : '');
+    throw new WorldStateError(
+      place,
+      `${why} Only JSON values can be stored (text, numbers, true/false, null, lists, plain objects).`,
+    );
   };
   switch (typeof value) {
     case 'string':
@@ -63,7 +66,8 @@ function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]):
   if (value === null) return null;
   const object = value as object;
   if (ancestors.indexOf(object) >= 0) fail('the value contains a cycle (an object inside itself).');
-  if (ancestors.length >= MAX_VALUE_DEPTH) fail(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep; flatten it.`);
+  if (ancestors.length >= MAX_VALUE_DEPTH)
+    fail(`the value is nested more than ${MAX_VALUE_DEPTH} levels deep; flatten it.`);
   if (Array.isArray(object)) {
     ancestors.push(object);
     const out: JsonValue[] = [];
@@ -121,7 +125,8 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 export function deepFreeze<T extends JsonValue | undefined>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const item of Array.isArray(value) ? value : Object.keys(value).map((k) => (value as JsonObject)[k])) deepFreeze(item);
+    for (const item of Array.isArray(value) ? value : Object.keys(value).map((k) => (value as JsonObject)[k]))
+      deepFreeze(item);
   }
   return value;
 }

@@ -14,7 +14,12 @@ export interface ChangeDraft {
 }
 
 /** Returns the patched value (undefined when the patch removed it) and appends its changes to `changes`. */
-export function applyMergePatch(target: JsonValue | undefined, patch: JsonValue, at: WorldPath, changes: ChangeDraft[]): JsonValue | undefined {
+export function applyMergePatch(
+  target: JsonValue | undefined,
+  patch: JsonValue,
+  at: WorldPath,
+  changes: ChangeDraft[],
+): JsonValue | undefined {
   if (!isJsonObject(patch)) {
     if (!jsonEquals(target, patch)) changes.push(draft(at, target, patch));
     return patch;

@@ -31,7 +31,8 @@ export function previewOf(value: JsonValue): JsonValue {
     const n = Object.keys(value).length;
     return `{object with ${n} key${n === 1 ? '' : 's'}}`;
   }
-  if (typeof value === 'string' && value.length > PREVIEW_TEXT_CHARS) return `${value.slice(0, PREVIEW_TEXT_CHARS - 3)}...`;
+  if (typeof value === 'string' && value.length > PREVIEW_TEXT_CHARS)
+    return `${value.slice(0, PREVIEW_TEXT_CHARS - 3)}...`;
   return value;
 }
 
@@ -56,9 +57,10 @@ function shortenObject(value: JsonObject, path: WorldPath, maxChars: number): Js
 
 function shortenList(value: JsonValue[], path: WorldPath, maxChars: number): JsonObject {
   const build = (count: number): JsonObject => {
-    const note = count === 0
-      ? `A list of ${value.length} items, too long to show; read ${path.child(0).toString()} for the first item.`
-      : `Showing the first ${count} of ${value.length} items; read ${path.child(count).toString()} and on for the rest.`;
+    const note =
+      count === 0
+        ? `A list of ${value.length} items, too long to show; read ${path.child(0).toString()} for the first item.`
+        : `Showing the first ${count} of ${value.length} items; read ${path.child(count).toString()} and on for the rest.`;
     return { items: value.slice(0, count), _note: note };
   };
   // Grow while the next item still fits (each try is small: outputs are capped at a few KB).

@@ -15,9 +15,12 @@ const FALSE_WORDS = ['false', 'no', '0'];
 /** Fits `value` (as a model sent it) to `stored` (undefined or null: a new key). `where` names the path in messages. */
 export function fitToStored(stored: JsonValue | undefined, value: unknown, where: string): FitResult {
   if (stored === undefined || stored === null) return { ok: true, value: parseLiteral(value) };
-  const shown = typeof value === 'string' ? JSON.stringify(value)
-    : typeof value === 'number' || typeof value === 'boolean' ? String(value)
-    : describeKind(value as JsonValue);
+  const shown =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : describeKind(value as JsonValue);
   if (typeof stored === 'number') {
     const n = toNumber(value);
     return n === undefined

@@ -31,8 +31,15 @@ export class WorldPath {
   static of(segments: readonly PathSegment[]): WorldPath {
     if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
     for (const segment of segments) {
-      if (typeof segment === 'number' ? !(Number.isInteger(segment) && segment >= 0) : typeof segment !== 'string' || segment === '') {
-        throw new WorldStateError(String(segments.join('.')), `bad segment ${JSON.stringify(segment)}; use non-empty keys and whole-number indexes.`);
+      if (
+        typeof segment === 'number'
+          ? !(Number.isInteger(segment) && segment >= 0)
+          : typeof segment !== 'string' || segment === ''
+      ) {
+        throw new WorldStateError(
+          String(segments.join('.')),
+          `bad segment ${JSON.stringify(segment)}; use non-empty keys and whole-number indexes.`,
+        );
       }
     }
     return new WorldPath(segments.slice());
@@ -121,7 +128,10 @@ export function indexOf(segment: PathSegment): number | undefined {
 }
 
 function tooLong(count: number | string): WorldStateError {
-  return new WorldStateError('', `the path has ${typeof count === 'number' ? `${count} segments` : 'too many characters'}; at most ${MAX_PATH_SEGMENTS} segments and ${MAX_PATH_CHARS} characters.`);
+  return new WorldStateError(
+    '',
+    `the path has ${typeof count === 'number' ? `${count} segments` : 'too many characters'}; at most ${MAX_PATH_SEGMENTS} segments and ${MAX_PATH_CHARS} characters.`,
+  );
 }
 
 function parseSegments(raw: string): PathSegment[] {
@@ -193,12 +203,14 @@ function parseBracket(inner: string, raw: string): PathSegment {
   if (body === '') throw new WorldStateError(raw, 'empty brackets "[]"; put an index or a quoted key inside.');
   if (/^-?[0-9]+$/.test(body)) {
     const index = indexOf(body);
-    if (index === undefined) throw new WorldStateError(raw, `bad list index [${body}]; indexes are whole numbers from 0.`);
+    if (index === undefined)
+      throw new WorldStateError(raw, `bad list index [${body}]; indexes are whole numbers from 0.`);
     return index;
   }
   const quote = body[0];
   if (quote === '"' || quote === "'") {
-    if (body.length < 2 || body[body.length - 1] !== quote) throw new WorldStateError(raw, `unclosed quote in [${body}].`);
+    if (body.length < 2 || body[body.length - 1] !== quote)
+      throw new WorldStateError(raw, `unclosed quote in [${body}].`);
     let key: unknown;
     try {
       key = JSON.parse(quote === '"' ? body : `"${body.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`);

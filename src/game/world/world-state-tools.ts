@@ -36,7 +36,10 @@ export function worldStateTools(world: WorldState, options: WorldStateToolOption
   const writable = parsePrefixes(options.writable ?? [], 'writable');
   const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < MIN_MAX_OUTPUT_CHARS) {
-    throw new AgentError('invalid_request', `World state tools: maxOutputChars must be a whole number ≥ ${MIN_MAX_OUTPUT_CHARS} (got ${String(maxChars)}).`);
+    throw new AgentError(
+      'invalid_request',
+      `World state tools: maxOutputChars must be a whole number ≥ ${MIN_MAX_OUTPUT_CHARS} (got ${String(maxChars)}).`,
+    );
   }
   const tools: AgentTool[] = [];
   if (readable.length > 0) tools.push(readTool(world, readable, maxChars));
@@ -49,7 +52,8 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
   let where: string;
   if (everything) {
     const keys = world.keys() ?? [];
-    where = keys.length === 0 ? 'It is empty right now.' : `Top-level keys: ${listWithMore(keys, MAX_KEYS_IN_DESCRIPTION)}.`;
+    where =
+      keys.length === 0 ? 'It is empty right now.' : `Top-level keys: ${listWithMore(keys, MAX_KEYS_IN_DESCRIPTION)}.`;
   } else {
     where = `Readable paths: ${listPaths(readable)}.`;
   }
@@ -135,10 +139,13 @@ function updateTool(world: WorldState, writable: WorldPath[]): AgentTool {
 }
 
 function parsePrefixes(paths: readonly string[], name: string): WorldPath[] {
-  if (!Array.isArray(paths)) throw new AgentError('invalid_request', `World state tools: ${name} must be a list of paths.`);
+  if (!Array.isArray(paths))
+    throw new AgentError('invalid_request', `World state tools: ${name} must be a list of paths.`);
   const parsed = paths.map((p) => WorldPath.parse(p));
   // A prefix inside another adds nothing and would be listed twice.
-  return parsed.filter((p, i) => !parsed.some((q, j) => j !== i && q.isPrefixOf(p, true) && (!q.equals(p, true) || j < i)));
+  return parsed.filter(
+    (p, i) => !parsed.some((q, j) => j !== i && q.isPrefixOf(p, true) && (!q.equals(p, true) || j < i)),
+  );
 }
 
 /** A path argument as the model sent it, or an error output. Reads default to the root. */
@@ -147,7 +154,8 @@ function parseArgPath(raw: unknown, emptyIsRoot: boolean): WorldPath | ToolOutpu
     if (emptyIsRoot) return WorldPath.root;
     return ToolOutput.error('path is required, e.g. "player.gold".');
   }
-  if (typeof raw !== 'string' && typeof raw !== 'number') return ToolOutput.error('path must be text, e.g. "player.gold".');
+  if (typeof raw !== 'string' && typeof raw !== 'number')
+    return ToolOutput.error('path must be text, e.g. "player.gold".');
   try {
     return WorldPath.parse(String(raw));
   } catch (error) {
@@ -211,12 +219,16 @@ function missingMessage(world: WorldState, path: WorldPath, readable: WorldPath[
   const parentValue = world.get(parent);
   if (Array.isArray(parentValue)) {
     const n = parentValue.length;
-    return n === 0 ? `${head} ${name} is an empty list.` : `${head} ${name} is a list of ${n} item${n === 1 ? '' : 's'} (indexes 0-${n - 1}).`;
+    return n === 0
+      ? `${head} ${name} is an empty list.`
+      : `${head} ${name} is a list of ${n} item${n === 1 ? '' : 's'} (indexes 0-${n - 1}).`;
   }
   if (parentValue !== null && typeof parentValue === 'object') {
     if (!readable.some((r) => r.isPrefixOf(parent))) return `${head} Readable paths: ${listPaths(readable)}.`;
     const keys = Object.keys(parentValue);
-    return keys.length === 0 ? `${head} ${name} is empty.` : `${head} ${name} has keys: ${listWithMore(keys, MAX_KEYS_IN_ERROR)}.`;
+    return keys.length === 0
+      ? `${head} ${name} is empty.`
+      : `${head} ${name} has keys: ${listWithMore(keys, MAX_KEYS_IN_ERROR)}.`;
   }
   return `${head} ${name} holds ${formatValue(parentValue as JsonValue)}, which has nothing inside.`;
 }

@@ -69,9 +69,11 @@ export class WorldState {
       throw new WorldStateError('', `changeLogSize must be a whole number ≥ 0 (got ${size}).`);
     }
     this.logSize = size;
-    this.onListenerError = options.onListenerError ?? ((error, change) => {
-      console.warn(`WorldState: a listener for "${change.path}" threw`, error);
-    });
+    this.onListenerError =
+      options.onListenerError ??
+      ((error, change) => {
+        console.warn(`WorldState: a listener for "${change.path}" threw`, error);
+      });
   }
 
   /** Rebuilds a state from `toJSON()` output or its JSON text. */
@@ -181,12 +183,18 @@ export class WorldState {
    * missing). Returning undefined removes the path. Nothing changes if `transform` throws.
    * Returns a copy of the new value.
    */
-  modify<T = JsonValue>(path: string | WorldPath, transform: (current: T | undefined) => unknown): JsonValue | undefined {
+  modify<T = JsonValue>(
+    path: string | WorldPath,
+    transform: (current: T | undefined) => unknown,
+  ): JsonValue | undefined {
     const at = WorldPath.parse(path);
     if (typeof transform !== 'function') throw new WorldStateError(at.toString(), 'modify needs a transform function.');
     const next = transform(this.get<T>(at));
     if (isThenable(next)) {
-      throw new WorldStateError(at.toString(), 'modify\'s transform returned a Promise; it must be synchronous (await first, then call set).');
+      throw new WorldStateError(
+        at.toString(),
+        "modify's transform returned a Promise; it must be synchronous (await first, then call set).",
+      );
     }
     if (next === undefined) {
       this.remove(at);
@@ -243,7 +251,8 @@ export class WorldState {
   // ---- internals -----------------------------------------------------------
 
   private addObserver(path: WorldPath | undefined, listener: WorldStateListener): () => void {
-    if (typeof listener !== 'function') throw new WorldStateError(path ? path.toString() : '', 'a listener must be a function.');
+    if (typeof listener !== 'function')
+      throw new WorldStateError(path ? path.toString() : '', 'a listener must be a function.');
     const observer: Observer = { path, listener, active: true };
     this.observers.push(observer);
     return () => {
@@ -280,7 +289,10 @@ export class WorldState {
         return;
       }
       if (typeof next !== 'object' || next === null) {
-        throw new WorldStateError(path.toString(), `${here.toString()} holds ${describeKind(next)}, so it has no "${segments[i + 1]}" inside.`);
+        throw new WorldStateError(
+          path.toString(),
+          `${here.toString()} holds ${describeKind(next)}, so it has no "${segments[i + 1]}" inside.`,
+        );
       }
       node = next;
     }
@@ -293,7 +305,10 @@ export class WorldState {
     if (drafts.length === 0) return false;
     this.currentVersion++;
     for (const d of drafts) {
-      const record: { path: string; oldValue?: JsonValue; newValue?: JsonValue; version: number } = { path: d.path.toString(), version: this.currentVersion };
+      const record: { path: string; oldValue?: JsonValue; newValue?: JsonValue; version: number } = {
+        path: d.path.toString(),
+        version: this.currentVersion,
+      };
       if (d.oldValue !== undefined) record.oldValue = d.oldValue;
       if (d.newValue !== undefined) record.newValue = d.newValue;
       const change = deepFreeze(record as JsonValue) as unknown as WorldStateChange;
@@ -376,7 +391,10 @@ function checkSlot(node: Container, segment: PathSegment, nodePath: WorldPath, f
   const index = indexOf(segment);
   const name = nodePath.isRoot ? 'the root' : nodePath.toString();
   if (index === undefined) {
-    throw new WorldStateError(fullPath.toString(), `${name} is a list; use an index like ${nodePath.child(0).toString()}, not "${segment}".`);
+    throw new WorldStateError(
+      fullPath.toString(),
+      `${name} is a list; use an index like ${nodePath.child(0).toString()}, not "${segment}".`,
+    );
   }
   if (index > node.length) {
     throw new WorldStateError(
@@ -398,7 +416,10 @@ function buildBranch(tail: readonly PathSegment[], value: JsonValue, at: WorldPa
   const inner = buildBranch(tail.slice(1), value, at.child(segment), fullPath);
   if (typeof segment === 'number') {
     if (segment !== 0) {
-      throw new WorldStateError(fullPath.toString(), `${at.toString()} does not exist yet, so the only index it can take is [0] (got [${segment}]).`);
+      throw new WorldStateError(
+        fullPath.toString(),
+        `${at.toString()} does not exist yet, so the only index it can take is [0] (got [${segment}]).`,
+      );
     }
     return [inner];
   }

@@ -9,7 +9,11 @@ import { WorldStateError } from './world-state-error';
 export const SUMMARY_MAX_DEPTH = 4;
 export const SUMMARY_MAX_VALUE_CHARS = 200;
 
-export function summarizeWorld(lookup: (path: WorldPath) => JsonValue | undefined, paths: readonly string[], maxLines = 30): string {
+export function summarizeWorld(
+  lookup: (path: WorldPath) => JsonValue | undefined,
+  paths: readonly string[],
+  maxLines = 30,
+): string {
   if (!Array.isArray(paths)) throw new WorldStateError('', 'summary needs a list of paths.');
   if (!Number.isInteger(maxLines) || maxLines < 1) {
     throw new WorldStateError('', `summary's maxLines must be a whole number ≥ 1 (got ${maxLines}).`);

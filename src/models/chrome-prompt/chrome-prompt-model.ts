@@ -16,7 +16,16 @@
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
-import { estimateTokens, type FinishReason, type GenerationChunk, type GenerationRequest, type LanguageModel, type ModelAvailability, type ModelCapabilities, type TokenUsage } from '../../contract/language-model';
+import {
+  estimateTokens,
+  type FinishReason,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+  type TokenUsage,
+} from '../../contract/language-model';
 import { FRAME_HINT, GESTURE_HINT, fromPromptApi, nameOf, type PromptStage } from './errors';
 import {
   contextUsageOf,
@@ -67,11 +76,18 @@ export interface ChromeDownloadOptions {
   signal?: SignalLike;
 }
 
-const SAMPLING_MODES: readonly SamplingMode[] = ['most-predictable', 'predictable', 'balanced', 'creative', 'most-creative'];
+const SAMPLING_MODES: readonly SamplingMode[] = [
+  'most-predictable',
+  'predictable',
+  'balanced',
+  'creative',
+  'most-creative',
+];
 const DEFAULT_MAX_INPUT = 4000;
 /** Room the context window keeps for the answer, which the browser appends to the same session. */
 const OUTPUT_RESERVE = 1024;
-const NO_API = 'This runtime has no Prompt API (the global LanguageModel): Chrome 148+ on Windows, macOS, Linux or a Chromebook Plus has it; Cocos native builds, Chrome on Android, Safari and Firefox do not. Use GeminiNanoModel on Android or the stand-in.';
+const NO_API =
+  'This runtime has no Prompt API (the global LanguageModel): Chrome 148+ on Windows, macOS, Linux or a Chromebook Plus has it; Cocos native builds, Chrome on Android, Safari and Firefox do not. Use GeminiNanoModel on Android or the stand-in.';
 
 interface BaseEntry {
   key: string;
@@ -112,22 +128,43 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   constructor(options: ChromePromptModelOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw new AgentError('invalid_request', 'ChromePromptModel options must be an object.');
+    if (typeof options !== 'object' || options === null)
+      throw new AgentError('invalid_request', 'ChromePromptModel options must be an object.');
     const o = options;
-    if (o.api !== undefined && (typeof o.api !== 'object' && typeof o.api !== 'function' || o.api === null || typeof o.api.create !== 'function' || typeof o.api.availability !== 'function')) {
-      throw new AgentError('invalid_request', 'api must be the Prompt API\'s LanguageModel (with create() and availability()).');
+    if (
+      o.api !== undefined &&
+      ((typeof o.api !== 'object' && typeof o.api !== 'function') ||
+        o.api === null ||
+        typeof o.api.create !== 'function' ||
+        typeof o.api.availability !== 'function')
+    ) {
+      throw new AgentError(
+        'invalid_request',
+        "api must be the Prompt API's LanguageModel (with create() and availability()).",
+      );
     }
-    if (o.languages !== undefined && (!Array.isArray(o.languages) || o.languages.length === 0 || o.languages.some((l) => typeof l !== 'string' || !l.trim()))) {
+    if (
+      o.languages !== undefined &&
+      (!Array.isArray(o.languages) ||
+        o.languages.length === 0 ||
+        o.languages.some((l) => typeof l !== 'string' || !l.trim()))
+    ) {
       throw new AgentError('invalid_request', 'languages must be a non-empty list of language tags such as ["en"].');
     }
     if (o.maxBaseSessions !== undefined && !(Number.isInteger(o.maxBaseSessions) && o.maxBaseSessions >= 1)) {
-      throw new AgentError('invalid_request', `maxBaseSessions must be a whole number ≥ 1, got ${String(o.maxBaseSessions)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `maxBaseSessions must be a whole number ≥ 1, got ${String(o.maxBaseSessions)}.`,
+      );
     }
     if (o.maxInputTokens !== undefined && !(typeof o.maxInputTokens === 'number' && o.maxInputTokens >= 256)) {
       throw new AgentError('invalid_request', `maxInputTokens must be at least 256, got ${String(o.maxInputTokens)}.`);
     }
     if (o.samplingMode !== undefined && SAMPLING_MODES.indexOf(o.samplingMode) < 0) {
-      throw new AgentError('invalid_request', `samplingMode must be one of ${SAMPLING_MODES.join(', ')}; got ${JSON.stringify(o.samplingMode)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `samplingMode must be one of ${SAMPLING_MODES.join(', ')}; got ${JSON.stringify(o.samplingMode)}.`,
+      );
     }
     this.injected = o.api;
     this.languages = o.languages ? o.languages.slice() : ['en'];
@@ -169,7 +206,12 @@ export class ChromePromptModel implements LanguageModel {
   async availability(): Promise<ModelAvailability> {
     const api = this.api();
     if (!api) return { status: 'unavailable', reason: 'no_prompt_api', detail: NO_API };
-    if (permissionsPolicyAllows() === false) return { status: 'unavailable', reason: 'permissions_policy', detail: `The page may not use the language-model feature: ${FRAME_HINT}.` };
+    if (permissionsPolicyAllows() === false)
+      return {
+        status: 'unavailable',
+        reason: 'permissions_policy',
+        detail: `The page may not use the language-model feature: ${FRAME_HINT}.`,
+      };
     let answer: unknown;
     try {
       answer = await api.availability(this.coreOptions(undefined));
@@ -185,10 +227,24 @@ export class ChromePromptModel implements LanguageModel {
       case 'downloading':
         return this.downloading();
       case 'unavailable':
-        if (inCrossOriginFrame()) return { status: 'unavailable', reason: 'permissions_policy', detail: `Chrome says unavailable; ${FRAME_HINT}, or this machine cannot run the model.` };
-        return { status: 'unavailable', reason: 'device_not_eligible', detail: 'Chrome\'s built-in model cannot run here: it needs Chrome 148+ on Windows 10/11, macOS 13+, Linux or a Chromebook Plus, 22 GB free disk, and a GPU with more than 4 GB VRAM or 16 GB RAM and 4 cores.' };
+        if (inCrossOriginFrame())
+          return {
+            status: 'unavailable',
+            reason: 'permissions_policy',
+            detail: `Chrome says unavailable; ${FRAME_HINT}, or this machine cannot run the model.`,
+          };
+        return {
+          status: 'unavailable',
+          reason: 'device_not_eligible',
+          detail:
+            "Chrome's built-in model cannot run here: it needs Chrome 148+ on Windows 10/11, macOS 13+, Linux or a Chromebook Plus, 22 GB free disk, and a GPU with more than 4 GB VRAM or 16 GB RAM and 4 cores.",
+        };
       default:
-        return { status: 'unavailable', reason: 'unknown', detail: `Chrome answered availability() with ${JSON.stringify(answer)}.` };
+        return {
+          status: 'unavailable',
+          reason: 'unknown',
+          detail: `Chrome answered availability() with ${JSON.stringify(answer)}.`,
+        };
     }
   }
 
@@ -200,7 +256,9 @@ export class ChromePromptModel implements LanguageModel {
   download(options: ChromeDownloadOptions = {}): Promise<void> {
     const { onProgress, signal } = options;
     if (onProgress) this.events.on('downloadProgress', onProgress);
-    const detach = () => { if (onProgress) this.events.off('downloadProgress', onProgress); };
+    const detach = () => {
+      if (onProgress) this.events.off('downloadProgress', onProgress);
+    };
     if (!this.downloadPromise) {
       this.downloadPromise = this.runDownload().finally(() => {
         this.downloadPromise = undefined;
@@ -231,7 +289,10 @@ export class ChromePromptModel implements LanguageModel {
 
   /** Creates the base session of this prefix ahead of the first request (the browser prefills it). */
   async prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
-    const entry = this.acquireBase(this.requireApi(), { stable: stableOf(systemInstruction, promptPrefix), mode: this.fixedMode });
+    const entry = this.acquireBase(this.requireApi(), {
+      stable: stableOf(systemInstruction, promptPrefix),
+      mode: this.fixedMode,
+    });
     entry.users++;
     try {
       await entry.ready;
@@ -245,7 +306,11 @@ export class ChromePromptModel implements LanguageModel {
     throwIfAborted(signal);
     const api = this.requireApi();
     const controller = newAbortController();
-    if (!controller) throw new AgentError('model_unavailable', 'This runtime has no AbortController, so it cannot be a browser with the Prompt API.');
+    if (!controller)
+      throw new AgentError(
+        'model_unavailable',
+        'This runtime has no AbortController, so it cannot be a browser with the Prompt API.',
+      );
     const unlink = linkToController(signal, controller);
     const constrained = request.responseSchema !== undefined;
     const mode = this.fixedMode ?? samplingModeFor(request.temperature);
@@ -255,7 +320,9 @@ export class ChromePromptModel implements LanguageModel {
     let reader: PromptStreamReader | undefined;
     let finished = false;
     let overflowed = false;
-    const onOverflow = () => { overflowed = true; };
+    const onOverflow = () => {
+      overflowed = true;
+    };
     try {
       const stable = stableOf(request.systemInstruction, request.promptPrefix);
       entry = this.acquireBase(api, { stable, mode });
@@ -264,7 +331,9 @@ export class ChromePromptModel implements LanguageModel {
       session = await this.cloneBase(entry, { api, stable, mode, controller, signal });
       session.addEventListener('contextoverflow', onOverflow);
       session.addEventListener('quotaoverflow', onOverflow);
-      const options: { signal: object; responseConstraint?: object; omitResponseConstraintInput?: boolean } = { signal: controller.signal };
+      const options: { signal: object; responseConstraint?: object; omitResponseConstraintInput?: boolean } = {
+        signal: controller.signal,
+      };
       if (request.responseSchema) {
         options.responseConstraint = request.responseSchema;
         if (!this.schemaInPrompt) options.omitResponseConstraintInput = true;
@@ -273,10 +342,15 @@ export class ChromePromptModel implements LanguageModel {
       stage = 'measure';
       const prefixTokens = contextUsageOf(session) ?? estimateTokens(stable);
       const measure = measureOf(session);
-      const promptTokens = measure ? await raceSignal(measure(request.prompt, options), signal) : estimateTokens(request.prompt);
+      const promptTokens = measure
+        ? await raceSignal(measure(request.prompt, options), signal)
+        : estimateTokens(request.prompt);
       const windowSize = contextWindowOf(session);
       if (windowSize !== undefined && isFinite(windowSize) && prefixTokens + promptTokens > windowSize) {
-        throw new AgentError('context_size_exceeded', `The prompt needs ${Math.round(prefixTokens + promptTokens)} tokens of Chrome's context window of ${windowSize}. Shorten the instructions, tools or history (compactHistory()).`);
+        throw new AgentError(
+          'context_size_exceeded',
+          `The prompt needs ${Math.round(prefixTokens + promptTokens)} tokens of Chrome's context window of ${windowSize}. Shorten the instructions, tools or history (compactHistory()).`,
+        );
       }
 
       stage = 'prompt';
@@ -299,7 +373,10 @@ export class ChromePromptModel implements LanguageModel {
       }
       throwIfAborted(signal);
       if (overflowed) {
-        throw new AgentError('context_size_exceeded', 'Chrome dropped part of the prompt to fit its context window (contextoverflow). Shorten the instructions, tools or history (compactHistory()).');
+        throw new AgentError(
+          'context_size_exceeded',
+          'Chrome dropped part of the prompt to fit its context window (contextoverflow). Shorten the instructions, tools or history (compactHistory()).',
+        );
       }
       finished = true;
       yield {
@@ -343,7 +420,10 @@ export class ChromePromptModel implements LanguageModel {
 
   private coreOptions(mode: SamplingMode | undefined): PromptCoreOptions {
     const expected = [{ type: 'text' as const, languages: this.languages.slice() }];
-    const o: PromptCoreOptions = { expectedInputs: expected, expectedOutputs: [{ type: 'text', languages: this.languages.slice() }] };
+    const o: PromptCoreOptions = {
+      expectedInputs: expected,
+      expectedOutputs: [{ type: 'text', languages: this.languages.slice() }],
+    };
     if (mode) o.samplingMode = mode;
     return o;
   }
@@ -358,18 +438,23 @@ export class ChromePromptModel implements LanguageModel {
     try {
       const api = this.requireApi();
       // create() before any await: Chrome checks the page's user activation when it is called.
-      pending = Promise.resolve(api.create({
-        ...this.coreOptions(this.fixedMode),
-        monitor: (m) => m.addEventListener('downloadprogress', (e) => this.onProgress(e.loaded)),
-      }));
+      pending = Promise.resolve(
+        api.create({
+          ...this.coreOptions(this.fixedMode),
+          monitor: (m) => m.addEventListener('downloadprogress', (e) => this.onProgress(e.loaded)),
+        }),
+      );
     } catch (error) {
       return Promise.reject(fromPromptApi(error, { stage: 'download' }));
     }
     return pending.then(
-      (session) => { destroyQuietly(session); },
+      (session) => {
+        destroyQuietly(session);
+      },
       (error: unknown) => {
         const e = fromPromptApi(error, { stage: 'download' });
-        if (nameOf(error) === 'NotAllowedError') throw new AgentError('model_unavailable', `${GESTURE_HINT}. ${e.message}`, { cause: error });
+        if (nameOf(error) === 'NotAllowedError')
+          throw new AgentError('model_unavailable', `${GESTURE_HINT}. ${e.message}`, { cause: error });
         throw e;
       },
     );
@@ -394,7 +479,9 @@ export class ChromePromptModel implements LanguageModel {
     }
     const entry: BaseEntry = { key, users: 0, evicted: false, ready: this.createBase(api, base.stable, base.mode) };
     // A failed creation is not kept: the next request tries again (after a download, say).
-    entry.ready.catch(() => { if (this.bases.get(key) === entry) this.bases.delete(key); });
+    entry.ready.catch(() => {
+      if (this.bases.get(key) === entry) this.bases.delete(key);
+    });
     this.bases.set(key, entry);
     for (const old of Array.from(this.bases.values())) {
       if (this.bases.size <= this.maxBases) break;
@@ -412,11 +499,19 @@ export class ChromePromptModel implements LanguageModel {
       throw fromPromptApi(error, { stage: 'create' });
     }
     // Never start a multi-gigabyte download from a model call: that is download()'s job.
-    if (answer === 'downloadable') throw new AgentError('model_unavailable', `Chrome's built-in model is not downloaded yet. ${GESTURE_HINT}.`);
-    if (answer === 'downloading') throw new AgentError('model_unavailable', 'Chrome\'s built-in model is still downloading; try again when availability() says available.');
+    if (answer === 'downloadable')
+      throw new AgentError('model_unavailable', `Chrome's built-in model is not downloaded yet. ${GESTURE_HINT}.`);
+    if (answer === 'downloading')
+      throw new AgentError(
+        'model_unavailable',
+        "Chrome's built-in model is still downloading; try again when availability() says available.",
+      );
     if (answer !== 'available') {
       const a = await this.availability();
-      throw new AgentError('model_unavailable', a.status === 'unavailable' && a.detail ? a.detail : `Chrome's built-in model is ${String(answer)}.`);
+      throw new AgentError(
+        'model_unavailable',
+        a.status === 'unavailable' && a.detail ? a.detail : `Chrome's built-in model is ${String(answer)}.`,
+      );
     }
     const initialPrompts: PromptMessage[] = stable ? [{ role: 'system', content: stable }] : [];
     let session: PromptSession;
@@ -430,7 +525,16 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   /** Clones the base; a base the browser destroyed under us (AbortError) is replaced once. */
-  private async cloneBase(entry: BaseEntry, ctx: { api: PromptApi; stable: string; mode: SamplingMode | undefined; controller: AbortControllerLike; signal: SignalLike | undefined }): Promise<PromptSession> {
+  private async cloneBase(
+    entry: BaseEntry,
+    ctx: {
+      api: PromptApi;
+      stable: string;
+      mode: SamplingMode | undefined;
+      controller: AbortControllerLike;
+      signal: SignalLike | undefined;
+    },
+  ): Promise<PromptSession> {
     const base = await raceSignal(entry.ready, ctx.signal);
     try {
       return await base.clone({ signal: ctx.controller.signal });
@@ -463,7 +567,9 @@ export class ChromePromptModel implements LanguageModel {
 
   private newest(): BaseEntry | undefined {
     let last: BaseEntry | undefined;
-    this.bases.forEach((e) => { last = e; });
+    this.bases.forEach((e) => {
+      last = e;
+    });
     return last;
   }
 
@@ -480,7 +586,11 @@ export class ChromePromptModel implements LanguageModel {
 
 /** Input from the browser's measure (the prefix served by the clone); output estimated: the API does not count it. */
 function usageOf(prefixTokens: number, promptTokens: number, text: string): TokenUsage {
-  return { inputTokens: Math.round(prefixTokens + promptTokens), cachedInputTokens: Math.round(prefixTokens), outputTokens: estimateTokens(text) };
+  return {
+    inputTokens: Math.round(prefixTokens + promptTokens),
+    cachedInputTokens: Math.round(prefixTokens),
+    outputTokens: estimateTokens(text),
+  };
 }
 
 /** The system message of a base session: the instruction, then the byte-stable prefix. */
@@ -494,14 +604,25 @@ function validateRequest(request: GenerationRequest): void {
   if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
     throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
   }
-  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string') throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
-  if (request.systemInstruction !== undefined && typeof request.systemInstruction !== 'string') throw new AgentError('invalid_request', 'systemInstruction must be a string when given.');
-  if (request.maxOutputTokens !== undefined && !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)) {
-    throw new AgentError('invalid_request', `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`);
+  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string')
+    throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
+  if (request.systemInstruction !== undefined && typeof request.systemInstruction !== 'string')
+    throw new AgentError('invalid_request', 'systemInstruction must be a string when given.');
+  if (
+    request.maxOutputTokens !== undefined &&
+    !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)
+  ) {
+    throw new AgentError(
+      'invalid_request',
+      `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`,
+    );
   }
   const schema = request.responseSchema;
   if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    throw new AgentError('invalid_schema', 'responseSchema must be a JSON Schema object such as {"type":"object","properties":{…}}.');
+    throw new AgentError(
+      'invalid_schema',
+      'responseSchema must be a JSON Schema object such as {"type":"object","properties":{…}}.',
+    );
   }
 }
 

@@ -5,12 +5,21 @@
  * its download. Once available it stays the primary's.
  */
 import type { SignalLike } from '../../contract/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../../contract/language-model';
+import type {
+  GenerationChunk,
+  GenerationRequest,
+  LanguageModel,
+  ModelAvailability,
+  ModelCapabilities,
+} from '../../contract/language-model';
 
 export class PreferAvailableModel implements LanguageModel {
   private ready = false;
 
-  constructor(readonly primary: LanguageModel, readonly fallback: LanguageModel) {}
+  constructor(
+    readonly primary: LanguageModel,
+    readonly fallback: LanguageModel,
+  ) {}
 
   /** True once the primary answers. */
   get usingPrimary(): boolean {

@@ -86,7 +86,9 @@ export function globalPromptApi(): PromptApi | undefined {
   const api = (globalThis as { LanguageModel?: unknown }).LanguageModel;
   if (typeof api !== 'function' && (typeof api !== 'object' || api === null)) return undefined;
   const candidate = api as Partial<PromptApi>;
-  return typeof candidate.availability === 'function' && typeof candidate.create === 'function' ? (api as PromptApi) : undefined;
+  return typeof candidate.availability === 'function' && typeof candidate.create === 'function'
+    ? (api as PromptApi)
+    : undefined;
 }
 
 /** A real AbortController (the Prompt API takes only real AbortSignals), or undefined in runtimes without one. */
@@ -106,9 +108,13 @@ export function contextWindowOf(session: PromptSession): number | undefined {
   return typeof v === 'number' && v > 0 ? v : undefined;
 }
 
-export function measureOf(session: PromptSession): ((input: string, options?: PromptOptions) => Promise<number>) | undefined {
-  if (typeof session.measureContextUsage === 'function') return (i, o) => (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(i, o);
-  if (typeof session.measureInputUsage === 'function') return (i, o) => (session.measureInputUsage as NonNullable<PromptSession['measureInputUsage']>)(i, o);
+export function measureOf(
+  session: PromptSession,
+): ((input: string, options?: PromptOptions) => Promise<number>) | undefined {
+  if (typeof session.measureContextUsage === 'function')
+    return (i, o) => (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(i, o);
+  if (typeof session.measureInputUsage === 'function')
+    return (i, o) => (session.measureInputUsage as NonNullable<PromptSession['measureInputUsage']>)(i, o);
   return undefined;
 }
 
@@ -118,7 +124,8 @@ export function measureOf(session: PromptSession): ((input: string, options?: Pr
  */
 export function permissionsPolicyAllows(): boolean | undefined {
   const doc = (globalThis as { document?: { permissionsPolicy?: unknown; featurePolicy?: unknown } }).document;
-  const policy = (doc && (doc.permissionsPolicy || doc.featurePolicy)) as { allowsFeature?: (name: string) => boolean; features?: () => string[] } | undefined;
+  const policy = (doc && (doc.permissionsPolicy || doc.featurePolicy)) as
+    { allowsFeature?: (name: string) => boolean; features?: () => string[] } | undefined;
   if (!policy || typeof policy.allowsFeature !== 'function') return undefined;
   try {
     // A browser that does not know the feature answers false for it: that says nothing.

@@ -7,10 +7,22 @@
  * Ids are strings "<client>-<n>" with a prefix unique to this client, so two clients (two
  * models, or a reloaded page) on one bridge event never resolve each other's requests.
  */
-import { AgentError, codeOfRpc, isAgentErrorCode, ML_KIT_MAX_TURNS_EXCEEDED, type AgentErrorOptions } from '../../contract/errors';
+import {
+  AgentError,
+  codeOfRpc,
+  isAgentErrorCode,
+  ML_KIT_MAX_TURNS_EXCEEDED,
+  type AgentErrorOptions,
+} from '../../contract/errors';
 import { abortError, type SignalLike } from '../../contract/abort';
 import type { BridgeTransport } from './bridge-transport';
-import { encodeNotification, encodeRequest, parseIncoming, type BridgeErrorObject, type BridgeMethod } from './protocol';
+import {
+  encodeNotification,
+  encodeRequest,
+  parseIncoming,
+  type BridgeErrorObject,
+  type BridgeMethod,
+} from './protocol';
 
 export interface RequestOptions {
   /** Time allowed until the first message (notification or answer) for this request. */
@@ -87,7 +99,14 @@ export class BridgeClient {
       try {
         this.transport.send(encodeRequest(id, method, params));
       } catch (error) {
-        this.settle(id, new AgentError('model_unavailable', `Could not send '${method}' to the native side: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+        this.settle(
+          id,
+          new AgentError(
+            'model_unavailable',
+            `Could not send '${method}' to the native side: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          ),
+        );
       }
     });
     return { id, result };
@@ -119,7 +138,8 @@ export class BridgeClient {
   private arm(id: string, entry: Pending, ms: number): void {
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
-      const message = entry.options.timeoutMessage ?? `The native side did not answer '${entry.method}' within ${ms} ms.`;
+      const message =
+        entry.options.timeoutMessage ?? `The native side did not answer '${entry.method}' within ${ms} ms.`;
       this.cancel(id, new AgentError(entry.options.timeoutCode ?? 'generation_failed', message));
     }, ms);
   }
@@ -177,30 +197,42 @@ export class BridgeClient {
    * decide rather than failing the player's turn by guesswork.
    */
   private failUnreadRequest(error: BridgeErrorObject): void {
-    const unheard = Array.from(this.pending).filter(([, entry]) => !entry.heard).map(([id]) => id);
+    const unheard = Array.from(this.pending)
+      .filter(([, entry]) => !entry.heard)
+      .map(([id]) => id);
     if (unheard.length !== 1) {
       this.stats.ignored++;
       return;
     }
     const target = unheard[0];
     const method = this.pending.get(target)?.method ?? 'request';
-    this.cancel(target, new AgentError('generation_failed', `The native side could not read the '${method}' request: ${error.message || 'no message'} (JSON-RPC ${error.code}).`));
+    this.cancel(
+      target,
+      new AgentError(
+        'generation_failed',
+        `The native side could not read the '${method}' request: ${error.message || 'no message'} (JSON-RPC ${error.code}).`,
+      ),
+    );
   }
 }
 
 /** Turns a JSON-RPC error object from the native side into an AgentError. */
 export function errorFromWire(error: BridgeErrorObject): AgentError {
   const data = error.data ?? {};
-  const code = isAgentErrorCode(data.code) ? data.code : codeOfRpc(error.code) ?? 'generation_failed';
+  const code = isAgentErrorCode(data.code) ? data.code : (codeOfRpc(error.code) ?? 'generation_failed');
   const options: AgentErrorOptions = {};
   if (typeof data.retryAfterMs === 'number' && data.retryAfterMs >= 0) options.retryAfterMs = data.retryAfterMs;
   if (typeof data.mlkitCode === 'number') options.nativeCode = data.mlkitCode;
   // ML Kit's agent turn limit reads as the AgentRunner's own (src/core/sessions): generation_failed, by reason.
   if (data.mlkitCode === ML_KIT_MAX_TURNS_EXCEEDED) {
-    return new AgentError('generation_failed', error.message || 'Gemini Nano: the turn needed more steps than maxTurns allows.', {
-      ...options,
-      details: { reason: 'max_turns_exceeded' },
-    });
+    return new AgentError(
+      'generation_failed',
+      error.message || 'Gemini Nano: the turn needed more steps than maxTurns allows.',
+      {
+        ...options,
+        details: { reason: 'max_turns_exceeded' },
+      },
+    );
   }
   return new AgentError(code, error.message || `Gemini Nano failed (${code}).`, options);
 }

@@ -36,7 +36,9 @@ export class ChunkQueue<T> {
         if (this.failed) throw this.error;
         return undefined;
       }
-      await new Promise<void>((resolve) => { this.waiter = resolve; });
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+      });
     }
   }
 

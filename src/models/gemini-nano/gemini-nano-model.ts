@@ -9,7 +9,14 @@
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities, StepKind } from '../../contract/language-model';
+import type {
+  GenerationChunk,
+  GenerationRequest,
+  LanguageModel,
+  ModelAvailability,
+  ModelCapabilities,
+  StepKind,
+} from '../../contract/language-model';
 import type { BridgeTransport } from './bridge-transport';
 import { BridgeClient } from './bridge-client';
 import { ChunkQueue } from './chunk-queue';
@@ -107,11 +114,21 @@ export class GeminiNanoModel implements LanguageModel {
     if (options.maxInputTokens !== undefined && !(options.maxInputTokens >= 256)) {
       throw new AgentError('invalid_request', 'maxInputTokens must be at least 256.');
     }
-    if (options.modelPreference !== undefined && options.modelPreference !== 'fast' && options.modelPreference !== 'full') {
-      throw new AgentError('invalid_request', `modelPreference must be "fast" or "full", not ${JSON.stringify(options.modelPreference)}.`);
+    if (
+      options.modelPreference !== undefined &&
+      options.modelPreference !== 'fast' &&
+      options.modelPreference !== 'full'
+    ) {
+      throw new AgentError(
+        'invalid_request',
+        `modelPreference must be "fast" or "full", not ${JSON.stringify(options.modelPreference)}.`,
+      );
     }
     if (options.releaseStage !== undefined && options.releaseStage !== 'stable' && options.releaseStage !== 'preview') {
-      throw new AgentError('invalid_request', `releaseStage must be "stable" or "preview", not ${JSON.stringify(options.releaseStage)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `releaseStage must be "stable" or "preview", not ${JSON.stringify(options.releaseStage)}.`,
+      );
     }
     this.readyParams = { protocol: BRIDGE_PROTOCOL_VERSION };
     if (options.modelPreference) this.readyParams.preference = options.modelPreference;
@@ -162,7 +179,10 @@ export class GeminiNanoModel implements LanguageModel {
         (value) => {
           const protocol = isRecord(value) ? value.protocol : undefined;
           if (protocol !== BRIDGE_PROTOCOL_VERSION) {
-            throw new AgentError('model_unavailable', `The oam-cocos Android module speaks bridge protocol ${String(protocol)}, this runtime speaks ${BRIDGE_PROTOCOL_VERSION}; rebuild with matching versions.`);
+            throw new AgentError(
+              'model_unavailable',
+              `The oam-cocos Android module speaks bridge protocol ${String(protocol)}, this runtime speaks ${BRIDGE_PROTOCOL_VERSION}; rebuild with matching versions.`,
+            );
           }
         },
         (error: unknown) => {
@@ -177,10 +197,14 @@ export class GeminiNanoModel implements LanguageModel {
             }
             if (cause) throw new AgentError('model_unavailable', cause, { cause: e });
           }
-          throw e.code === 'model_unavailable' ? e : new AgentError('model_unavailable', `The native side refused the handshake: ${e.message}`, { cause: e });
+          throw e.code === 'model_unavailable'
+            ? e
+            : new AgentError('model_unavailable', `The native side refused the handshake: ${e.message}`, { cause: e });
         },
       );
-      this.readyPromise.catch(() => { this.readyPromise = undefined; });
+      this.readyPromise.catch(() => {
+        this.readyPromise = undefined;
+      });
     }
     return this.readyPromise;
   }
@@ -197,17 +221,32 @@ export class GeminiNanoModel implements LanguageModel {
     } catch (error) {
       return { status: 'unavailable', reason: 'unknown', detail: AgentError.from(error).message };
     }
-    if (!isAvailabilityResult(value)) return { status: 'unavailable', reason: 'unknown', detail: 'The native side sent a malformed availability answer.' };
+    if (!isAvailabilityResult(value))
+      return {
+        status: 'unavailable',
+        reason: 'unknown',
+        detail: 'The native side sent a malformed availability answer.',
+      };
     switch (value.status) {
       case 'available':
       case 'downloadable':
         return { status: value.status };
       case 'downloading': {
         const p = this.lastProgress;
-        return p ? { status: 'downloading', bytesDownloaded: p.bytesDownloaded, ...(p.totalBytes !== undefined ? { totalBytes: p.totalBytes } : {}) } : { status: 'downloading' };
+        return p
+          ? {
+              status: 'downloading',
+              bytesDownloaded: p.bytesDownloaded,
+              ...(p.totalBytes !== undefined ? { totalBytes: p.totalBytes } : {}),
+            }
+          : { status: 'downloading' };
       }
       default:
-        return { status: 'unavailable', reason: value.reason, ...(value.mlkitCode !== undefined ? { detail: `ML Kit code ${value.mlkitCode}` } : {}) };
+        return {
+          status: 'unavailable',
+          reason: value.reason,
+          ...(value.mlkitCode !== undefined ? { detail: `ML Kit code ${value.mlkitCode}` } : {}),
+        };
     }
   }
 
@@ -218,9 +257,13 @@ export class GeminiNanoModel implements LanguageModel {
   download(options: DownloadOptions = {}): Promise<void> {
     const { onProgress, signal } = options;
     if (onProgress) this.events.on('downloadProgress', onProgress);
-    const detach = () => { if (onProgress) this.events.off('downloadProgress', onProgress); };
+    const detach = () => {
+      if (onProgress) this.events.off('downloadProgress', onProgress);
+    };
     if (!this.downloadPromise) {
-      this.downloadPromise = this.runDownload(signal).finally(() => { this.downloadPromise = undefined; });
+      this.downloadPromise = this.runDownload(signal).finally(() => {
+        this.downloadPromise = undefined;
+      });
     }
     const shared = this.downloadPromise;
     return raceSignal(shared, signal).finally(detach);
@@ -228,21 +271,25 @@ export class GeminiNanoModel implements LanguageModel {
 
   private async runDownload(signal: SignalLike | undefined): Promise<void> {
     await this.connect();
-    const { result } = this.client.request('download', {}, {
-      timeoutMs: this.requestTimeoutMs,
-      idleTimeoutMs: this.downloadIdleTimeoutMs,
-      signal,
-      onNotification: (method, params) => {
-        if (method !== 'download/progress' || !isDownloadProgress(params)) return;
-        const progress: DownloadProgress = { bytesDownloaded: params.bytesDownloaded };
-        if (params.totalBytes !== undefined && params.totalBytes > 0) {
-          progress.totalBytes = params.totalBytes;
-          progress.fraction = Math.min(1, params.bytesDownloaded / params.totalBytes);
-        }
-        this.lastProgress = progress;
-        this.events.emit('downloadProgress', progress);
+    const { result } = this.client.request(
+      'download',
+      {},
+      {
+        timeoutMs: this.requestTimeoutMs,
+        idleTimeoutMs: this.downloadIdleTimeoutMs,
+        signal,
+        onNotification: (method, params) => {
+          if (method !== 'download/progress' || !isDownloadProgress(params)) return;
+          const progress: DownloadProgress = { bytesDownloaded: params.bytesDownloaded };
+          if (params.totalBytes !== undefined && params.totalBytes > 0) {
+            progress.totalBytes = params.totalBytes;
+            progress.fraction = Math.min(1, params.bytesDownloaded / params.totalBytes);
+          }
+          this.lastProgress = progress;
+          this.events.emit('downloadProgress', progress);
+        },
       },
-    });
+    );
     try {
       await result;
     } finally {
@@ -258,11 +305,14 @@ export class GeminiNanoModel implements LanguageModel {
       this.infoPromise = (async () => {
         await this.connect();
         const value = await this.call('modelInfo', {});
-        if (!isModelInfoResult(value)) throw new AgentError('generation_failed', 'The native side sent a malformed modelInfo answer.');
+        if (!isModelInfoResult(value))
+          throw new AgentError('generation_failed', 'The native side sent a malformed modelInfo answer.');
         this.applyInfo(value);
         return value;
       })();
-      this.infoPromise.catch(() => { this.infoPromise = undefined; });
+      this.infoPromise.catch(() => {
+        this.infoPromise = undefined;
+      });
     }
     return this.infoPromise;
   }
@@ -290,12 +340,22 @@ export class GeminiNanoModel implements LanguageModel {
     const info = await this.loadModelInfo();
     // Nothing to fill on a device (or a set-up) without prefix caching.
     if (!promptPrefix || !(this.usePrefixCache && info.prefixCaching)) return;
-    for await (const chunk of this.generate({ kind: 'text', systemInstruction, promptPrefix, prompt: 'OK', maxOutputTokens: 1, label: 'prefix warm-up', priority: 0 })) void chunk;
+    for await (const chunk of this.generate({
+      kind: 'text',
+      systemInstruction,
+      promptPrefix,
+      prompt: 'OK',
+      maxOutputTokens: 1,
+      label: 'prefix warm-up',
+      priority: 0,
+    }))
+      void chunk;
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
     throwIfAborted(signal);
-    if (!request || typeof request.prompt !== 'string') throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
+    if (!request || typeof request.prompt !== 'string')
+      throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
     const info = await raceSignal(this.loadModelInfo(), signal);
     const params = this.buildParams(request, info);
 
@@ -308,7 +368,11 @@ export class GeminiNanoModel implements LanguageModel {
       onNotification: (method, p) => {
         if (method !== 'generate/chunk') return;
         if (!isGenerateChunk(p)) throw new AgentError('generation_failed', 'The native side sent a malformed chunk.');
-        if (p.seq !== nextSeq) throw new AgentError('generation_failed', `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${p.seq}).`);
+        if (p.seq !== nextSeq)
+          throw new AgentError(
+            'generation_failed',
+            `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${p.seq}).`,
+          );
         nextSeq++;
         queue.push(p.delta);
       },
@@ -342,7 +406,8 @@ export class GeminiNanoModel implements LanguageModel {
       yield { delta: rest, text, finishReason: done.finishReason };
     } finally {
       // The consumer stopped early (break/return or abort): stop the native generation too.
-      if (this.client.isPending(id)) this.client.cancel(id, signal?.aborted ? abortError(signal) : AgentError.cancelled('The generation'));
+      if (this.client.isPending(id))
+        this.client.cancel(id, signal?.aborted ? abortError(signal) : AgentError.cancelled('The generation'));
     }
   }
 
@@ -416,4 +481,3 @@ function positive(value: number | undefined, fallback: number): number {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
-

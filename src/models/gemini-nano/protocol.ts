@@ -16,7 +16,8 @@ export const BRIDGE_PROTOCOL_VERSION = 1;
  */
 export type RequestId = string | number;
 
-export type BridgeMethod = 'ready' | 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'warmup' | 'cancel' | 'detach';
+export type BridgeMethod =
+  'ready' | 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'warmup' | 'cancel' | 'detach';
 
 export interface ReadyParams {
   protocol: number;
@@ -25,7 +26,10 @@ export interface ReadyParams {
   /** ML Kit ModelReleaseStage; absent = stable. */
   releaseStage?: 'stable' | 'preview';
 }
-export interface ReadyResult { protocol: number; platform?: string }
+export interface ReadyResult {
+  protocol: number;
+  platform?: string;
+}
 
 export type AvailabilityResult =
   | { status: 'available' }
@@ -33,7 +37,11 @@ export type AvailabilityResult =
   | { status: 'downloading' }
   | { status: 'unavailable'; reason: string; mlkitCode?: number };
 
-export interface DownloadProgressParams { id: RequestId; bytesDownloaded: number; totalBytes?: number }
+export interface DownloadProgressParams {
+  id: RequestId;
+  bytesDownloaded: number;
+  totalBytes?: number;
+}
 
 export interface ModelInfoResult {
   baseModelName: string;
@@ -55,13 +63,26 @@ export interface GenerateParams {
   thinking?: boolean;
 }
 
-export interface GenerateChunkParams { id: RequestId; delta: string; seq: number }
-export interface GenerateResult { text: string; finishReason: 'stop' | 'max_tokens' | 'other' }
+export interface GenerateChunkParams {
+  id: RequestId;
+  delta: string;
+  seq: number;
+}
+export interface GenerateResult {
+  text: string;
+  finishReason: 'stop' | 'max_tokens' | 'other';
+}
 
-export interface CountTokensParams { text: string }
-export interface CountTokensResult { totalTokens: number }
+export interface CountTokensParams {
+  text: string;
+}
+export interface CountTokensResult {
+  totalTokens: number;
+}
 
-export interface CancelParams { id: RequestId }
+export interface CancelParams {
+  id: RequestId;
+}
 
 export interface BridgeErrorData {
   code: AgentErrorCode;
@@ -70,7 +91,11 @@ export interface BridgeErrorData {
   detail?: string;
 }
 
-export interface BridgeErrorObject { code: number; message: string; data?: Partial<BridgeErrorData> }
+export interface BridgeErrorObject {
+  code: number;
+  message: string;
+  data?: Partial<BridgeErrorData>;
+}
 
 export type IncomingMessage =
   | { kind: 'result'; id: RequestId; result: unknown }
@@ -106,7 +131,11 @@ export function parseIncoming(raw: unknown): IncomingMessage | undefined {
     return {
       kind: 'error',
       id,
-      error: { code: e.code, message: typeof e.message === 'string' ? e.message : '', data: isRecord(e.data) ? (e.data as Partial<BridgeErrorData>) : undefined },
+      error: {
+        code: e.code,
+        message: typeof e.message === 'string' ? e.message : '',
+        data: isRecord(e.data) ? (e.data as Partial<BridgeErrorData>) : undefined,
+      },
     };
   }
   if ('result' in msg && isRequestId(id)) return { kind: 'result', id, result: msg.result };
@@ -132,12 +161,22 @@ export function isAvailabilityResult(v: unknown): v is AvailabilityResult {
 }
 
 export function isModelInfoResult(v: unknown): v is ModelInfoResult {
-  return isRecord(v) && typeof v.baseModelName === 'string' && typeof v.tokenLimit === 'number'
-    && typeof v.systemInstructions === 'boolean' && typeof v.prefixCaching === 'boolean' && typeof v.thinking === 'boolean';
+  return (
+    isRecord(v) &&
+    typeof v.baseModelName === 'string' &&
+    typeof v.tokenLimit === 'number' &&
+    typeof v.systemInstructions === 'boolean' &&
+    typeof v.prefixCaching === 'boolean' &&
+    typeof v.thinking === 'boolean'
+  );
 }
 
 export function isGenerateResult(v: unknown): v is GenerateResult {
-  return isRecord(v) && typeof v.text === 'string' && (v.finishReason === 'stop' || v.finishReason === 'max_tokens' || v.finishReason === 'other');
+  return (
+    isRecord(v) &&
+    typeof v.text === 'string' &&
+    (v.finishReason === 'stop' || v.finishReason === 'max_tokens' || v.finishReason === 'other')
+  );
 }
 
 export function isGenerateChunk(v: Record<string, unknown>): v is Record<string, unknown> & GenerateChunkParams {
@@ -145,7 +184,11 @@ export function isGenerateChunk(v: Record<string, unknown>): v is Record<string,
 }
 
 export function isDownloadProgress(v: Record<string, unknown>): v is Record<string, unknown> & DownloadProgressParams {
-  return isRequestId(v.id) && typeof v.bytesDownloaded === 'number' && (v.totalBytes === undefined || typeof v.totalBytes === 'number');
+  return (
+    isRequestId(v.id) &&
+    typeof v.bytesDownloaded === 'number' &&
+    (v.totalBytes === undefined || typeof v.totalBytes === 'number')
+  );
 }
 
 export function isCountTokensResult(v: unknown): v is CountTokensResult {
