@@ -23,8 +23,8 @@ class OwnSignal implements SignalLike {
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const i = this.listeners.indexOf(listener);
-    if (i >= 0) this.listeners.splice(i, 1);
+    const index = this.listeners.indexOf(listener);
+    if (index >= 0) this.listeners.splice(index, 1);
   }
 
   fire(reason: unknown): void {
@@ -33,9 +33,9 @@ class OwnSignal implements SignalLike {
     this.reason = reason;
     const ls = this.listeners;
     this.listeners = [];
-    for (const l of ls) {
+    for (const callback of ls) {
       try {
-        l();
+        callback();
       } catch {
         /* a listener's failure must not stop the others */
       }
@@ -112,13 +112,13 @@ export function raceSignal<T>(promise: Promise<T>, signal: SignalLike | undefine
     const onAbort = () => reject(abortError(signal));
     signal.addEventListener('abort', onAbort);
     promise.then(
-      (v) => {
+      (value) => {
         signal.removeEventListener('abort', onAbort);
-        resolve(v);
+        resolve(value);
       },
-      (e) => {
+      (error) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e);
+        reject(error);
       },
     );
   });

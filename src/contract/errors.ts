@@ -43,8 +43,8 @@ export function rpcCodeOf(code: AgentErrorCode): number {
 }
 
 export function codeOfRpc(rpc: number): AgentErrorCode | undefined {
-  const i = -32001 - rpc;
-  return i >= 0 && i < AGENT_ERROR_CODES.length ? AGENT_ERROR_CODES[i] : undefined;
+  const index = -32001 - rpc;
+  return index >= 0 && index < AGENT_ERROR_CODES.length ? AGENT_ERROR_CODES[index] : undefined;
 }
 
 /** What a player-facing game should do about each code, appended when a message has no hint. */

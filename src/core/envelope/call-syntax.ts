@@ -63,28 +63,28 @@ export function readCallSyntax(text: string, toolNames: readonly string[]): Synt
 /** `item="ale", quantity=2, tags=["a"]` → an object; undefined when it is not that shape. */
 function readKeywordArgs(inner: string): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  let i = 0;
-  const n = inner.length;
+  let index = 0;
+  const length = inner.length;
   const skipSpace = () => {
-    while (i < n && /\s/.test(inner[i])) i++;
+    while (index < length && /\s/.test(inner[index])) index++;
   };
   skipSpace();
-  while (i < n) {
-    const key = /^[A-Za-z_]\w*/.exec(inner.slice(i, i + 128));
+  while (index < length) {
+    const key = /^[A-Za-z_]\w*/.exec(inner.slice(index, index + 128));
     if (!key) return undefined;
-    i += key[0].length;
+    index += key[0].length;
     skipSpace();
-    if (inner[i] !== '=' && inner[i] !== ':') return undefined;
-    i++;
+    if (inner[index] !== '=' && inner[index] !== ':') return undefined;
+    index++;
     skipSpace();
-    const end = valueEnd(inner, i);
-    if (end <= i) return undefined;
-    setOwnKey(out, key[0], pythonValue(inner.slice(i, end).trim()));
-    i = end;
+    const end = valueEnd(inner, index);
+    if (end <= index) return undefined;
+    setOwnKey(out, key[0], pythonValue(inner.slice(index, end).trim()));
+    index = end;
     skipSpace();
-    if (i < n) {
-      if (inner[i] !== ',') return undefined;
-      i++;
+    if (index < length) {
+      if (inner[index] !== ',') return undefined;
+      index++;
       skipSpace();
     }
   }
@@ -95,15 +95,15 @@ function readKeywordArgs(inner: string): Record<string, unknown> | undefined {
 function valueEnd(text: string, start: number): number {
   let depth = 0;
   let quote = '';
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
+  for (let index = start; index < text.length; index++) {
+    const ch = text[index];
     if (quote) {
-      if (ch === '\\') i++;
+      if (ch === '\\') index++;
       else if (ch === quote) quote = '';
     } else if (ch === '"' || ch === "'") quote = ch;
     else if (ch === '[' || ch === '{' || ch === '(') depth++;
     else if (ch === ']' || ch === '}' || ch === ')') depth--;
-    else if (ch === ',' && depth === 0) return i;
+    else if (ch === ',' && depth === 0) return index;
   }
   return text.length;
 }

@@ -22,16 +22,16 @@ export interface EnvelopeSchemaInput {
  * own `$defs`/`$ref` would point at the union's root, where they are not.
  */
 export function envelopeSchema(input: EnvelopeSchemaInput): Record<string, unknown> | undefined {
-  const nested = [...input.tools.map((t) => t.parameters.json), input.replySchema?.json];
+  const nested = [...input.tools.map((tool) => tool.parameters.json), input.replySchema?.json];
   if (nested.some((json) => json !== undefined && /"\$(?:ref|defs)"/.test(JSON.stringify(json)))) return undefined;
   const tool = input.seedForm ? 'action' : 'tool';
   const args = input.seedForm ? 'arguments' : 'args';
-  const shapes: Array<Record<string, unknown>> = input.tools.map((t) => ({
+  const shapes: Array<Record<string, unknown>> = input.tools.map((agentTool) => ({
     type: 'object',
     // `enum` of one, not `const`: the older keyword decoders support more widely.
-    properties: { [tool]: { enum: [t.name] }, [args]: t.parameters.json },
+    properties: { [tool]: { enum: [agentTool.name] }, [args]: agentTool.parameters.json },
     // A tool without parameters need not spend tokens on `"args":{}`.
-    required: t.isParameterless ? [tool] : [tool, args],
+    required: agentTool.isParameterless ? [tool] : [tool, args],
   }));
   if (input.allowReply) {
     shapes.push(

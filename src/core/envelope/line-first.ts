@@ -88,7 +88,7 @@ export class LineFirstReader {
         head === '[' ||
         head === '`' ||
         head === '``' ||
-        REASONING_OPENERS.some((o) => o.startsWith(head) && head.length < o.length)
+        REASONING_OPENERS.some((opener) => opener.startsWith(head) && head.length < opener.length)
       )
         return UNKNOWN;
       if (opensLikeJson(head)) {
@@ -153,24 +153,24 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
  */
 function findTrailer(text: string, from: number, kinds: TrailerKinds, onResume: (index: number) => void): number {
   const tagged = kinds.tagKey !== undefined;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '{') {
-      let j = i + 1;
-      while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-      if (j >= text.length) {
-        onResume(i);
+  for (let cursor = from; cursor < text.length; cursor++) {
+    const char = text[cursor];
+    if (char === '{') {
+      let next = cursor + 1;
+      while (next < text.length && (text[next] === ' ' || text[next] === '\t')) next++;
+      if (next >= text.length) {
+        onResume(cursor);
         return -1;
       }
-      if (text[j] === '"' || startsLine(text, i)) return i;
-    } else if (c === '\n' && (kinds.toolNames.length > 0 || tagged)) {
-      let j = i + 1;
-      while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-      const call = startsCall(text, j, kinds.toolNames);
-      const tag = tagged && call === 'no' ? startsTag(text, j) : 'no';
-      if (call === 'yes' || tag === 'yes') return j;
-      if (call === 'maybe' || tag === 'maybe' || j >= text.length) {
-        onResume(i);
+      if (text[next] === '"' || startsLine(text, cursor)) return cursor;
+    } else if (char === '\n' && (kinds.toolNames.length > 0 || tagged)) {
+      let lineStart = cursor + 1;
+      while (lineStart < text.length && (text[lineStart] === ' ' || text[lineStart] === '\t')) lineStart++;
+      const call = startsCall(text, lineStart, kinds.toolNames);
+      const tag = tagged && call === 'no' ? startsTag(text, lineStart) : 'no';
+      if (call === 'yes' || tag === 'yes') return lineStart;
+      if (call === 'maybe' || tag === 'maybe' || lineStart >= text.length) {
+        onResume(cursor);
         return -1;
       }
     }
@@ -203,18 +203,18 @@ function startsCall(text: string, at: number, names: readonly string[]): 'yes' |
 }
 
 function startsLine(text: string, index: number): boolean {
-  for (let k = index - 1; k >= 0; k--) {
-    const c = text[k];
-    if (c === '\n') return true;
-    if (c !== ' ' && c !== '\t' && c !== '\r') return false;
+  for (let before = index - 1; before >= 0; before--) {
+    const char = text[before];
+    if (char === '\n') return true;
+    if (char !== ' ' && char !== '\t' && char !== '\r') return false;
   }
   return false;
 }
 
 function trimEndAt(text: string, end: number): number {
-  let e = end;
-  while (e > 0 && /\s/.test(text[e - 1])) e--;
-  return e;
+  let trimmed = end;
+  while (trimmed > 0 && /\s/.test(text[trimmed - 1])) trimmed--;
+  return trimmed;
 }
 
 /**
@@ -239,28 +239,28 @@ function heldBackEnd(text: string, scanned: number, tagged: boolean): number {
 
 function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: LineFirstAnswer): void {
   const { toolNames } = kinds;
-  let i = cut;
-  while (i < text.length) {
-    while (i < text.length && /\s/.test(text[i])) i++;
-    if (i >= text.length) return;
-    if (text[i] === '{') {
-      const end = findBalancedEnd(text, i);
+  let pos = cut;
+  while (pos < text.length) {
+    while (pos < text.length && /\s/.test(text[pos])) pos++;
+    if (pos >= text.length) return;
+    if (text[pos] === '{') {
+      const end = findBalancedEnd(text, pos);
       if (end < 0) {
         // Cut off (the token limit): never acted on; a call in it is recorded as not made.
-        const named = /^\{\s*"(?:tool|action|name)"\s*:\s*"([^"]+)"/.exec(text.slice(i));
+        const named = /^\{\s*"(?:tool|action|name)"\s*:\s*"([^"]+)"/.exec(text.slice(pos));
         const tool = named ? resolveToolName(named[1], toolNames) : undefined;
         if (tool) answer.unread.push({ tool, problem: 'the call was cut off before it ended' });
         return;
       }
-      const piece = text.slice(i, end);
+      const piece = text.slice(pos, end);
       const parsed = parseLenient(piece);
       if (parsed.ok && isPlainObject(parsed.value)) addTrailerObject(parsed.value, piece, toolNames, answer);
-      i = end;
+      pos = end;
       continue;
     }
     // Anything else runs to the end of its line: an action in call syntax, a tag, or stray words.
-    const eol = text.indexOf('\n', i);
-    const line = text.slice(i, eol < 0 ? text.length : eol).trim();
+    const eol = text.indexOf('\n', pos);
+    const line = text.slice(pos, eol < 0 ? text.length : eol).trim();
     const call = readCallSyntax(line, toolNames);
     const tag = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
     if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
@@ -277,7 +277,7 @@ function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: Lin
         });
     }
     if (eol < 0) return;
-    i = eol + 1;
+    pos = eol + 1;
   }
 }
 
@@ -288,11 +288,11 @@ function addTrailerObject(
   answer: LineFirstAnswer,
 ): void {
   const keys = Object.keys(value);
-  if (keys.some((k) => CALL_KEYS.has(k.toLowerCase()))) {
+  if (keys.some((key) => CALL_KEYS.has(key.toLowerCase()))) {
     const env = parseEnvelope(piece, { toolNames, allowRespond: false });
     if (env.kind === 'call') answer.calls.push({ tool: env.tool, argCandidates: env.argCandidates });
     else if (env.kind === 'invalid' && env.tool) answer.unread.push({ tool: env.tool, problem: env.problem });
     return;
   }
-  for (const k of keys) setOwnKey(answer.fields, k, value[k]);
+  for (const key of keys) setOwnKey(answer.fields, key, value[key]);
 }

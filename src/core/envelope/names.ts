@@ -38,7 +38,7 @@ export function cleanName(raw: string): string {
   let name = raw.split('|').find((part) => part.trim() !== '') ?? '';
   name = name.trim();
   if (name.length > MAX_NAME_CHARS) return '';
-  for (let i = 0; i < 4; i++) {
+  for (let index = 0; index < 4; index++) {
     const before = name;
     name = stripDecoration(name);
     name = name.replace(/\([^()]*\)$/, '');

@@ -78,73 +78,73 @@ export class CompletionScanner {
 
   /** Scans the open candidate on from `pos`: the index past its closing bracket, or -1. */
   private advance(text: string): number {
-    let i = this.pos;
+    let cursor = this.pos;
     const length = text.length;
-    while (i < length) {
-      const c = text[i];
+    while (cursor < length) {
+      const char = text[cursor];
       if (this.mode === 'string') {
-        if (c === '\\') {
-          if (i + 1 >= length) break;
-          i += 2;
+        if (char === '\\') {
+          if (cursor + 1 >= length) break;
+          cursor += 2;
           continue;
         }
-        if (c === this.quote) {
-          const closes = quoteClosesString(text, i);
+        if (char === this.quote) {
+          const closes = quoteClosesString(text, cursor);
           if (closes === undefined) break;
           if (closes) {
             this.mode = 'code';
-            this.lastSignificant = c;
+            this.lastSignificant = char;
           }
         }
-        i++;
+        cursor++;
         continue;
       }
       if (this.mode === 'line-comment') {
-        const newline = text.indexOf('\n', i);
+        const newline = text.indexOf('\n', cursor);
         if (newline < 0) {
-          i = length;
+          cursor = length;
           break;
         }
         this.mode = 'code';
-        i = newline + 1;
+        cursor = newline + 1;
         continue;
       }
       if (this.mode === 'block-comment') {
-        const close = text.indexOf('*/', i);
+        const close = text.indexOf('*/', cursor);
         if (close < 0) {
-          i = Math.max(i, length - 1); // a "*" at the very end may be closed by the next chunk
+          cursor = Math.max(cursor, length - 1); // a "*" at the very end may be closed by the next chunk
           break;
         }
         this.mode = 'code';
-        i = close + 2;
+        cursor = close + 2;
         continue;
       }
-      if (isQuote(c) && (this.lastSignificant === '' || TOKEN_STARTERS.indexOf(this.lastSignificant) >= 0)) {
+      if (isQuote(char) && (this.lastSignificant === '' || TOKEN_STARTERS.indexOf(this.lastSignificant) >= 0)) {
         this.mode = 'string';
-        this.quote = c;
-        i++;
+        this.quote = char;
+        cursor++;
         continue;
       }
-      if (c === '/') {
-        if (i + 1 >= length) break; // a comment may start with the next character
-        if (startsComment(text, i)) {
-          this.mode = text[i + 1] === '/' ? 'line-comment' : 'block-comment';
-          i += 2;
+      if (char === '/') {
+        if (cursor + 1 >= length) break; // a comment may start with the next character
+        if (startsComment(text, cursor)) {
+          this.mode = text[cursor + 1] === '/' ? 'line-comment' : 'block-comment';
+          cursor += 2;
           continue;
         }
       }
-      if (c === '{' || c === '[') this.depth++;
-      else if (c === '}' || c === ']') {
+      if (char === '{' || char === '[') this.depth++;
+      else if (char === '}' || char === ']') {
         this.depth--;
         if (this.depth <= 0) {
-          this.pos = i + 1;
-          return i + 1;
+          this.pos = cursor + 1;
+          return cursor + 1;
         }
       }
-      if (!isSpace(c)) this.lastSignificant = c;
-      i++;
+      if (!isSpace(char)) this.lastSignificant = char;
+      cursor++;
     }
-    this.pos = i;
+    this.pos = cursor;
     return -1;
   }
 }

@@ -22,17 +22,17 @@ const HEX = /^[0-9a-fA-F]*$/;
  * end may still become a full escape; otherwise only a lone final backslash is undefined).
  */
 export function decodeEscape(text: string, pos: number, partial: boolean): { value: string; next: number } | undefined {
-  const c = text[pos + 1];
-  if (c === undefined) return undefined;
-  if (c === 'u' || c === 'x') {
-    const digits = c === 'u' ? 4 : 2;
+  const char = text[pos + 1];
+  if (char === undefined) return undefined;
+  if (char === 'u' || char === 'x') {
+    const digits = char === 'u' ? 4 : 2;
     const hex = text.slice(pos + 2, pos + 2 + digits);
     if (hex.length === digits && HEX.test(hex)) {
       return { value: String.fromCharCode(parseInt(hex, 16)), next: pos + 2 + digits };
     }
     if (partial && pos + 2 + hex.length >= text.length && HEX.test(hex)) return undefined;
     // Not a real escape: keep the letter.
-    return { value: c, next: pos + 2 };
+    return { value: char, next: pos + 2 };
   }
-  return { value: ESCAPES[c] ?? c, next: pos + 2 };
+  return { value: ESCAPES[char] ?? char, next: pos + 2 };
 }

@@ -64,7 +64,9 @@ export function hasCompleteObject(text: string): boolean {
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function compactJson(value: unknown): string {
   try {
-    const json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const json = JSON.stringify(value, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
     return json === undefined ? 'null' : json;
   } catch {
     return JSON.stringify(String(value));

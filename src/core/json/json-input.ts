@@ -10,7 +10,7 @@ export function readJsonInput(input: unknown, what: string): unknown {
   if (typeof input !== 'string') return input;
   try {
     return JSON.parse(input);
-  } catch (e) {
-    throw new AgentError('invalid_request', `${what} is not JSON: ${(e as Error).message}`);
+  } catch (error) {
+    throw new AgentError('invalid_request', `${what} is not JSON: ${(error as Error).message}`);
   }
 }

@@ -34,10 +34,10 @@ function readAll(reader: Reader): LenientResult {
     const value = reader.readValue(0, 'top');
     if (value === DROPPED) return { ok: false, error: 'unexpected end of input', offset: reader.pos };
     return { ok: true, value, end: reader.valueEnd };
-  } catch (e) {
-    if (e instanceof ParseFailure) return { ok: false, error: e.message, offset: e.offset };
+  } catch (caught) {
+    if (caught instanceof ParseFailure) return { ok: false, error: caught.message, offset: caught.offset };
     // Anything else is a bug; report it as a parse failure rather than throwing at callers.
-    return { ok: false, error: 'internal parser error: ' + String(e), offset: reader.pos };
+    return { ok: false, error: 'internal parser error: ' + String(caught), offset: reader.pos };
   }
 }
 
@@ -103,11 +103,12 @@ class Reader {
 
   /** Skips whitespace and comments. */
   skipBlank(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t[this.pos];
-      if (isSpace(c)) this.pos++;
-      else if (c === '/' && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) this.pos = skipComment(t, this.pos);
+    const text = this.text;
+    while (this.pos < text.length) {
+      const char = text[this.pos];
+      if (isSpace(char)) this.pos++;
+      else if (char === '/' && (text[this.pos + 1] === '/' || text[this.pos + 1] === '*'))
+        this.pos = skipComment(text, this.pos);
       else break;
     }
   }
@@ -142,10 +143,10 @@ class Reader {
       this.fail('unexpected end of input');
     }
     const start = this.pos;
-    const c = this.text[start];
-    if (c === '{') return this.readObject(depth + 1);
-    if (c === '[') return this.readArray(depth + 1);
-    if (isQuote(c)) {
+    const char = this.text[start];
+    if (char === '{') return this.readObject(depth + 1);
+    if (char === '[') return this.readArray(depth + 1);
+    if (isQuote(char)) {
       const value = this.readString();
       if (!this.lastStringClosed) this.cutValueAt = start;
       return value;
@@ -167,16 +168,16 @@ class Reader {
     for (;;) {
       this.skipBlank();
       if (this.atEnd()) return this.partial ? result : this.fail('unclosed object', open);
-      const c = this.text[this.pos];
-      if (c === '}') {
+      const char = this.text[this.pos];
+      if (char === '}') {
         this.pos++;
         return result;
       }
-      if (c === ',') {
+      if (char === ',') {
         this.pos++; // stray or trailing commas are harmless
         continue;
       }
-      if (c === ']') this.fail('"]" closes an object');
+      if (char === ']') this.fail('"]" closes an object');
       const key = this.readKey();
       if (key === DROPPED) return result;
       this.skipBlank();
@@ -198,22 +199,22 @@ class Reader {
   }
 
   readKey(): string | typeof DROPPED {
-    const c = this.text[this.pos];
-    if (isQuote(c)) {
+    const char = this.text[this.pos];
+    if (isQuote(char)) {
       const key = this.readString();
       // A key cut off inside its quotes is dropped, not kept half-written.
       if (!this.lastStringClosed) return DROPPED;
       return key as string;
     }
     const start = this.pos;
-    const t = this.text;
-    while (this.pos < t.length && ':={}[],"\'`\n\r'.indexOf(t[this.pos]) < 0) this.pos++;
-    const key = t.slice(start, this.pos).trim();
+    const text = this.text;
+    while (this.pos < text.length && ':={}[],"\'`\n\r'.indexOf(text[this.pos]) < 0) this.pos++;
+    const key = text.slice(start, this.pos).trim();
     if (this.atEnd()) {
       if (this.partial) return DROPPED;
       this.fail('unexpected end of input in a key');
     }
-    if (key === '') this.fail('unexpected character "' + t[this.pos] + '"');
+    if (key === '') this.fail('unexpected character "' + text[this.pos] + '"');
     return key;
   }
 
@@ -228,16 +229,16 @@ class Reader {
     for (;;) {
       this.skipBlank();
       if (this.atEnd()) return this.partial ? result : this.fail('unclosed array', open);
-      const c = this.text[this.pos];
-      if (c === ']') {
+      const char = this.text[this.pos];
+      if (char === ']') {
         this.pos++;
         return result;
       }
-      if (c === ',') {
+      if (char === ',') {
         this.pos++;
         continue;
       }
-      if (c === '}') this.fail('"}" closes an array');
+      if (char === '}') this.fail('"}" closes an array');
       const value = this.readValue(depth, 'array');
       if (value === DROPPED) return result;
       result.push(value);
@@ -245,37 +246,37 @@ class Reader {
   }
 
   readString(): Read {
-    const t = this.text;
-    const quote = t[this.pos];
+    const text = this.text;
+    const quote = text[this.pos];
     const open = this.pos;
     this.pos++;
     let out = '';
     let chunkStart = this.pos;
     this.lastStringClosed = false;
-    while (this.pos < t.length) {
-      const c = t[this.pos];
-      if (c === quote && isClosingQuote(t, this.pos)) {
-        out += t.slice(chunkStart, this.pos);
+    while (this.pos < text.length) {
+      const char = text[this.pos];
+      if (char === quote && isClosingQuote(text, this.pos)) {
+        out += text.slice(chunkStart, this.pos);
         this.pos++;
         this.lastStringClosed = true;
         return out;
       }
-      if (c !== '\\') {
+      if (char !== '\\') {
         this.pos++;
         continue;
       }
-      out += t.slice(chunkStart, this.pos);
+      out += text.slice(chunkStart, this.pos);
       const decoded = this.readEscape();
       if (decoded === undefined) {
         // partial: an escape cut off at the very end is dropped
-        this.pos = t.length;
+        this.pos = text.length;
         return out;
       }
       out += decoded;
       chunkStart = this.pos;
     }
     if (!this.partial) this.fail('unclosed string', open);
-    return out + t.slice(chunkStart, this.pos);
+    return out + text.slice(chunkStart, this.pos);
   }
 
   /** Reads the escape at pos (a backslash); undefined when partial text ends inside it. */
@@ -294,29 +295,34 @@ class Reader {
    * member follows the comma or the word so far is a number or literal.
    */
   commaEndsWord(start: number): boolean {
-    const t = this.text;
+    const text = this.text;
     // Only short words can be numbers or literals; checking long ones would cost O(n²).
     if (this.pos - start <= 40) {
-      const soFar = t.slice(start, this.pos).trim();
+      const soFar = text.slice(start, this.pos).trim();
       if (NUMBER.test(soFar) || LITERALS[soFar.toLowerCase()] !== undefined) return true;
     }
-    return MEMBER_START.test(t.slice(this.pos + 1, this.pos + 200));
+    return MEMBER_START.test(text.slice(this.pos + 1, this.pos + 200));
   }
 
   /** A number, literal or bare word, read up to the next delimiter. */
   readBare(place: Place): Read {
-    const t = this.text;
+    const text = this.text;
     const start = this.pos;
-    while (this.pos < t.length) {
-      const c = t[this.pos];
-      if (c === '}' || c === ']' || c === '|' || c === '\n' || c === '\r') break;
-      if (c === '/' && isSpace(t[this.pos - 1] ?? ' ') && (t[this.pos + 1] === '/' || t[this.pos + 1] === '*')) break;
-      if (c === ',' && (place !== 'member' || this.commaEndsWord(start))) break;
+    while (this.pos < text.length) {
+      const char = text[this.pos];
+      if (char === '}' || char === ']' || char === '|' || char === '\n' || char === '\r') break;
+      if (
+        char === '/' &&
+        isSpace(text[this.pos - 1] ?? ' ') &&
+        (text[this.pos + 1] === '/' || text[this.pos + 1] === '*')
+      )
+        break;
+      if (char === ',' && (place !== 'member' || this.commaEndsWord(start))) break;
       this.pos++;
     }
-    const word = t.slice(start, this.pos).trim();
-    const cutOff = this.pos >= t.length;
-    if (word === '') this.fail('unexpected character "' + (t[this.pos] ?? '') + '"');
+    const word = text.slice(start, this.pos).trim();
+    const cutOff = this.pos >= text.length;
+    if (word === '') this.fail('unexpected character "' + (text[this.pos] ?? '') + '"');
     if (NUMBER.test(word)) return Number(word);
     const literal = LITERALS[word.toLowerCase()];
     if (literal !== undefined) return literal;
@@ -334,6 +340,6 @@ function couldStillBecomeValue(word: string): boolean {
   return false;
 }
 
-function clip(s: string): string {
-  return s.length > 40 ? s.slice(0, 40) + '…' : s;
+function clip(text: string): string {
+  return text.length > 40 ? text.slice(0, 40) + '…' : text;
 }

@@ -109,6 +109,7 @@ function withLeaf(value: unknown, path: ReadonlyArray<string | number>, leaf: st
   }
   const copy: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const k of Object.keys(source)) setOwnKey(copy, k, k === step ? withLeaf(source[k], rest, leaf) : source[k]);
+  for (const key of Object.keys(source))
+    setOwnKey(copy, key, key === step ? withLeaf(source[key], rest, leaf) : source[key]);
   return copy;
 }

@@ -22,42 +22,42 @@ export function isClosingQuote(text: string, quoteIndex: number): boolean {
  * (only blanks so far, or a lone "/") cannot tell yet.
  */
 export function quoteClosesString(text: string, quoteIndex: number): boolean | undefined {
-  let i = quoteIndex + 1;
-  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
-  if (i >= text.length) return undefined;
-  const c = text[i];
-  if (AFTER_CLOSING_QUOTE.indexOf(c) >= 0) return true;
-  if (c !== '/') return false;
-  if (i + 1 >= text.length) return undefined;
-  return text[i + 1] === '/' || text[i + 1] === '*';
+  let index = quoteIndex + 1;
+  while (index < text.length && (text[index] === ' ' || text[index] === '\t')) index++;
+  if (index >= text.length) return undefined;
+  const char = text[index];
+  if (AFTER_CLOSING_QUOTE.indexOf(char) >= 0) return true;
+  if (char !== '/') return false;
+  if (index + 1 >= text.length) return undefined;
+  return text[index + 1] === '/' || text[index + 1] === '*';
 }
 
-export function isQuote(c: string): boolean {
-  return c === '"' || c === "'" || c === '`';
+export function isQuote(char: string): boolean {
+  return char === '"' || char === "'" || char === '`';
 }
 
-export function isSpace(c: string): boolean {
-  return c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\uFEFF' || c === '\u00A0';
+export function isSpace(char: string): boolean {
+  return char === ' ' || char === '\n' || char === '\r' || char === '\t' || char === '\uFEFF' || char === '\u00A0';
 }
 
 /** Characters after which a quote opens a string (a value or key can start there). */
 export const TOKEN_STARTERS = '{[,:=|';
 
 /** A `//` or `/*` starts a comment unless it sits inside a bare word (`http://x`). */
-export function startsComment(text: string, i: number): boolean {
-  if (text[i] !== '/' || (text[i + 1] !== '/' && text[i + 1] !== '*')) return false;
-  if (i === 0) return true;
-  const before = text[i - 1];
+export function startsComment(text: string, index: number): boolean {
+  if (text[index] !== '/' || (text[index + 1] !== '/' && text[index + 1] !== '*')) return false;
+  if (index === 0) return true;
+  const before = text[index - 1];
   return isSpace(before) || '{}[],:=|"\'`'.indexOf(before) >= 0;
 }
 
 /** Index just past a comment starting at i (or the text's end when it never closes). */
-export function skipComment(text: string, i: number): number {
-  if (text[i + 1] === '/') {
-    const nl = text.indexOf('\n', i + 2);
+export function skipComment(text: string, index: number): number {
+  if (text[index + 1] === '/') {
+    const nl = text.indexOf('\n', index + 2);
     return nl < 0 ? text.length : nl + 1;
   }
-  const close = text.indexOf('*/', i + 2);
+  const close = text.indexOf('*/', index + 2);
   return close < 0 ? text.length : close + 2;
 }
 
@@ -69,26 +69,26 @@ export function skipComment(text: string, i: number): number {
 export function findBalancedEnd(text: string, start: number): number {
   let depth = 0;
   let lastSignificant = '';
-  let i = start;
-  while (i < text.length) {
-    const c = text[i];
-    if (isQuote(c) && (TOKEN_STARTERS.indexOf(lastSignificant) >= 0 || lastSignificant === '')) {
-      i = skipString(text, i);
-      if (i < 0) return -1;
-      lastSignificant = c;
+  let cursor = start;
+  while (cursor < text.length) {
+    const char = text[cursor];
+    if (isQuote(char) && (TOKEN_STARTERS.indexOf(lastSignificant) >= 0 || lastSignificant === '')) {
+      cursor = skipString(text, cursor);
+      if (cursor < 0) return -1;
+      lastSignificant = char;
       continue;
     }
-    if (c === '/' && startsComment(text, i)) {
-      i = skipComment(text, i);
+    if (char === '/' && startsComment(text, cursor)) {
+      cursor = skipComment(text, cursor);
       continue;
     }
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
+    if (char === '{' || char === '[') depth++;
+    else if (char === '}' || char === ']') {
       depth--;
-      if (depth <= 0) return i + 1;
+      if (depth <= 0) return cursor + 1;
     }
-    if (!isSpace(c)) lastSignificant = c;
-    i++;
+    if (!isSpace(char)) lastSignificant = char;
+    cursor++;
   }
   return -1;
 }
@@ -96,15 +96,15 @@ export function findBalancedEnd(text: string, start: number): number {
 /** Index just past the string opening at `start`, or -1 when the text ends inside it. */
 function skipString(text: string, start: number): number {
   const quote = text[start];
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === '\\') {
-      i += 2;
+  let index = start + 1;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === '\\') {
+      index += 2;
       continue;
     }
-    if (c === quote && isClosingQuote(text, i)) return i + 1;
-    i++;
+    if (char === quote && isClosingQuote(text, index)) return index + 1;
+    index++;
   }
   return -1;
 }

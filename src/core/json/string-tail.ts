@@ -46,25 +46,25 @@ export interface StringPiece {
 export function decodeStringTail(text: string, from: number, quote: string): StringPiece {
   let out = '';
   let chunkStart = from;
-  let i = from;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === quote) {
-      const closes = quoteClosesString(text, i);
+  let index = from;
+  while (index < text.length) {
+    const char = text[index];
+    if (char === quote) {
+      const closes = quoteClosesString(text, index);
       if (closes === undefined) break;
-      if (closes) return { decoded: out + text.slice(chunkStart, i), next: i, closed: true };
-      i++;
+      if (closes) return { decoded: out + text.slice(chunkStart, index), next: index, closed: true };
+      index++;
       continue;
     }
-    if (c !== '\\') {
-      i++;
+    if (char !== '\\') {
+      index++;
       continue;
     }
-    const escape = decodeEscape(text, i, true);
+    const escape = decodeEscape(text, index, true);
     if (escape === undefined) break;
-    out += text.slice(chunkStart, i) + escape.value;
-    i = escape.next;
-    chunkStart = i;
+    out += text.slice(chunkStart, index) + escape.value;
+    index = escape.next;
+    chunkStart = index;
   }
-  return { decoded: out + text.slice(chunkStart, i), next: i, closed: false };
+  return { decoded: out + text.slice(chunkStart, index), next: index, closed: false };
 }

@@ -67,16 +67,16 @@ export class TokenCounter {
     if (!text) return 0;
     const hit = this.cache.get(text);
     if (hit !== undefined) return hit;
-    let n: number | null | undefined = null;
+    let exact: number | null | undefined = null;
     if (this.model.countTokens) {
       try {
-        n = await raceSignal(this.model.countTokens(text), signal);
-      } catch (e) {
-        if (signal?.aborted) throw e; // cancelled: stop; any other failure: fall back to the estimate
-        n = null;
+        exact = await raceSignal(this.model.countTokens(text), signal);
+      } catch (error) {
+        if (signal?.aborted) throw error; // cancelled: stop; any other failure: fall back to the estimate
+        exact = null;
       }
     }
-    const value = typeof n === 'number' && n >= 0 ? n : estimateTokens(text);
+    const value = typeof exact === 'number' && exact >= 0 ? exact : estimateTokens(text);
     if (this.cache.size >= 256 || this.cachedChars + text.length > MAX_CACHED_CHARS) {
       this.cache.clear();
       this.cachedChars = 0;
@@ -99,7 +99,7 @@ export async function buildStepPrompt(
 ): Promise<BuiltPrompt> {
   const render = config.structuredReplyRenderer ?? renderStructuredPlain;
   const maxOut = config.context.maxToolOutputChars;
-  const turns = splitTurns(input.history).map((t) => entryLines(t, config.labels, maxOut, render).join('\n'));
+  const turns = splitTurns(input.history).map((turn) => entryLines(turn, config.labels, maxOut, render).join('\n'));
   const currentLines = entryLines(input.current, config.labels, maxOut, render).join('\n');
   const note = input.contextNote.trim();
 

@@ -25,10 +25,10 @@ export function renderToolSection(input: PrefixInput): string {
   const { tools, labels } = input;
   const parts: string[] = [];
   if (tools.length > 0) {
-    const catalog = tools.map((t) => {
-      const args = t.isParameterless ? 'none' : t.parameters.render();
-      const desc = t.description ? `${t.description.replace(/\s+/g, ' ').replace(/\.?$/, '.')} ` : '';
-      return `- ${t.name}: ${desc}Arguments: ${args}`;
+    const catalog = tools.map((tool) => {
+      const args = tool.isParameterless ? 'none' : tool.parameters.render();
+      const desc = tool.description ? `${tool.description.replace(/\s+/g, ' ').replace(/\.?$/, '.')} ` : '';
+      return `- ${tool.name}: ${desc}Arguments: ${args}`;
     });
     parts.push(`Tools ${labels.assistant} can use:\n${catalog.join('\n')}`);
     parts.push(writesLineFirst(input) ? lineFirstRules(input) : formatRules(input));
@@ -46,7 +46,7 @@ export function renderToolSection(input: PrefixInput): string {
 
 function formatRules(input: PrefixInput): string {
   const { tools, labels } = input;
-  const example = tools.find((t) => !t.isParameterless) ?? tools[0];
+  const example = tools.find((tool) => !tool.isParameterless) ?? tools[0];
   const exampleArgs = JSON.stringify(exampleArguments(example));
   const replyExample = input.replySchema ? JSON.stringify(exampleValue(input.replySchema.json, 0, true)) : '"…"';
   const lines: string[] = ['When asked for the next step, answer with one JSON object and nothing else:'];
@@ -95,7 +95,7 @@ export function replyTrailerOf(
   const keys = Object.keys(example);
   if (keys.length === 0) return { text: '' };
   const props = (schema.json as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
-  const optional = Object.keys(props).filter((k) => k !== lineField && keys.indexOf(k) < 0);
+  const optional = Object.keys(props).filter((key) => key !== lineField && keys.indexOf(key) < 0);
   const sample = optional.length > 0 ? exampleValue(props[optional[0]] as Record<string, unknown>, 1, true) : undefined;
   // An optional flag is only ever written to say true.
   const more =
@@ -121,15 +121,15 @@ function tagExample(schema: Record<string, unknown> | undefined): string | undef
 
 function lineFirstRules(input: PrefixInput): string {
   const { tools, labels } = input;
-  const needed = tools.filter((t) => !t.sideEffect);
-  const effects = tools.filter((t) => t.sideEffect);
+  const needed = tools.filter((tool) => !tool.sideEffect);
+  const effects = tools.filter((tool) => tool.sideEffect);
   const lines: string[] = [
     needed.length > 0
       ? 'When asked for the next step, answer in one of two ways:'
       : 'When asked for the next step, answer like this:',
   ];
   if (needed.length > 0) {
-    const example = needed.find((t) => !t.isParameterless) ?? needed[0];
+    const example = needed.find((tool) => !tool.isParameterless) ?? needed[0];
     lines.push(
       `- to use a tool whose result you need before you answer: only {"tool":"${example.name}","args":${JSON.stringify(exampleArguments(example))}}`,
     );
@@ -139,9 +139,9 @@ function lineFirstRules(input: PrefixInput): string {
     `- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.${trailer.text ? ` ${trailer.text}` : ''}`,
   );
   if (effects.length > 0) {
-    const example = effects.find((t) => !t.isParameterless) ?? effects[0];
+    const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(
-      `- actions that go with your words (${effects.map((t) => t.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
+      `- actions that go with your words (${effects.map((tool) => tool.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
     );
   }
   lines.push(
@@ -155,7 +155,7 @@ export function callExample(tool: AgentTool): string {
   const args = exampleArguments(tool);
   const parts =
     args && typeof args === 'object' && !Array.isArray(args)
-      ? Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      ? Object.entries(args as Record<string, unknown>).map(([key, value]) => `${key}=${JSON.stringify(value)}`)
       : [];
   return `${tool.name}(${parts.join(', ')})`;
 }
@@ -175,7 +175,7 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
   if (Array.isArray(enums) && enums.length > 0) return neutral ? '…' : enums[0];
   if ('const' in schema) return schema.const;
   let type = schema.type as string | string[] | undefined;
-  if (Array.isArray(type)) type = type.find((t) => t !== 'null') ?? 'null';
+  if (Array.isArray(type)) type = type.find((name) => name !== 'null') ?? 'null';
   const variants = (schema.anyOf ?? schema.oneOf) as Array<Record<string, unknown>> | undefined;
   if (!type && Array.isArray(variants) && variants.length > 0) return exampleValue(variants[0], depth + 1, neutral);
   switch (type) {
@@ -195,8 +195,8 @@ function exampleValue(schema: Record<string, unknown> | undefined, depth: number
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(props);
       const out: Record<string, unknown> = {};
       // Optional keys stay out of the example: every key a model copies costs output tokens.
-      for (const [k, v] of Object.entries(props))
-        if (required.indexOf(k) >= 0) out[k] = exampleValue(v, depth + 1, neutral);
+      for (const [name, value] of Object.entries(props))
+        if (required.indexOf(name) >= 0) out[name] = exampleValue(value, depth + 1, neutral);
       return out;
     }
   }

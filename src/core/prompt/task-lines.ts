@@ -12,7 +12,7 @@ export function decideTask(input: {
 }): string {
   const { required, enabled, allTools } = input;
   const narrowed =
-    enabled.length < allTools.length ? ` Tools available now: ${enabled.map((t) => t.name).join(', ')}.` : '';
+    enabled.length < allTools.length ? ` Tools available now: ${enabled.map((tool) => tool.name).join(', ')}.` : '';
   if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
   if (input.format === 'lineFirst') return `Next step: a tool whose result you need, or your reply.${narrowed}`;
   return input.format === 'inline'

@@ -36,15 +36,15 @@ type LabelMatch = { status: 'match'; end: number } | { status: 'partial' } | { s
  * text is complete and partial after the colon counts as a match.
  */
 function matchLabel(text: string, name: string, final: boolean): LabelMatch {
-  const n = text.length;
-  let i = 0;
+  const length = text.length;
+  let index = 0;
   const skipSpace = (): void => {
-    while (i < n && SPACE.test(text[i])) i++;
+    while (index < length && SPACE.test(text[index])) index++;
   };
   const skipMarkers = (max: number): number => {
     let count = 0;
-    while (i < n && count < max && MARKER.test(text[i])) {
-      i++;
+    while (index < length && count < max && MARKER.test(text[index])) {
+      index++;
       count++;
     }
     return count;
@@ -54,40 +54,40 @@ function matchLabel(text: string, name: string, final: boolean): LabelMatch {
   skipSpace();
   const opened = skipMarkers(2);
   skipSpace();
-  for (let k = 0; k < name.length; k++) {
-    if (i >= n) return partial();
-    if (text[i].toLowerCase() !== name[k].toLowerCase()) return { status: 'none' };
-    i++;
+  for (let offset = 0; offset < name.length; offset++) {
+    if (index >= length) return partial();
+    if (text[index].toLowerCase() !== name[offset].toLowerCase()) return { status: 'none' };
+    index++;
   }
-  if (i >= n) return partial();
+  if (index >= length) return partial();
   // "Greta" must not match the start of "Gretchen".
-  if (WORD_CHAR.test(text[i]) && WORD_CHAR.test(name[name.length - 1])) return { status: 'none' };
+  if (WORD_CHAR.test(text[index]) && WORD_CHAR.test(name[name.length - 1])) return { status: 'none' };
   let closed = skipMarkers(2);
   skipSpace();
-  if (i >= n) return partial();
-  if (/[a-z]/i.test(text[i])) {
-    const start = i;
-    while (i < n && /[a-z]/i.test(text[i])) i++;
-    const word = text.slice(start, i).toLowerCase();
-    if (i >= n)
+  if (index >= length) return partial();
+  if (/[a-z]/i.test(text[index])) {
+    const start = index;
+    while (index < length && /[a-z]/i.test(text[index])) index++;
+    const word = text.slice(start, index).toLowerCase();
+    if (index >= length)
       return word.length <= 4 && ('says'.startsWith(word) || 'said'.startsWith(word)) ? partial() : { status: 'none' };
     if (word !== 'says' && word !== 'said') return { status: 'none' };
     skipSpace();
   }
   closed += skipMarkers(2);
   skipSpace();
-  if (i >= n) return partial();
-  if (text[i] !== ':') return { status: 'none' };
-  i++;
+  if (index >= length) return partial();
+  if (text[index] !== ':') return { status: 'none' };
+  index++;
   // "**Greta:** Hello": the emphasis closes after the colon.
-  const afterColon = i;
+  const afterColon = index;
   skipSpace();
   if (opened > 0 && closed === 0) {
-    if (skipMarkers(opened) === 0) i = afterColon;
+    if (skipMarkers(opened) === 0) index = afterColon;
     skipSpace();
   }
-  if (i >= n && !final) return { status: 'partial' };
-  return { status: 'match', end: i };
+  if (index >= length && !final) return { status: 'partial' };
+  return { status: 'match', end: index };
 }
 
 function matchAnyLabel(text: string, names: readonly string[], final: boolean): LabelMatch {
@@ -107,7 +107,7 @@ function usableNames(names: readonly string[] | undefined): string[] {
     if (trimmed && out.indexOf(trimmed) < 0) out.push(trimmed);
   }
   // Longest first, so "Old Tom" wins over "Old".
-  return out.sort((a, b) => b.length - a.length);
+  return out.sort((left, right) => right.length - left.length);
 }
 
 /** Removes a leading speaker label naming one of `names`; other text is returned unchanged. */
@@ -174,20 +174,20 @@ export class LineCleaner {
       this.phase = 'quote';
     }
     if (this.phase === 'quote') {
-      let k = this.bodyStart;
-      while (k < this.raw.length && SPACE.test(this.raw[k])) k++;
-      if (k >= this.raw.length) return '';
-      const ch = this.raw[k];
+      let pos = this.bodyStart;
+      while (pos < this.raw.length && SPACE.test(this.raw[pos])) pos++;
+      if (pos >= this.raw.length) return '';
+      const ch = this.raw[pos];
       if (ch === "'") {
         this.phase = 'held';
-        this.bodyStart = k;
+        this.bodyStart = pos;
       } else {
         this.phase = 'body';
         if (Object.prototype.hasOwnProperty.call(CLOSERS, ch)) {
           this.opener = ch;
-          this.bodyStart = k + 1;
+          this.bodyStart = pos + 1;
         } else {
-          this.bodyStart = k;
+          this.bodyStart = pos;
         }
       }
     }

@@ -145,7 +145,7 @@ class Analyzer {
           out[key] = this.schemaMap(value, at, depth);
           break;
         case 'x-order':
-          if (Array.isArray(value) && value.every((v) => typeof v === 'string')) xOrder = value as string[];
+          if (Array.isArray(value) && value.every((value) => typeof value === 'string')) xOrder = value as string[];
           else if (typeof value !== 'number' || !isFinite(value)) {
             throw invalid(at, `must be a list of property names or a number; got ${describeValue(value)}`);
           }
@@ -186,7 +186,7 @@ class Analyzer {
       if (typeof name !== 'string' || TYPE_NAMES.indexOf(name as TypeName) < 0) {
         throw invalid(
           at,
-          `unknown type ${describeValue(name)}; use one of ${TYPE_NAMES.map((t) => `"${t}"`).join(', ')}`,
+          `unknown type ${describeValue(name)}; use one of ${TYPE_NAMES.map((typeName) => `"${typeName}"`).join(', ')}`,
         );
       }
       if (seen.indexOf(name as TypeName) >= 0) throw invalid(at, `names type "${name}" twice`);
@@ -205,15 +205,15 @@ class Analyzer {
   private schemaList(value: unknown, at: string, depth: number): SchemaNode[] {
     if (!Array.isArray(value)) throw invalid(at, `must be an array of schemas; got ${describeValue(value)}`);
     if (value.length === 0) throw invalid(at, 'must list at least one schema');
-    return value.map((v, i) => this.node(v, appendIndex(at, i), depth + 1));
+    return value.map((value, index) => this.node(value, appendIndex(at, index), depth + 1));
   }
 
   private required(value: unknown, at: string): string[] {
     if (!Array.isArray(value)) throw invalid(at, `must be an array of property names; got ${describeValue(value)}`);
     const out: string[] = [];
-    value.forEach((name, i) => {
+    value.forEach((name, index) => {
       if (typeof name !== 'string')
-        throw invalid(appendIndex(at, i), `must be a property name; got ${describeValue(name)}`);
+        throw invalid(appendIndex(at, index), `must be a property name; got ${describeValue(name)}`);
       if (out.indexOf(name) < 0) out.push(name);
     });
     return out;
@@ -239,10 +239,10 @@ class Analyzer {
       ['minimum', 'maximum'],
     ];
     for (const [lo, hi] of pairs) {
-      const a = out[lo] as number | undefined;
-      const b = out[hi] as number | undefined;
-      if (a !== undefined && b !== undefined && a > b)
-        throw invalid(appendKeyword(path, lo), `${a} is greater than ${hi} ${b}`);
+      const low = out[lo] as number | undefined;
+      const high = out[hi] as number | undefined;
+      if (low !== undefined && high !== undefined && low > high)
+        throw invalid(appendKeyword(path, lo), `${low} is greater than ${hi} ${high}`);
     }
   }
 
@@ -260,18 +260,18 @@ class Analyzer {
         if (names.indexOf(name) < 0)
           this.warnings.push(`${appendKeyword(path, 'x-order')}: ${JSON.stringify(name)} is not a property`);
       }
-      const listed = xOrder.filter((n, i) => names.indexOf(n) >= 0 && xOrder.indexOf(n) === i);
-      order = listed.concat(names.filter((n) => listed.indexOf(n) < 0));
+      const listed = xOrder.filter((name, index) => names.indexOf(name) >= 0 && xOrder.indexOf(name) === index);
+      order = listed.concat(names.filter((name) => listed.indexOf(name) < 0));
     } else {
       const rawProps = raw.properties as Record<string, unknown>;
       const rank = (name: string): number => {
-        const r = (rawProps[name] as Record<string, unknown>)['x-order'];
-        return typeof r === 'number' ? r : Infinity;
+        const rank = (rawProps[name] as Record<string, unknown>)['x-order'];
+        return typeof rank === 'number' ? rank : Infinity;
       };
       order = names
         .map((name, index) => ({ name, index, rank: rank(name) }))
-        .sort((a, b) => (a.rank === b.rank ? a.index - b.index : a.rank < b.rank ? -1 : 1))
-        .map((e) => e.name);
+        .sort((left, right) => (left.rank === right.rank ? left.index - right.index : left.rank < right.rank ? -1 : 1))
+        .map((entry) => entry.name);
     }
     const out: Record<string, SchemaNode> = {};
     for (const name of order) out[name] = properties[name];
@@ -309,8 +309,8 @@ function makeNullable(node: SchemaNode): void {
 export function childNodes(node: SchemaNode): { node: SchemaNode; segments: string[] }[] {
   const out: { node: SchemaNode; segments: string[] }[] = [];
   const map = (key: 'properties' | '$defs' | 'definitions'): void => {
-    const m = node[key];
-    if (m) for (const name of Object.keys(m)) out.push({ node: m[name], segments: [key, name] });
+    const members = node[key];
+    if (members) for (const name of Object.keys(members)) out.push({ node: members[name], segments: [key, name] });
   };
   map('properties');
   if (isPlainObject(node.additionalProperties))
@@ -318,7 +318,7 @@ export function childNodes(node: SchemaNode): { node: SchemaNode; segments: stri
   if (node.items) out.push({ node: node.items, segments: ['items'] });
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = node[key];
-    if (list) list.forEach((n, i) => out.push({ node: n, segments: [key, String(i)] }));
+    if (list) list.forEach((child, index) => out.push({ node: child, segments: [key, String(index)] }));
   }
   map('$defs');
   map('definitions');
@@ -376,9 +376,10 @@ export function analyzeSchema(raw: unknown): AnalyzedSchema {
   const visit = (node: SchemaNode): void => {
     state.set(node, 1);
     for (const next of sameValueEdges(node)) {
-      const s = state.get(next);
-      if (s === 1) throw invalid(paths.get(node) as string, '$ref cycle: the schema refers to itself without nesting');
-      if (s === undefined) visit(next);
+      const seen = state.get(next);
+      if (seen === 1)
+        throw invalid(paths.get(node) as string, '$ref cycle: the schema refers to itself without nesting');
+      if (seen === undefined) visit(next);
     }
     state.set(node, 2);
   };

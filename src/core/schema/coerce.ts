@@ -31,13 +31,13 @@ export class Coercer {
 
   coerce(node: SchemaNode, value: unknown, depth = 0, hops = 0): unknown {
     if (depth > MAX_VALUE_DEPTH || hops > MAX_SCHEMA_HOPS) return value;
-    let v = value;
-    if (node.$ref !== undefined) v = this.coerce(this.ctx.resolve(node.$ref), v, depth, hops + 1);
-    v = this.coerceOwn(node, v, depth, hops);
-    if (node.allOf) for (const part of node.allOf) v = this.coerce(part, v, depth, hops + 1);
+    let coerced = value;
+    if (node.$ref !== undefined) coerced = this.coerce(this.ctx.resolve(node.$ref), coerced, depth, hops + 1);
+    coerced = this.coerceOwn(node, coerced, depth, hops);
+    if (node.allOf) for (const part of node.allOf) coerced = this.coerce(part, coerced, depth, hops + 1);
     const choices = node.anyOf ?? node.oneOf;
-    if (choices) v = this.coerceChoice(choices, v, depth, hops);
-    return v;
+    if (choices) coerced = this.coerceChoice(choices, coerced, depth, hops);
+    return coerced;
   }
 
   /** Whether null is a fine value for a node (then a null property is kept). */
@@ -46,9 +46,9 @@ export class Coercer {
     const types = declaredTypes(node);
     if (types && !typeAccepts(types, 'null')) return false;
     if (node.$ref !== undefined && !this.acceptsNull(this.ctx.resolve(node.$ref), hops + 1)) return false;
-    if (node.allOf && !node.allOf.every((n) => this.acceptsNull(n, hops + 1))) return false;
+    if (node.allOf && !node.allOf.every((node) => this.acceptsNull(node, hops + 1))) return false;
     const choices = node.anyOf ?? node.oneOf;
-    if (choices && !choices.some((n) => this.acceptsNull(n, hops + 1))) return false;
+    if (choices && !choices.some((node) => this.acceptsNull(node, hops + 1))) return false;
     return true;
   }
 
@@ -63,16 +63,16 @@ export class Coercer {
 
   private coerceOwn(node: SchemaNode, value: unknown, depth: number, hops: number): unknown {
     const types = declaredTypes(node);
-    let v = types ? this.coerceType(types, value) : value;
-    const valueType = jsonTypeOf(v);
+    let coerced = types ? this.coerceType(types, value) : value;
+    const valueType = jsonTypeOf(coerced);
     if (valueType === 'array' && node.items)
-      v = (v as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
+      coerced = (coerced as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
     if (valueType === 'object' && (node.properties || node.additionalProperties !== undefined || node.required)) {
-      v = this.coerceObject(node, v as Record<string, unknown>, depth);
+      coerced = this.coerceObject(node, coerced as Record<string, unknown>, depth);
     }
-    if (node.enum) v = matchLoosely(node.enum, v);
-    else if (hasOwn(node, 'const')) v = matchLoosely([node.const], v);
-    return v;
+    if (node.enum) coerced = matchLoosely(node.enum, coerced);
+    else if (hasOwn(node, 'const')) coerced = matchLoosely([node.const], coerced);
+    return coerced;
   }
 
   private coerceType(types: TypeName[], value: unknown): unknown {
@@ -81,8 +81,8 @@ export class Coercer {
     if (valueType === 'string') {
       const text = (value as string).trim();
       if ((types.indexOf('number') >= 0 || types.indexOf('integer') >= 0) && NUMERIC.test(text)) {
-        const n = Number(text);
-        if (isFinite(n)) return n;
+        const asNumber = Number(text);
+        if (isFinite(asNumber)) return asNumber;
       }
       if (types.indexOf('boolean') >= 0) {
         const lower = text.toLowerCase();
@@ -121,7 +121,7 @@ export class Coercer {
       if (!hasOwn(properties, key)) {
         // itemName ↔ item_name ↔ "Item Name": renamed only when exactly one property fits and is free.
         const loose = looseKey(key);
-        const fits = names.filter((n) => looseKey(n) === loose);
+        const fits = names.filter((name) => looseKey(name) === loose);
         const taken = fits.length === 1 && (hasOwn(value, fits[0]) || hasOwn(renamed, fits[0]));
         if (fits.length === 1 && !taken) target = fits[0];
       }
@@ -149,11 +149,13 @@ export class Coercer {
 
 /** "Ale" → "ale", "HOT-STEW" → "hot_stew", "2" → 2: only when exactly one allowed value fits. */
 function matchLoosely(allowed: readonly unknown[], value: unknown): unknown {
-  if (allowed.some((a) => a === value)) return value;
+  if (allowed.some((option) => option === value)) return value;
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return value;
   const loose = looseKey(String(value));
   const fits = allowed.filter(
-    (a) => (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') && looseKey(String(a)) === loose,
+    (option) =>
+      (typeof option === 'string' || typeof option === 'number' || typeof option === 'boolean') &&
+      looseKey(String(option)) === loose,
   );
   return fits.length === 1 ? fits[0] : value;
 }

@@ -73,18 +73,18 @@ const MAX_VALUE_DEPTH = 64;
 
 /** The path of the first container nested deeper than MAX_VALUE_DEPTH, if any. */
 function tooDeepPath(value: unknown): string | undefined {
-  const visit = (v: unknown, path: string, depth: number): string | undefined => {
-    if (typeof v !== 'object' || v === null) return undefined;
+  const visit = (value: unknown, path: string, depth: number): string | undefined => {
+    if (typeof value !== 'object' || value === null) return undefined;
     if (depth >= MAX_VALUE_DEPTH) return path;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const found = visit(v[i], appendIndex(path, i), depth + 1);
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const found = visit(value[index], appendIndex(path, index), depth + 1);
         if (found !== undefined) return found;
       }
       return undefined;
     }
-    for (const key of Object.keys(v)) {
-      const found = visit((v as Record<string, unknown>)[key], appendKey(path, key), depth + 1);
+    for (const key of Object.keys(value)) {
+      const found = visit((value as Record<string, unknown>)[key], appendKey(path, key), depth + 1);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -123,7 +123,7 @@ export class JsonSchema {
     const json: JsonObjectSchema = { type: 'object' };
     withDescription(json, options);
     json.properties = props;
-    const required = names.filter((n) => optional.indexOf(n) < 0);
+    const required = names.filter((name) => optional.indexOf(name) < 0);
     if (required.length > 0) json.required = required;
     if (!options.open) json.additionalProperties = false;
     return new JsonSchema(withDefs(json, defs));
@@ -167,10 +167,10 @@ export class JsonSchema {
   static enumOf(values: readonly (string | number)[], options?: Described): JsonSchema {
     if (values.length === 0) throw new AgentError('invalid_schema', '$.enum: must list at least one value');
     const json: JsonObjectSchema = {};
-    const strings = values.every((v) => typeof v === 'string');
-    const numbers = values.every((v) => typeof v === 'number');
+    const strings = values.every((value) => typeof value === 'string');
+    const numbers = values.every((value) => typeof value === 'number');
     if (strings) json.type = 'string';
-    else if (numbers) json.type = values.every((v) => Number.isInteger(v)) ? 'integer' : 'number';
+    else if (numbers) json.type = values.every((value) => Number.isInteger(value)) ? 'integer' : 'number';
     withDescription(json, options);
     json.enum = values.slice();
     return new JsonSchema(json);
@@ -189,7 +189,7 @@ export class JsonSchema {
     const defs: Record<string, unknown> = {};
     const json: JsonObjectSchema = {};
     if (description !== undefined) json.description = description;
-    json[keyword] = options.map((o) => hoist(o, defs));
+    json[keyword] = options.map((option) => hoist(option, defs));
     return new JsonSchema(withDefs(json, defs));
   }
 
@@ -326,7 +326,7 @@ export class JsonSchema {
     const analyzed = this.analyzed();
     const coercer = new Coercer({
       resolve: (ref) => analyzed.resolve(ref),
-      matches: (node, v) => compiled.matches(node, v),
+      matches: (node, value) => compiled.matches(node, value),
     });
     return coercer.coerce(analyzed.root, value);
   }
@@ -337,7 +337,7 @@ export class JsonSchema {
     const analyzed = this.analyzed();
     return orderValue(analyzed.root, value, {
       resolve: (ref) => analyzed.resolve(ref),
-      matches: (node, v) => compiled.matches(node, v),
+      matches: (node, value) => compiled.matches(node, value),
     });
   }
 

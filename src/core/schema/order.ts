@@ -50,9 +50,9 @@ function pickBranch(node: SchemaNode, value: unknown, ctx: OrderContext, hops = 
   }
   const choices = node.anyOf ?? node.oneOf;
   if (!choices || node.properties || node.items) return node;
-  const matching = choices.filter((c) => ctx.matches(c, value));
-  const shaped = choices.filter((c) =>
-    Array.isArray(value) ? itemsOf(c, ctx) !== undefined : objectShape(c, ctx) !== undefined,
+  const matching = choices.filter((choice) => ctx.matches(choice, value));
+  const shaped = choices.filter((choice) =>
+    Array.isArray(value) ? itemsOf(choice, ctx) !== undefined : objectShape(choice, ctx) !== undefined,
   );
   const chosen = matching[0] ?? shaped[0];
   return chosen ? pickBranch(chosen, value, ctx, hops + 1) : node;
@@ -66,7 +66,7 @@ function itemsOf(node: SchemaNode, ctx: OrderContext, hops = 0): SchemaNode | un
 
 function copyPlain(value: unknown, depth: number): unknown {
   if (depth > MAX_VALUE_DEPTH) return value;
-  if (Array.isArray(value)) return value.map((v) => copyPlain(v, depth + 1));
+  if (Array.isArray(value)) return value.map((value) => copyPlain(value, depth + 1));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) setOwnKey(out, key, copyPlain(value[key], depth + 1));

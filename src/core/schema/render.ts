@@ -30,7 +30,7 @@ function rangeWords(node: SchemaNode): string {
 }
 
 function countWords(min: number | undefined, max: number | undefined, unit: string): string {
-  const plural = (n: number): string => `${unit}${n === 1 ? '' : 's'}`;
+  const plural = (count: number): string => `${unit}${count === 1 ? '' : 's'}`;
   if (min !== undefined && max !== undefined)
     return min === max ? `exactly ${min} ${plural(min)}` : `${min}-${max} ${plural(max)}`;
   if (min !== undefined) return `at least ${min} ${plural(min)}`;
@@ -48,7 +48,7 @@ export function noteOf(node: SchemaNode): string {
     parts.push(
       `e.g. ${node.examples
         .slice(0, 2)
-        .map((e) => JSON.stringify(e))
+        .map((example) => JSON.stringify(example))
         .join(', ')}`,
     );
   return parts.join('; ');
@@ -82,8 +82,8 @@ export class SchemaRenderer {
       const merged = this.mergedObjectWords(node, depth);
       if (merged !== undefined) return merged;
       for (const branch of node.allOf) {
-        const w = this.words(branch, depth + 1);
-        if (w !== 'any value' && parts.indexOf(w) < 0) parts.push(w);
+        const branchWords = this.words(branch, depth + 1);
+        if (branchWords !== 'any value' && parts.indexOf(branchWords) < 0) parts.push(branchWords);
       }
     }
     const choices = node.anyOf ?? node.oneOf;
@@ -124,8 +124,8 @@ export class SchemaRenderer {
   private choiceWords(choices: SchemaNode[], depth: number): string {
     const words: string[] = [];
     for (const choice of choices) {
-      const w = this.words(choice, depth + 1);
-      if (words.indexOf(w) < 0) words.push(w);
+      const optionWords = this.words(choice, depth + 1);
+      if (words.indexOf(optionWords) < 0) words.push(optionWords);
     }
     return words.join(' or ');
   }
@@ -133,7 +133,7 @@ export class SchemaRenderer {
   private ownWords(node: SchemaNode, depth: number): string {
     const nullable = node.enum ? node.enum.indexOf(null) >= 0 : hasOwn(node, 'const') ? node.const === null : false;
     if (node.enum) {
-      const values = node.enum.filter((v) => v !== null);
+      const values = node.enum.filter((value) => value !== null);
       if (values.length === 0) return 'null';
       const text = values.length === 1 ? `exactly ${JSON.stringify(values[0])}` : `one of ${listValues(values)}`;
       return nullable ? `${text} or null` : text;
@@ -141,10 +141,10 @@ export class SchemaRenderer {
     if (hasOwn(node, 'const')) return `exactly ${JSON.stringify(node.const)}`;
     const types = declaredTypes(node);
     if (!types) return this.shapeWords(node, undefined, depth);
-    const base = types.filter((t) => t !== 'null');
+    const base = types.filter((type) => type !== 'null');
     const texts: string[] = [];
     if (base.indexOf('integer') >= 0 && base.indexOf('number') >= 0) base.splice(base.indexOf('integer'), 1);
-    for (const t of base) texts.push(this.shapeWords(node, t, depth));
+    for (const type of base) texts.push(this.shapeWords(node, type, depth));
     if (types.indexOf('null') >= 0) texts.push('null');
     return texts.join(' or ');
   }
@@ -226,7 +226,7 @@ export function objectShape(node: SchemaNode, ctx: RenderContext, depth = 0): Ob
   const merged: ObjectShape = { properties: [], required: [], additional: undefined };
   for (const part of parts) {
     for (const [name, prop] of part.properties)
-      if (!merged.properties.some(([n]) => n === name)) merged.properties.push([name, prop]);
+      if (!merged.properties.some(([existing]) => existing === name)) merged.properties.push([name, prop]);
     for (const name of part.required) if (merged.required.indexOf(name) < 0) merged.required.push(name);
     if (part.additional !== undefined && merged.additional === undefined) merged.additional = part.additional;
   }

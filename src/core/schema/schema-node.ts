@@ -72,10 +72,10 @@ export function declaredTypes(node: SchemaNode): TypeName[] | undefined {
   const values = node.enum ?? (hasOwn(node, 'const') ? [node.const] : undefined);
   if (values) {
     const types: TypeName[] = [];
-    for (const v of values) {
-      const t = jsonTypeOf(v);
-      if (t === 'undefined' || t === 'other') continue;
-      if (types.indexOf(t) < 0) types.push(t);
+    for (const value of values) {
+      const type = jsonTypeOf(value);
+      if (type === 'undefined' || type === 'other') continue;
+      if (types.indexOf(type) < 0) types.push(type);
     }
     return types;
   }
@@ -104,7 +104,7 @@ export function refSegments(ref: string): string[] | undefined {
   return fragment
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 export function resolvePointer(root: unknown, segments: readonly string[]): unknown {
@@ -140,17 +140,17 @@ export function looseKey(text: string): string {
   return text.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+export function deepEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (Array.isArray(left)) {
+    if (!Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!deepEqual(left[index], right[index])) return false;
     return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    for (const k of ka) if (!hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+  if (isPlainObject(left) && isPlainObject(right)) {
+    const ka = Object.keys(left);
+    if (ka.length !== Object.keys(right).length) return false;
+    for (const key of ka) if (!hasOwn(right, key) || !deepEqual(left[key], right[key])) return false;
     return true;
   }
   return false;
@@ -158,10 +158,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** A JSON-safe deep copy (the schema and values are plain JSON). */
 export function deepCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => deepCopy(v)) as unknown as T;
+  if (Array.isArray(value)) return value.map((value) => deepCopy(value)) as unknown as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) setOwnKey(out, k, deepCopy(value[k]));
+    for (const key of Object.keys(value)) setOwnKey(out, key, deepCopy(value[key]));
     return out as T;
   }
   return value;

@@ -19,7 +19,7 @@ const MAX_ENUM_SHOWN = 12;
 
 /** `$.quantity: must be at most 10; got 12; $.item: …`: at most 4, then "and N more". */
 export function formatViolations(violations: Violation[]): string {
-  const shown = violations.slice(0, MAX_SHOWN).map((v) => `${v.path}: ${v.message}`);
+  const shown = violations.slice(0, MAX_SHOWN).map((violation) => `${violation.path}: ${violation.message}`);
   if (violations.length > MAX_SHOWN) shown.push(`and ${violations.length - MAX_SHOWN} more`);
   return shown.join('; ');
 }
@@ -47,49 +47,49 @@ const TYPE_WORDS: Record<string, string> = {
 
 function typeWords(type: unknown): string {
   const names = Array.isArray(type) ? (type as string[]) : String(type).split(',');
-  const words = names.map((n) => TYPE_WORDS[n] ?? n);
+  const words = names.map((name) => TYPE_WORDS[name] ?? name);
   return words.length <= 2 ? words.join(' or ') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
 
 export function listValues(values: readonly unknown[]): string {
-  const shown = values.slice(0, MAX_ENUM_SHOWN).map((v) => JSON.stringify(v));
+  const shown = values.slice(0, MAX_ENUM_SHOWN).map((value) => JSON.stringify(value));
   if (values.length > MAX_ENUM_SHOWN) shown.push('…');
   return shown.join(', ');
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** The message for one ajv error at its own instance path. */
 function messageOf(error: ErrorObject, value: unknown): string {
-  const p = error.params as Record<string, unknown>;
+  const params = error.params as Record<string, unknown>;
   const got = describeGot(value);
   switch (error.keyword) {
     case 'type':
-      return `must be ${typeWords(p.type)}; got ${got}`;
+      return `must be ${typeWords(params.type)}; got ${got}`;
     case 'enum':
-      return `must be one of ${listValues(p.allowedValues as unknown[])}; got ${got}`;
+      return `must be one of ${listValues(params.allowedValues as unknown[])}; got ${got}`;
     case 'const':
-      return `must be ${JSON.stringify(p.allowedValue)}; got ${got}`;
+      return `must be ${JSON.stringify(params.allowedValue)}; got ${got}`;
     case 'minimum':
-      return `must be at least ${p.limit}; got ${got}`;
+      return `must be at least ${params.limit}; got ${got}`;
     case 'maximum':
-      return `must be at most ${p.limit}; got ${got}`;
+      return `must be at most ${params.limit}; got ${got}`;
     case 'exclusiveMinimum':
-      return `must be greater than ${p.limit}; got ${got}`;
+      return `must be greater than ${params.limit}; got ${got}`;
     case 'exclusiveMaximum':
-      return `must be less than ${p.limit}; got ${got}`;
+      return `must be less than ${params.limit}; got ${got}`;
     case 'minLength':
-      return `must be at least ${plural(p.limit as number, 'character')}; got ${typeof value === 'string' ? [...value].length : got}`;
+      return `must be at least ${plural(params.limit as number, 'character')}; got ${typeof value === 'string' ? [...value].length : got}`;
     case 'maxLength':
-      return `must be at most ${plural(p.limit as number, 'character')}; got ${typeof value === 'string' ? [...value].length : got}`;
+      return `must be at most ${plural(params.limit as number, 'character')}; got ${typeof value === 'string' ? [...value].length : got}`;
     case 'minItems':
-      return `must have at least ${plural(p.limit as number, 'item')}; got ${Array.isArray(value) ? value.length : got}`;
+      return `must have at least ${plural(params.limit as number, 'item')}; got ${Array.isArray(value) ? value.length : got}`;
     case 'maxItems':
-      return `must have at most ${plural(p.limit as number, 'item')}; got ${Array.isArray(value) ? value.length : got}`;
+      return `must have at most ${plural(params.limit as number, 'item')}; got ${Array.isArray(value) ? value.length : got}`;
     case 'pattern':
-      return `must match the pattern ${p.pattern}; got ${got}`;
+      return `must match the pattern ${params.pattern}; got ${got}`;
     case 'oneOf':
       return 'matches more than one of the allowed forms';
     default:
@@ -111,14 +111,14 @@ function decodeInstancePath(instancePath: string): string[] {
   return instancePath
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function valueAt(root: unknown, segments: readonly string[]): unknown {
   let current = root;
-  for (const s of segments) {
-    if (Array.isArray(current)) current = current[Number(s)];
-    else if (isPlainObject(current)) current = current[s];
+  for (const segment of segments) {
+    if (Array.isArray(current)) current = current[Number(segment)];
+    else if (isPlainObject(current)) current = current[segment];
     else return undefined;
   }
   return current;
@@ -128,13 +128,13 @@ function valueAt(root: unknown, segments: readonly string[]): unknown {
 export function jsonPath(root: unknown, segments: readonly string[]): string {
   let path = '$';
   let current = root;
-  for (const s of segments) {
+  for (const segment of segments) {
     if (Array.isArray(current)) {
-      path = appendIndex(path, Number(s));
-      current = current[Number(s)];
+      path = appendIndex(path, Number(segment));
+      current = current[Number(segment)];
     } else {
-      path = appendKey(path, s);
-      current = isPlainObject(current) ? current[s] : undefined;
+      path = appendKey(path, segment);
+      current = isPlainObject(current) ? current[segment] : undefined;
     }
   }
   return path;
@@ -142,7 +142,7 @@ export function jsonPath(root: unknown, segments: readonly string[]): string {
 
 function isUnder(segments: readonly string[], prefix: readonly string[]): boolean {
   if (segments.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (segments[i] !== prefix[i]) return false;
+  for (let index = 0; index < prefix.length; index++) if (segments[index] !== prefix[index]) return false;
   return true;
 }
 
@@ -185,17 +185,17 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
   for (const error of errors) {
     const segments = decodeInstancePath(error.instancePath);
     const owner = error.parentSchema as object | undefined;
-    const p = error.params as Record<string, unknown>;
+    const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required') {
       items.push({
-        segments: segments.concat(String(p.missingProperty)),
+        segments: segments.concat(String(params.missingProperty)),
         message: 'is required',
         keyword: 'required',
         owner,
       });
     } else if (error.keyword === 'additionalProperties') {
       items.push({
-        segments: segments.concat(String(p.additionalProperty)),
+        segments: segments.concat(String(params.additionalProperty)),
         message: 'is not allowed',
         keyword: 'additionalProperties',
         owner,
@@ -207,12 +207,14 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
     }
   }
   // A wrong type already says enough; "must be one of" on top of it is noise.
-  const typed = items.filter((i) => i.keyword === 'type');
+  const typed = items.filter((item) => item.keyword === 'type');
   items = items.filter(
-    (i) =>
+    (item) =>
       !(
-        (i.keyword === 'enum' || i.keyword === 'const') &&
-        typed.some((t) => t.owner === i.owner && t.segments.join('/') === i.segments.join('/'))
+        (item.keyword === 'enum' || item.keyword === 'const') &&
+        typed.some(
+          (typedItem) => typedItem.owner === item.owner && typedItem.segments.join('/') === item.segments.join('/'),
+        )
       ),
   );
   const out: Violation[] = [];
@@ -239,13 +241,13 @@ function summariseComposition(
   const here = segments.join('/');
   // An error right at this spot comes from a branch evaluated on this same value; a deeper
   // one from anything a branch reaches (recursive schemas reach each other, hence two sets).
-  const nearSets = branches.map((b) => reachable(b, helpers, true));
-  const farSets = branches.map((b) => reachable(b, helpers, false));
+  const nearSets = branches.map((branch) => reachable(branch, helpers, true));
+  const farSets = branches.map((branch) => reachable(branch, helpers, false));
   const inBranch = (item: Item): number[] => {
     const hits: number[] = [];
     if (!item.owner || !isUnder(item.segments, segments)) return hits;
     const sets = item.segments.join('/') === here ? nearSets : farSets;
-    sets.forEach((set, i) => set.has(item.owner as object) && hits.push(i));
+    sets.forEach((set, index) => set.has(item.owner as object) && hits.push(index));
     return hits;
   };
   const kept: Item[] = [];
@@ -253,7 +255,7 @@ function summariseComposition(
   for (const item of items) {
     const hits = inBranch(item);
     if (hits.length === 0) kept.push(item);
-    else for (const i of hits) perBranch[i].push(item);
+    else for (const index of hits) perBranch[index].push(item);
   }
   const passing = (error.params as { passingSchemas?: number[] | null }).passingSchemas;
   if (error.keyword === 'oneOf' && passing) {
@@ -262,13 +264,16 @@ function summariseComposition(
   }
   // A branch "fits" when the value at this spot has its type and its fixed value(s).
   const fitting = perBranch
-    .map((errs, i) => ({ errs, i }))
+    .map((errs, index) => ({ errs, i: index }))
     .filter(
       ({ errs }) =>
         !errs.some(
-          (e) =>
-            e.segments.join('/') === here &&
-            (e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'const' || e.keyword === 'anyOf'),
+          (entry) =>
+            entry.segments.join('/') === here &&
+            (entry.keyword === 'type' ||
+              entry.keyword === 'enum' ||
+              entry.keyword === 'const' ||
+              entry.keyword === 'anyOf'),
         ),
     );
   if (fitting.length === 1 && fitting[0].errs.length > 0) {

@@ -166,8 +166,8 @@ function toSchema(parameters: ToolDefinition['parameters'], toolName: string): J
   try {
     schema = parameters instanceof JsonSchema ? parameters : JsonSchema.from(parameters);
   } catch (error) {
-    const e = AgentError.from(error, 'invalid_schema');
-    throw new AgentError('invalid_schema', `Tool "${toolName}": ${e.message}`, { cause: error });
+    const agentError = AgentError.from(error, 'invalid_schema');
+    throw new AgentError('invalid_schema', `Tool "${toolName}": ${agentError.message}`, { cause: error });
   }
   const type = (schema.json as { type?: unknown }).type;
   if (type !== undefined && type !== 'object') {
@@ -186,7 +186,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export function newCallId(): string {
   counter = (counter + 1) % 1_000_000;
   let id = 'call_';
-  for (let i = 0; i < 18; i++) id += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
+  for (let index = 0; index < 18; index++) id += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
   const tail = counter.toString(36).padStart(6, '0').slice(-6);
   return id + tail;
 }

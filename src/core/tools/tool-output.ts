@@ -36,10 +36,10 @@ export const ToolOutput = {
 
 export function isToolOutput(value: unknown): value is ToolOutput {
   if (typeof value !== 'object' || value === null) return false;
-  const v = value as { kind?: unknown; text?: unknown; message?: unknown };
+  const fields = value as { kind?: unknown; text?: unknown; message?: unknown };
   return (
-    (v.kind === 'text' && typeof v.text === 'string') ||
-    (v.kind === 'error' && typeof v.message === 'string') ||
-    (v.kind === 'json' && 'value' in (value as object))
+    (fields.kind === 'text' && typeof fields.text === 'string') ||
+    (fields.kind === 'error' && typeof fields.message === 'string') ||
+    (fields.kind === 'json' && 'value' in (value as object))
   );
 }

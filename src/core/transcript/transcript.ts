@@ -26,38 +26,39 @@ export function transcriptToJSON(data: TranscriptData): { type: string; version:
 /** Reads a saved transcript; throws invalid_request naming what is wrong. */
 export function transcriptFromJSON(input: unknown): TranscriptData {
   const value = readJsonInput(input, 'Saved transcript');
-  const w = value as { type?: unknown; version?: unknown; transcript?: unknown };
-  if (!w || typeof w !== 'object' || w.type !== TRANSCRIPT_FORMAT) {
+  const wrapper = value as { type?: unknown; version?: unknown; transcript?: unknown };
+  if (!wrapper || typeof wrapper !== 'object' || wrapper.type !== TRANSCRIPT_FORMAT) {
     throw new AgentError('invalid_request', `Saved transcript must have type "${TRANSCRIPT_FORMAT}".`);
   }
-  if (w.version !== TRANSCRIPT_VERSION) {
+  if (wrapper.version !== TRANSCRIPT_VERSION) {
     throw new AgentError(
       'invalid_request',
-      `Saved transcript version ${JSON.stringify(w.version)} is not supported (expected ${TRANSCRIPT_VERSION}).`,
+      `Saved transcript version ${JSON.stringify(wrapper.version)} is not supported (expected ${TRANSCRIPT_VERSION}).`,
     );
   }
-  const t = w.transcript as Partial<TranscriptData> | undefined;
-  if (!t || !Array.isArray(t.entries)) throw new AgentError('invalid_request', 'Saved transcript has no entries list.');
-  t.entries.forEach((e, i) => checkEntry(e, i));
+  const data = wrapper.transcript as Partial<TranscriptData> | undefined;
+  if (!data || !Array.isArray(data.entries))
+    throw new AgentError('invalid_request', 'Saved transcript has no entries list.');
+  data.entries.forEach((entry, index) => checkEntry(entry, index));
   return {
-    instructions: typeof t.instructions === 'string' ? t.instructions : '',
-    contextNote: typeof t.contextNote === 'string' ? t.contextNote : '',
-    tools: Array.isArray(t.tools) ? t.tools : [],
-    entries: clone(t.entries),
+    instructions: typeof data.instructions === 'string' ? data.instructions : '',
+    contextNote: typeof data.contextNote === 'string' ? data.contextNote : '',
+    tools: Array.isArray(data.tools) ? data.tools : [],
+    entries: clone(data.entries),
   };
 }
 
-export function checkEntry(e: unknown, i: number): void {
-  const x = e as { type?: unknown; text?: unknown; call?: ToolCall; output?: unknown };
-  const where = `transcript.entries[${i}]`;
-  if (!x || typeof x !== 'object') throw new AgentError('invalid_request', `${where} must be an object.`);
-  if (x.type === 'prompt' || x.type === 'response') {
-    if (typeof x.text !== 'string') throw new AgentError('invalid_request', `${where}.text must be a string.`);
-  } else if (x.type === 'toolUse') {
-    if (!x.call || typeof x.call.name !== 'string' || typeof x.call.id !== 'string') {
+export function checkEntry(entry: unknown, index: number): void {
+  const fields = entry as { type?: unknown; text?: unknown; call?: ToolCall; output?: unknown };
+  const where = `transcript.entries[${index}]`;
+  if (!fields || typeof fields !== 'object') throw new AgentError('invalid_request', `${where} must be an object.`);
+  if (fields.type === 'prompt' || fields.type === 'response') {
+    if (typeof fields.text !== 'string') throw new AgentError('invalid_request', `${where}.text must be a string.`);
+  } else if (fields.type === 'toolUse') {
+    if (!fields.call || typeof fields.call.name !== 'string' || typeof fields.call.id !== 'string') {
       throw new AgentError('invalid_request', `${where}.call must have an id and a name.`);
     }
-    if (!isToolOutput(x.output)) throw new AgentError('invalid_request', `${where}.output must be a tool output.`);
+    if (!isToolOutput(fields.output)) throw new AgentError('invalid_request', `${where}.output must be a tool output.`);
   } else {
     throw new AgentError('invalid_request', `${where}.type must be "prompt", "toolUse" or "response".`);
   }
@@ -66,13 +67,13 @@ export function checkEntry(e: unknown, i: number): void {
 /** Groups entries into turns: each turn starts with a prompt entry. */
 export function splitTurns(entries: readonly TranscriptEntry[]): TranscriptEntry[][] {
   const turns: TranscriptEntry[][] = [];
-  for (const e of entries) {
-    if (e.type === 'prompt' || turns.length === 0) turns.push([e]);
-    else turns[turns.length - 1].push(e);
+  for (const item of entries) {
+    if (item.type === 'prompt' || turns.length === 0) turns.push([item]);
+    else turns[turns.length - 1].push(item);
   }
   return turns;
 }
 
-export function clone<T>(v: T): T {
-  return v === undefined ? v : JSON.parse(JSON.stringify(v));
+export function clone<T>(value: T): T {
+  return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }
