@@ -52,8 +52,8 @@ function runtimeGlobals(): MaybeFetchGlobals {
 
 /** The runtime's fetch, called unbound (browsers reject fetch called on another `this`). */
 export function runtimeFetch(): FetchLike | undefined {
-  const g = runtimeGlobals();
-  if (typeof g.fetch !== 'function') return undefined;
+  const globals = runtimeGlobals();
+  if (typeof globals.fetch !== 'function') return undefined;
   return (url, init) => (runtimeGlobals().fetch as FetchLike)(url, init);
 }
 

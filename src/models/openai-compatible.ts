@@ -399,7 +399,7 @@ function usageOf(value: unknown): TokenUsage | undefined {
     completion_tokens?: unknown;
     prompt_tokens_details?: { cached_tokens?: unknown } | null;
   };
-  const count = (n: unknown): number => (typeof n === 'number' && isFinite(n) && n >= 0 ? n : 0);
+  const count = (count: unknown): number => (typeof count === 'number' && isFinite(count) && count >= 0 ? count : 0);
   return {
     inputTokens: count(usage.prompt_tokens),
     cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),

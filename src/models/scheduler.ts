@@ -191,7 +191,7 @@ export class ModelScheduler implements LanguageModel {
 
   countTokens(text: string): Promise<number | null> {
     return this.inner.countTokens
-      ? Promise.resolve(this.inner.countTokens(text)).then((n) => n ?? null)
+      ? Promise.resolve(this.inner.countTokens(text)).then((count) => count ?? null)
       : Promise.resolve(null);
   }
 
@@ -214,9 +214,9 @@ export class ModelScheduler implements LanguageModel {
         priority: Priority.background,
       }))
         void chunk;
-    } catch (e) {
+    } catch (error) {
       // A warm-up stopped for a player (busy) has done its job of not standing in the way.
-      if (AgentError.from(e).code !== 'busy') throw e;
+      if (AgentError.from(error).code !== 'busy') throw error;
     }
   }
 
@@ -492,8 +492,8 @@ export class ModelScheduler implements LanguageModel {
   }
 
   private removeFromQueue(ticket: Ticket): void {
-    const i = this.queue.indexOf(ticket);
-    if (i >= 0) this.queue.splice(i, 1);
+    const index = this.queue.indexOf(ticket);
+    if (index >= 0) this.queue.splice(index, 1);
     if (ticket.onAbort && ticket.signal) ticket.signal.removeEventListener('abort', ticket.onAbort);
     ticket.onAbort = undefined;
   }

@@ -130,13 +130,13 @@ export class ChromePromptModel implements LanguageModel {
   constructor(options: ChromePromptModelOptions = {}) {
     if (typeof options !== 'object' || options === null)
       throw new AgentError('invalid_request', 'ChromePromptModel options must be an object.');
-    const o = options;
+    const opts = options;
     if (
-      o.api !== undefined &&
-      ((typeof o.api !== 'object' && typeof o.api !== 'function') ||
-        o.api === null ||
-        typeof o.api.create !== 'function' ||
-        typeof o.api.availability !== 'function')
+      opts.api !== undefined &&
+      ((typeof opts.api !== 'object' && typeof opts.api !== 'function') ||
+        opts.api === null ||
+        typeof opts.api.create !== 'function' ||
+        typeof opts.api.availability !== 'function')
     ) {
       throw new AgentError(
         'invalid_request',
@@ -144,37 +144,40 @@ export class ChromePromptModel implements LanguageModel {
       );
     }
     if (
-      o.languages !== undefined &&
-      (!Array.isArray(o.languages) ||
-        o.languages.length === 0 ||
-        o.languages.some((l) => typeof l !== 'string' || !l.trim()))
+      opts.languages !== undefined &&
+      (!Array.isArray(opts.languages) ||
+        opts.languages.length === 0 ||
+        opts.languages.some((language) => typeof language !== 'string' || !language.trim()))
     ) {
       throw new AgentError('invalid_request', 'languages must be a non-empty list of language tags such as ["en"].');
     }
-    if (o.maxBaseSessions !== undefined && !(Number.isInteger(o.maxBaseSessions) && o.maxBaseSessions >= 1)) {
+    if (opts.maxBaseSessions !== undefined && !(Number.isInteger(opts.maxBaseSessions) && opts.maxBaseSessions >= 1)) {
       throw new AgentError(
         'invalid_request',
-        `maxBaseSessions must be a whole number ≥ 1, got ${String(o.maxBaseSessions)}.`,
+        `maxBaseSessions must be a whole number ≥ 1, got ${String(opts.maxBaseSessions)}.`,
       );
     }
-    if (o.maxInputTokens !== undefined && !(typeof o.maxInputTokens === 'number' && o.maxInputTokens >= 256)) {
-      throw new AgentError('invalid_request', `maxInputTokens must be at least 256, got ${String(o.maxInputTokens)}.`);
-    }
-    if (o.samplingMode !== undefined && SAMPLING_MODES.indexOf(o.samplingMode) < 0) {
+    if (opts.maxInputTokens !== undefined && !(typeof opts.maxInputTokens === 'number' && opts.maxInputTokens >= 256)) {
       throw new AgentError(
         'invalid_request',
-        `samplingMode must be one of ${SAMPLING_MODES.join(', ')}; got ${JSON.stringify(o.samplingMode)}.`,
+        `maxInputTokens must be at least 256, got ${String(opts.maxInputTokens)}.`,
       );
     }
-    this.injected = o.api;
-    this.languages = o.languages ? o.languages.slice() : ['en'];
-    this.maxBases = o.maxBaseSessions ?? 4;
-    this.maxInputTokens = o.maxInputTokens;
-    this.fixedMode = o.samplingMode;
-    this.schemaInPrompt = o.schemaInPrompt !== false;
+    if (opts.samplingMode !== undefined && SAMPLING_MODES.indexOf(opts.samplingMode) < 0) {
+      throw new AgentError(
+        'invalid_request',
+        `samplingMode must be one of ${SAMPLING_MODES.join(', ')}; got ${JSON.stringify(opts.samplingMode)}.`,
+      );
+    }
+    this.injected = opts.api;
+    this.languages = opts.languages ? opts.languages.slice() : ['en'];
+    this.maxBases = opts.maxBaseSessions ?? 4;
+    this.maxInputTokens = opts.maxInputTokens;
+    this.fixedMode = opts.samplingMode;
+    this.schemaInPrompt = opts.schemaInPrompt !== false;
     this.caps = {
       modelName: 'chrome-built-in',
-      maxInputTokens: o.maxInputTokens ?? DEFAULT_MAX_INPUT,
+      maxInputTokens: opts.maxInputTokens ?? DEFAULT_MAX_INPUT,
       maxOutputTokens: OUTPUT_RESERVE,
       systemInstructions: true,
       prefixCaching: true,
@@ -420,17 +423,17 @@ export class ChromePromptModel implements LanguageModel {
 
   private coreOptions(mode: SamplingMode | undefined): PromptCoreOptions {
     const expected = [{ type: 'text' as const, languages: this.languages.slice() }];
-    const o: PromptCoreOptions = {
+    const settings: PromptCoreOptions = {
       expectedInputs: expected,
       expectedOutputs: [{ type: 'text', languages: this.languages.slice() }],
     };
-    if (mode) o.samplingMode = mode;
-    return o;
+    if (mode) settings.samplingMode = mode;
+    return settings;
   }
 
   private downloading(): ModelAvailability {
-    const p = this.lastProgress;
-    return p ? { status: 'downloading', fraction: p.fraction } : { status: 'downloading' };
+    const progress = this.lastProgress;
+    return progress ? { status: 'downloading', fraction: progress.fraction } : { status: 'downloading' };
   }
 
   private runDownload(): Promise<void> {
@@ -441,7 +444,7 @@ export class ChromePromptModel implements LanguageModel {
       pending = Promise.resolve(
         api.create({
           ...this.coreOptions(this.fixedMode),
-          monitor: (m) => m.addEventListener('downloadprogress', (e) => this.onProgress(e.loaded)),
+          monitor: (monitor) => monitor.addEventListener('downloadprogress', (event) => this.onProgress(event.loaded)),
         }),
       );
     } catch (error) {
@@ -452,10 +455,10 @@ export class ChromePromptModel implements LanguageModel {
         destroyQuietly(session);
       },
       (error: unknown) => {
-        const e = fromPromptApi(error, { stage: 'download' });
+        const agentError = fromPromptApi(error, { stage: 'download' });
         if (nameOf(error) === 'NotAllowedError')
-          throw new AgentError('model_unavailable', `${GESTURE_HINT}. ${e.message}`, { cause: error });
-        throw e;
+          throw new AgentError('model_unavailable', `${GESTURE_HINT}. ${agentError.message}`, { cause: error });
+        throw agentError;
       },
     );
   }
@@ -507,10 +510,10 @@ export class ChromePromptModel implements LanguageModel {
         "Chrome's built-in model is still downloading; try again when availability() says available.",
       );
     if (answer !== 'available') {
-      const a = await this.availability();
+      const state = await this.availability();
       throw new AgentError(
         'model_unavailable',
-        a.status === 'unavailable' && a.detail ? a.detail : `Chrome's built-in model is ${String(answer)}.`,
+        state.status === 'unavailable' && state.detail ? state.detail : `Chrome's built-in model is ${String(answer)}.`,
       );
     }
     const initialPrompts: PromptMessage[] = stable ? [{ role: 'system', content: stable }] : [];
@@ -567,8 +570,8 @@ export class ChromePromptModel implements LanguageModel {
 
   private newest(): BaseEntry | undefined {
     let last: BaseEntry | undefined;
-    this.bases.forEach((e) => {
-      last = e;
+    this.bases.forEach((entry) => {
+      last = entry;
     });
     return last;
   }

@@ -20,8 +20,8 @@ export function nameOf(error: unknown): string | undefined {
 }
 
 function messageOf(error: unknown): string {
-  const m = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
-  return typeof m === 'string' && m ? ` (Chrome: ${m})` : '';
+  const rawMessage = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof rawMessage === 'string' && rawMessage ? ` (Chrome: ${rawMessage})` : '';
 }
 
 export interface MapContext {
@@ -75,10 +75,10 @@ export function fromPromptApi(error: unknown, ctx: MapContext): AgentError {
         opts,
       );
     case 'QuotaExceededError': {
-      const e = error as { requested?: unknown; quota?: unknown };
+      const quotaError = error as { requested?: unknown; quota?: unknown };
       const numbers =
-        typeof e.requested === 'number' && typeof e.quota === 'number'
-          ? `: ${e.requested} tokens requested, ${e.quota} available`
+        typeof quotaError.requested === 'number' && typeof quotaError.quota === 'number'
+          ? `: ${quotaError.requested} tokens requested, ${quotaError.quota} available`
           : '';
       const where =
         ctx.stage === 'create'

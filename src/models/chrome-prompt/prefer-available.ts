@@ -31,9 +31,9 @@ export class PreferAvailableModel implements LanguageModel {
   }
 
   async availability(): Promise<ModelAvailability> {
-    const a = await this.primary.availability();
-    if (a.status === 'available') this.ready = true;
-    return a;
+    const state = await this.primary.availability();
+    if (state.status === 'available') this.ready = true;
+    return state;
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {

@@ -98,23 +98,25 @@ export function newAbortController(): AbortControllerLike | undefined {
 }
 
 export function contextUsageOf(session: PromptSession): number | undefined {
-  const v = session.contextUsage !== undefined ? session.contextUsage : session.inputUsage;
-  return typeof v === 'number' && v >= 0 && isFinite(v) ? v : undefined;
+  const value = session.contextUsage !== undefined ? session.contextUsage : session.inputUsage;
+  return typeof value === 'number' && value >= 0 && isFinite(value) ? value : undefined;
 }
 
 /** The context window; Infinity is allowed by the spec ("no specific limit"). */
 export function contextWindowOf(session: PromptSession): number | undefined {
-  const v = session.contextWindow !== undefined ? session.contextWindow : session.inputQuota;
-  return typeof v === 'number' && v > 0 ? v : undefined;
+  const value = session.contextWindow !== undefined ? session.contextWindow : session.inputQuota;
+  return typeof value === 'number' && value > 0 ? value : undefined;
 }
 
 export function measureOf(
   session: PromptSession,
 ): ((input: string, options?: PromptOptions) => Promise<number>) | undefined {
   if (typeof session.measureContextUsage === 'function')
-    return (i, o) => (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(i, o);
+    return (input, options) =>
+      (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(input, options);
   if (typeof session.measureInputUsage === 'function')
-    return (i, o) => (session.measureInputUsage as NonNullable<PromptSession['measureInputUsage']>)(i, o);
+    return (input, options) =>
+      (session.measureInputUsage as NonNullable<PromptSession['measureInputUsage']>)(input, options);
   return undefined;
 }
 
@@ -138,11 +140,11 @@ export function permissionsPolicyAllows(): boolean | undefined {
 
 /** True when this page runs in an iframe of another origin (a web game portal). */
 export function inCrossOriginFrame(): boolean {
-  const g = globalThis as { top?: unknown; self?: unknown; location?: { origin?: string } };
-  if (!g.top || g.top === g.self) return false;
+  const scope = globalThis as { top?: unknown; self?: unknown; location?: { origin?: string } };
+  if (!scope.top || scope.top === scope.self) return false;
   try {
-    const top = g.top as { location: { origin: string } };
-    return top.location.origin !== (g.location && g.location.origin);
+    const top = scope.top as { location: { origin: string } };
+    return top.location.origin !== (scope.location && scope.location.origin);
   } catch {
     return true; // reading a cross-origin parent's location throws
   }

@@ -43,8 +43,8 @@ export class ChunkQueue<T> {
   }
 
   private wake(): void {
-    const w = this.waiter;
+    const waiter = this.waiter;
     this.waiter = undefined;
-    if (w) w();
+    if (waiter) waiter();
   }
 }

@@ -186,8 +186,8 @@ export class GeminiNanoModel implements LanguageModel {
           }
         },
         (error: unknown) => {
-          const e = AgentError.from(error);
-          if (e.code === 'model_unavailable' && e.message === NOT_IN_BUILD) {
+          const agentError = AgentError.from(error);
+          if (agentError.code === 'model_unavailable' && agentError.message === NOT_IN_BUILD) {
             // No answer at all: the transport may know why (module missing, bridge taken over).
             let cause: string | undefined;
             try {
@@ -195,11 +195,13 @@ export class GeminiNanoModel implements LanguageModel {
             } catch {
               cause = undefined;
             }
-            if (cause) throw new AgentError('model_unavailable', cause, { cause: e });
+            if (cause) throw new AgentError('model_unavailable', cause, { cause: agentError });
           }
-          throw e.code === 'model_unavailable'
-            ? e
-            : new AgentError('model_unavailable', `The native side refused the handshake: ${e.message}`, { cause: e });
+          throw agentError.code === 'model_unavailable'
+            ? agentError
+            : new AgentError('model_unavailable', `The native side refused the handshake: ${agentError.message}`, {
+                cause: agentError,
+              });
         },
       );
       this.readyPromise.catch(() => {
@@ -232,12 +234,12 @@ export class GeminiNanoModel implements LanguageModel {
       case 'downloadable':
         return { status: value.status };
       case 'downloading': {
-        const p = this.lastProgress;
-        return p
+        const progress = this.lastProgress;
+        return progress
           ? {
               status: 'downloading',
-              bytesDownloaded: p.bytesDownloaded,
-              ...(p.totalBytes !== undefined ? { totalBytes: p.totalBytes } : {}),
+              bytesDownloaded: progress.bytesDownloaded,
+              ...(progress.totalBytes !== undefined ? { totalBytes: progress.totalBytes } : {}),
             }
           : { status: 'downloading' };
       }
@@ -365,16 +367,17 @@ export class GeminiNanoModel implements LanguageModel {
       timeoutMs: this.firstChunkTimeoutMs,
       idleTimeoutMs: this.idleTimeoutMs,
       signal,
-      onNotification: (method, p) => {
+      onNotification: (method, params) => {
         if (method !== 'generate/chunk') return;
-        if (!isGenerateChunk(p)) throw new AgentError('generation_failed', 'The native side sent a malformed chunk.');
-        if (p.seq !== nextSeq)
+        if (!isGenerateChunk(params))
+          throw new AgentError('generation_failed', 'The native side sent a malformed chunk.');
+        if (params.seq !== nextSeq)
           throw new AgentError(
             'generation_failed',
-            `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${p.seq}).`,
+            `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${params.seq}).`,
           );
         nextSeq++;
-        queue.push(p.delta);
+        queue.push(params.delta);
       },
     });
     let final: GenerateResult | undefined;

@@ -125,16 +125,16 @@ export function parseIncoming(raw: unknown): IncomingMessage | undefined {
   }
   const id = msg.id;
   if ('error' in msg) {
-    const e = msg.error;
-    if (!isRecord(e) || typeof e.code !== 'number') return undefined;
+    const wireError = msg.error;
+    if (!isRecord(wireError) || typeof wireError.code !== 'number') return undefined;
     if (id !== null && !isRequestId(id)) return undefined;
     return {
       kind: 'error',
       id,
       error: {
-        code: e.code,
-        message: typeof e.message === 'string' ? e.message : '',
-        data: isRecord(e.data) ? (e.data as Partial<BridgeErrorData>) : undefined,
+        code: wireError.code,
+        message: typeof wireError.message === 'string' ? wireError.message : '',
+        data: isRecord(wireError.data) ? (wireError.data as Partial<BridgeErrorData>) : undefined,
       },
     };
   }
@@ -142,8 +142,8 @@ export function parseIncoming(raw: unknown): IncomingMessage | undefined {
   return undefined;
 }
 
-export function isRequestId(v: unknown): v is RequestId {
-  return typeof v === 'string' || typeof v === 'number';
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 export function encodeRequest(id: RequestId, method: BridgeMethod, params: object): string {
@@ -154,43 +154,47 @@ export function encodeNotification(method: BridgeMethod, params: object): string
   return JSON.stringify({ jsonrpc: '2.0', method, params });
 }
 
-export function isAvailabilityResult(v: unknown): v is AvailabilityResult {
-  if (!isRecord(v)) return false;
-  if (v.status === 'available' || v.status === 'downloadable' || v.status === 'downloading') return true;
-  return v.status === 'unavailable' && typeof v.reason === 'string';
+export function isAvailabilityResult(value: unknown): value is AvailabilityResult {
+  if (!isRecord(value)) return false;
+  if (value.status === 'available' || value.status === 'downloadable' || value.status === 'downloading') return true;
+  return value.status === 'unavailable' && typeof value.reason === 'string';
 }
 
-export function isModelInfoResult(v: unknown): v is ModelInfoResult {
+export function isModelInfoResult(value: unknown): value is ModelInfoResult {
   return (
-    isRecord(v) &&
-    typeof v.baseModelName === 'string' &&
-    typeof v.tokenLimit === 'number' &&
-    typeof v.systemInstructions === 'boolean' &&
-    typeof v.prefixCaching === 'boolean' &&
-    typeof v.thinking === 'boolean'
+    isRecord(value) &&
+    typeof value.baseModelName === 'string' &&
+    typeof value.tokenLimit === 'number' &&
+    typeof value.systemInstructions === 'boolean' &&
+    typeof value.prefixCaching === 'boolean' &&
+    typeof value.thinking === 'boolean'
   );
 }
 
-export function isGenerateResult(v: unknown): v is GenerateResult {
+export function isGenerateResult(value: unknown): value is GenerateResult {
   return (
-    isRecord(v) &&
-    typeof v.text === 'string' &&
-    (v.finishReason === 'stop' || v.finishReason === 'max_tokens' || v.finishReason === 'other')
+    isRecord(value) &&
+    typeof value.text === 'string' &&
+    (value.finishReason === 'stop' || value.finishReason === 'max_tokens' || value.finishReason === 'other')
   );
 }
 
-export function isGenerateChunk(v: Record<string, unknown>): v is Record<string, unknown> & GenerateChunkParams {
-  return isRequestId(v.id) && typeof v.delta === 'string' && typeof v.seq === 'number';
+export function isGenerateChunk(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & GenerateChunkParams {
+  return isRequestId(value.id) && typeof value.delta === 'string' && typeof value.seq === 'number';
 }
 
-export function isDownloadProgress(v: Record<string, unknown>): v is Record<string, unknown> & DownloadProgressParams {
+export function isDownloadProgress(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & DownloadProgressParams {
   return (
-    isRequestId(v.id) &&
-    typeof v.bytesDownloaded === 'number' &&
-    (v.totalBytes === undefined || typeof v.totalBytes === 'number')
+    isRequestId(value.id) &&
+    typeof value.bytesDownloaded === 'number' &&
+    (value.totalBytes === undefined || typeof value.totalBytes === 'number')
   );
 }
 
-export function isCountTokensResult(v: unknown): v is CountTokensResult {
-  return isRecord(v) && typeof v.totalTokens === 'number' && v.totalTokens >= 0;
+export function isCountTokensResult(value: unknown): value is CountTokensResult {
+  return isRecord(value) && typeof value.totalTokens === 'number' && value.totalTokens >= 0;
 }
