@@ -6,10 +6,10 @@ export function factsLine(facts: unknown): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(facts);
-  } catch (e) {
+  } catch (error) {
     throw new AgentError(
       'invalid_request',
-      `facts must be plain JSON data (${e instanceof Error ? e.message : String(e)}).`,
+      `facts must be plain JSON data (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
   if (text === undefined)

@@ -84,8 +84,8 @@ export class ContentGenerator {
       });
       const response = await run.response();
       return { value: response.structured as T, isFallback: false, modelCalls: calls };
-    } catch (e) {
-      const error = AgentError.from(e);
+    } catch (caught) {
+      const error = AgentError.from(caught);
       if (
         fallback !== undefined &&
         !error.unexpected &&

@@ -90,7 +90,7 @@ export class DecisionEngine {
 
     // Everything that can reject the request runs before the timer and the signal link exist.
     const prefetched = this.prefetch(request.tools ?? []);
-    const tools = (request.tools ?? []).filter((t) => !prefetched.names.has(t.name));
+    const tools = (request.tools ?? []).filter((tool) => !prefetched.names.has(tool.name));
     const agent = this.agentFor(request, tools);
     const prompt = decisionPrompt(request, prefetched.facts);
     const canceller = new Canceller();
@@ -111,8 +111,8 @@ export class DecisionEngine {
           : undefined;
       const run = agent.run(prompt, {
         schema: this.schema(),
-        refine: (v) =>
-          matchOption((v as { choice?: unknown }).choice, ids) === undefined
+        refine: (value) =>
+          matchOption((value as { choice?: unknown }).choice, ids) === undefined
             ? `"choice" must be one of the option ids: ${ids.join(', ')}`
             : undefined,
         toolChoice:
@@ -136,8 +136,8 @@ export class DecisionEngine {
         isFallback: false,
         modelCalls: calls,
       };
-    } catch (e) {
-      const error = AgentError.from(e);
+    } catch (caught) {
+      const error = AgentError.from(caught);
       const outOfTime = timedOut && !(request.signal && request.signal.aborted);
       if (request.fallback !== undefined && !error.unexpected && (outOfTime || UNUSABLE.has(error.code))) {
         return { optionId: request.fallback, reason: '', confidence: 0, isFallback: true, modelCalls: calls };
@@ -156,11 +156,11 @@ export class DecisionEngine {
     let next = 0;
     const worker = async () => {
       while (next < requests.length) {
-        const i = next++;
+        const index = next++;
         try {
-          results[i] = { ok: true, decision: await this.decide(requests[i]) };
-        } catch (e) {
-          results[i] = { ok: false, error: AgentError.from(e) };
+          results[index] = { ok: true, decision: await this.decide(requests[index]) };
+        } catch (caught) {
+          results[index] = { ok: false, error: AgentError.from(caught) };
         }
       }
     };
@@ -199,7 +199,7 @@ export class DecisionEngine {
         value !== null && typeof value === 'object' && !Array.isArray(value)
           ? Object.entries(value as Record<string, unknown>)
           : [[tool.name, value] as [string, unknown]];
-      for (const [k, v] of entries) setOwnKey(facts, k, v);
+      for (const [key, factValue] of entries) setOwnKey(facts, key, factValue);
       names.add(tool.name);
     }
     return { facts, names };
@@ -242,11 +242,11 @@ export function checkDecision(request: DecisionRequest): string[] {
     throw new AgentError('invalid_request', 'decide() needs at least one option ({id, description}).');
   }
   const ids: string[] = [];
-  request.options.forEach((o, i) => {
-    const id = o && typeof o.id === 'string' ? o.id.trim() : '';
-    if (!id) throw new AgentError('invalid_request', `options[${i}].id must be a non-empty string.`);
-    if (typeof o.description !== 'string')
-      throw new AgentError('invalid_request', `options[${i}].description must be a string.`);
+  request.options.forEach((option, index) => {
+    const id = option && typeof option.id === 'string' ? option.id.trim() : '';
+    if (!id) throw new AgentError('invalid_request', `options[${index}].id must be a non-empty string.`);
+    if (typeof option.description !== 'string')
+      throw new AgentError('invalid_request', `options[${index}].description must be a string.`);
     if (ids.indexOf(id) >= 0)
       throw new AgentError('invalid_request', `Option id "${id}" appears twice; ids must be unique.`);
     ids.push(id);
@@ -271,7 +271,7 @@ function decisionPrompt(request: DecisionRequest, prefetched: Record<string, unk
   if (request.facts !== undefined) lines.push(factsLine(request.facts));
   if (Object.keys(prefetched).length > 0) lines.push(factsLine(prefetched));
   lines.push('Options:');
-  for (const o of request.options) lines.push(`- ${o.id.trim()}: ${o.description.trim()}`);
+  for (const option of request.options) lines.push(`- ${option.id.trim()}: ${option.description.trim()}`);
   return lines.join('\n');
 }
 
@@ -299,6 +299,6 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
 }
 
 function clampConfidence(value: unknown): number {
-  const n = typeof value === 'number' && isFinite(value) ? value : 50;
-  return Math.max(0, Math.min(100, Math.round(n)));
+  const confidence = typeof value === 'number' && isFinite(value) ? value : 50;
+  return Math.max(0, Math.min(100, Math.round(confidence)));
 }

@@ -28,8 +28,8 @@ function joined(items: readonly string[]): string {
 export function renderMemoryNote(state: NPCMemoryState, options: MemoryNoteOptions): string {
   const lines: string[] = [];
   if (options.showRelationship) {
-    const r = clampRelationship(state.relationship);
-    lines.push(`You feel ${attitude(r)} toward the player (${r} on -100..100).`);
+    const clamped = clampRelationship(state.relationship);
+    lines.push(`You feel ${attitude(clamped)} toward the player (${clamped} on -100..100).`);
   }
   const facts = joined(state.facts ?? []);
   if (facts) lines.push(`You remember: ${facts}`);
@@ -37,7 +37,7 @@ export function renderMemoryNote(state: NPCMemoryState, options: MemoryNoteOptio
   if (summary) lines.push(`Earlier conversation: ${summary}`);
   const secrets = joined(options.secretsUnlocked ?? []);
   if (secrets) {
-    const plural = (options.secretsUnlocked ?? []).filter((s) => s.trim()).length > 1;
+    const plural = (options.secretsUnlocked ?? []).filter((text) => text.trim()).length > 1;
     lines.push(`You trust the player enough to share your ${plural ? 'secrets' : 'secret'}: ${secrets}`);
   }
   return lines.length > 0 ? `Memory:\n${lines.join('\n')}` : '';

@@ -144,16 +144,16 @@ export function parseMemoryToolSelection(value: unknown): MemoryToolSelection {
     return out;
   }
   if (typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    for (const key of Object.keys(v)) {
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
       if (key !== 'facts' && key !== 'relationship') return bad();
     }
     if (
-      (v.facts !== undefined && typeof v.facts !== 'boolean') ||
-      (v.relationship !== undefined && typeof v.relationship !== 'boolean')
+      (fields.facts !== undefined && typeof fields.facts !== 'boolean') ||
+      (fields.relationship !== undefined && typeof fields.relationship !== 'boolean')
     )
       return bad();
-    return { facts: v.facts === true, relationship: v.relationship === true };
+    return { facts: fields.facts === true, relationship: fields.relationship === true };
   }
   return bad();
 }

@@ -29,11 +29,11 @@ export function clampRelationship(value: number): number {
 
 /** < −60 hostile; < −20 unfriendly; ≤ 20 neutral; ≤ 60 friendly; otherwise trusting. */
 export function attitude(relationship: number): Attitude {
-  const r = clampRelationship(relationship);
-  if (r < -60) return 'hostile';
-  if (r < -20) return 'unfriendly';
-  if (r <= 20) return 'neutral';
-  if (r <= 60) return 'friendly';
+  const clamped = clampRelationship(relationship);
+  if (clamped < -60) return 'hostile';
+  if (clamped < -20) return 'unfriendly';
+  if (clamped <= 20) return 'neutral';
+  if (clamped <= 60) return 'friendly';
   return 'trusting';
 }
 
@@ -84,19 +84,19 @@ export function parseMemoryState(value: unknown): NPCMemoryState {
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new AgentError('invalid_request', 'memory: must be an object with facts, relationship and summary.');
   }
-  const v = value as Record<string, unknown>;
-  const facts = v.facts ?? [];
-  if (!Array.isArray(facts) || facts.some((f) => typeof f !== 'string')) {
+  const fields = value as Record<string, unknown>;
+  const facts = fields.facts ?? [];
+  if (!Array.isArray(facts) || facts.some((fact) => typeof fact !== 'string')) {
     throw new AgentError('invalid_request', 'memory.facts: must be a list of strings.');
   }
-  const relationship = v.relationship ?? 0;
+  const relationship = fields.relationship ?? 0;
   if (typeof relationship !== 'number' || !isFinite(relationship)) {
     throw new AgentError(
       'invalid_request',
       `memory.relationship: must be a number from -100 to 100; got ${JSON.stringify(relationship)}.`,
     );
   }
-  const summary = v.summary ?? '';
+  const summary = fields.summary ?? '';
   if (typeof summary !== 'string') {
     throw new AgentError('invalid_request', 'memory.summary: must be a string.');
   }

@@ -21,107 +21,113 @@ class Stop {
 
 /** The first syntax error in `text`, or undefined when it is valid strict JSON. */
 export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
-  let i = 0;
-  const n = text.length;
+  let index = 0;
+  const length = text.length;
 
   const fail = (what: string): never => {
-    if (i >= n) throw new Stop('Unexpected end of JSON input', n);
-    throw new Stop(`Unexpected ${what === '' ? `token ${JSON.stringify(text[i])}` : what}`, i);
+    if (index >= length) throw new Stop('Unexpected end of JSON input', length);
+    throw new Stop(`Unexpected ${what === '' ? `token ${JSON.stringify(text[index])}` : what}`, index);
   };
   const skipSpace = (): void => {
-    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+    while (
+      index < length &&
+      (text[index] === ' ' || text[index] === '\t' || text[index] === '\n' || text[index] === '\r')
+    )
+      index++;
   };
   const expect = (ch: string): void => {
-    if (text[i] !== ch) fail(`token ${i < n ? JSON.stringify(text[i]) : ''}, expected ${JSON.stringify(ch)}`);
-    i++;
+    if (text[index] !== ch)
+      fail(`token ${index < length ? JSON.stringify(text[index]) : ''}, expected ${JSON.stringify(ch)}`);
+    index++;
   };
   const readString = (): void => {
-    i++; // opening quote
+    index++; // opening quote
     for (;;) {
-      if (i >= n) fail('');
-      const ch = text[i];
+      if (index >= length) fail('');
+      const ch = text[index];
       if (ch === '"') {
-        i++;
+        index++;
         return;
       }
       if (ch === '\\') {
-        i++;
-        const esc = text[i];
+        index++;
+        const esc = text[index];
         if (esc === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('bad \\u escape in string');
-          i += 5;
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(index + 1, index + 5))) fail('bad \\u escape in string');
+          index += 5;
         } else if (esc !== undefined && '"\\/bfnrt'.indexOf(esc) >= 0) {
-          i++;
+          index++;
         } else {
           fail('bad escape in string');
         }
       } else if (ch < ' ') {
         fail('control character in string');
       } else {
-        i++;
+        index++;
       }
     }
   };
   const readNumber = (): void => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(index, index + 400));
     if (!match) fail('');
-    i += match![0].length;
+    index += match![0].length;
   };
   const readValue = (depth: number): void => {
     if (depth > 512) fail('nesting too deep');
     skipSpace();
-    const ch = text[i];
+    const ch = text[index];
     if (ch === '{') {
-      i++;
+      index++;
       skipSpace();
-      if (text[i] === '}') {
-        i++;
+      if (text[index] === '}') {
+        index++;
         return;
       }
       for (;;) {
         skipSpace();
-        if (text[i] !== '"') fail(i < n ? `token ${JSON.stringify(text[i])}, expected a quoted key` : '');
+        if (text[index] !== '"')
+          fail(index < length ? `token ${JSON.stringify(text[index])}, expected a quoted key` : '');
         readString();
         skipSpace();
         expect(':');
         readValue(depth + 1);
         skipSpace();
-        if (text[i] === ',') {
-          i++;
+        if (text[index] === ',') {
+          index++;
           continue;
         }
-        if (text[i] === '}') {
-          i++;
+        if (text[index] === '}') {
+          index++;
           return;
         }
-        fail(i < n ? `token ${JSON.stringify(text[i])}, expected "," or "}"` : '');
+        fail(index < length ? `token ${JSON.stringify(text[index])}, expected "," or "}"` : '');
       }
     }
     if (ch === '[') {
-      i++;
+      index++;
       skipSpace();
-      if (text[i] === ']') {
-        i++;
+      if (text[index] === ']') {
+        index++;
         return;
       }
       for (;;) {
         readValue(depth + 1);
         skipSpace();
-        if (text[i] === ',') {
-          i++;
+        if (text[index] === ',') {
+          index++;
           continue;
         }
-        if (text[i] === ']') {
-          i++;
+        if (text[index] === ']') {
+          index++;
           return;
         }
-        fail(i < n ? `token ${JSON.stringify(text[i])}, expected "," or "]"` : '');
+        fail(index < length ? `token ${JSON.stringify(text[index])}, expected "," or "]"` : '');
       }
     }
     if (ch === '"') return readString();
     for (const word of ['true', 'false', 'null']) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
+      if (text.startsWith(word, index)) {
+        index += word.length;
         return;
       }
     }
@@ -132,7 +138,7 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   try {
     readValue(0);
     skipSpace();
-    if (i < n) fail(`token ${JSON.stringify(text[i])} after the end of the JSON value`);
+    if (index < length) fail(`token ${JSON.stringify(text[index])} after the end of the JSON value`);
     return undefined;
   } catch (error) {
     if (!(error instanceof Stop)) throw error;

@@ -48,28 +48,28 @@ function extraRules(extra: string | undefined): string[] {
 }
 
 export function renderPersonaInstructions(persona: Persona, options: PersonaInstructionOptions): string {
-  const p = normalizePersona(persona);
+  const normalized = normalizePersona(persona);
   const override = options.maxSentences;
   const sentences =
-    typeof override === 'number' && isFinite(override) ? Math.max(1, Math.floor(override)) : p.maxSentences;
-  const secrets = options.secretsInPrefix ? p.secrets : [];
+    typeof override === 'number' && isFinite(override) ? Math.max(1, Math.floor(override)) : normalized.maxSentences;
+  const secrets = options.secretsInPrefix ? normalized.secrets : [];
   const plural = secrets.length > 1;
 
   const lines: string[] = [];
   lines.push(
-    p.role
-      ? `You are ${p.name}, ${p.role.replace(/[.,;]+$/, '')}, a character in a video game.`
-      : `You are ${p.name}, a character in a video game.`,
+    normalized.role
+      ? `You are ${normalized.name}, ${normalized.role.replace(/[.,;]+$/, '')}, a character in a video game.`
+      : `You are ${normalized.name}, a character in a video game.`,
   );
-  if (p.personality) lines.push(`Personality: ${sentence(p.personality)}`);
-  if (p.speakingStyle) lines.push(`Speaking style: ${sentence(p.speakingStyle)}`);
-  if (p.backstory) lines.push(`Background: ${sentence(p.backstory)}`);
-  if (p.goals.length > 0) lines.push(`Goals: ${list(p.goals)}`);
-  if (p.knowledge.length > 0) lines.push(`You know: ${list(p.knowledge)}`);
+  if (normalized.personality) lines.push(`Personality: ${sentence(normalized.personality)}`);
+  if (normalized.speakingStyle) lines.push(`Speaking style: ${sentence(normalized.speakingStyle)}`);
+  if (normalized.backstory) lines.push(`Background: ${sentence(normalized.backstory)}`);
+  if (normalized.goals.length > 0) lines.push(`Goals: ${list(normalized.goals)}`);
+  if (normalized.knowledge.length > 0) lines.push(`You know: ${list(normalized.knowledge)}`);
   if (secrets.length > 0) lines.push(`${plural ? 'Your secrets' : 'Your secret'}: ${list(secrets)}`);
 
   lines.push('Rules:');
-  lines.push(`- Speak only as ${p.name}. Never say you are an AI or a model.`);
+  lines.push(`- Speak only as ${normalized.name}. Never say you are an AI or a model.`);
   lines.push(sentenceRule(sentences));
   lines.push(
     options.usesTools

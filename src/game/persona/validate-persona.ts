@@ -76,7 +76,11 @@ export function parsePersona(input: unknown): Persona {
 
 export function formatPersonaProblems(problems: readonly PersonaProblem[]): string {
   return problems
-    .map((p) => (p.field === 'persona' && p.message.startsWith('persona ') ? p.message : `${p.field}: ${p.message}`))
+    .map((problem) =>
+      problem.field === 'persona' && problem.message.startsWith('persona ')
+        ? problem.message
+        : `${problem.field}: ${problem.message}`,
+    )
     .join('; ');
 }
 
@@ -100,9 +104,9 @@ function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false
 function copyPersona(value: Record<string, unknown>): Persona {
   const out: Record<string, unknown> = {};
   for (const field of PERSONA_FIELDS) {
-    const v = value[field];
-    if (v === undefined) continue;
-    out[field] = Array.isArray(v) ? v.slice() : v;
+    const fieldValue = value[field];
+    if (fieldValue === undefined) continue;
+    out[field] = Array.isArray(fieldValue) ? fieldValue.slice() : fieldValue;
   }
   return out as unknown as Persona;
 }
@@ -155,7 +159,7 @@ const TYPE_WORDS: Record<string, string> = {
 
 /** "speaking_style" → speakingStyle: the field a designer probably meant. */
 function closestField(name: string): string | undefined {
-  const squash = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, '');
+  const squash = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, '');
   const key = squash(name);
   for (const field of PERSONA_FIELDS) {
     if (squash(field) === key) return field;

@@ -71,10 +71,10 @@ function copyChecked(value: unknown, trail: PathSegment[], ancestors: object[]):
   if (Array.isArray(object)) {
     ancestors.push(object);
     const out: JsonValue[] = [];
-    for (let i = 0; i < object.length; i++) {
-      trail.push(i);
-      if (!(i in object)) fail('the list has a hole (a missing item).');
-      out.push(copyChecked(object[i], trail, ancestors));
+    for (let index = 0; index < object.length; index++) {
+      trail.push(index);
+      if (!(index in object)) fail('the list has a hole (a missing item).');
+      out.push(copyChecked(object[index], trail, ancestors));
       trail.pop();
     }
     ancestors.pop();
@@ -105,18 +105,18 @@ export function cloneJson<T extends JsonValue | undefined>(value: T): T {
 }
 
 /** Structural equality; object key order does not matter. */
-export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
+export function jsonEquals(left: JsonValue | undefined, right: JsonValue | undefined): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    for (let index = 0; index < left.length; index++) if (!jsonEquals(left[index], right[index])) return false;
     return true;
   }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
   for (const key of keys) {
-    if (!hasOwn(b, key) || !jsonEquals(a[key], b[key])) return false;
+    if (!hasOwn(right, key) || !jsonEquals(left[key], right[key])) return false;
   }
   return true;
 }
@@ -125,7 +125,7 @@ export function jsonEquals(a: JsonValue | undefined, b: JsonValue | undefined): 
 export function deepFreeze<T extends JsonValue | undefined>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const item of Array.isArray(value) ? value : Object.keys(value).map((k) => (value as JsonObject)[k]))
+    for (const item of Array.isArray(value) ? value : Object.keys(value).map((key) => (value as JsonObject)[key]))
       deepFreeze(item);
   }
   return value;

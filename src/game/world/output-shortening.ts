@@ -28,8 +28,8 @@ export function shortenForOutput(value: JsonValue, path: WorldPath, maxChars: nu
 export function previewOf(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return `[list of ${value.length} item${value.length === 1 ? '' : 's'}]`;
   if (isJsonObject(value)) {
-    const n = Object.keys(value).length;
-    return `{object with ${n} key${n === 1 ? '' : 's'}}`;
+    const keyCount = Object.keys(value).length;
+    return `{object with ${keyCount} key${keyCount === 1 ? '' : 's'}}`;
   }
   if (typeof value === 'string' && value.length > PREVIEW_TEXT_CHARS)
     return `${value.slice(0, PREVIEW_TEXT_CHARS - 3)}...`;
@@ -38,7 +38,7 @@ export function previewOf(value: JsonValue): JsonValue {
 
 function shortenObject(value: JsonObject, path: WorldPath, maxChars: number): JsonObject {
   const keys = Object.keys(value);
-  const example = keys.find((k) => typeof value[k] === 'object' && value[k] !== null) ?? keys[0];
+  const example = keys.find((key) => typeof value[key] === 'object' && value[key] !== null) ?? keys[0];
   const readHint = `read a key such as "${path.child(example).toString()}" for its full value`;
   const build = (count: number): JsonObject => {
     const out: JsonObject = {};

@@ -22,16 +22,16 @@ export function fitToStored(stored: JsonValue | undefined, value: unknown, where
         ? String(value)
         : describeKind(value as JsonValue);
   if (typeof stored === 'number') {
-    const n = toNumber(value);
-    return n === undefined
+    const asNumber = toNumber(value);
+    return asNumber === undefined
       ? { ok: false, message: `${where} holds a number; ${shown} is not a number. Send digits, like 45.` }
-      : { ok: true, value: n };
+      : { ok: true, value: asNumber };
   }
   if (typeof stored === 'boolean') {
-    const b = toBoolean(value);
-    return b === undefined
+    const asBoolean = toBoolean(value);
+    return asBoolean === undefined
       ? { ok: false, message: `${where} holds true/false; ${shown} is neither. Send true or false.` }
-      : { ok: true, value: b };
+      : { ok: true, value: asBoolean };
   }
   if (typeof stored === 'string') {
     if (typeof value === 'string') return { ok: true, value: unquote(value) };
@@ -53,8 +53,8 @@ function toNumber(value: unknown): number | undefined {
   if (trimmed.indexOf(',') >= 0 && !GROUPED_NUMBER.test(trimmed)) return undefined;
   const text = trimmed.replace(/,/g, '');
   if (!NUMBER_TEXT.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
+  const parsed = Number(text);
+  return Number.isFinite(parsed) ? parsed : undefined;
 }
 
 function toBoolean(value: unknown): boolean | undefined {
@@ -69,12 +69,12 @@ function toBoolean(value: unknown): boolean | undefined {
 
 /** `"\"Gorm\""` → `Gorm`: models sometimes quote text that is already a string. */
 function unquote(text: string): string {
-  const t = text.trim();
-  if (t.length >= 2 && t[0] === '"' && t[t.length - 1] === '"') {
-    const parsed = parseJson(t);
-    return typeof parsed === 'string' ? parsed : t.slice(1, -1);
+  const trimmed = text.trim();
+  if (trimmed.length >= 2 && trimmed[0] === '"' && trimmed[trimmed.length - 1] === '"') {
+    const parsed = parseJson(trimmed);
+    return typeof parsed === 'string' ? parsed : trimmed.slice(1, -1);
   }
-  if (t.length >= 2 && t[0] === "'" && t[t.length - 1] === "'") return t.slice(1, -1);
+  if (trimmed.length >= 2 && trimmed[0] === "'" && trimmed[trimmed.length - 1] === "'") return trimmed.slice(1, -1);
   return text;
 }
 

@@ -82,8 +82,8 @@ export class WorldPath {
   /** True when this path is `other` or one of its ancestors (`""` starts every path). */
   isPrefixOf(other: WorldPath, ignoreCase = false): boolean {
     if (this.segments.length > other.segments.length) return false;
-    for (let i = 0; i < this.segments.length; i++) {
-      if (!sameSegment(this.segments[i], other.segments[i], ignoreCase)) return false;
+    for (let index = 0; index < this.segments.length; index++) {
+      if (!sameSegment(this.segments[index], other.segments[index], ignoreCase)) return false;
     }
     return true;
   }
@@ -114,11 +114,15 @@ export class WorldPath {
 }
 
 /** Keys and indexes compare as text, so `party.0` and `party[0]` name the same place. */
-export function sameSegment(a: PathSegment | undefined, b: PathSegment | undefined, ignoreCase = false): boolean {
-  if (a === undefined || b === undefined) return false;
-  const x = String(a);
-  const y = String(b);
-  return ignoreCase ? x.toLowerCase() === y.toLowerCase() : x === y;
+export function sameSegment(
+  left: PathSegment | undefined,
+  right: PathSegment | undefined,
+  ignoreCase = false,
+): boolean {
+  if (left === undefined || right === undefined) return false;
+  const leftText = String(left);
+  const rightText = String(right);
+  return ignoreCase ? leftText.toLowerCase() === rightText.toLowerCase() : leftText === rightText;
 }
 
 /** The list index a segment names, or undefined when it is not a whole non-negative number. */
@@ -147,37 +151,37 @@ function parseSegments(raw: string): PathSegment[] {
   if (text === '') fail('empty segment after the root marker.');
 
   const segments: PathSegment[] = [];
-  let i = 0;
+  let index = 0;
   // After a segment we expect a separator, a bracket or the end.
   let expectSegment = true;
-  while (i < text.length) {
-    const ch = text[i];
+  while (index < text.length) {
+    const ch = text[index];
     if (ch === '[') {
-      const close = findClosingBracket(text, i);
-      if (close < 0) fail(`unclosed "[" at character ${i + 1}.`);
-      segments.push(parseBracket(text.slice(i + 1, close), raw));
+      const close = findClosingBracket(text, index);
+      if (close < 0) fail(`unclosed "[" at character ${index + 1}.`);
+      segments.push(parseBracket(text.slice(index + 1, close), raw));
       if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
-      i = close + 1;
+      index = close + 1;
       expectSegment = false;
       continue;
     }
     if (ch === '.' || ch === '/') {
-      if (expectSegment) fail(`empty segment at character ${i + 1}.`);
-      i++;
+      if (expectSegment) fail(`empty segment at character ${index + 1}.`);
+      index++;
       expectSegment = true;
-      if (i === text.length) fail('the path ends with a separator (empty segment).');
-      if (text[i] === '[') fail(`"${ch}[" leaves an empty segment; write party[0], not party.[0].`);
+      if (index === text.length) fail('the path ends with a separator (empty segment).');
+      if (text[index] === '[') fail(`"${ch}[" leaves an empty segment; write party[0], not party.[0].`);
       continue;
     }
-    if (ch === ']') fail(`unexpected "]" at character ${i + 1}.`);
-    if (!expectSegment) fail(`missing "." before character ${i + 1}.`);
-    let end = i;
+    if (ch === ']') fail(`unexpected "]" at character ${index + 1}.`);
+    if (!expectSegment) fail(`missing "." before character ${index + 1}.`);
+    let end = index;
     while (end < text.length && text[end] !== '.' && text[end] !== '/' && text[end] !== '[' && text[end] !== ']') end++;
-    const key = text.slice(i, end).trim();
-    if (key === '') fail(`empty segment at character ${i + 1}.`);
+    const key = text.slice(index, end).trim();
+    if (key === '') fail(`empty segment at character ${index + 1}.`);
     segments.push(key);
     if (segments.length > MAX_PATH_SEGMENTS) throw tooLong(segments.length);
-    i = end;
+    index = end;
     expectSegment = false;
   }
   return segments;
@@ -186,12 +190,12 @@ function parseSegments(raw: string): PathSegment[] {
 function findClosingBracket(text: string, open: number): number {
   const quote = text[open + 1];
   if (quote === '"' || quote === "'") {
-    for (let j = open + 2; j < text.length; j++) {
-      if (text[j] === '\\') {
-        j++;
+    for (let index = open + 2; index < text.length; index++) {
+      if (text[index] === '\\') {
+        index++;
         continue;
       }
-      if (text[j] === quote) return text[j + 1] === ']' ? j + 1 : -1;
+      if (text[index] === quote) return text[index + 1] === ']' ? index + 1 : -1;
     }
     return -1;
   }

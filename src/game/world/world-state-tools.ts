@@ -48,7 +48,7 @@ export function worldStateTools(world: WorldState, options: WorldStateToolOption
 }
 
 function readTool(world: WorldState, readable: WorldPath[], maxChars: number): AgentTool {
-  const everything = readable.some((r) => r.isRoot);
+  const everything = readable.some((readablePath) => readablePath.isRoot);
   let where: string;
   if (everything) {
     const keys = world.keys() ?? [];
@@ -71,7 +71,7 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
       snapshot: () => {
         if (everything) return world.get('');
         const out: Record<string, unknown> = {};
-        for (const r of readable) setOwnKey(out, r.toString(), world.get(r));
+        for (const readablePath of readable) setOwnKey(out, readablePath.toString(), world.get(readablePath));
         return out;
       },
     },
@@ -80,12 +80,12 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
       if (!(parsed instanceof WorldPath)) return parsed;
       const path = resolveSpelling(world, parsed);
       const shown = path.toString();
-      if (readable.some((r) => r.isPrefixOf(path))) {
+      if (readable.some((readablePath) => readablePath.isPrefixOf(path))) {
         const value = world.get(path);
         if (value === undefined) return ToolOutput.error(missingMessage(world, path, readable));
         return ToolOutput.json(shortenForOutput(value, path, maxChars));
       }
-      const below = readable.filter((r) => path.isPrefixOf(r));
+      const below = readable.filter((readablePath) => path.isPrefixOf(readablePath));
       if (below.length > 0) return ToolOutput.json(shortenForOutput(readableParts(world, path, below), path, maxChars));
       return ToolOutput.error(`"${shown}" is not readable. Readable paths: ${listPaths(readable)}.`);
     },
@@ -116,7 +116,7 @@ function updateTool(world: WorldState, writable: WorldPath[]): AgentTool {
       // then the allowlist, exactly: writable `player.gold` never lets the model write `Player.gold`.
       const path = resolveSpelling(world, parsed);
       const shown = path.toString();
-      const prefix = writable.find((w) => w.isPrefixOf(path));
+      const prefix = writable.find((writablePath) => writablePath.isPrefixOf(path));
       if (!prefix) {
         return ToolOutput.error(`"${shown}" is read-only. Writable paths: ${listPaths(writable)}.`);
       }
@@ -141,10 +141,14 @@ function updateTool(world: WorldState, writable: WorldPath[]): AgentTool {
 function parsePrefixes(paths: readonly string[], name: string): WorldPath[] {
   if (!Array.isArray(paths))
     throw new AgentError('invalid_request', `World state tools: ${name} must be a list of paths.`);
-  const parsed = paths.map((p) => WorldPath.parse(p));
+  const parsed = paths.map((text) => WorldPath.parse(text));
   // A prefix inside another adds nothing and would be listed twice.
   return parsed.filter(
-    (p, i) => !parsed.some((q, j) => j !== i && q.isPrefixOf(p, true) && (!q.equals(p, true) || j < i)),
+    (path, index) =>
+      !parsed.some(
+        (other, otherIndex) =>
+          otherIndex !== index && other.isPrefixOf(path, true) && (!other.equals(path, true) || otherIndex < index),
+      ),
   );
 }
 
@@ -173,7 +177,7 @@ function resolveSpelling(world: WorldState, path: WorldPath): WorldPath {
     const keys = typeof segment === 'string' ? world.keys(WorldPath.of(out)) : undefined;
     if (typeof segment === 'string' && keys && keys.indexOf(segment) < 0) {
       const lower = segment.toLowerCase();
-      const matches = keys.filter((k) => k.toLowerCase() === lower);
+      const matches = keys.filter((key) => key.toLowerCase() === lower);
       if (matches.length === 1) {
         out.push(matches[0]);
         continue;
@@ -193,8 +197,8 @@ function readableParts(world: WorldState, path: WorldPath, below: WorldPath[]): 
     if (value === undefined) continue;
     let node = out;
     const rest = resolved.segments.slice(path.length).map(String);
-    rest.forEach((key, i) => {
-      if (i === rest.length - 1) {
+    rest.forEach((key, index) => {
+      if (index === rest.length - 1) {
         setOwnKey(node, key, value);
         return;
       }
@@ -218,13 +222,14 @@ function missingMessage(world: WorldState, path: WorldPath, readable: WorldPath[
   const name = parent.isRoot ? 'The world state' : `"${parent.toString()}"`;
   const parentValue = world.get(parent);
   if (Array.isArray(parentValue)) {
-    const n = parentValue.length;
-    return n === 0
+    const length = parentValue.length;
+    return length === 0
       ? `${head} ${name} is an empty list.`
-      : `${head} ${name} is a list of ${n} item${n === 1 ? '' : 's'} (indexes 0-${n - 1}).`;
+      : `${head} ${name} is a list of ${length} item${length === 1 ? '' : 's'} (indexes 0-${length - 1}).`;
   }
   if (parentValue !== null && typeof parentValue === 'object') {
-    if (!readable.some((r) => r.isPrefixOf(parent))) return `${head} Readable paths: ${listPaths(readable)}.`;
+    if (!readable.some((readablePath) => readablePath.isPrefixOf(parent)))
+      return `${head} Readable paths: ${listPaths(readable)}.`;
     const keys = Object.keys(parentValue);
     return keys.length === 0
       ? `${head} ${name} is empty.`
@@ -234,7 +239,7 @@ function missingMessage(world: WorldState, path: WorldPath, readable: WorldPath[
 }
 
 function listPaths(paths: WorldPath[]): string {
-  return paths.map((p) => (p.isRoot ? '"" (everything)' : p.toString())).join(', ');
+  return paths.map((path) => (path.isRoot ? '"" (everything)' : path.toString())).join(', ');
 }
 
 function listWithMore(items: string[], max: number): string {

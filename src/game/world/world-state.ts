@@ -109,7 +109,7 @@ export class WorldState {
   /** The keys of the object at `path`, the indexes ("0", "1"…) of a list, or undefined for anything else. */
   keys(path: string | WorldPath = ''): string[] | undefined {
     const found = this.lookup(WorldPath.parse(path));
-    if (Array.isArray(found)) return found.map((_, i) => String(i));
+    if (Array.isArray(found)) return found.map((_, index) => String(index));
     return isJsonObject(found) ? Object.keys(found) : undefined;
   }
 
@@ -124,7 +124,7 @@ export class WorldState {
 
   /** Compact `path: value` lines for a prompt; see summarizeWorld. */
   summary(paths: readonly string[], maxLines = 30): string {
-    return summarizeWorld((p) => this.lookup(p), paths, maxLines);
+    return summarizeWorld((path) => this.lookup(path), paths, maxLines);
   }
 
   /** The `read_world_state` / `update_world_state` tools over this state. */
@@ -135,7 +135,9 @@ export class WorldState {
   /** Change records newer than `sinceVersion` (all that are kept when omitted), optionally only those touching `path`. */
   changes(sinceVersion = -1, path?: string | WorldPath): WorldStateChange[] {
     const filter = path === undefined ? undefined : WorldPath.parse(path);
-    return this.log.filter((c) => c.version > sinceVersion && (!filter || filter.overlaps(WorldPath.parse(c.path))));
+    return this.log.filter(
+      (change) => change.version > sinceVersion && (!filter || filter.overlaps(WorldPath.parse(change.path))),
+    );
   }
 
   // ---- writing -------------------------------------------------------------
@@ -279,19 +281,19 @@ export class WorldState {
   private write(path: WorldPath, value: JsonValue): void {
     const segments = path.segments;
     let node: Container = this.root;
-    for (let i = 0; i < segments.length - 1; i++) {
-      const here = path.slice(0, i + 1);
-      checkSlot(node, segments[i], path.slice(0, i), path);
-      const next = childOf(node, segments[i]);
+    for (let index = 0; index < segments.length - 1; index++) {
+      const here = path.slice(0, index + 1);
+      checkSlot(node, segments[index], path.slice(0, index), path);
+      const next = childOf(node, segments[index]);
       if (next === undefined) {
         // Build the missing branch off to the side, then attach it in one step.
-        putChild(node, segments[i], buildBranch(segments.slice(i + 1), value, here, path));
+        putChild(node, segments[index], buildBranch(segments.slice(index + 1), value, here, path));
         return;
       }
       if (typeof next !== 'object' || next === null) {
         throw new WorldStateError(
           path.toString(),
-          `${here.toString()} holds ${describeKind(next)}, so it has no "${segments[i + 1]}" inside.`,
+          `${here.toString()} holds ${describeKind(next)}, so it has no "${segments[index + 1]}" inside.`,
         );
       }
       node = next;
@@ -304,13 +306,13 @@ export class WorldState {
   private commit(drafts: ChangeDraft[]): boolean {
     if (drafts.length === 0) return false;
     this.currentVersion++;
-    for (const d of drafts) {
+    for (const draft of drafts) {
       const record: { path: string; oldValue?: JsonValue; newValue?: JsonValue; version: number } = {
-        path: d.path.toString(),
+        path: draft.path.toString(),
         version: this.currentVersion,
       };
-      if (d.oldValue !== undefined) record.oldValue = d.oldValue;
-      if (d.newValue !== undefined) record.newValue = d.newValue;
+      if (draft.oldValue !== undefined) record.oldValue = draft.oldValue;
+      if (draft.newValue !== undefined) record.newValue = draft.newValue;
       const change = deepFreeze(record as JsonValue) as unknown as WorldStateChange;
       this.log.push(change);
       this.pending.push(change);
@@ -356,9 +358,9 @@ export class WorldState {
 }
 
 function draftOf(path: WorldPath, oldValue: JsonValue | undefined, newValue: JsonValue): ChangeDraft {
-  const d: ChangeDraft = { path, newValue: cloneJson(newValue) };
-  if (oldValue !== undefined) d.oldValue = cloneJson(oldValue);
-  return d;
+  const draft: ChangeDraft = { path, newValue: cloneJson(newValue) };
+  if (oldValue !== undefined) draft.oldValue = cloneJson(oldValue);
+  return draft;
 }
 
 function checkRoot(root: unknown): JsonObject {
