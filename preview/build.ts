@@ -6,8 +6,8 @@ import { buildPreviewPage } from './build-page';
 
 buildPreviewPage({ minify: true }).then(
   (dir) => console.log(`preview page built in ${dir}`),
-  (e: Error) => {
-    console.error(`preview: ${e.message}`);
+  (error: Error) => {
+    console.error(`preview: ${error.message}`);
     process.exit(1);
   },
 );

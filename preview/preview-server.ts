@@ -45,8 +45,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         res.writeHead(200, { 'content-type': TYPES[name.split('.').pop() as string], 'cache-control': 'no-store' });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
-      (e: Error) => {
-        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${e.message}\n`);
+      (error: Error) => {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`${error.message}\n`);
       },
     );
   });
@@ -65,8 +65,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolvePort, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => {
-      reject(e.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use; pick another with --port.`) : e);
+    server.once('error', (failure: NodeJS.ErrnoException) => {
+      reject(failure.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use; pick another with --port.`) : failure);
     });
     server.listen(port, '127.0.0.1', () => {
       const address = server.address();

@@ -8,11 +8,11 @@ import { startPreviewServer } from './preview-server';
 const DEFAULT_PORT = 7456;
 
 function readPort(argv: string[]): number {
-  const i = argv.indexOf('--port');
-  if (i < 0) return DEFAULT_PORT;
-  const value = Number(argv[i + 1]);
-  if (argv[i + 1] === undefined || !Number.isInteger(value) || value < 0 || value > 65535) {
-    console.error(`preview: --port needs a port number (0–65535), got ${argv[i + 1] ?? 'nothing'}.`);
+  const index = argv.indexOf('--port');
+  if (index < 0) return DEFAULT_PORT;
+  const value = Number(argv[index + 1]);
+  if (argv[index + 1] === undefined || !Number.isInteger(value) || value < 0 || value > 65535) {
+    console.error(`preview: --port needs a port number (0–65535), got ${argv[index + 1] ?? 'nothing'}.`);
     process.exit(2);
   }
   return value;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((e: Error) => {
-  console.error(`preview: ${e.message}`);
+main().catch((error: Error) => {
+  console.error(`preview: ${error.message}`);
   process.exit(1);
 });

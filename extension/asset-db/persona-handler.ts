@@ -56,8 +56,10 @@ function editorTranslate(key: string, vars?: Record<string, string | number>): s
 function defaultDeps(): PersonaHandlerDeps {
   return {
     readText: (path) =>
-      new Promise((resolve, reject) => readFile(path, 'utf8', (e, text) => (e ? reject(e) : resolve(text)))),
-    log: { warn: (m) => console.warn(m), error: (m) => console.error(m) },
+      new Promise((resolve, reject) =>
+        readFile(path, 'utf8', (failure, text) => (failure ? reject(failure) : resolve(text))),
+      ),
+    log: { warn: (message) => console.warn(message), error: (message) => console.error(message) },
     t: editorTranslate,
   };
 }
@@ -76,12 +78,12 @@ export async function checkPersonaAsset(asset: ImportedAsset, deps: PersonaHandl
     return false;
   }
   asset.userData.status = report.status;
-  asset.userData.problems = report.problems.map((p) => ({ field: p.field, message: p.message }));
+  asset.userData.problems = report.problems.map((problem) => ({ field: problem.field, message: problem.message }));
   if (report.fatal) {
     deps.log.error(deps.t('persona.import.notJson', { file, reason: report.summary }));
     return false;
   }
-  const problems = report.problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+  const problems = report.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
   if (report.status === 'error') deps.log.error(deps.t('persona.import.noName', { file, problems }));
   else if (report.status === 'warning') deps.log.warn(deps.t('persona.import.problems', { file, problems }));
   return true;

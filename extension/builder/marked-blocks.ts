@@ -88,8 +88,8 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
   let live: string[] = [];
   let was: string[] = [];
   const saved = new Map<number, string>();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const body = bodyOf(line);
     if (START_PATTERN.test(body)) {
       if (openedAt >= 0) {
@@ -97,10 +97,10 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
           lines: [],
           blockCount,
           saved,
-          error: `line ${i + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends`,
+          error: `line ${index + 1}: a new oam-cocos block starts before the block opened on line ${openedAt + 1} ends`,
         };
       }
-      openedAt = i;
+      openedAt = index;
       blockIndent = indentOf(body);
       live = [];
       was = [];
@@ -108,7 +108,12 @@ export function stripBlocks(lines: readonly string[], options: StripOptions = {}
     }
     if (END_PATTERN.test(body)) {
       if (openedAt < 0) {
-        return { lines: [], blockCount, saved, error: `line ${i + 1}: an oam-cocos end marker without a start marker` };
+        return {
+          lines: [],
+          blockCount,
+          saved,
+          error: `line ${index + 1}: an oam-cocos end marker without a start marker`,
+        };
       }
       // An insertion block (no `was:`) always goes; a replacement gives back its saved or its live line.
       if (was.length > 0) {
@@ -175,11 +180,11 @@ export function renderBlock(edit: LineEdit, style: CommentStyle, lines: readonly
 export function applyEdits(lines: readonly string[], edits: readonly LineEdit[], style: CommentStyle): string[] {
   const cr = lineEndingSuffix(lines);
   const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const here = edits.filter((edit) => edit.at === i);
+  for (let index = 0; index < lines.length; index++) {
+    const here = edits.filter((edit) => edit.at === index);
     const replacement = here.find((edit) => edit.kind === 'replace');
     if (replacement) out.push(...renderBlock(replacement, style, lines, cr));
-    else out.push(lines[i]);
+    else out.push(lines[index]);
     for (const edit of here) {
       if (edit.kind === 'insertAfter') out.push(...renderBlock(edit, style, lines, cr));
     }
@@ -189,9 +194,9 @@ export function applyEdits(lines: readonly string[], edits: readonly LineEdit[],
 
 /** True when `block` occurs as consecutive lines of `lines` (an edit that is already there). */
 export function containsBlock(lines: readonly string[], block: readonly string[]): boolean {
-  outer: for (let i = 0; i + block.length <= lines.length; i++) {
-    for (let j = 0; j < block.length; j++) {
-      if (lines[i + j] !== block[j]) continue outer;
+  outer: for (let start = 0; start + block.length <= lines.length; start++) {
+    for (let offset = 0; offset < block.length; offset++) {
+      if (lines[start + offset] !== block[offset]) continue outer;
     }
     return true;
   }

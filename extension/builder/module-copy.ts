@@ -29,7 +29,7 @@ export interface ModuleCopyOptions {
 function listFiles(root: string, exclude: ReadonlySet<string>, relative = ''): string[] {
   const out: string[] = [];
   const entries = fs.readdirSync(path.join(root, relative), { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   for (const entry of entries) {
     if (exclude.has(entry.name)) continue;
     const child = relative ? `${relative}/${entry.name}` : entry.name;

@@ -13,16 +13,16 @@ export function parseVersion(text: string): ParsedVersion | null {
 }
 
 /** Negative when a < b, zero when equal, positive when a > b. */
-export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
-  const length = Math.max(a.parts.length, b.parts.length);
-  for (let i = 0; i < length; i++) {
-    const difference = (a.parts[i] ?? 0) - (b.parts[i] ?? 0);
+export function compareVersions(left: ParsedVersion, right: ParsedVersion): number {
+  const length = Math.max(left.parts.length, right.parts.length);
+  for (let index = 0; index < length; index++) {
+    const difference = (left.parts[index] ?? 0) - (right.parts[index] ?? 0);
     if (difference !== 0) return difference;
   }
-  if (a.preRelease === b.preRelease) return 0;
-  if (a.preRelease === '') return 1;
-  if (b.preRelease === '') return -1;
-  return a.preRelease < b.preRelease ? -1 : 1;
+  if (left.preRelease === right.preRelease) return 0;
+  if (left.preRelease === '') return 1;
+  if (right.preRelease === '') return -1;
+  return left.preRelease < right.preRelease ? -1 : 1;
 }
 
 /** True when `current` parses and is older than `wanted`; null when `current` is not a version. */

@@ -10,7 +10,7 @@ export type MakeElement = <K extends keyof HTMLElementTagNameMap>(
 export function elementMaker(doc: Document): MakeElement {
   return (tag, attrs = {}, text) => {
     const node = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
     if (text !== undefined) node.textContent = text;
     return node;
   };

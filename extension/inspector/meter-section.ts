@@ -134,7 +134,7 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
 
   const colourOf = (figures: MeterFigures, part: MeterPart): string => {
     if (part.group !== 'persona') return GROUP_COLOURS[part.group];
-    const index = figures.parts.filter((p) => p.group === 'persona').indexOf(part);
+    const index = figures.parts.filter((entry) => entry.group === 'persona').indexOf(part);
     return PERSONA_COLOURS[index % PERSONA_COLOURS.length];
   };
 
@@ -229,7 +229,7 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
     }
 
     table.textContent = '';
-    const personaParts = figures.parts.filter((p) => p.group === 'persona');
+    const personaParts = figures.parts.filter((part) => part.group === 'persona');
     table.appendChild(row(t('persona.meter.row.persona'), 'persona', String(figures.personaTokens)));
     for (const part of personaParts)
       table.appendChild(

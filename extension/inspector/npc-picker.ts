@@ -55,7 +55,7 @@ export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): 
     const mine = ++ticket;
     notes.textContent = '';
     setup = null;
-    chosen = listed.find((n) => n.nodeUuid === nodeUuid);
+    chosen = listed.find((npc) => npc.nodeUuid === nodeUuid);
     if (!nodeUuid) {
       onChange();
       return;
@@ -85,7 +85,7 @@ export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): 
     status.textContent = t('persona.meter.npc.listing');
     return source.list().then(
       (found) => {
-        if (disposed || mine !== ticket) return found.some((n) => n.usesThisPersona);
+        if (disposed || mine !== ticket) return found.some((npc) => npc.usesThisPersona);
         listed = found;
         select.textContent = '';
         select.appendChild(el('option', { value: '' }, t('persona.meter.npc.choose')));
@@ -94,10 +94,10 @@ export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): 
             el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, label(npc)),
           );
         status.textContent = found.length === 0 ? t('persona.meter.npc.none') : '';
-        const keep = found.find((n) => n.nodeUuid === previous) ?? found.find((n) => n.usesThisPersona);
+        const keep = found.find((npc) => npc.nodeUuid === previous) ?? found.find((npc) => npc.usesThisPersona);
         select.value = keep ? keep.nodeUuid : '';
         choose(keep ? keep.nodeUuid : '');
-        return found.some((n) => n.usesThisPersona);
+        return found.some((npc) => npc.usesThisPersona);
       },
       (error: unknown) => {
         if (disposed || mine !== ticket) return null;

@@ -36,6 +36,7 @@ interface InspectorThis {
 
 export const template = '<div class="oam-persona-root"></div>';
 export const style = PERSONA_INSPECTOR_STYLE;
+// eslint-disable-next-line id-length -- Creator's inspector API reads the element selectors from an export named $
 export const $ = { root: '.oam-persona-root' };
 
 function translate(key: string, vars?: Record<string, string | number>): string {

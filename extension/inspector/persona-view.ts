@@ -114,7 +114,7 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     const form = formSection.form();
     const validation = validateForm(form);
     // The form's own problems, then the file's for fields not edited since it was loaded.
-    const merged = validation.problems.concat(fileProblems.filter((p) => !edited.has(fieldOfProblem(p))));
+    const merged = validation.problems.concat(fileProblems.filter((problem) => !edited.has(fieldOfProblem(problem))));
     const byField = new Map<FormField, string[]>();
     const generalTexts: string[] = [];
     let nameProblems = 0;
@@ -183,7 +183,7 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     formSection.element.hidden = false;
     meter.element.hidden = false;
     const own = validatePersona(value);
-    fileProblems = (own.ok ? [] : own.problems).concat(importProblems.filter((p) => p.field !== 'persona'));
+    fileProblems = (own.ok ? [] : own.problems).concat(importProblems.filter((problem) => problem.field !== 'persona'));
     formSection.setForm(formFromPersona(value));
     refresh();
     meter.personaLoaded();

@@ -51,17 +51,21 @@ export function npcCandidatesOfTree(tree: unknown): TreeNode[] {
   const out: TreeNode[] = [];
   const visit = (node: unknown, parentPath: string, isRoot: boolean): void => {
     if (!node || typeof node !== 'object') return;
-    const n = node as Record<string, unknown>;
-    const name = textOf(n.name);
-    const uuid = textOf(n.uuid);
+    const fields = node as Record<string, unknown>;
+    const name = textOf(fields.name);
+    const uuid = textOf(fields.uuid);
     // The scene itself is not a path segment and carries no components.
     const path = isRoot ? '' : parentPath ? `${parentPath}/${name}` : name;
     if (!isRoot && uuid) {
-      const comps = Array.isArray(n.components) ? n.components : Array.isArray(n.__comps__) ? n.__comps__ : null;
+      const comps = Array.isArray(fields.components)
+        ? fields.components
+        : Array.isArray(fields.__comps__)
+          ? fields.__comps__
+          : null;
       const listsNpc = comps !== null && comps.some(isNpcComponentEntry);
       if (comps === null || listsNpc) out.push({ uuid, name, path, mayBeNpc: listsNpc });
     }
-    if (Array.isArray(n.children)) for (const child of n.children) visit(child, path, false);
+    if (Array.isArray(fields.children)) for (const child of fields.children) visit(child, path, false);
   };
   if (Array.isArray(tree)) for (const root of tree) visit(root, '', true);
   else visit(tree, '', true);
@@ -70,7 +74,7 @@ export function npcCandidatesOfTree(tree: unknown): TreeNode[] {
 
 /** Those using the edited persona first, the rest in scene order. */
 export function orderSceneNpcs(list: SceneNpc[]): SceneNpc[] {
-  return list.filter((n) => n.usesThisPersona).concat(list.filter((n) => !n.usesThisPersona));
+  return list.filter((npc) => npc.usesThisPersona).concat(list.filter((npc) => !npc.usesThisPersona));
 }
 
 export function sceneNpcSource(
@@ -139,9 +143,11 @@ async function readStoreWorld(
 
 function isNpcComponentEntry(entry: unknown): boolean {
   if (!entry || typeof entry !== 'object') return false;
-  const e = entry as { type?: unknown; extends?: unknown };
-  if (typeof e.type === 'string' && NPC_TYPE.test(e.type)) return true;
-  return Array.isArray(e.extends) && e.extends.some((x) => typeof x === 'string' && NPC_TYPE.test(x));
+  const fields = entry as { type?: unknown; extends?: unknown };
+  if (typeof fields.type === 'string' && NPC_TYPE.test(fields.type)) return true;
+  return (
+    Array.isArray(fields.extends) && fields.extends.some((base) => typeof base === 'string' && NPC_TYPE.test(base))
+  );
 }
 
 /** Tree fields come as plain strings or as dumped `{ value }`. */

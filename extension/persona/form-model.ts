@@ -72,22 +72,22 @@ function listOf(value: unknown): string[] {
 export function formFromPersona(value: unknown): PersonaForm {
   const form = emptyForm();
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return form;
-  const v = value as Record<string, unknown>;
-  for (const field of TEXT_FIELDS) form[field] = textOf(v[field]);
-  for (const field of LIST_FIELDS) form[field] = listOf(v[field]);
-  form.defaultEmotion = textOf(v.defaultEmotion);
-  form.maxSentences = textOf(v.maxSentences);
-  if (typeof v.$schema === 'string') form.schemaMarker = v.$schema;
+  const fields = value as Record<string, unknown>;
+  for (const field of TEXT_FIELDS) form[field] = textOf(fields[field]);
+  for (const field of LIST_FIELDS) form[field] = listOf(fields[field]);
+  form.defaultEmotion = textOf(fields.defaultEmotion);
+  form.maxSentences = textOf(fields.maxSentences);
+  if (typeof fields.$schema === 'string') form.schemaMarker = fields.$schema;
   const known = new Set<string>(['$schema', ...PERSONA_FIELDS]);
-  for (const key of Object.keys(v)) if (!known.has(key)) form.unknown[key] = v[key];
+  for (const key of Object.keys(fields)) if (!known.has(key)) form.unknown[key] = fields[key];
   return form;
 }
 
 /** A whole number as typed stays a number; anything else stays text so validation names it. */
 function sentencesValue(typed: string): number | string | undefined {
-  const t = typed.trim();
-  if (t === '') return undefined;
-  return /^-?\d+$/.test(t) ? Number(t) : t;
+  const trimmed = typed.trim();
+  if (trimmed === '') return undefined;
+  return /^-?\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
 /**
@@ -105,13 +105,13 @@ export function personaFromForm(form: PersonaForm): Record<string, unknown> {
       const text = form[field as TextField].trim();
       if (text) out[field] = text;
     } else if ((LIST_FIELDS as readonly string[]).indexOf(field) >= 0) {
-      const items = form[field as ListField].map((s) => s.trim()).filter((s) => s !== '');
+      const items = form[field as ListField].map((item) => item.trim()).filter((item) => item !== '');
       if (items.length > 0) out[field] = items;
     } else if (field === 'defaultEmotion') {
       if (form.defaultEmotion.trim()) out.defaultEmotion = form.defaultEmotion.trim();
     } else if (field === 'maxSentences') {
-      const n = sentencesValue(form.maxSentences);
-      if (n !== undefined) out.maxSentences = n;
+      const sentences = sentencesValue(form.maxSentences);
+      if (sentences !== undefined) out.maxSentences = sentences;
     }
   }
   for (const key of Object.keys(form.unknown)) out[key] = form.unknown[key];

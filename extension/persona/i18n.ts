@@ -28,10 +28,10 @@ export function translatorFor(dictionary: Dictionary): Translate {
 /** Every key path of a dictionary (`persona.field.name.label`, ...), sorted. */
 export function keysOf(dictionary: Dictionary, prefix = ''): string[] {
   const out: string[] = [];
-  for (const [k, v] of Object.entries(dictionary)) {
-    const path = prefix ? `${prefix}.${k}` : k;
-    if (typeof v === 'string') out.push(path);
-    else out.push(...keysOf(v, path));
+  for (const [name, entry] of Object.entries(dictionary)) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (typeof entry === 'string') out.push(path);
+    else out.push(...keysOf(entry, path));
   }
   return out.sort();
 }

@@ -81,11 +81,11 @@ export function readPersonaFile(text: string): PersonaFileReport {
   const problems = result.problems;
   const value = parseObject(text);
   if (!value) {
-    const message = problems.map((p) => p.message).join('; ');
+    const message = problems.map((problem) => problem.message).join('; ');
     return { status: 'error', fatal: true, problems, summary: message };
   }
   const nameBroken = problems.some(isNameProblem);
-  const list = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+  const list = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
   return {
     status: nameBroken ? 'error' : 'warning',
     fatal: false,

@@ -45,52 +45,56 @@ function fieldKey(path: string): string {
 }
 
 /** The message alone, as shown under its own field. */
-function messageText(problem: PersonaProblem, t: Translate): string {
+function messageText(problem: PersonaProblem, translate: Translate): string {
   const field = fieldKey(problem.field);
-  const m = problem.message;
-  if (field === 'name' && (m === 'is required' || m === 'must not be empty')) return t('persona.problem.name');
-  if (m === 'is required') return t('persona.problem.required');
-  if (m === 'must not be empty') return t('persona.problem.empty');
+  const raw = problem.message;
+  if (field === 'name' && (raw === 'is required' || raw === 'must not be empty'))
+    return translate('persona.problem.name');
+  if (raw === 'is required') return translate('persona.problem.required');
+  if (raw === 'must not be empty') return translate('persona.problem.empty');
   if (field === 'maxSentences') {
     // Too small, too large or not whole: one message with the range the schema allows.
-    const got = /; got (.+)$/.exec(m);
-    if (got && /^must be (at least|at most|a whole number)/.test(m))
-      return t('persona.problem.range', { ...schemaBounds('maxSentences'), got: got[1] });
+    const got = /; got (.+)$/.exec(raw);
+    if (got && /^must be (at least|at most|a whole number)/.test(raw))
+      return translate('persona.problem.range', { ...schemaBounds('maxSentences'), got: got[1] });
   }
-  let match = /^must be at least (\S+); got (.+)$/.exec(m);
-  if (match) return t('persona.problem.min', { min: match[1], got: match[2] });
-  match = /^must be at most (\S+); got (.+)$/.exec(m);
-  if (match) return t('persona.problem.max', { max: match[1], got: match[2] });
-  match = /^must be one of .+; got (.+?)(?: \(did you mean "(\w+)"\?\))?$/.exec(m);
+  let match = /^must be at least (\S+); got (.+)$/.exec(raw);
+  if (match) return translate('persona.problem.min', { min: match[1], got: match[2] });
+  match = /^must be at most (\S+); got (.+)$/.exec(raw);
+  if (match) return translate('persona.problem.max', { max: match[1], got: match[2] });
+  match = /^must be one of .+; got (.+?)(?: \(did you mean "(\w+)"\?\))?$/.exec(raw);
   if (match) {
-    const text = t('persona.problem.emotion', { got: match[1] });
-    return match[2] ? `${text} ${t('persona.problem.didYouMean', { guess: match[2] })}` : text;
+    const text = translate('persona.problem.emotion', { got: match[1] });
+    return match[2] ? `${text} ${translate('persona.problem.didYouMean', { guess: match[2] })}` : text;
   }
-  match = /^must be (.+); got (.+)$/.exec(m);
+  match = /^must be (.+); got (.+)$/.exec(raw);
   if (match && TYPE_OF_WORDS[match[1]])
-    return t('persona.problem.type', { type: t(`persona.problem.types.${TYPE_OF_WORDS[match[1]]}`), got: match[2] });
-  match = /^is not a persona field; (?:did you mean "(\w+)"\?|known fields: .*)$/.exec(m);
+    return translate('persona.problem.type', {
+      type: translate(`persona.problem.types.${TYPE_OF_WORDS[match[1]]}`),
+      got: match[2],
+    });
+  match = /^is not a persona field; (?:did you mean "(\w+)"\?|known fields: .*)$/.exec(raw);
   if (match) {
-    const text = t('persona.problem.unknownField', { key: problem.field.replace(/^persona\./, '') });
-    return match[1] ? `${text} ${t('persona.problem.didYouMean', { guess: match[1] })}` : text;
+    const text = translate('persona.problem.unknownField', { key: problem.field.replace(/^persona\./, '') });
+    return match[1] ? `${text} ${translate('persona.problem.didYouMean', { guess: match[1] })}` : text;
   }
-  match = /^persona is not JSON: (.+)$/.exec(m);
-  if (match) return t('persona.problem.notJson', { reason: match[1] });
-  match = /^must be an object with at least a "name"; got (.+)$/.exec(m);
-  if (match) return t('persona.problem.notObject', { got: match[1] });
-  return asSentence(m);
+  match = /^persona is not JSON: (.+)$/.exec(raw);
+  if (match) return translate('persona.problem.notJson', { reason: match[1] });
+  match = /^must be an object with at least a "name"; got (.+)$/.exec(raw);
+  if (match) return translate('persona.problem.notObject', { got: match[1] });
+  return asSentence(raw);
 }
 
 /**
  * A problem as the inspector shows it. Under its own field (`underField`) the field is not
  * named again; a list entry says which entry; in the box at the top the field is named.
  */
-export function problemText(problem: PersonaProblem, t: Translate, underField: boolean): string {
-  const text = messageText(problem, t);
+export function problemText(problem: PersonaProblem, translate: Translate, underField: boolean): string {
+  const text = messageText(problem, translate);
   const entry = /^persona\.\w+\[(\d+)\]/.exec(problem.field);
-  if (entry) return t('persona.problem.entry', { n: Number(entry[1]) + 1, message: text });
+  if (entry) return translate('persona.problem.entry', { n: Number(entry[1]) + 1, message: text });
   const field = fieldKey(problem.field);
   // Unknown keys and whole-file problems already say what they are about.
   if (underField || !field || /^is not a persona field/.test(problem.message)) return text;
-  return `${t(`persona.field.${field}.label`)}: ${text}`;
+  return `${translate(`persona.field.${field}.label`)}: ${text}`;
 }

@@ -144,10 +144,10 @@ export function npcToolCatalog(
       maxRelationshipChange: options.maxRelationshipChange,
     }),
   );
-  if (options.groundingTool !== undefined && !tools.some((t) => t.name === options.groundingTool)) {
+  if (options.groundingTool !== undefined && !tools.some((tool) => tool.name === options.groundingTool)) {
     throw new AgentError(
       'invalid_request',
-      `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+      `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
     );
   }
   return tools;
@@ -187,12 +187,12 @@ export const NPC_COMPONENT_DEFAULT_OPTIONS: Readonly<NPCOptions> = Object.freeze
 } as NPCOptions);
 
 export function componentDefaultsSetup(): MeterSetup {
-  const o = NPC_COMPONENT_DEFAULT_OPTIONS;
+  const defaults = NPC_COMPONENT_DEFAULT_OPTIONS;
   return {
     tools: [],
     options: {
-      ...o,
-      worldReadable: o.worldReadable!.slice(),
+      ...defaults,
+      worldReadable: defaults.worldReadable!.slice(),
       worldWritable: [],
       worldContextPaths: [],
       memoryTools: { facts: false, relationship: false },
@@ -216,10 +216,10 @@ export function customToolsSetup(text: string): CustomToolsResult {
   }
   const list = Array.isArray(value) ? value : [value];
   const tools: AgentTool[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      return { ok: false, message: `tool ${i + 1} must be an object with a name and a description` };
+      return { ok: false, message: `tool ${index + 1} must be an object with a name and a description` };
     }
     const def = item as Record<string, unknown>;
     try {
@@ -231,11 +231,11 @@ export function customToolsSetup(text: string): CustomToolsResult {
         }),
       );
     } catch (error) {
-      return { ok: false, message: `tool ${i + 1}: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, message: `tool ${index + 1}: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
-  const names = tools.map((t) => t.name);
-  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  const names = tools.map((tool) => tool.name);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
   if (twice) return { ok: false, message: `two tools are called "${twice}"` };
   const setup: MeterSetup = { tools, options: {} };
   const problem = setupProblem(setup);
@@ -266,14 +266,14 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   const options = resolveNPCOptions(setup.options);
   const tools = npcToolCatalog(setup, options);
   // As the NPC decides: the check-your-facts rule only when a tool can look facts up (memory tools cannot).
-  const usesTools = tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0);
+  const usesTools = tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0);
   const secretsInPrefix = options.secretsUnlockAtRelationship === null;
   const extraRules =
     [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : '']
       .filter(Boolean)
       .join('\n') || undefined;
-  const render = (p: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
-    renderPersonaInstructions(p, { usesTools, secretsInPrefix: withSecrets, extra });
+  const render = (persona: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
+    renderPersonaInstructions(persona, { usesTools, secretsInPrefix: withSecrets, extra });
   const instructions = render(persona, extraRules);
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
@@ -315,14 +315,17 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     secretsTokens = estimateTokens(guarded) - estimateTokens(instructions);
   }
 
-  const parts = personaParts(persona, (p, extra) => render(p, extra).trim(), extraRules);
+  const parts = personaParts(persona, (persona, extra) => render(persona, extra).trim(), extraRules);
   parts.push(
     { key: 'tools', group: 'tools', tokens: toolsTokens },
     { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens },
   );
   if (secretsTokens > 0) parts.push({ key: 'secrets', group: 'secrets', tokens: secretsTokens });
-  const shown = parts.filter((p) => p.tokens > 0);
-  const largestPart = shown.reduce((a, b) => (b.tokens > a.tokens ? b : a), shown[0]);
+  const shown = parts.filter((entry) => entry.tokens > 0);
+  const largestPart = shown.reduce(
+    (largest, candidate) => (candidate.tokens > largest.tokens ? candidate : largest),
+    shown[0],
+  );
 
   const used = prefixTokens + secretsTokens;
   const share = used / USABLE_TOKENS;

@@ -30,24 +30,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function readEmbedMessage(data: unknown): EmbedMessage | null {
   if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== EMBED_MESSAGE_TYPE)
     return null;
-  const d = data as Record<string, unknown>;
+  const record = data as Record<string, unknown>;
   const out: EmbedMessage = {};
-  if (d.persona !== undefined && d.persona !== null) out.persona = d.persona;
-  if (typeof d.openaiUrl === 'string') out.openaiUrl = d.openaiUrl;
-  if (typeof d.openaiModel === 'string') out.openaiModel = d.openaiModel;
-  if (d.modelKind === 'standin' || d.modelKind === 'script' || d.modelKind === 'openai') out.modelKind = d.modelKind;
-  if (Array.isArray(d.extraTools)) {
-    out.extraTools = d.extraTools.filter(
-      (t): t is ExtraToolDeclaration =>
-        typeof t === 'object' &&
-        t !== null &&
-        typeof t.name === 'string' &&
-        typeof t.description === 'string' &&
-        (t.parameters === undefined || (typeof t.parameters === 'object' && t.parameters !== null)),
+  if (record.persona !== undefined && record.persona !== null) out.persona = record.persona;
+  if (typeof record.openaiUrl === 'string') out.openaiUrl = record.openaiUrl;
+  if (typeof record.openaiModel === 'string') out.openaiModel = record.openaiModel;
+  if (record.modelKind === 'standin' || record.modelKind === 'script' || record.modelKind === 'openai')
+    out.modelKind = record.modelKind;
+  if (Array.isArray(record.extraTools)) {
+    out.extraTools = record.extraTools.filter(
+      (tool): tool is ExtraToolDeclaration =>
+        typeof tool === 'object' &&
+        tool !== null &&
+        typeof tool.name === 'string' &&
+        typeof tool.description === 'string' &&
+        (tool.parameters === undefined || (typeof tool.parameters === 'object' && tool.parameters !== null)),
     );
   }
-  if (isPlainObject(d.npcOptions)) out.npcOptions = d.npcOptions;
-  if (isPlainObject(d.initialWorld)) out.initialWorld = d.initialWorld;
+  if (isPlainObject(record.npcOptions)) out.npcOptions = record.npcOptions;
+  if (isPlainObject(record.initialWorld)) out.initialWorld = record.initialWorld;
   return out;
 }
 

@@ -27,8 +27,8 @@ export function flattenWorld(value: JsonValue, prefix = ''): Array<{ path: strin
 
 /** `2 model calls · 1289 prompt tokens · 38 output tokens` for a turn so far. */
 export function turnTotals(view: TurnView): string {
-  const prompt = view.steps.reduce((n, s) => n + s.promptTokens, 0);
-  const output = view.steps.reduce((n, s) => n + (s.outputTokens ?? 0), 0);
+  const prompt = view.steps.reduce((sum, step) => sum + step.promptTokens, 0);
+  const output = view.steps.reduce((sum, step) => sum + (step.outputTokens ?? 0), 0);
   const calls = view.steps.length;
   return `${calls} model call${calls === 1 ? '' : 's'} · ${prompt} prompt tokens · ${output} output tokens`;
 }

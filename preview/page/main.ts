@@ -16,7 +16,7 @@ import {
 } from '../../src';
 import { STAND_IN_NOTICE, personaSuggestions } from '../../src/testing';
 import { EVENING } from '../../demo/tavern/evening';
-import { h, byId, clear } from './dom';
+import { element, byId, clear } from './dom';
 import { readPersona, SAMPLE_PERSONA } from './persona-source';
 import { CHROME_NANO_CHOICE, createModel, offerChromeNano, type ModelChoice } from './model-choice';
 import { SAMPLE_SCRIPT } from './script-source';
@@ -102,7 +102,7 @@ const bubbles = new Map<TurnView, Card>();
 
 function showProblems(list: HTMLUListElement, problems: string[]): void {
   clear(list);
-  for (const p of problems) list.append(h('li', {}, p));
+  for (const problem of problems) list.append(element('li', {}, problem));
   list.hidden = problems.length === 0;
 }
 
@@ -127,10 +127,10 @@ function chosenModel(): ModelChoice {
   // The stand-in calls only tools without parameters (a keyword cannot choose arguments).
   const tools = [
     ...(npcOptions ? [] : TAVERN_TOOL_NAMES.map((name) => ({ name, parameterless: name === 'check_menu' }))),
-    ...extraTools.map((t) => ({
-      name: t.name,
+    ...extraTools.map((tool) => ({
+      name: tool.name,
       parameterless:
-        !t.parameters || Object.keys((t.parameters as { properties?: object }).properties ?? {}).length === 0,
+        !tool.parameters || Object.keys((tool.parameters as { properties?: object }).properties ?? {}).length === 0,
     })),
   ];
   return { kind: 'standin', persona, tools };
@@ -140,7 +140,7 @@ function chosenModel(): ModelChoice {
 function renderSuggestions(lines: readonly string[]): void {
   clear(ui.suggestions);
   for (const line of lines) {
-    const chip = h('button', { type: 'button', class: 'chip' }, line);
+    const chip = element('button', { type: 'button', class: 'chip' }, line);
     chip.addEventListener('click', () => void talk(line));
     ui.suggestions.append(chip);
   }
@@ -155,16 +155,18 @@ function syncSetupFields(): void {
 function renderByHandChoices(): void {
   clear(ui.byHandList);
   for (const name of npcOptions ? [] : TAVERN_TOOL_NAMES) {
-    const box = h('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
-    ui.byHandList.append(h('label', { class: 'check', for: `by-hand-${name}` }, box, h('code', {}, name)));
+    const box = element('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
+    ui.byHandList.append(element('label', { class: 'check', for: `by-hand-${name}` }, box, element('code', {}, name)));
   }
-  for (const t of extraTools)
-    ui.byHandList.append(h('span', { class: 'check fixed' }, h('code', {}, t.name), ' (declared external)'));
+  for (const tool of extraTools)
+    ui.byHandList.append(
+      element('span', { class: 'check fixed' }, element('code', {}, tool.name), ' (declared external)'),
+    );
 }
 
 function answeredByHand(): string[] {
   return Array.from(ui.byHandList.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')).map(
-    (b) => b.value,
+    (box) => box.value,
   );
 }
 
@@ -187,8 +189,8 @@ function startSession(): boolean {
       npcOptions,
       initialWorld,
     });
-  } catch (e) {
-    showProblems(ui.modelProblems, [AgentError.from(e).message]);
+  } catch (error) {
+    showProblems(ui.modelProblems, [AgentError.from(error).message]);
     ui.setup.open = true;
     return false;
   }
@@ -207,7 +209,7 @@ function startSession(): boolean {
   const name = next.npc.persona.name;
   // Say plainly what answers: the stand-in is not a language model.
   if (ui.modelKind.value === 'standin')
-    ui.chat.append(h('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
+    ui.chat.append(element('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
   ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
   renderSuggestions(ui.personaSource.value === 'sample' ? EVENING : personaSuggestions(persona));
   renderWorld();
@@ -273,8 +275,10 @@ async function replayConversation(text: string): Promise<void> {
   let saved;
   try {
     saved = readConversationExport(text);
-  } catch (e) {
-    showResults('Replay').replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
+  } catch (error) {
+    showResults('Replay').replaceChildren(
+      element('p', { class: 'problems', role: 'alert' }, AgentError.from(error).message),
+    );
     return;
   }
   if (!startSession()) return;
@@ -293,14 +297,14 @@ async function runPersonaTestFile(text: string): Promise<void> {
   if (!persona || !reading.ok) return;
   try {
     const test = readPersonaTest(text);
-    out.replaceChildren(h('p', { class: 'help' }, 'Running…'));
+    out.replaceChildren(element('p', { class: 'help' }, 'Running…'));
     // The NPC as the conversation runs it: the editor NPC's world and declared tools, or the tavern's.
     const world = initialWorld ? new WorldState(initialWorld) : createTavernWorld();
     const declared = extraTools
-      .filter((t) => !t.parametersError)
-      .map((t) =>
+      .filter((tool) => !tool.parametersError)
+      .map((declared) =>
         AgentTool.local(
-          { name: t.name, description: t.description, parameters: t.parameters },
+          { name: declared.name, description: declared.description, parameters: declared.parameters },
           () => '(a persona test does not run the game: this tool only records that it was called)',
         ),
       );
@@ -314,8 +318,8 @@ async function runPersonaTestFile(text: string): Promise<void> {
       options: npcOptions ?? TAVERN_NPC_OPTIONS,
     });
     renderPersonaReport(out, report, persona.name);
-  } catch (e) {
-    out.replaceChildren(h('p', { class: 'problems', role: 'alert' }, AgentError.from(e).message));
+  } catch (error) {
+    out.replaceChildren(element('p', { class: 'problems', role: 'alert' }, AgentError.from(error).message));
   }
 }
 
@@ -347,11 +351,11 @@ function setBusy(busy: boolean): void {
 }
 
 function npcBubble(name: string, line: string, emotion: string): HTMLElement {
-  return h(
+  return element(
     'div',
     { class: 'msg npc' },
-    h('div', { class: 'who' }, name, h('span', { class: `emotion e-${emotion}` }, emotion)),
-    h('div', { class: 'text' }, line),
+    element('div', { class: 'who' }, name, element('span', { class: `emotion e-${emotion}` }, emotion)),
+    element('div', { class: 'text' }, line),
   );
 }
 
@@ -359,7 +363,12 @@ function renderTurn(view: TurnView, current: PreviewSession): void {
   let bubble = bubbles.get(view);
   if (!bubble) {
     ui.chat.append(
-      h('div', { class: 'msg player' }, h('div', { class: 'who' }, 'You'), h('div', { class: 'text' }, view.player)),
+      element(
+        'div',
+        { class: 'msg player' },
+        element('div', { class: 'who' }, 'You'),
+        element('div', { class: 'text' }, view.player),
+      ),
     );
     bubble = npcTurnCard(view, current.npc.persona.name);
     bubbles.set(view, bubble);
@@ -384,7 +393,7 @@ function renderTurn(view: TurnView, current: PreviewSession): void {
     if (!card) {
       card = key.startsWith('step:')
         ? stepCard(view.steps[Number(key.slice(5)) - 1])
-        : toolCard(view.tools.find((t) => `tool:${t.id}` === key) as ToolView, current);
+        : toolCard(view.tools.find((candidate) => `tool:${candidate.id}` === key) as ToolView, current);
       cards.set(cardKey, card);
       list.append(card.root);
     }
@@ -393,18 +402,24 @@ function renderTurn(view: TurnView, current: PreviewSession): void {
 }
 
 function npcTurnCard(view: TurnView, name: string): Card {
-  const emotion = h('span', { class: 'emotion' });
-  const text = h('div', { class: 'text' });
-  const notice = h('div', { class: 'notice', role: 'alert' });
-  const root = h('div', { class: 'msg npc streaming' }, h('div', { class: 'who' }, name, emotion), text, notice);
+  const emotion = element('span', { class: 'emotion' });
+  const text = element('div', { class: 'text' });
+  const notice = element('div', { class: 'notice', role: 'alert' });
+  const root = element(
+    'div',
+    { class: 'msg npc streaming' },
+    element('div', { class: 'who' }, name, emotion),
+    text,
+    notice,
+  );
   return {
     root,
     update() {
       // A finished turn without an emotion (failed, cancelled) shows no badge, never "…".
-      const e = view.emotion ?? (view.done ? '' : '…');
-      emotion.textContent = e;
-      emotion.className = `emotion e-${e}`;
-      emotion.hidden = e === '';
+      const emotionText = view.emotion ?? (view.done ? '' : '…');
+      emotion.textContent = emotionText;
+      emotion.className = `emotion e-${emotionText}`;
+      emotion.hidden = emotionText === '';
       text.textContent = view.line || (view.done ? '' : waitingText(view));
       root.classList.toggle('streaming', !view.done);
       root.classList.toggle('fallback', view.isFallback);
@@ -428,7 +443,7 @@ function waitingText(view: TurnView): string {
   const parts = [`… ${seconds} s`];
   if (step > 1) parts.push(`step ${step}`);
   if (last && last.attempt > 0) parts.push(`retry ${last.attempt}`);
-  if (view.tools.some((t) => t.status === 'waiting')) parts.push('waiting for your answer');
+  if (view.tools.some((tool) => tool.status === 'waiting')) parts.push('waiting for your answer');
   return parts.join(' · ');
 }
 
@@ -438,18 +453,18 @@ setInterval(() => {
 }, 1000);
 
 function turnGroup(view: TurnView, turnNumber: number): Card {
-  const totals = h('span', { class: 'totals' });
-  const root = h(
+  const totals = element('span', { class: 'totals' });
+  const root = element(
     'section',
     { class: 'turn-group' },
-    h(
+    element(
       'div',
       { class: 'turn-head' },
-      h('span', { class: 'turn-no' }, `Turn ${turnNumber}`),
-      h('q', {}, view.player),
+      element('span', { class: 'turn-no' }, `Turn ${turnNumber}`),
+      element('q', {}, view.player),
       totals,
     ),
-    h('div', { class: 'items' }),
+    element('div', { class: 'items' }),
   );
   return {
     root,
@@ -460,8 +475,8 @@ function turnGroup(view: TurnView, turnNumber: number): Card {
 }
 
 function stepCard(step: StepView): Card {
-  const nums = h('span', { class: 'nums' });
-  const output = h('code', { class: 'output' });
+  const nums = element('span', { class: 'nums' });
+  const output = element('code', { class: 'output' });
   const promptText = [
     step.systemInstruction && `── system instruction ──\n${step.systemInstruction}`,
     step.promptPrefix && `── stable prefix (cacheable) ──\n${step.promptPrefix}`,
@@ -469,25 +484,25 @@ function stepCard(step: StepView): Card {
   ]
     .filter(Boolean)
     .join('\n\n');
-  const root = h(
+  const root = element(
     'div',
     { class: 'item step' },
-    h(
+    element(
       'div',
       { class: 'item-head' },
-      h('span', { class: 'badge kind' }, step.kind),
-      h('strong', {}, `Step ${step.number}`),
-      step.isRepair ? h('span', { class: 'badge repair' }, 'repair') : null,
-      step.attempt > 0 ? h('span', { class: 'badge retry' }, `retry ${step.attempt}`) : null,
+      element('span', { class: 'badge kind' }, step.kind),
+      element('strong', {}, `Step ${step.number}`),
+      step.isRepair ? element('span', { class: 'badge repair' }, 'repair') : null,
+      step.attempt > 0 ? element('span', { class: 'badge retry' }, `retry ${step.attempt}`) : null,
       nums,
     ),
-    h(
+    element(
       'details',
       { class: 'prompt' },
-      h('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`),
-      h('pre', {}, promptText),
+      element('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`),
+      element('pre', {}, promptText),
     ),
-    h('div', { class: 'out' }, h('span', { class: 'label' }, 'output'), output),
+    element('div', { class: 'out' }, element('span', { class: 'label' }, 'output'), output),
   );
   return {
     root,
@@ -501,35 +516,40 @@ function stepCard(step: StepView): Card {
 }
 
 function toolCard(tool: ToolView, current: PreviewSession): Card {
-  const status = h('span', { class: 'status' });
-  const result = h('code', { class: 'result' });
-  const resultRow = h('div', { class: 'out' }, h('span', { class: 'label' }, 'result'), result);
-  const input = h('input', {
+  const status = element('span', { class: 'status' });
+  const result = element('code', { class: 'result' });
+  const resultRow = element('div', { class: 'out' }, element('span', { class: 'label' }, 'result'), result);
+  const input = element('input', {
     type: 'text',
     class: 'answer-input',
     placeholder: 'Your answer (JSON or text), e.g. {"ok": true}',
     'aria-label': `Answer ${tool.name}`,
   });
-  const form = h('form', { class: 'answer' }, input, h('button', { type: 'submit', class: 'primary small' }, 'Answer'));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  const form = element(
+    'form',
+    { class: 'answer' },
+    input,
+    element('button', { type: 'submit', class: 'primary small' }, 'Answer'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
     current.answer(tool.id, input.value);
   });
-  const root = h(
+  const root = element(
     'div',
     { class: 'item tool' },
-    h(
+    element(
       'div',
       { class: 'item-head' },
-      h('span', { class: 'badge toolb' }, tool.external ? 'external tool' : 'tool'),
-      h('strong', { class: 'tool-name' }, tool.name),
+      element('span', { class: 'badge toolb' }, tool.external ? 'external tool' : 'tool'),
+      element('strong', { class: 'tool-name' }, tool.name),
       status,
     ),
-    h(
+    element(
       'div',
       { class: 'out' },
-      h('span', { class: 'label' }, 'args'),
-      h('code', { class: 'args' }, compactJson(tool.args, 400)),
+      element('span', { class: 'label' }, 'args'),
+      element('code', { class: 'args' }, compactJson(tool.args, 400)),
     ),
     resultRow,
     form,
@@ -559,20 +579,20 @@ function renderWorld(): void {
   });
   // Append only the changes not shown yet: the log grows, it is never rebuilt.
   const shown = ui.worldLog.querySelectorAll('li.change').length;
-  for (const c of session.worldChanges.slice(shown)) {
+  for (const worldChange of session.worldChanges.slice(shown)) {
     ui.worldLog.append(
-      h(
+      element(
         'li',
         { class: 'change' },
-        h('span', { class: 'turn-no' }, c.byDesigner ? 'you' : `turn ${c.turn}`),
+        element('span', { class: 'turn-no' }, worldChange.byDesigner ? 'you' : `turn ${worldChange.turn}`),
         ' ',
-        h('code', {}, describeChange(c)),
+        element('code', {}, describeChange(worldChange)),
       ),
     );
   }
   const empty = ui.worldLog.querySelector('li.empty');
   if (session.worldChanges.length > 0) empty?.remove();
-  else if (!empty) ui.worldLog.append(h('li', { class: 'muted empty' }, 'No changes yet.'));
+  else if (!empty) ui.worldLog.append(element('li', { class: 'muted empty' }, 'No changes yet.'));
 }
 
 // ---- wiring -----------------------------------------------------------------------------------
@@ -623,18 +643,21 @@ function init(): void {
   });
   ui.replayFile.addEventListener(
     'change',
-    () => void readFileInput(ui.replayFile).then((t) => (t === undefined ? undefined : replayConversation(t))),
+    () => void readFileInput(ui.replayFile).then((text) => (text === undefined ? undefined : replayConversation(text))),
   );
   ui.personaTestFile.addEventListener(
     'change',
-    () => void readFileInput(ui.personaTestFile).then((t) => (t === undefined ? undefined : runPersonaTestFile(t))),
+    () =>
+      void readFileInput(ui.personaTestFile).then((text) =>
+        text === undefined ? undefined : runPersonaTestFile(text),
+      ),
   );
-  ui.talkForm.addEventListener('submit', (e) => {
-    e.preventDefault();
+  ui.talkForm.addEventListener('submit', (event) => {
+    event.preventDefault();
     void talk(ui.line.value);
   });
   ui.cancel.addEventListener('click', () => session?.cancel());
-  window.addEventListener('message', (e) => applyEmbedSettings(e.data));
+  window.addEventListener('message', (event) => applyEmbedSettings(event.data));
   startSession();
   ui.line.focus();
 }

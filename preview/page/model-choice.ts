@@ -36,8 +36,8 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
           model: createPersonaStandIn(choice.persona, { tools: choice.tools, chunkDelayMs }),
           label: `keyword stand-in for ${choice.persona.name}`,
         };
-      } catch (e) {
-        return { ok: false, problems: [`persona: ${AgentError.from(e).message}`] };
+      } catch (error) {
+        return { ok: false, problems: [`persona: ${AgentError.from(error).message}`] };
       }
     case 'script': {
       const script = readScript(choice.script);
@@ -62,8 +62,8 @@ export function createModel(choice: ModelChoice, options: ModelChoiceOptions = {
         // A short per-step timeout: a preview should say "not answering" quickly.
         const model = new OpenAICompatibleModel({ baseUrl: url, model: name, requestTimeoutMs: 60000 });
         return { ok: true, model, label: `${model.baseUrl} (${name ?? 'default'})` };
-      } catch (e) {
-        return { ok: false, problems: [`endpoint: ${AgentError.from(e).message}`] };
+      } catch (caught) {
+        return { ok: false, problems: [`endpoint: ${AgentError.from(caught).message}`] };
       }
     }
     case 'chrome-nano': {
@@ -94,12 +94,13 @@ export const CHROME_NANO_CHOICE = 'chrome-nano';
  */
 export async function offerChromeNano(select: HTMLSelectElement): Promise<boolean> {
   if (!ChromePromptModel.isSupported()) return false;
-  const a = await new ChromePromptModel().availability();
-  if (a.status === 'unavailable' || select.querySelector(`option[value="${CHROME_NANO_CHOICE}"]`)) return false;
+  const availability = await new ChromePromptModel().availability();
+  if (availability.status === 'unavailable' || select.querySelector(`option[value="${CHROME_NANO_CHOICE}"]`))
+    return false;
   const option = select.ownerDocument.createElement('option');
   option.value = CHROME_NANO_CHOICE;
   option.textContent =
-    a.status === 'available'
+    availability.status === 'available'
       ? "Chrome's built-in Gemini Nano (on this computer)"
       : "Chrome's built-in Gemini Nano (downloads on Apply)";
   select.append(option);

@@ -18,6 +18,7 @@ export function readPersona(input: unknown): PersonaReading {
     };
   }
   const result = validatePersona(input);
-  if (!result.ok) return { ok: false, problems: result.problems.map((p) => `${p.field}: ${p.message}`) };
+  if (!result.ok)
+    return { ok: false, problems: result.problems.map((problem) => `${problem.field}: ${problem.message}`) };
   return { ok: true, persona: result.persona, name: result.persona.name };
 }

@@ -126,9 +126,9 @@ export class PreviewSession {
     this.world = setup.initialWorld ? new WorldState(setup.initialWorld) : createTavernWorld();
     const byHand = new Set(setup.answerByHand ?? []);
     const gameTools = setup.npcOptions ? [] : tavernTools(this.world);
-    const tools = gameTools.map((t) => (byHand.has(t.name) ? asExternal(t) : t));
+    const tools = gameTools.map((tool) => (byHand.has(tool.name) ? asExternal(tool) : tool));
     for (const extra of setup.extraTools ?? []) {
-      if (tools.some((t) => t.name === extra.name))
+      if (tools.some((tool) => tool.name === extra.name))
         throw new AgentError('invalid_request', `Tool "${extra.name}" is declared twice.`);
       // As in the game, where NPCComponent refuses the tool, rather than previewing a different NPC.
       if (extra.parametersError)
@@ -137,7 +137,11 @@ export class PreviewSession {
         AgentTool.external({ name: extra.name, description: extra.description, parameters: extra.parameters }),
       );
     }
-    this.tools = tools.map((t) => ({ name: t.name, description: t.description, external: t.execution === 'external' }));
+    this.tools = tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      external: tool.execution === 'external',
+    }));
     this.npc = new NPC({
       persona: setup.persona,
       model: setup.model,
@@ -151,11 +155,11 @@ export class PreviewSession {
     this.turnWaitMs = setup.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
     this.persona = setup.persona;
     this.unlockAt = resolveNPCOptions(setup.npcOptions ?? TAVERN_NPC_OPTIONS).secretsUnlockAtRelationship;
-    this.stopWatching = this.world.onChange((c) => {
+    this.stopWatching = this.world.onChange((change) => {
       this.worldChanges.push({
-        path: c.path,
-        oldValue: c.oldValue,
-        newValue: c.newValue,
+        path: change.path,
+        oldValue: change.oldValue,
+        newValue: change.newValue,
         turn: this.editing ? 0 : this.turns.length,
         byDesigner: this.editing || undefined,
       });
@@ -201,12 +205,13 @@ export class PreviewSession {
           timer = undefined;
         }
         // A person answered a hand-played tool: the model's time starts again.
-        if (event.type === 'toolResult' && view.tools.some((t) => t.external && t.id === event.record.call.id)) arm();
+        if (event.type === 'toolResult' && view.tools.some((tool) => tool.external && tool.id === event.record.call.id))
+          arm();
         applyEvent(view, event);
         onUpdate(view);
       }
-    } catch (e) {
-      failTurn(view, AgentError.from(e));
+    } catch (error) {
+      failTurn(view, AgentError.from(error));
       onUpdate(view);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
@@ -225,7 +230,7 @@ export class PreviewSession {
       secretsUnlocked: this.unlockAt !== null && memory.relationship >= this.unlockAt,
       facts: memory.facts.slice(),
       summary: memory.summary ?? '',
-      emotions: this.turns.filter((t) => t.done).map((t) => t.emotion ?? ''),
+      emotions: this.turns.filter((turn) => turn.done).map((turn) => turn.emotion ?? ''),
     };
   }
 
@@ -246,8 +251,8 @@ export class PreviewSession {
           : parsed;
       this.world.set(path, value as JsonValue);
       return '';
-    } catch (e) {
-      return AgentError.from(e).message;
+    } catch (error) {
+      return AgentError.from(error).message;
     } finally {
       this.editing = false;
     }
@@ -260,8 +265,13 @@ export class PreviewSession {
       version: 1,
       persona: JSON.parse(JSON.stringify(this.persona)) as Persona,
       turns: this.turns
-        .filter((t) => t.done)
-        .map((t) => ({ say: t.player, line: t.line, emotion: t.emotion ?? '', tools: t.tools.map((x) => x.name) })),
+        .filter((turn) => turn.done)
+        .map((turn) => ({
+          say: turn.player,
+          line: turn.line,
+          emotion: turn.emotion ?? '',
+          tools: turn.tools.map((tool) => tool.name),
+        })),
     };
   }
 
@@ -285,29 +295,33 @@ export class PreviewSession {
 /** Reads a saved conversation; throws invalid_request naming what is wrong. */
 export function readConversationExport(input: unknown): PreviewSessionExport {
   const value = readJsonInput(input, 'The saved conversation');
-  const v = value as Partial<PreviewSessionExport> | null;
-  if (!v || v.type !== 'oam-cocos.PreviewSession' || v.version !== 1)
+  const imported = value as Partial<PreviewSessionExport> | null;
+  if (!imported || imported.type !== 'oam-cocos.PreviewSession' || imported.version !== 1)
     throw new AgentError(
       'invalid_request',
       'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).',
     );
-  if (!v.persona || typeof v.persona !== 'object' || typeof (v.persona as { name?: unknown }).name !== 'string')
+  if (
+    !imported.persona ||
+    typeof imported.persona !== 'object' ||
+    typeof (imported.persona as { name?: unknown }).name !== 'string'
+  )
     throw new AgentError(
       'invalid_request',
       'The saved conversation needs the "persona" it was played with (an object with a name).',
     );
-  if (!Array.isArray(v.turns) || v.turns.length === 0)
+  if (!Array.isArray(imported.turns) || imported.turns.length === 0)
     throw new AgentError(
       'invalid_request',
       'The saved conversation needs "turns": [{"say": "…", "line": "…"}], at least one.',
     );
-  v.turns.forEach((t, i) => {
-    if (!t || typeof t.say !== 'string' || !t.say.trim())
-      throw new AgentError('invalid_request', `turns[${i}].say must be the line the player said.`);
-    if (typeof t.line !== 'string')
-      throw new AgentError('invalid_request', `turns[${i}].line must be the line the NPC answered.`);
+  imported.turns.forEach((turn, index) => {
+    if (!turn || typeof turn.say !== 'string' || !turn.say.trim())
+      throw new AgentError('invalid_request', `turns[${index}].say must be the line the player said.`);
+    if (typeof turn.line !== 'string')
+      throw new AgentError('invalid_request', `turns[${index}].line must be the line the NPC answered.`);
   });
-  return v as PreviewSessionExport;
+  return imported as PreviewSessionExport;
 }
 
 export function parseAnswer(text: string): unknown {

@@ -20,17 +20,17 @@ export function readScript(text: string): ScriptReading {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, problems: [`script: not JSON (${(e as Error).message}).`] };
+  } catch (error) {
+    return { ok: false, problems: [`script: not JSON (${(error as Error).message}).`] };
   }
   if (!Array.isArray(value) || value.length === 0) {
     return { ok: false, problems: ['script: must be a non-empty JSON list of steps, e.g. [{"reply": "Hello!"}].'] };
   }
   const steps: ScriptStep[] = [];
   const problems: string[] = [];
-  value.forEach((item, i) => {
+  value.forEach((item, index) => {
     const step = readStep(item);
-    if (typeof step === 'string') problems.push(`script[${i}]: ${step}`);
+    if (typeof step === 'string') problems.push(`script[${index}]: ${step}`);
     else steps.push(step);
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, steps };
@@ -42,22 +42,25 @@ function readStep(item: unknown): ScriptStep | string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     return 'must be a string or an object with "call", "reply" or "fail".';
   }
-  const o = item as Record<string, unknown>;
-  if (typeof o.call === 'string') {
-    if (o.args !== undefined && (typeof o.args !== 'object' || o.args === null || Array.isArray(o.args)))
+  const record = item as Record<string, unknown>;
+  if (typeof record.call === 'string') {
+    if (
+      record.args !== undefined &&
+      (typeof record.args !== 'object' || record.args === null || Array.isArray(record.args))
+    )
       return '"args" must be an object.';
-    return Script.call(o.call, (o.args ?? {}) as Record<string, unknown>);
+    return Script.call(record.call, (record.args ?? {}) as Record<string, unknown>);
   }
-  if ('call' in o) return '"call" must be a tool name (a string).';
-  if ('reply' in o) {
-    if (typeof o.reply !== 'string' && (typeof o.reply !== 'object' || o.reply === null))
+  if ('call' in record) return '"call" must be a tool name (a string).';
+  if ('reply' in record) {
+    if (typeof record.reply !== 'string' && (typeof record.reply !== 'object' || record.reply === null))
       return '"reply" must be a string or an object like {"emotion": "happy", "line": "…"}.';
-    return Script.reply(o.reply, chunkCount(JSON.stringify(o.reply)));
+    return Script.reply(record.reply, chunkCount(JSON.stringify(record.reply)));
   }
-  if ('fail' in o) {
-    if (!isAgentErrorCode(o.fail))
-      return `"fail" must be an error code such as "model_unavailable", got ${JSON.stringify(o.fail)}.`;
-    return Script.fail(o.fail, typeof o.message === 'string' ? o.message : undefined);
+  if ('fail' in record) {
+    if (!isAgentErrorCode(record.fail))
+      return `"fail" must be an error code such as "model_unavailable", got ${JSON.stringify(record.fail)}.`;
+    return Script.fail(record.fail, typeof record.message === 'string' ? record.message : undefined);
   }
   return 'must be a string or an object with "call", "reply" or "fail".';
 }

@@ -4,7 +4,7 @@
  * against the persona as it is now (earlier and new answers side by side, changed ones marked),
  * and show a persona test's pass/fail per check.
  */
-import { h, clear } from './dom';
+import { element, clear } from './dom';
 import type { PreviewSessionExport } from './preview-session';
 import type { PersonaTestReport } from '../../src';
 import type { TurnView } from './turn-view';
@@ -12,7 +12,7 @@ import type { TurnView } from './turn-view';
 /** Offers the conversation as a JSON download. */
 export function downloadConversation(saved: PreviewSessionExport): void {
   const blob = new Blob([`${JSON.stringify(saved, null, 2)}\n`], { type: 'application/json' });
-  const link = h('a', {
+  const link = element('a', {
     href: URL.createObjectURL(blob),
     download: `${saved.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc'}-conversation.json`,
   });
@@ -25,24 +25,30 @@ export function downloadConversation(saved: PreviewSessionExport): void {
 export function renderReplay(root: HTMLElement, saved: PreviewSessionExport, now: readonly TurnView[]): void {
   clear(root);
   let changed = 0;
-  saved.turns.forEach((before, i) => {
-    const after = now[i];
+  saved.turns.forEach((before, index) => {
+    const after = now[index];
     const line = after ? after.line || (after.error ? `(failed: ${after.error})` : '') : '(not played)';
     const differs = !after || line !== before.line || (after.emotion ?? '') !== before.emotion;
     if (differs) changed++;
     root.append(
-      h(
+      element(
         'div',
         { class: 'result-row replay-row' },
-        h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, before.say)),
-        h(
+        element(
+          'div',
+          {},
+          element('span', { class: 'turn-no' }, `turn ${index + 1}`),
+          ' ',
+          element('q', {}, before.say),
+        ),
+        element(
           'div',
           { class: 'side' },
-          h('div', {}, h('span', { class: 'label' }, `then · ${before.emotion || '—'}`), before.line),
-          h(
+          element('div', {}, element('span', { class: 'label' }, `then · ${before.emotion || '—'}`), before.line),
+          element(
             'div',
             { class: differs ? 'changed-answer' : '' },
-            h('span', { class: 'label' }, `now · ${after?.emotion ?? '—'}`),
+            element('span', { class: 'label' }, `now · ${after?.emotion ?? '—'}`),
             line,
           ),
         ),
@@ -50,7 +56,7 @@ export function renderReplay(root: HTMLElement, saved: PreviewSessionExport, now
     );
   });
   root.prepend(
-    h(
+    element(
       'p',
       { class: 'help', id: 'replay-summary' },
       `${saved.turns.length} turns replayed against ${saved.persona.name} as it is now: ${changed} answer${changed === 1 ? '' : 's'} changed.`,
@@ -61,22 +67,26 @@ export function renderReplay(root: HTMLElement, saved: PreviewSessionExport, now
 export function renderPersonaReport(root: HTMLElement, report: PersonaTestReport, name: string): void {
   clear(root);
   root.append(
-    h('p', { class: 'help', id: 'persona-test-summary' }, `${report.passed} passed, ${report.failed} failed`),
+    element('p', { class: 'help', id: 'persona-test-summary' }, `${report.passed} passed, ${report.failed} failed`),
   );
-  report.turns.forEach((turn, i) => {
+  report.turns.forEach((turn, index) => {
     root.append(
-      h(
+      element(
         'div',
         { class: 'result-row' },
-        h('div', {}, h('span', { class: 'turn-no' }, `turn ${i + 1}`), ' ', h('q', {}, turn.say)),
-        h(
+        element('div', {}, element('span', { class: 'turn-no' }, `turn ${index + 1}`), ' ', element('q', {}, turn.say)),
+        element(
           'div',
           {},
           `${name}: ${turn.line || '(no answer)'} `,
-          h('span', { class: `emotion e-${turn.emotion || 'none'}` }, turn.emotion || '—'),
+          element('span', { class: `emotion e-${turn.emotion || 'none'}` }, turn.emotion || '—'),
         ),
-        ...turn.checks.map((c) =>
-          h('div', { class: `check-line ${c.pass ? 'pass' : 'fail'}` }, c.pass ? c.name : `${c.name}: ${c.detail}`),
+        ...turn.checks.map((personaCheck) =>
+          element(
+            'div',
+            { class: `check-line ${personaCheck.pass ? 'pass' : 'fail'}` },
+            personaCheck.pass ? personaCheck.name : `${personaCheck.name}: ${personaCheck.detail}`,
+          ),
         ),
       ),
     );

@@ -3,7 +3,7 @@
  * The NPC state panel: the relationship on its -100…100 band with the secret's unlock point
  * marked, the attitude word, remembered facts and the summary, and the emotion of each turn.
  */
-import { h, clear } from './dom';
+import { element, clear } from './dom';
 import type { NpcStateView } from './preview-session';
 
 /** Where a relationship sits on the bar, in percent. */
@@ -18,15 +18,15 @@ export function renderState(root: HTMLElement, state: NpcStateView): void {
       : state.secretsUnlocked
         ? `secret unlocked (at ${unlock})`
         : `secret unlocks at ${unlock} (${unlock - state.relationship} to go)`;
-  const summary = state.summary ? h('p', { class: 'help' }, `Summary of older turns: ${state.summary}`) : '';
+  const summary = state.summary ? element('p', { class: 'help' }, `Summary of older turns: ${state.summary}`) : '';
   root.append(
-    h(
+    element(
       'div',
       { class: 'rel-head' },
-      h('strong', { id: 'state-relationship' }, `Relationship ${state.relationship} · ${state.attitude}`),
-      h('span', { class: 'muted', id: 'state-secret' }, secret),
+      element('strong', { id: 'state-relationship' }, `Relationship ${state.relationship} · ${state.attitude}`),
+      element('span', { class: 'muted', id: 'state-secret' }, secret),
     ),
-    h(
+    element(
       'div',
       {
         class: 'rel-bar',
@@ -38,28 +38,38 @@ export function renderState(root: HTMLElement, state: NpcStateView): void {
       },
       unlock === null
         ? null
-        : h('span', { class: 'unlock', style: `left: ${position(unlock)}`, title: `secrets unlock at ${unlock}` }),
-      h('span', { class: 'now', style: `left: calc(${position(state.relationship)} - 2px)` }),
+        : element('span', {
+            class: 'unlock',
+            style: `left: ${position(unlock)}`,
+            title: `secrets unlock at ${unlock}`,
+          }),
+      element('span', { class: 'now', style: `left: calc(${position(state.relationship)} - 2px)` }),
     ),
-    h('div', { class: 'rel-legend' }, h('span', {}, '-100 hostile'), h('span', {}, '0'), h('span', {}, 'devoted 100')),
-    h('h3', {}, 'Remembered'),
+    element(
+      'div',
+      { class: 'rel-legend' },
+      element('span', {}, '-100 hostile'),
+      element('span', {}, '0'),
+      element('span', {}, 'devoted 100'),
+    ),
+    element('h3', {}, 'Remembered'),
     state.facts.length > 0
-      ? h('ul', { class: 'facts', id: 'state-facts' }, ...state.facts.map((f) => h('li', {}, f)))
-      : h(
+      ? element('ul', { class: 'facts', id: 'state-facts' }, ...state.facts.map((fact) => element('li', {}, fact)))
+      : element(
           'p',
           { class: 'muted help', id: 'state-facts' },
           'No facts yet: they appear when the NPC calls remember_fact.',
         ),
     summary,
-    h('h3', {}, 'Emotions, turn by turn'),
+    element('h3', {}, 'Emotions, turn by turn'),
     state.emotions.length > 0
-      ? h(
+      ? element(
           'div',
           { class: 'timeline-row', id: 'state-emotions' },
-          ...state.emotions.map((e, i) =>
-            h('span', { class: `emotion e-${e || 'none'}`, title: `turn ${i + 1}` }, e || '—'),
+          ...state.emotions.map((mood, index) =>
+            element('span', { class: `emotion e-${mood || 'none'}`, title: `turn ${index + 1}` }, mood || '—'),
           ),
         )
-      : h('p', { class: 'muted help', id: 'state-emotions' }, 'No turns yet.'),
+      : element('p', { class: 'muted help', id: 'state-emotions' }, 'No turns yet.'),
   );
 }

@@ -90,9 +90,9 @@ export function applyEvent(view: TurnView, event: NPCEvent): void {
       view.lineEvents++;
       break;
     case 'modelStep': {
-      const r = event.request;
-      const system = r.systemInstruction ?? '';
-      const prefix = r.promptPrefix ?? '';
+      const request = event.request;
+      const system = request.systemInstruction ?? '';
+      const prefix = request.promptPrefix ?? '';
       closeOpenSteps(view);
       const number = view.steps.length + 1;
       view.timeline.push(`step:${number}`);
@@ -103,8 +103,8 @@ export function applyEvent(view: TurnView, event: NPCEvent): void {
         attempt: event.step.attempt,
         systemInstruction: system,
         promptPrefix: prefix,
-        prompt: r.prompt,
-        promptTokens: estimateTokens(system) + estimateTokens(prefix + r.prompt),
+        prompt: request.prompt,
+        promptTokens: estimateTokens(system) + estimateTokens(prefix + request.prompt),
       });
       break;
     }
@@ -124,10 +124,10 @@ export function applyEvent(view: TurnView, event: NPCEvent): void {
       toolOf(view, event.call.id, event.call.name, event.call.args, true).status = 'waiting';
       break;
     case 'toolResult': {
-      const r = event.record;
-      const tool = toolOf(view, r.call.id, r.call.name, r.call.args, false);
-      tool.result = ToolOutput.render(r.output);
-      tool.status = r.rejected ? 'rejected' : r.output.kind === 'error' ? 'failed' : 'done';
+      const record = event.record;
+      const tool = toolOf(view, record.call.id, record.call.name, record.call.args, false);
+      tool.result = ToolOutput.render(record.output);
+      tool.status = record.rejected ? 'rejected' : record.output.kind === 'error' ? 'failed' : 'done';
       break;
     }
     case 'fallback':
@@ -141,7 +141,8 @@ export function applyEvent(view: TurnView, event: NPCEvent): void {
       view.modelCalls = event.turn.modelCalls;
       view.done = true;
       closeOpenSteps(view);
-      for (const t of view.tools) if (t.status === 'waiting' || t.status === 'running') t.status = 'failed';
+      for (const toolView of view.tools)
+        if (toolView.status === 'waiting' || toolView.status === 'running') toolView.status = 'failed';
       break;
   }
 }
@@ -151,11 +152,12 @@ export function failTurn(view: TurnView, error: AgentError): void {
   view.error = describeError(error);
   view.done = true;
   closeOpenSteps(view);
-  for (const t of view.tools) if (t.status === 'waiting' || t.status === 'running') t.status = 'failed';
+  for (const toolView of view.tools)
+    if (toolView.status === 'waiting' || toolView.status === 'running') toolView.status = 'failed';
 }
 
 function toolOf(view: TurnView, id: string, name: string, args: Record<string, unknown>, external: boolean): ToolView {
-  let tool = view.tools.find((t) => t.id === id);
+  let tool = view.tools.find((known) => known.id === id);
   if (!tool) {
     tool = { id, name, args, external, status: 'running' };
     view.tools.push(tool);
@@ -167,5 +169,5 @@ function toolOf(view: TurnView, id: string, name: string, args: Record<string, u
 
 /** A step that never finished before the next one (or the end of the turn) failed. */
 function closeOpenSteps(view: TurnView): void {
-  for (const s of view.steps) if (s.output === undefined) s.failed = true;
+  for (const stepView of view.steps) if (stepView.output === undefined) stepView.failed = true;
 }

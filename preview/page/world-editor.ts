@@ -4,30 +4,30 @@
  * read as JSON when it parses (a number stays a number, "45" for a number becomes 45); a
  * refusal (an unknown path, a value that does not fit) is shown under the row.
  */
-import { h } from './dom';
+import { element } from './dom';
 import { flattenWorld } from './format';
 import type { PreviewSession } from './preview-session';
 
 export function renderEditableWorld(list: HTMLElement, session: PreviewSession, onChanged: () => void): void {
-  const changed = new Set(session.worldChanges.map((c) => c.path));
+  const changed = new Set(session.worldChanges.map((change) => change.path));
   for (const row of flattenWorld(session.world.snapshot())) {
     const cls = changed.has(row.path) ? 'changed' : '';
-    const value = h(
+    const value = element(
       'dd',
       { class: `${cls} editable`, tabindex: '0', 'data-path': row.path, title: 'Click to change' },
       row.value,
     );
     value.addEventListener('click', () => edit(value, row.path, row.value, session, onChanged));
-    value.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') edit(value, row.path, row.value, session, onChanged);
+    value.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') edit(value, row.path, row.value, session, onChanged);
     });
-    list.append(h('dt', { class: cls }, row.path), value);
+    list.append(element('dt', { class: cls }, row.path), value);
   }
 }
 
 function edit(cell: HTMLElement, path: string, shown: string, session: PreviewSession, onChanged: () => void): void {
   if (cell.querySelector('input')) return;
-  const input = h('input', { type: 'text', value: shown, 'aria-label': `New value for ${path}` });
+  const input = element('input', { type: 'text', value: shown, 'aria-label': `New value for ${path}` });
   cell.textContent = '';
   cell.append(input);
   input.focus();
@@ -39,15 +39,15 @@ function edit(cell: HTMLElement, path: string, shown: string, session: PreviewSe
     const problem = save ? session.setWorldValue(path, input.value) : '';
     if (problem) {
       cell.querySelector('.problem')?.remove();
-      cell.append(h('div', { class: 'problem', role: 'alert' }, problem));
+      cell.append(element('div', { class: 'problem', role: 'alert' }, problem));
       return;
     }
     finished = true;
     onChanged();
   };
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') done(true);
-    if (e.key === 'Escape') done(false);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') done(true);
+    if (event.key === 'Escape') done(false);
   });
   input.addEventListener('blur', () => {
     if (cell.contains(input)) done(false);

@@ -8,7 +8,14 @@
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { pathToFileURL } from 'url';
-import { parseInitialWorld, readNpcNode, readWorldStore, setupRefusal, type DeclaredTool, type NpcPreviewOptions } from './npc-dump';
+import {
+  parseInitialWorld,
+  readNpcNode,
+  readWorldStore,
+  setupRefusal,
+  type DeclaredTool,
+  type NpcPreviewOptions,
+} from './npc-dump';
 
 /** The few editor APIs used here (declared locally; the panel process has them as a global). */
 declare const Editor: {
@@ -35,7 +42,7 @@ interface PanelThis {
   settings?: { openaiUrl: string; openaiModel: string };
 }
 
-function t(key: string): string {
+function translate(key: string): string {
   const text = Editor.I18n.t(`${PACKAGE}.preview.${key}`);
   return text || key;
 }
@@ -97,20 +104,20 @@ async function readAssetText(uuid: string): Promise<{ text: string; url: string 
     file?: string;
     url?: string;
   } | null;
-  if (!info || !info.file) return t('noPersonaFile');
+  if (!info || !info.file) return translate('noPersonaFile');
   try {
     return { text: readFileSync(info.file, 'utf8'), url: info.url ?? info.file };
-  } catch (e) {
-    return `${t('readFailed')} ${info.file}: ${(e as Error).message}`;
+  } catch (error) {
+    return `${translate('readFailed')} ${info.file}: ${(error as Error).message}`;
   }
 }
 
 async function useSelectedNode(panel: PanelThis): Promise<void> {
   const uuid = Editor.Selection.getLastSelected('node');
-  if (!uuid) return setStatus(panel, t('noNode'), true);
+  if (!uuid) return setStatus(panel, translate('noNode'), true);
   const npc = readNpcNode(await Editor.Message.request('scene', 'query-node', uuid));
-  if (!npc) return setStatus(panel, t('noNpc'), true);
-  if (!npc.personaUuid) return setStatus(panel, t('noPersona'), true);
+  if (!npc) return setStatus(panel, translate('noNpc'), true);
+  if (!npc.personaUuid) return setStatus(panel, translate('noPersona'), true);
   // Refused here with the words the game would use at run time (the same mapping as NPCComponent).
   const refusal = setupRefusal(npc);
   if (refusal) return setStatus(panel, refusal, true);
@@ -119,21 +126,21 @@ async function useSelectedNode(panel: PanelThis): Promise<void> {
   const world = npc.worldStoreUuid ? await readStoreWorld(npc.worldStoreUuid) : undefined;
   if (typeof world === 'string') return setStatus(panel, world, true);
   send(panel, persona.text, { extraTools: npc.tools, npcOptions: npc.options, initialWorld: world });
-  setStatus(panel, `${t('loaded')} ${persona.url}`);
+  setStatus(panel, `${translate('loaded')} ${persona.url}`);
 }
 
 async function useSelectedAsset(panel: PanelThis): Promise<void> {
   const uuid = Editor.Selection.getLastSelected('asset');
-  if (!uuid) return setStatus(panel, t('noAsset'), true);
+  if (!uuid) return setStatus(panel, translate('noAsset'), true);
   const persona = await readAssetText(uuid);
   if (typeof persona === 'string') return setStatus(panel, persona, true);
   send(panel, persona.text);
-  setStatus(panel, `${t('loaded')} ${persona.url}`);
+  setStatus(panel, `${translate('loaded')} ${persona.url}`);
 }
 
 function guard(panel: PanelThis, work: (panel: PanelThis) => Promise<void>): () => void {
   return () => {
-    work(panel).catch((e: Error) => setStatus(panel, e.message, true));
+    work(panel).catch((error: Error) => setStatus(panel, error.message, true));
   };
 }
 
@@ -156,12 +163,12 @@ module.exports = Editor.Panel.define({
     .frame { flex: 1; border: 0; width: 100%; background: #f4f5f7; }`,
   $: { frame: '.frame', status: '.status', useNode: '.use-node', useAsset: '.use-asset', missing: '.missing' },
   async ready(this: PanelThis) {
-    this.$.useNode.textContent = t('useNode');
-    this.$.useAsset.textContent = t('useAsset');
+    this.$.useNode.textContent = translate('useNode');
+    this.$.useAsset.textContent = translate('useAsset');
     this.$.useNode.addEventListener('click', guard(this, useSelectedNode));
     this.$.useAsset.addEventListener('click', guard(this, useSelectedAsset));
     if (!existsSync(PAGE)) {
-      this.$.missing.textContent = `${t('notBuilt')} (${PAGE})`;
+      this.$.missing.textContent = `${translate('notBuilt')} (${PAGE})`;
       this.$.missing.hidden = false;
       return;
     }
