@@ -124,8 +124,8 @@ export class JsbBridgeTransport implements BridgeTransport {
       this.attached = true;
     }
     return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
     };
   }
 

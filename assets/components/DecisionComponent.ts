@@ -67,8 +67,8 @@ export class DecisionComponent extends Component {
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);
-    } catch (e) {
-      return this.failed(AgentError.from(e, 'invalid_request'));
+    } catch (caught) {
+      return this.failed(AgentError.from(caught, 'invalid_request'));
     }
     const canceller = new Canceller();
     const pending = state.pending;
@@ -79,8 +79,8 @@ export class DecisionComponent extends Component {
       reason: this.withReason ? 'after' : 'none',
     });
     const forget = () => {
-      const i = pending.indexOf(canceller);
-      if (i >= 0) pending.splice(i, 1);
+      const index = pending.indexOf(canceller);
+      if (index >= 0) pending.splice(index, 1);
     };
     return engine.decide(request).then(
       (decision) => {
@@ -88,9 +88,9 @@ export class DecisionComponent extends Component {
         this.emitNode(DECISION, { situation, decision });
         return decision;
       },
-      (e: unknown) => {
+      (failure: unknown) => {
         forget();
-        const error = AgentError.from(e);
+        const error = AgentError.from(failure);
         if (error.code === 'cancelled') throw error;
         return this.failed(error);
       },
@@ -99,13 +99,17 @@ export class DecisionComponent extends Component {
 
   /** Cancels every decision in progress (they reject with `cancelled`). */
   cancel(): void {
-    for (const c of live(this).pending.splice(0)) c.abort(new AgentError('cancelled', 'The decision was cancelled.'));
+    for (const canceller of live(this).pending.splice(0))
+      canceller.abort(new AgentError('cancelled', 'The decision was cancelled.'));
   }
 
   private request(situation: string, facts: unknown): DecisionRequest {
     const request: DecisionRequest = {
       situation,
-      options: this.options.map((o) => ({ id: o ? o.id : '', description: o ? o.description : '' })),
+      options: this.options.map((option) => ({
+        id: option ? option.id : '',
+        description: option ? option.description : '',
+      })),
     };
     if (facts !== undefined) request.facts = facts;
     const actor = this.readActor();

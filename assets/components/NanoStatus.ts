@@ -48,11 +48,11 @@ const REASONS: Record<string, string> = {
 };
 
 /** The sentence to show for an availability. */
-export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): string {
+export function availabilityMessage(status: ModelAvailability, kind: OamModelKind): string {
   const standIn =
     kind === 'stand-in' ? ' (stand-in model: Gemini Nano answers on an Android phone or in Chrome on the desktop)' : '';
   const web = kind === 'chrome-nano';
-  switch (a.status) {
+  switch (status.status) {
     case 'available':
       return web ? "Chrome's built-in AI model is ready." : `The AI model is ready${standIn}.`;
     case 'downloadable':
@@ -64,10 +64,13 @@ export function availabilityMessage(a: ModelAvailability, kind: OamModelKind): s
         ? 'Chrome is downloading its built-in AI model… (a stand-in answers until then)'
         : 'The on-device AI model is downloading…';
     default:
-      if (web && a.reason === 'device_not_eligible') return REASONS.device_not_eligible_web;
+      if (web && status.reason === 'device_not_eligible') return REASONS.device_not_eligible_web;
       // An unanswered handshake may come with its cause (module missing, bridge taken over): show it.
-      if (a.reason === 'unreachable' && a.detail) return `On-device AI did not answer: ${a.detail}`;
-      return REASONS[a.reason] || `On-device AI is unavailable (${a.reason}${a.detail ? `: ${a.detail}` : ''}).`;
+      if (status.reason === 'unreachable' && status.detail) return `On-device AI did not answer: ${status.detail}`;
+      return (
+        REASONS[status.reason] ||
+        `On-device AI is unavailable (${status.reason}${status.detail ? `: ${status.detail}` : ''}).`
+      );
   }
 }
 
@@ -101,12 +104,12 @@ export class NanoStatus extends Component {
     this.followCurrentModel();
     if (this.refreshOnLoad) {
       this.refresh()
-        .then((a) => {
+        .then((availability) => {
           if (live(this).destroyed) return undefined;
-          if (this.autoDownload && a.status === 'downloadable') return this.download();
+          if (this.autoDownload && availability.status === 'downloadable') return this.download();
           return undefined;
         })
-        .catch((e: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(e).message));
+        .catch((error: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(error).message));
     }
   }
 
@@ -126,8 +129,8 @@ export class NanoStatus extends Component {
     let availability: ModelAvailability;
     try {
       availability = await OamRuntime.model.availability();
-    } catch (e) {
-      availability = { status: 'unavailable', reason: 'unknown', detail: AgentError.from(e).message };
+    } catch (error) {
+      availability = { status: 'unavailable', reason: 'unknown', detail: AgentError.from(error).message };
     }
     this.apply(availability);
     return availability;
@@ -160,7 +163,7 @@ export class NanoStatus extends Component {
     if (nano === state.followed) return;
     this.unfollow();
     state.followed = nano;
-    if (nano) state.stopProgress = nano.onDownloadProgress((p) => this.onProgress(p));
+    if (nano) state.stopProgress = nano.onDownloadProgress((progress) => this.onProgress(progress));
   }
 
   private unfollow(): void {
@@ -170,11 +173,11 @@ export class NanoStatus extends Component {
     state.followed = null;
   }
 
-  private onProgress(p: DownloadProgress): void {
+  private onProgress(progress: DownloadProgress): void {
     if (live(this).destroyed) return;
     this.status = 'downloading';
-    this.progress = p.fraction !== undefined ? p.fraction : 0;
-    this.emitNode(NANO_PROGRESS, p);
+    this.progress = progress.fraction !== undefined ? progress.fraction : 0;
+    this.emitNode(NANO_PROGRESS, progress);
   }
 
   private apply(availability: ModelAvailability): void {

@@ -221,16 +221,19 @@ export class OamRuntime {
     return backend;
   }
 
-  private static sourceFor(c: OamRuntimeConfig): BackendSource {
-    if (c.languageModel) return { kind: 'custom', languageModel: c.languageModel };
+  private static sourceFor(config: OamRuntimeConfig): BackendSource {
+    if (config.languageModel) return { kind: 'custom', languageModel: config.languageModel };
     // Native builds (Android, iOS, desktop) have no fetch: the server is for previews only.
-    if (c.openaiUrl && !NATIVE)
-      return { kind: 'openai-compatible', endpoint: [c.openaiUrl, c.model || '', c.apiKey || ''].join('\n') };
+    if (config.openaiUrl && !NATIVE)
+      return {
+        kind: 'openai-compatible',
+        endpoint: [config.openaiUrl, config.model || '', config.apiKey || ''].join('\n'),
+      };
     if (OamRuntime.isAndroidNative() && JsbBridgeTransport.isSupported()) return { kind: 'gemini-nano' };
     // Feature detection only: whether Chrome can run the model is asked (asynchronously) per call.
-    if (!NATIVE && c.chromeNano !== false && ChromePromptModel.isSupported())
-      return { kind: 'chrome-nano', standIn: c.standIn };
-    return { kind: 'stand-in', standIn: c.standIn };
+    if (!NATIVE && config.chromeNano !== false && ChromePromptModel.isSupported())
+      return { kind: 'chrome-nano', standIn: config.standIn };
+    return { kind: 'stand-in', standIn: config.standIn };
   }
 
   private static build(source: BackendSource): LanguageModel {
@@ -259,16 +262,19 @@ export class OamRuntime {
   }
 }
 
-function sameSource(a: BackendSource, b: BackendSource): boolean {
+function sameSource(left: BackendSource, right: BackendSource): boolean {
   return (
-    a.kind === b.kind && a.languageModel === b.languageModel && a.standIn === b.standIn && a.endpoint === b.endpoint
+    left.kind === right.kind &&
+    left.languageModel === right.languageModel &&
+    left.standIn === right.standIn &&
+    left.endpoint === right.endpoint
   );
 }
 
 /** Same values for every pacing option (a copied options object counts as the same). */
-function samePacing(a: ModelSchedulerOptions | undefined, b: ModelSchedulerOptions | undefined): boolean {
-  const x = (a || {}) as Record<string, unknown>;
-  const y = (b || {}) as Record<string, unknown>;
-  const keys = Object.keys(x).concat(Object.keys(y));
-  return keys.every((k) => x[k] === y[k]);
+function samePacing(left: ModelSchedulerOptions | undefined, right: ModelSchedulerOptions | undefined): boolean {
+  const leftFields = (left || {}) as Record<string, unknown>;
+  const rightFields = (right || {}) as Record<string, unknown>;
+  const keys = Object.keys(leftFields).concat(Object.keys(rightFields));
+  return keys.every((key) => leftFields[key] === rightFields[key]);
 }

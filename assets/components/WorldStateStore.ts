@@ -74,10 +74,10 @@ export class WorldStateStore extends Component {
     if (typeof saved === 'string') {
       try {
         value = JSON.parse(saved);
-      } catch (e) {
+      } catch (error) {
         throw new AgentError(
           'invalid_request',
-          `WorldStateStore.restore got text that is not JSON: ${(e as Error).message}`,
+          `WorldStateStore.restore got text that is not JSON: ${(error as Error).message}`,
         );
       }
     }
@@ -106,9 +106,9 @@ export class WorldStateStore extends Component {
       const value = JSON.parse(text);
       if (value && typeof value === 'object' && !Array.isArray(value)) return value;
       console.error(`[oam] WorldStateStore on "${this.nodeName()}": the inline JSON is not an object; starting empty.`);
-    } catch (e) {
+    } catch (error) {
       console.error(
-        `[oam] WorldStateStore on "${this.nodeName()}": the inline JSON does not parse (${(e as Error).message}); starting empty.`,
+        `[oam] WorldStateStore on "${this.nodeName()}": the inline JSON does not parse (${(error as Error).message}); starting empty.`,
       );
     }
     return {};

@@ -9,8 +9,8 @@ export function emitSafely(node: Node | null | undefined, type: string, payload:
   if (!node || !node.isValid) return false;
   try {
     node.emit(type, payload);
-  } catch (e) {
-    console.error(`[oam] a "${type}" listener on "${node.name}" threw`, e);
+  } catch (error) {
+    console.error(`[oam] a "${type}" listener on "${node.name}" threw`, error);
   }
   return true;
 }
