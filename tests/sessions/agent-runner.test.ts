@@ -3,7 +3,10 @@ import { AgentError, AgentRunner } from '../../src';
 import { ScriptedLanguageModel, Script } from '../../src/testing';
 import { FAST, failure, tavern } from '../agent/helpers';
 
-function runner(steps: Parameters<ScriptedLanguageModel['append']> = [], options: Partial<ConstructorParameters<typeof AgentRunner>[0]> = {}) {
+function runner(
+  steps: Parameters<ScriptedLanguageModel['append']> = [],
+  options: Partial<ConstructorParameters<typeof AgentRunner>[0]> = {},
+) {
   const model = new ScriptedLanguageModel(steps);
   const t = tavern();
   const sessions = new AgentRunner({
@@ -86,7 +89,7 @@ describe('get-or-create', () => {
     expect(model.requests[0].systemInstruction).toBe('You are a gate guard.');
   });
 
-  it('checks its own options and a session\'s before anything is created', () => {
+  it("checks its own options and a session's before anything is created", () => {
     const model = new ScriptedLanguageModel();
     expect(() => new AgentRunner({ model, maxSessions: 0 })).toThrow(/maxSessions/);
     expect(() => new AgentRunner({ model, whenFull: 'drop' as never })).toThrow(/whenFull/);
@@ -100,7 +103,10 @@ describe('get-or-create', () => {
 
 describe('single turns', () => {
   it('keeps no history and takes no session slot', async () => {
-    const { sessions, model } = runner([Script.reply('Ale is 3.'), Script.reply('Stew is 5.'), Script.reply('Welcome!')], { maxSessions: 1 });
+    const { sessions, model } = runner(
+      [Script.reply('Ale is 3.'), Script.reply('Stew is 5.'), Script.reply('Welcome!')],
+      { maxSessions: 1 },
+    );
     expect((await sessions.runOnce('What does ale cost?').response()).text).toBe('Ale is 3.');
     expect((await sessions.respondOnce('And stew?')).text).toBe('Stew is 5.');
     expect(model.requests[1].prompt).not.toContain('ale cost');
@@ -239,7 +245,12 @@ describe('delete, close, clear', () => {
   });
 
   it('clear empties every history (after running turns) and keeps the sessions and their settings', async () => {
-    const { sessions, model } = runner([Script.reply('Hi Sam.'), Script.reply('Hi Kim.'), Script.delay(5, Script.reply('Bye.')), Script.reply('Who?')]);
+    const { sessions, model } = runner([
+      Script.reply('Hi Sam.'),
+      Script.reply('Hi Kim.'),
+      Script.delay(5, Script.reply('Bye.')),
+      Script.reply('Who?'),
+    ]);
     await sessions.respond('sam', 'I am Sam.');
     await sessions.respond('kim', 'I am Kim.', {});
     const kim = sessions.getOrCreate('kim', { instructions: 'ignored' });

@@ -11,11 +11,19 @@ import { FAST, failure, tavern } from '../agent/helpers';
 function runner(steps: Array<ScriptStep | string>, limit: { maxTurns?: number; onMaxTurns?: 'reply' | 'fail' } = {}) {
   const model = new ScriptedLanguageModel(steps);
   const t = tavern();
-  const sessions = new AgentRunner({ model, agent: { instructions: 'You are Mira.', tools: [t.menu, t.order], config: FAST }, ...limit });
+  const sessions = new AgentRunner({
+    model,
+    agent: { instructions: 'You are Mira.', tools: [t.menu, t.order], config: FAST },
+    ...limit,
+  });
   return { model, sessions, ...t };
 }
 
-const ORDER = [Script.call('check_menu'), Script.call('take_order', { item: 'ale', quantity: 2 }), Script.reply('Two ales, 6 gold.')];
+const ORDER = [
+  Script.call('check_menu'),
+  Script.call('take_order', { item: 'ale', quantity: 2 }),
+  Script.reply('Two ales, 6 gold.'),
+];
 
 describe("onMaxTurns 'fail'", () => {
   it('ends a turn that needs more steps with generation_failed (-112), before the extra model call', async () => {
@@ -51,18 +59,26 @@ describe("onMaxTurns 'fail'", () => {
   });
 
   it('counts a repair as a step, and a retry of the same step not', async () => {
-    const repair = runner(['{"tool": "take_order", "args": {"item": "wine"}}', Script.call('check_menu'), Script.reply('Ale it is.')], { maxTurns: 1, onMaxTurns: 'fail' });
+    const repair = runner(
+      ['{"tool": "take_order", "args": {"item": "wine"}}', Script.call('check_menu'), Script.reply('Ale it is.')],
+      { maxTurns: 1, onMaxTurns: 'fail' },
+    );
     const repaired = await failure(repair.sessions.respond('a', 'Wine!'));
     expect(reasonOf(repaired)).toBe('max_turns_exceeded');
     expect(repair.model.calls).toBe(1);
 
-    const retry = runner([Script.fail('generation_failed', 'hiccup'), Script.reply('Hello!')], { maxTurns: 1, onMaxTurns: 'fail' });
+    const retry = runner([Script.fail('generation_failed', 'hiccup'), Script.reply('Hello!')], {
+      maxTurns: 1,
+      onMaxTurns: 'fail',
+    });
     expect((await retry.sessions.respond('a', 'Hi')).text).toBe('Hello!');
     expect(retry.model.calls).toBe(2);
   });
 
-  it('defaults to ML Kit\'s 10 steps, and a session can set its own limit', async () => {
-    const steps = Array.from({ length: 12 }, (_unused, i) => Script.call('take_order', { item: 'ale', quantity: (i % 10) + 1 }));
+  it("defaults to ML Kit's 10 steps, and a session can set its own limit", async () => {
+    const steps = Array.from({ length: 12 }, (_unused, i) =>
+      Script.call('take_order', { item: 'ale', quantity: (i % 10) + 1 }),
+    );
     const { sessions, model } = runner(steps, { onMaxTurns: 'fail' });
     sessions.getOrCreate('a', { config: { toolPolicy: { maxToolRounds: 20, maxToolCalls: 20 } } });
     const error = await failure(sessions.respond('a', 'Keep pouring.'));
@@ -71,7 +87,10 @@ describe("onMaxTurns 'fail'", () => {
 
     const own = runner(ORDER, { onMaxTurns: 'fail' });
     own.sessions.getOrCreate('b', { maxTurns: 1 });
-    expect((await failure(own.sessions.respond('b', 'Two ales.'))).details).toEqual({ reason: 'max_turns_exceeded', maxTurns: 1 });
+    expect((await failure(own.sessions.respond('b', 'Two ales.'))).details).toEqual({
+      reason: 'max_turns_exceeded',
+      maxTurns: 1,
+    });
     expect(own.model.calls).toBe(1);
   });
 
@@ -131,6 +150,8 @@ describe('ML Kit MAX_TURNS_EXCEEDED over the native bridge', () => {
     expect(reasonOf(error)).toBe('max_turns_exceeded');
     // Whatever code the native side sent, -112 reads as the runner's own error.
     expect(errorFromWire({ code: -32603, message: '', data: { mlkitCode: -112 } }).code).toBe('generation_failed');
-    expect(reasonOf(errorFromWire({ code: -32012, message: 'x', data: { code: 'generation_failed', mlkitCode: -106 } }))).toBeUndefined();
+    expect(
+      reasonOf(errorFromWire({ code: -32012, message: 'x', data: { code: 'generation_failed', mlkitCode: -106 } })),
+    ).toBeUndefined();
   });
 });

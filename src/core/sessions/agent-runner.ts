@@ -58,14 +58,21 @@ export class AgentSession {
   /** Starts a turn (queued behind a running one) and returns its run at once. */
   run(prompt: string, options: RunOptions = {}): AgentRun {
     if (this.ended) {
-      return failedRun(new AgentError('invalid_request', `Session "${this.id}" was ${this.ended}; get a new one with getOrCreate("${this.id}").`));
+      return failedRun(
+        new AgentError(
+          'invalid_request',
+          `Session "${this.id}" was ${this.ended}; get a new one with getOrCreate("${this.id}").`,
+        ),
+      );
     }
     this.host.touch(this);
     const run = runWithinLimit(this.agent, prompt, options, this.limit);
     // Counted here rather than read from agent.isResponding, which stays true for a few
     // microtasks after a turn's response is out: a session whose turn just ended is idle.
     this.active++;
-    const done = () => { this.active--; };
+    const done = () => {
+      this.active--;
+    };
     run.on('completed', done);
     run.on('error', done);
     return run;
@@ -131,16 +138,26 @@ export class AgentRunner {
   };
 
   constructor(options: AgentRunnerOptions) {
-    if (!options || typeof options !== 'object') throw new AgentError('invalid_request', 'AgentRunner needs options: { model, agent?, maxSessions?, whenFull?, maxTurns? }.');
+    if (!options || typeof options !== 'object')
+      throw new AgentError(
+        'invalid_request',
+        'AgentRunner needs options: { model, agent?, maxSessions?, whenFull?, maxTurns? }.',
+      );
     const { model, agent = {}, maxSessions = DEFAULT_MAX_SESSIONS, whenFull = 'evict-oldest' } = options;
     if (!model || typeof model.generate !== 'function') {
-      throw new AgentError('invalid_request', 'AgentRunner needs a LanguageModel (an object with generate()) as options.model.');
+      throw new AgentError(
+        'invalid_request',
+        'AgentRunner needs a LanguageModel (an object with generate()) as options.model.',
+      );
     }
     if (!(Number.isInteger(maxSessions) && maxSessions >= 1)) {
       throw new AgentError('invalid_request', `maxSessions must be a whole number ≥ 1; got ${String(maxSessions)}.`);
     }
     if (whenFull !== 'evict-oldest' && whenFull !== 'refuse') {
-      throw new AgentError('invalid_request', `whenFull must be "evict-oldest" or "refuse"; got ${JSON.stringify(whenFull)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `whenFull must be "evict-oldest" or "refuse"; got ${JSON.stringify(whenFull)}.`,
+      );
     }
     this.model = model;
     this.maxSessions = maxSessions;
@@ -282,7 +299,8 @@ export class AgentRunner {
 
   /** An agent with the defaults and `options` over them, under its turn limit. */
   private build(options: SessionOptions): { agent: Agent; limit: ResolvedTurnLimit | undefined } {
-    if (!options || typeof options !== 'object') throw new AgentError('invalid_request', 'Session options must be an object.');
+    if (!options || typeof options !== 'object')
+      throw new AgentError('invalid_request', 'Session options must be an object.');
     const { maxTurns, onMaxTurns, config, ...own } = options;
     const limit = resolveTurnLimit({ maxTurns, onMaxTurns }, this.limit);
     const given = Object.fromEntries(Object.entries(own).filter(([, value]) => value !== undefined));
@@ -297,9 +315,14 @@ export class AgentRunner {
   private makeRoom(id: string): void {
     if (this.sessions.size < this.maxSessions) return;
     if (this.whenFull === 'refuse') {
-      throw new AgentError('invalid_request', `This AgentRunner holds at most ${this.maxSessions} sessions and is full, so "${id}" was not created; delete one first.`, {
-        details: { reason: 'session_limit', limit: this.maxSessions },
-      });
+      throw new AgentError(
+        'invalid_request',
+        `This AgentRunner holds at most ${this.maxSessions} sessions and is full, ` +
+          `so "${id}" was not created; delete one first.`,
+        {
+          details: { reason: 'session_limit', limit: this.maxSessions },
+        },
+      );
     }
     for (const session of this.sessions.values()) {
       if (!session.isBusy) {
@@ -307,9 +330,14 @@ export class AgentRunner {
         return;
       }
     }
-    throw new AgentError('busy', `All ${this.maxSessions} sessions are running a turn, so none can be evicted for "${id}"; try again when one finishes, or raise maxSessions.`, {
-      details: { reason: 'all_sessions_busy', limit: this.maxSessions },
-    });
+    throw new AgentError(
+      'busy',
+      `All ${this.maxSessions} sessions are running a turn, so none can be evicted for "${id}"; ` +
+        'try again when one finishes, or raise maxSessions.',
+      {
+        details: { reason: 'all_sessions_busy', limit: this.maxSessions },
+      },
+    );
   }
 
   private touch(session: AgentSession): void {
@@ -329,4 +357,3 @@ function failedRun(error: AgentError): AgentRun {
   Promise.resolve().then(() => run.fail(error));
   return run;
 }
-

@@ -7,19 +7,30 @@ import { AgentError } from '../../contract/errors';
 export const MAX_SESSION_ID_CHARS = 128;
 
 /** Control characters (C0, DEL, C1), line and paragraph separators, and halves of a surrogate pair. */
-const NOT_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_PRINTABLE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The id when it is 1–128 printable characters (counted as code points); else invalid_request. */
 export function checkSessionId(id: unknown): string {
   if (typeof id !== 'string') {
-    throw new AgentError('invalid_request', `A session id must be a string of 1–${MAX_SESSION_ID_CHARS} printable characters; got ${describe(id)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `A session id must be a string of 1–${MAX_SESSION_ID_CHARS} printable characters; got ${describe(id)}.`,
+    );
   }
   const length = Array.from(id).length;
   if (length < 1 || length > MAX_SESSION_ID_CHARS) {
-    throw new AgentError('invalid_request', `A session id must be 1–${MAX_SESSION_ID_CHARS} characters long; got ${length}.`);
+    throw new AgentError(
+      'invalid_request',
+      `A session id must be 1–${MAX_SESSION_ID_CHARS} characters long; got ${length}.`,
+    );
   }
   if (NOT_PRINTABLE.test(id)) {
-    throw new AgentError('invalid_request', `The session id ${JSON.stringify(id)} contains a character that is not printable (a control character or a broken surrogate pair).`);
+    throw new AgentError(
+      'invalid_request',
+      `The session id ${JSON.stringify(id)} contains a character that is not printable ` +
+        '(a control character or a broken surrogate pair).',
+    );
   }
   return id;
 }

@@ -36,7 +36,10 @@ export function resolveTurnLimit(limit: TurnLimit, base?: ResolvedTurnLimit): Re
   }
   const given = limit.maxTurns ?? base?.maxTurns;
   if (given !== undefined && !(Number.isInteger(given) && given >= 1)) {
-    throw new AgentError('invalid_request', `maxTurns must be a whole number ≥ 1 (model steps per turn); got ${String(given)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `maxTurns must be a whole number ≥ 1 (model steps per turn); got ${String(given)}.`,
+    );
   }
   if (given === undefined && onMaxTurns === 'reply') return undefined;
   return { maxTurns: given ?? DEFAULT_MAX_TURNS, onMaxTurns };
@@ -55,14 +58,20 @@ export function roundsWithin(limit: ResolvedTurnLimit | undefined, agent: Agent)
 export function maxTurnsExceeded(maxTurns: number): AgentError {
   return new AgentError(
     'generation_failed',
-    `The turn needed more than ${maxTurns} model step${maxTurns === 1 ? '' : 's'} (maxTurns) and was stopped before the next one; `
-      + 'nothing of it was kept. Raise maxTurns, lower toolPolicy.maxToolRounds, or use onMaxTurns "reply" to force the reply.',
+    `The turn needed more than ${maxTurns} model step${maxTurns === 1 ? '' : 's'} (maxTurns) ` +
+      'and was stopped before the next one; nothing of it was kept. Raise maxTurns, ' +
+      'lower toolPolicy.maxToolRounds, or use onMaxTurns "reply" to force the reply.',
     { nativeCode: ML_KIT_MAX_TURNS_EXCEEDED, details: { reason: 'max_turns_exceeded', maxTurns } },
   );
 }
 
 /** Starts a turn on `agent` under the limit ('fail' watches its steps; 'reply' needs nothing per turn). */
-export function runWithinLimit(agent: Agent, prompt: string, options: RunOptions, limit: ResolvedTurnLimit | undefined): AgentRun {
+export function runWithinLimit(
+  agent: Agent,
+  prompt: string,
+  options: RunOptions,
+  limit: ResolvedTurnLimit | undefined,
+): AgentRun {
   if (!limit || limit.onMaxTurns !== 'fail') return agent.run(prompt, options);
   // The turn's signal follows the caller's and, past the limit, aborts with the -112 error.
   const canceller = new Canceller();
@@ -70,7 +79,8 @@ export function runWithinLimit(agent: Agent, prompt: string, options: RunOptions
   const run = agent.run(prompt, { ...options, signal: canceller.signal });
   run.on('step', (event) => {
     // A retry repeats the same step (same index); a repair is a step of its own.
-    if (event.step.attempt === 0 && event.step.index >= limit.maxTurns) canceller.abort(maxTurnsExceeded(limit.maxTurns));
+    if (event.step.attempt === 0 && event.step.index >= limit.maxTurns)
+      canceller.abort(maxTurnsExceeded(limit.maxTurns));
   });
   run.on('completed', unlink);
   run.on('error', unlink);
