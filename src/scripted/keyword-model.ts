@@ -7,7 +7,11 @@
 import type { SignalLike } from '../contract/abort';
 import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../contract/language-model';
 import { DEFAULT_CAPABILITIES } from '../contract/language-model';
+import { readRenderedTurn } from '../core/prompt/render-conversation';
 import { ScriptedLanguageModel, Script } from './scripted-model';
+
+/** The steps of an agent turn, whose prompts hold the turn so far. */
+const AGENT_STEPS = new Set<GenerationRequest['kind']>(['decide', 'toolArguments', 'respond', 'structured']);
 
 export interface KeywordReply {
   emotion?: string;
@@ -73,10 +77,12 @@ export class KeywordModel implements LanguageModel {
   }
 
   private answer(request: GenerationRequest): string {
-    const said = request.turn?.prompt ?? lastPlayerLine(request.prompt);
+    // An agent step's prompt holds the turn so far (readRenderedTurn); a bark's or a summary's does not.
+    const turn = AGENT_STEPS.has(request.kind) ? readRenderedTurn(request.prompt) : undefined;
+    const said = turn?.prompt || lastPlayerLine(request.prompt);
     // A lookup read into the prompt ahead (`check_menu now: {…}`) counts as its result.
     const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (m) => ({ tool: m[1], args: {}, output: m[2] }));
-    const results = [...ahead, ...(request.turn?.toolResults ?? [])];
+    const results = [...ahead, ...(turn?.toolResults ?? [])];
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
     const rule = this.options.rules.find((r) => matches(r.when, said));
     const offered = offeredTools(request);

@@ -50,7 +50,10 @@ export const Script = {
   delay(ms: number, then: ScriptStep): ScriptStep {
     return { type: 'delay', ms, then };
   },
-  /** `{prompt}` the player's words, `{toolOutput}` the last tool result, `{toolOutputs}` all of them. */
+  /**
+   * `{prompt}` the player's words, `{toolOutput}` the last tool result, `{toolOutputs}` all of
+   * them, read from the prompt as the model sees them (the words on one line, outputs clipped).
+   */
   template(template: string, chunks = 3): ScriptStep {
     return { type: 'template', template, chunks };
   },

@@ -10,7 +10,11 @@ import { MIRA, tavernTools } from '../npc/helpers';
 function agentWith(script: NativeScript, config: AgentConfigInput = {}) {
   const t = tavern();
   const model = ScriptedLanguageModel.fromNativeScript(script);
-  const agent = new Agent(model, { instructions: 'You are Mira, an innkeeper.', tools: [t.menu, t.order], config: { ...FAST, ...config } });
+  const agent = new Agent(model, {
+    instructions: 'You are Mira, an innkeeper.',
+    tools: [t.menu, t.order],
+    config: { ...FAST, ...config },
+  });
   return { ...t, model, agent };
 }
 
@@ -30,13 +34,21 @@ describe.each(MODES)('in %s mode', (_mode, config) => {
   });
 
   it('a tool round runs its calls in order (one decide answer each), then the answer step is the reply', async () => {
-    const { agent, model, log } = agentWith({
-      type: 'scripted',
-      steps: [
-        { toolCalls: [{ name: 'check_menu', arguments: {} }, { name: 'take_order', arguments: { item: 'ale', quantity: 2 }, id: 'ignored' }] },
-        { text: 'Two ales, 6 gold.' },
-      ],
-    }, config);
+    const { agent, model, log } = agentWith(
+      {
+        type: 'scripted',
+        steps: [
+          {
+            toolCalls: [
+              { name: 'check_menu', arguments: {} },
+              { name: 'take_order', arguments: { item: 'ale', quantity: 2 }, id: 'ignored' },
+            ],
+          },
+          { text: 'Two ales, 6 gold.' },
+        ],
+      },
+      config,
+    );
     const response = await agent.respond('Two ales, please.');
     expect(log).toEqual(['check_menu', 'take_order {"item":"ale","quantity":2}']);
     expect(response.toolCalls.map((r) => r.call.name)).toEqual(['check_menu', 'take_order']);
@@ -56,7 +68,10 @@ describe.each(MODES)('in %s mode', (_mode, config) => {
   });
 
   it('an answer the agent cannot use is repaired with the next step', async () => {
-    const { agent, model } = agentWith({ type: 'scripted', steps: [{ json: { item: 'stew' } }, { json: { item: 'stew', price: 5 } }] }, config);
+    const { agent, model } = agentWith(
+      { type: 'scripted', steps: [{ json: { item: 'stew' } }, { json: { item: 'stew', price: 5 } }] },
+      config,
+    );
     const schema = JsonSchema.obj({ item: JsonSchema.string(), price: JsonSchema.integer() });
     const response = await agent.respond('What is warm?', { schema });
     expect(response.structured).toEqual({ item: 'stew', price: 5 });
@@ -65,19 +80,30 @@ describe.each(MODES)('in %s mode', (_mode, config) => {
   });
 
   it('a template fills {prompt}, {toolOutput} and {toolOutputs}', async () => {
-    const { agent } = agentWith({
-      type: 'scripted',
-      steps: [
-        { toolCalls: [{ name: 'take_order', arguments: { item: 'ale', quantity: 1 } }, { name: 'take_order', arguments: { item: 'stew', quantity: 1 } }] },
-        { template: 'You asked: {prompt} Last: {toolOutput} All: {toolOutputs}' },
-      ],
-    }, config);
+    const { agent } = agentWith(
+      {
+        type: 'scripted',
+        steps: [
+          {
+            toolCalls: [
+              { name: 'take_order', arguments: { item: 'ale', quantity: 1 } },
+              { name: 'take_order', arguments: { item: 'stew', quantity: 1 } },
+            ],
+          },
+          { template: 'You asked: {prompt} Last: {toolOutput} All: {toolOutputs}' },
+        ],
+      },
+      config,
+    );
     const response = await agent.respond('An ale and a stew.');
     expect(response.text).toBe('You asked: An ale and a stew. Last: Served 1 stew. All: Served 1 ale.; Served 1 stew.');
   });
 
   it('the next turn plays the next step, also when it starts with a reply step', async () => {
-    const { agent, model } = agentWith({ type: 'scripted', steps: [{ text: 'Hello!' }, { text: 'Plain words.' }, { text: 'Goodbye!' }] }, config);
+    const { agent, model } = agentWith(
+      { type: 'scripted', steps: [{ text: 'Hello!' }, { text: 'Plain words.' }, { text: 'Goodbye!' }] },
+      config,
+    );
     expect((await agent.respond('Hi')).text).toBe('Hello!');
     expect((await agent.respond('Chat', { toolChoice: 'none' })).text).toBe('Plain words.');
     expect((await agent.respond('Bye')).text).toBe('Goodbye!');
@@ -87,7 +113,10 @@ describe.each(MODES)('in %s mode', (_mode, config) => {
 
 describe('other steps', () => {
   it('an error step fails the turn with its code and message, and the turn leaves nothing', async () => {
-    const { agent, model } = agentWith({ type: 'scripted', steps: [{ error: 'guardrail_violation', message: 'Blocked by the filter.' }, { text: 'Fine.' }] });
+    const { agent, model } = agentWith({
+      type: 'scripted',
+      steps: [{ error: 'guardrail_violation', message: 'Blocked by the filter.' }, { text: 'Fine.' }],
+    });
     const error = await failure(agent.respond('Something rude'));
     expect(error.code).toBe('guardrail_violation');
     expect(error.message).toBe('Blocked by the filter.');
@@ -97,7 +126,10 @@ describe('other steps', () => {
   });
 
   it('an error step without a message says it is scripted; a retryable one is retried with the next step', async () => {
-    const { agent, model } = agentWith({ type: 'scripted', steps: [{ error: 'rate_limited' }, { text: 'Now it works.' }] });
+    const { agent, model } = agentWith({
+      type: 'scripted',
+      steps: [{ error: 'rate_limited' }, { text: 'Now it works.' }],
+    });
     expect((await agent.respond('Hi')).text).toBe('Now it works.');
     expect(model.calls).toBe(2);
     const bare = agentWith({ type: 'scripted', steps: [{ error: 'refusal' }] });
@@ -105,7 +137,10 @@ describe('other steps', () => {
   });
 
   it('chunks split the streamed reply', async () => {
-    const { agent } = agentWith({ type: 'scripted', steps: [{ text: 'One two three four', chunks: 4 }] }, { lineFirst: false });
+    const { agent } = agentWith(
+      { type: 'scripted', steps: [{ text: 'One two three four', chunks: 4 }] },
+      { lineFirst: false },
+    );
     const run = agent.run('Count');
     const deltas: string[] = [];
     run.on('text', (event) => deltas.push(event.delta));
@@ -115,7 +150,11 @@ describe('other steps', () => {
   });
 
   it('a fallback plays once the steps run out; without one the model says the script is played', async () => {
-    const { agent } = agentWith({ type: 'scripted', steps: [{ text: 'First.' }], fallback: { text: '(script exhausted)' } });
+    const { agent } = agentWith({
+      type: 'scripted',
+      steps: [{ text: 'First.' }],
+      fallback: { text: '(script exhausted)' },
+    });
     expect((await agent.respond('a')).text).toBe('First.');
     expect((await agent.respond('b')).text).toBe('(script exhausted)');
     expect((await agent.respond('c')).text).toBe('(script exhausted)');
@@ -133,10 +172,13 @@ describe('other steps', () => {
     expect(error.message).toMatch(/step 0 is a tool round, but the agent asked for a respond step/);
   });
 
-  it('a forced tool with parameters gets the arguments of the round\'s call', async () => {
+  it("a forced tool with parameters gets the arguments of the round's call", async () => {
     const { agent, log } = agentWith({
       type: 'scripted',
-      steps: [{ toolCalls: [{ name: 'take_order', arguments: '{"item":"bread","quantity":3}' }] }, { text: 'Three loaves.' }],
+      steps: [
+        { toolCalls: [{ name: 'take_order', arguments: '{"item":"bread","quantity":3}' }] },
+        { text: 'Three loaves.' },
+      ],
     });
     const response = await agent.respond('Bread!', { toolChoice: { tool: 'take_order' } });
     expect(log).toEqual(['take_order {"item":"bread","quantity":3}']);
@@ -151,10 +193,16 @@ describe('delays', () => {
     jest.useFakeTimers();
     const { agent, model } = agentWith({
       type: 'scripted',
-      steps: [{ toolCalls: [{ name: 'check_menu' }], delayMs: 1000 }, { text: 'Ale is 3.', delayMs: 2000 }],
+      steps: [
+        { toolCalls: [{ name: 'check_menu' }], delayMs: 1000 },
+        { text: 'Ale is 3.', delayMs: 2000 },
+      ],
     });
     let done = false;
-    const reply = agent.respond('Menu?').then((r) => { done = true; return r; });
+    const reply = agent.respond('Menu?').then((r) => {
+      done = true;
+      return r;
+    });
     await jest.advanceTimersByTimeAsync(999);
     expect(model.calls).toBe(1);
     expect(done).toBe(false);
@@ -197,7 +245,10 @@ describe('through the NPC and the AgentRunner', () => {
 
   it('an AgentRunner session plays one script across its turns', async () => {
     const t = tavern();
-    const model = ScriptedLanguageModel.fromNativeScript({ type: 'scripted', steps: [{ text: 'Hi Sam.' }, { template: 'You said: {prompt}' }] });
+    const model = ScriptedLanguageModel.fromNativeScript({
+      type: 'scripted',
+      steps: [{ text: 'Hi Sam.' }, { template: 'You said: {prompt}' }],
+    });
     const sessions = new AgentRunner({ model, agent: { tools: [t.menu], config: FAST } });
     expect((await sessions.respond('sam', 'Hello')).text).toBe('Hi Sam.');
     expect((await sessions.respond('sam', 'One more')).text).toBe('You said: One more');
@@ -212,16 +263,44 @@ describe('bad scripts', () => {
     ['steps that are not a list', { type: 'scripted', steps: {} }, /must be a list/],
     ['a step that is not an object', { type: 'scripted', steps: [{ text: 'ok' }, 'hi'] }, /step 1 must be an object/],
     ['a step of no kind', { type: 'scripted', steps: [{ delayMs: 5 }] }, /step 0 needs exactly one of/],
-    ['a step of two kinds', { type: 'scripted', steps: [{ text: 'a', json: {} }] }, /step 0 needs exactly one of .*"text", "json"/],
-    ['an unknown key', { type: 'scripted', steps: [{ text: 'a', delay: 5 }] }, /step 0 \("text"\) does not take "delay"/],
+    [
+      'a step of two kinds',
+      { type: 'scripted', steps: [{ text: 'a', json: {} }] },
+      /step 0 needs exactly one of .*"text", "json"/,
+    ],
+    [
+      'an unknown key',
+      { type: 'scripted', steps: [{ text: 'a', delay: 5 }] },
+      /step 0 \("text"\) does not take "delay"/,
+    ],
     ['a text that is not a string', { type: 'scripted', steps: [{ text: 5 }] }, /step 0: "text" must be a string/],
-    ['an unknown error code', { type: 'scripted', steps: [{ error: 'session_limit' }] }, /step 0: "error" must be one of the 12/],
-    ['an empty tool round', { type: 'scripted', steps: [{ toolCalls: [] }] }, /step 0: "toolCalls" must be a non-empty list/],
-    ['a call without a name', { type: 'scripted', steps: [{ text: 'a' }, { toolCalls: [{ arguments: {} }] }] }, /step 1, call 0 needs a tool "name"/],
-    ['arguments that are not an object', { type: 'scripted', steps: [{ toolCalls: [{ name: 'x', arguments: [1] }] }] }, /step 0, call 0: "arguments" must be an object/],
+    [
+      'an unknown error code',
+      { type: 'scripted', steps: [{ error: 'session_limit' }] },
+      /step 0: "error" must be one of the 12/,
+    ],
+    [
+      'an empty tool round',
+      { type: 'scripted', steps: [{ toolCalls: [] }] },
+      /step 0: "toolCalls" must be a non-empty list/,
+    ],
+    [
+      'a call without a name',
+      { type: 'scripted', steps: [{ text: 'a' }, { toolCalls: [{ arguments: {} }] }] },
+      /step 1, call 0 needs a tool "name"/,
+    ],
+    [
+      'arguments that are not an object',
+      { type: 'scripted', steps: [{ toolCalls: [{ name: 'x', arguments: [1] }] }] },
+      /step 0, call 0: "arguments" must be an object/,
+    ],
     ['a negative delay', { type: 'scripted', steps: [{ text: 'a', delayMs: -1 }] }, /step 0: "delayMs" must be/],
     ['bad chunks', { type: 'scripted', steps: [{ text: 'a', chunks: 0 }] }, /step 0: "chunks" must be/],
-    ['a bad fallback', { type: 'scripted', steps: [], fallback: { txt: 'a' } }, /the fallback step needs exactly one of/],
+    [
+      'a bad fallback',
+      { type: 'scripted', steps: [], fallback: { txt: 'a' } },
+      /the fallback step needs exactly one of/,
+    ],
   ])('refuses %s with invalid_request naming the step, before any model call', (_what, script, message) => {
     let error: unknown;
     try {

@@ -58,9 +58,8 @@ describe('ScriptedLanguageModel', () => {
 
   test('templates fill the prompt and the tool outputs', async () => {
     const model = new ScriptedLanguageModel([Script.template('You said {prompt}; last {toolOutput}; all {toolOutputs}')]);
-    const request = req('raw prompt', {
-      turn: { prompt: 'two ales', toolResults: [{ tool: 'a', args: {}, output: 'one' }, { tool: 'b', args: {}, output: 'two' }] },
-    });
+    // Read from the prompt as the agent renders it (readRenderedTurn).
+    const request = req('Memory: none\n\nConversation:\nUser: hi\nAssistant: hello\nUser: two ales\n[a {} → one]\n[b {"n":1} → two]\n\nNext step: a tool whose result you need, or your reply.');
     expect((await generateText(model, request)).text).toBe('You said two ales; last two; all one; two');
     const bare = new ScriptedLanguageModel([Script.template('[{prompt}] [{toolOutput}]')]);
     expect((await generateText(bare, req('plain'))).text).toBe('[plain] []');

@@ -1,0 +1,304 @@
+/**
+ * readRenderedTurn reads the turn in progress back from a step's prompt, so scripted and
+ * keyword models need no private channel beside the request. Round trips through the real
+ * renderer: every prompt a turn sends, compared with the turn the agent was running.
+ */
+import {
+  Agent,
+  AgentTool,
+  JsonSchema,
+  ToolOutput,
+  type AgentConfigInput,
+  type GenerationRequest,
+  type LanguageModel,
+  type SignalLike,
+} from '../../src';
+import { KeywordModel, ScriptedLanguageModel, Script, type ScriptStep } from '../../src/testing';
+import { readRenderedTurn, clip, oneLine } from '../../src/core/prompt/render-conversation';
+import { buildStepPrompt, TokenCounter } from '../../src/core/prompt/prompt-builder';
+import type { TranscriptEntry } from '../../src/core/transcript';
+import {
+  argumentsTask,
+  decideTask,
+  lineFirstTask,
+  repairNote,
+  respondTask,
+  structuredTask,
+} from '../../src/core/prompt/task-lines';
+
+/** What each request's prompt reads back as, beside what the agent's turn really held. */
+function recorder(steps: Array<ScriptStep | string>) {
+  const seen: Array<{ request: GenerationRequest; read: ReturnType<typeof readRenderedTurn> }> = [];
+  const model = new ScriptedLanguageModel(
+    steps.map((step) =>
+      Script.dynamic((request) => {
+        seen.push({ request, read: readRenderedTurn(request.prompt) });
+        return step;
+      }),
+    ),
+  );
+  return { model, seen };
+}
+
+/** A text output with line breaks, brackets, blank lines, labels and task-like words of its own. */
+const MULTI_LINE =
+  'Ale: 3 gold\nStew: 5 gold [hot]\n\n[not a call]\nMira: not a line either]\n\nWrite me a letter.\n[x {} → y';
+
+function tools(): AgentTool[] {
+  const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => MULTI_LINE);
+  const order = AgentTool.local(
+    {
+      name: 'take_order',
+      description: 'Serves an item.',
+      parameters: JsonSchema.obj({ item: JsonSchema.string(), note: JsonSchema.string() }),
+    },
+    (args: { item: string; note: string }) => ({ served: args.item, note: args.note }),
+  );
+  return [menu, order];
+}
+
+/** Checks every recorded read against the turn the request came from (the old private channel). */
+function expectRoundTrip(seen: ReturnType<typeof recorder>['seen'], maxOutputChars = 1500): void {
+  expect(seen.length).toBeGreaterThan(0);
+  for (const { request, read } of seen) {
+    const turn = request.turn;
+    if (!turn) throw new Error('every agent step carries its turn');
+    expect(read.prompt).toBe(request.prompt.startsWith(turn.prompt) ? turn.prompt : oneLine(turn.prompt));
+    expect(read.toolResults).toEqual(turn.toolResults.map((r) => ({ ...r, output: clip(r.output, maxOutputChars) })));
+  }
+}
+
+describe.each<[string, AgentConfigInput]>([
+  ['line-first', {}],
+  ['JSON envelopes', { lineFirst: false }],
+  ['seed-compatible', { inlineReplies: false }],
+])('round trip in %s mode', (_mode, config) => {
+  it("reads the player's line and this turn's tool uses over a history, a note and tricky outputs", async () => {
+    const { model, seen } = recorder([
+      Script.reply('Welcome!'),
+      Script.call('check_menu'),
+      Script.call('take_order', { item: 'ale ]\n→ x', note: 'Sam: "two" {x}' }),
+      Script.reply('Two ales.'),
+      Script.reply('Again?'),
+      Script.reply('Again?'),
+      Script.reply('Again?'),
+    ]);
+    const agent = new Agent(model, {
+      instructions: 'You are Mira.',
+      tools: tools(),
+      config: { ...config, labels: { user: 'Player', assistant: 'Mira' } },
+    });
+    agent.contextNote = 'Memory:\n- Player likes ale.\n\nConversation:\nPlayer: a note that looks like one';
+    await agent.respond('Hello there');
+    await agent.respond('Menu?\nAnd then:\n\nWrite me two ales.');
+    expectRoundTrip(seen);
+    if (config.inlineReplies === false) return; // the seed's reply steps play this script differently
+    const orderStep = seen.find((s) => s.read.toolResults.length === 2);
+    expect(orderStep?.read.toolResults[0]).toEqual({ tool: 'check_menu', args: {}, output: MULTI_LINE });
+    expect(orderStep?.read.toolResults[1].args).toEqual({ item: 'ale ]\n→ x', note: 'Sam: "two" {x}' });
+  });
+
+  it('reads a repair step, whose note quotes the invalid answer', async () => {
+    const { model, seen } = recorder([
+      Script.call('check_menu'),
+      'Conversation:\nPlayer: fake\n[check_menu {} → fake]',
+      Script.reply('Here it is.'),
+      Script.reply('Here it is.'),
+    ]);
+    const agent = new Agent(model, { tools: tools(), config });
+    await agent
+      .respond('What is there?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) })
+      .catch(() => undefined);
+    expect(seen.some((s) => s.request.isRepair)).toBe(true);
+    expectRoundTrip(seen);
+  });
+});
+
+describe('raw prompts and clipping', () => {
+  it('reads a first plain turn sent raw, several lines and all', async () => {
+    const { model, seen } = recorder(['Hi.']);
+    await new Agent(model).respond('Line one\n\nLine two: more');
+    expect(seen[0].request.prompt).toBe('Line one\n\nLine two: more');
+    expectRoundTrip(seen);
+    expect(seen[0].read.prompt).toBe('Line one\n\nLine two: more');
+  });
+
+  it('cuts the task from a raw structured prompt', async () => {
+    const { model, seen } = recorder([Script.json({ answer: 'yes' })]);
+    await new Agent(model).respond('Is it warm?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) });
+    expect(seen[0].request.prompt).not.toBe('Is it warm?');
+    expect(seen[0].read).toEqual({ prompt: 'Is it warm?', toolResults: [] });
+  });
+
+  it('gives a long output as the model saw it, clipped', async () => {
+    const long = AgentTool.local({ name: 'read_book', description: 'Reads the book.' }, () => 'x'.repeat(300));
+    const { model, seen } = recorder([Script.call('read_book'), Script.reply('A long book.')]);
+    await new Agent(model, { tools: [long], config: { context: { maxToolOutputChars: 100 } } }).respond('Read it');
+    expectRoundTrip(seen, 100);
+    expect(seen[1].read.toolResults[0].output).toBe(`${'x'.repeat(100)}… (truncated)`);
+  });
+
+  it('reads an error output', async () => {
+    const failing = AgentTool.local({ name: 'open_door', description: 'Opens the door.' }, () =>
+      ToolOutput.error('locked'),
+    );
+    const { model, seen } = recorder([Script.call('open_door'), Script.reply('It is locked.')]);
+    await new Agent(model, { tools: [failing] }).respond('Open it');
+    expect(seen[1].read.toolResults).toEqual([{ tool: 'open_door', args: {}, output: 'Error: locked' }]);
+  });
+});
+
+describe('round trip through the prompt builder', () => {
+  const labels = { user: 'Player', assistant: 'Mira' };
+  const settings = {
+    context: { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500, minimumRecentTurns: 1 },
+    labels,
+  };
+  const model = new ScriptedLanguageModel();
+  const use = (name: string, args: Record<string, unknown>, text: string): TranscriptEntry => ({
+    type: 'toolUse',
+    call: { id: `call_${name}`, name, args },
+    output: ToolOutput.text(text),
+  });
+  const history: TranscriptEntry[] = [
+    { type: 'prompt', text: 'Hello' },
+    use('check_menu', {}, MULTI_LINE),
+    { type: 'response', text: 'Welcome!' },
+    { type: 'prompt', text: 'Two\nlines' },
+    { type: 'response', text: 'Sure.', structured: { emotion: 'happy', line: 'Sure.' } },
+    use('remember_fact', { fact: 'Likes ale ]\n→ {x}' }, 'ok'),
+  ];
+  const current: TranscriptEntry[] = [
+    { type: 'prompt', text: 'Menu? [please]' },
+    use('check_menu', {}, MULTI_LINE),
+    use('take_order', { item: 'ale', note: 'Player: two' }, '{"served":2}'),
+  ];
+  const expected = {
+    prompt: 'Menu? [please]',
+    toolResults: [
+      { tool: 'check_menu', args: {}, output: MULTI_LINE },
+      { tool: 'take_order', args: { item: 'ale', note: 'Player: two' }, output: '{"served":2}' },
+    ],
+  };
+
+  it.each<[string, string]>([
+    ['decide', decideTask({ required: false, enabled: tools(), allTools: tools(), format: 'lineFirst' })],
+    ['respond', respondTask(labels, true)],
+    [
+      'repair',
+      `${structuredTask(labels, JsonSchema.obj({ line: JsonSchema.string() }), true)}\n\n${repairNote('not JSON', 'Conversation:\n\nPlayer: fake\n\nNext step: x')}`,
+    ],
+  ])('reads the turn of a %s step back', async (_kind, task) => {
+    for (const contextNote of ['', 'Memory:\n- Sam likes ale.\n\nSituation: evening']) {
+      for (const turn of [current, current.slice(0, 2), current.slice(0, 1)]) {
+        const built = await buildStepPrompt(
+          { kind: 'decide', history, current: turn, contextNote, task },
+          {},
+          settings,
+          model,
+          new TokenCounter(model),
+        );
+        expect(readRenderedTurn(built.request.prompt)).toEqual({
+          prompt: expected.prompt,
+          toolResults: expected.toolResults.slice(0, turn.length - 1),
+        });
+      }
+    }
+  });
+
+  it('reads a first turn without history', async () => {
+    const built = await buildStepPrompt(
+      {
+        kind: 'decide',
+        history: [],
+        current,
+        contextNote: '',
+        task: 'Next step: a tool whose result you need, or your reply.',
+      },
+      {},
+      settings,
+      model,
+      new TokenCounter(model),
+    );
+    expect(readRenderedTurn(built.request.prompt)).toEqual(expected);
+  });
+});
+
+describe('every task line is recognised where the conversation ends', () => {
+  const labels = { user: 'User', assistant: 'Assistant' };
+  const schema = JsonSchema.obj({ emotion: JsonSchema.string(), line: JsonSchema.string() });
+  const [menu, order] = tools();
+  const tasks: Array<[string, string]> = [
+    [
+      'decide, line first',
+      decideTask({ required: false, enabled: [menu], allTools: [menu, order], format: 'lineFirst' }),
+    ],
+    [
+      'decide, inline',
+      decideTask({ required: false, enabled: [menu, order], allTools: [menu, order], format: 'inline' }),
+    ],
+    ['decide, seed', decideTask({ required: false, enabled: [menu, order], allTools: [menu, order], format: 'seed' })],
+    ['decide, required', decideTask({ required: true, enabled: [order], allTools: [menu, order], format: 'inline' })],
+    ['arguments', argumentsTask(order)],
+    ['respond', respondTask(labels, true)],
+    ['structured', structuredTask(labels, schema, false)],
+    ['line first', lineFirstTask(labels, schema, 'line', true)],
+    ['repair', repairNote('the answer was not JSON', 'Conversation:\nUser: fake')],
+  ];
+  it.each(tasks)('%s', (_name, task) => {
+    const prompt = `Conversation:\nUser: Hello\n[check_menu {} → ale\n\n]\n\n${task}`;
+    expect(readRenderedTurn(prompt)).toEqual({
+      prompt: 'Hello',
+      toolResults: [{ tool: 'check_menu', args: {}, output: 'ale\n\n' }],
+    });
+  });
+});
+
+describe('models that read the turn need nothing beside the prompt', () => {
+  /** The model with the old private channel taken off every request. */
+  function withoutTurn<M extends LanguageModel>(model: M): M {
+    const generate = model.generate.bind(model);
+    model.generate = (request: GenerationRequest, signal?: SignalLike) => {
+      const rest = { ...request };
+      delete rest.turn;
+      return generate(rest, signal);
+    };
+    return model;
+  }
+
+  it("a keyword rule matches the player's words, calls its tools once and sees their results", async () => {
+    const model = withoutTurn(
+      new KeywordModel({
+        rules: [
+          {
+            when: ['menu'],
+            tools: [{ name: 'check_menu' }],
+            reply: (ctx) => `I read: ${ctx.toolResults.map((r) => r.output).join('; ')} (you said "${ctx.said}")`,
+          },
+        ],
+        otherwise: 'Hm?',
+      }),
+    );
+    const agent = new Agent(model, { tools: tools(), config: { labels: { user: 'Player', assistant: 'Mira' } } });
+    const response = await agent.respond('Show me the menu');
+    expect(response.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(response.text).toBe(`I read: ${MULTI_LINE} (you said "Show me the menu")`);
+    expect((await agent.respond('Nice weather')).text).toBe('Hm?');
+  });
+
+  it("a template fills the player's words and this turn's outputs, not an earlier turn's", async () => {
+    const model = withoutTurn(
+      ScriptedLanguageModel.fromNativeScript({
+        type: 'scripted',
+        steps: [
+          { toolCalls: [{ name: 'take_order', arguments: { item: 'ale', note: 'cold' } }] },
+          { template: '{prompt} → {toolOutputs}' },
+          { template: '{prompt} → [{toolOutputs}]' },
+        ],
+      }),
+    );
+    const agent = new Agent(model, { tools: tools() });
+    expect((await agent.respond('An ale')).text).toBe('An ale → {"served":"ale","note":"cold"}');
+    expect((await agent.respond('Thanks', { toolChoice: 'none' })).text).toBe('Thanks → []');
+  });
+});
