@@ -392,14 +392,14 @@ export class TurnEngine {
     const { kind, task, isRepair, mode, enabledTools, onText, raw = false } = step;
     const { config, model } = this.turn;
     const t0 = performance.now();
-    const built = await buildStepPrompt(
-      { kind, history: this.setup.history, current: this.current, contextNote: this.contextNote, task, raw },
-      this.stable,
-      config,
+    const built = await buildStepPrompt({
+      input: { kind, history: this.setup.history, current: this.current, contextNote: this.contextNote, task, raw },
+      stable: this.stable,
+      settings: config,
       model,
-      this.setup.counter,
-      this.turn.signal,
-    );
+      counter: this.setup.counter,
+      signal: this.turn.signal,
+    });
     const decision = kind === 'decide' || kind === 'toolArguments';
     const req = built.request;
     if (decision) {

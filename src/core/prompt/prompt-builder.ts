@@ -89,14 +89,18 @@ export class TokenCounter {
   }
 }
 
-export async function buildStepPrompt(
-  input: StepPromptInput,
-  stable: StablePrompt,
-  config: PromptSettings,
-  model: LanguageModel,
-  counter: TokenCounter,
-  signal?: SignalLike,
-): Promise<BuiltPrompt> {
+/** What buildStepPrompt works from. */
+export interface StepPromptSources {
+  input: StepPromptInput;
+  stable: StablePrompt;
+  settings: PromptSettings;
+  model: LanguageModel;
+  counter: TokenCounter;
+  signal?: SignalLike;
+}
+
+export async function buildStepPrompt(sources: StepPromptSources): Promise<BuiltPrompt> {
+  const { input, stable, settings: config, model, counter, signal } = sources;
   const render = config.structuredReplyRenderer ?? renderStructuredPlain;
   const maxOut = config.context.maxToolOutputChars;
   const turns = splitTurns(input.history).map((turn) => entryLines(turn, config.labels, maxOut, render).join('\n'));
