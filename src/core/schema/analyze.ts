@@ -33,9 +33,6 @@ export interface AnalyzedSchema {
 /** Shown to the model or metadata; accepted without a warning and not enforced. */
 const SILENT_KEYWORDS = ['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'x-order'];
 
-const NON_NEGATIVE_INTEGER_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems'] as const;
-const NUMBER_KEYWORDS = ['minimum', 'maximum'] as const;
-
 /** Keywords read `$.x-order`, `$.$ref`; odd ones are quoted like property names. */
 function appendKeyword(path: string, key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key) ? `${path}.${key}` : appendKey(path, key);

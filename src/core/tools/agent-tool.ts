@@ -57,10 +57,12 @@ export class AgentTool {
   readonly parameters: JsonSchema;
   readonly timeoutMs?: number;
   readonly execution: 'local' | 'external';
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any tool's handler, whatever its argument type (ToolHandler<unknown> would refuse typed handlers)
   readonly handler?: ToolHandler<any>;
   readonly sideEffect: boolean;
   readonly snapshot?: () => unknown;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for `handler` above
   private constructor(definition: ToolDefinition, execution: 'local' | 'external', handler?: ToolHandler<any>) {
     checkToolName(definition.name);
     if (typeof definition.description !== 'string') {
