@@ -252,7 +252,7 @@ export interface EmotionTag {
 }
 
 /** `[happy]`, `(happy)`, `*happy*` or `<happy>` at the very start, at most 30 characters inside. */
-const TAG_PATTERN = /^\s*(?:\[([^\[\]\n]{1,30})\]|\(([^()\n]{1,30})\)|\*([^*\n]{1,30})\*|<([^<>\n]{1,30})>)\s*/;
+const TAG_PATTERN = /^\s*(?:\[([^[\]\n]{1,30})\]|\(([^()\n]{1,30})\)|\*([^*\n]{1,30})\*|<([^<>\n]{1,30})>)\s*/;
 
 /**
  * Reads the leading emotion tag of a text reply (`[happy] Welcome!`). Square brackets always

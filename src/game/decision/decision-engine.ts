@@ -286,7 +286,7 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
   const firstLine = choice.trim().split('\n')[0];
   const bare = firstLine
     .replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '')
-    .replace(/^[\s*_`"'“”‘’(\[]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '')
+    .replace(/^[\s*_`"'“”‘’([]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '')
     .toLowerCase();
   const exact = ids.find((id) => id.toLowerCase() === bare);
   if (exact) return exact;

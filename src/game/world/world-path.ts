@@ -13,7 +13,7 @@ const INDEX_TEXT = /^(0|[1-9][0-9]*)$/;
 export const MAX_PATH_SEGMENTS = 64;
 const MAX_PATH_CHARS = 4096;
 /** Keys that can be written bare in the canonical form; anything else is bracket-quoted. */
-const NEEDS_QUOTES = /[.\[\]\/"']|^\$|^\s|\s$/;
+const NEEDS_QUOTES = /[.[\]/"']|^\$|^\s|\s$/;
 
 function isBareKey(key: string): boolean {
   return key !== '' && !NEEDS_QUOTES.test(key);
