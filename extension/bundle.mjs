@@ -36,7 +36,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await bundleEditorEntries();
   console.log(
     `editor bundles: ${Object.keys(EDITOR_ENTRIES)
-      .map((e) => `dist/${e}.js`)
+      .map((entry) => `dist/${entry}.js`)
       .join(', ')}`,
   );
 }

@@ -22,7 +22,7 @@ import { CHROME_NANO_CHOICE, createModel, offerChromeNano, type ModelChoice } fr
 import { SAMPLE_SCRIPT } from './script-source';
 import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
 import type { StepView, ToolView, TurnView } from './turn-view';
-import { compactJson, describeChange, flattenWorld, turnTotals } from './format';
+import { compactJson, describeChange, turnTotals } from './format';
 import { readEmbedMessage, readQuerySettings } from './embed-message';
 import { renderState } from './state-panel';
 import { renderEditableWorld } from './world-editor';

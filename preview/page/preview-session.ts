@@ -15,7 +15,6 @@ import {
   type LanguageModel,
   type NPCOptions,
   type Persona,
-  type WorldStateChange,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import { applyEvent, failTurn, newTurnView, type TurnView } from './turn-view';
