@@ -8,18 +8,18 @@ function runner(
   options: Partial<ConstructorParameters<typeof AgentRunner>[0]> = {},
 ) {
   const model = new ScriptedLanguageModel(steps);
-  const t = tavern();
+  const bar = tavern();
   const sessions = new AgentRunner({
     model,
-    agent: { instructions: 'You are Mira, an innkeeper.', tools: [t.menu, t.order], config: FAST },
+    agent: { instructions: 'You are Mira, an innkeeper.', tools: [bar.menu, bar.order], config: FAST },
     ...options,
   });
-  return { model, sessions, ...t };
+  return { model, sessions, ...bar };
 }
 
 /** Lets queued turns start (their first step is sent a few microtasks after run()). */
 async function ticks(count = 20): Promise<void> {
-  for (let i = 0; i < count; i++) await Promise.resolve();
+  for (let tick = 0; tick < count; tick++) await Promise.resolve();
 }
 
 describe('ids', () => {
@@ -84,7 +84,7 @@ describe('get-or-create', () => {
     expect(guard.agent.instructions).toBe('You are a gate guard.');
     expect(guard.agent.tools).toEqual([]);
     expect(sessions.getOrCreate('guard', { instructions: 'ignored' }).agent.instructions).toBe('You are a gate guard.');
-    expect(sessions.getOrCreate('inn').agent.tools.map((t) => t.name)).toEqual(['check_menu', 'take_order']);
+    expect(sessions.getOrCreate('inn').agent.tools.map((tool) => tool.name)).toEqual(['check_menu', 'take_order']);
     await guard.respond('Let me in.');
     expect(model.requests[0].systemInstruction).toBe('You are a gate guard.');
   });
@@ -120,7 +120,7 @@ describe('single turns', () => {
   it('runs tools and takes per-turn setup', async () => {
     const { sessions, log } = runner([Script.call('check_menu'), Script.reply('Ale is 3 gold.'), 'Plain words.']);
     const response = await sessions.respondOnce('What is on the menu?');
-    expect(response.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(response.toolCalls.map((record) => record.call.name)).toEqual(['check_menu']);
     expect(log).toEqual(['check_menu']);
     expect((await sessions.respondOnce('Hi', {}, { tools: [] })).text).toBe('Plain words.');
   });
@@ -129,7 +129,7 @@ describe('single turns', () => {
 describe('eviction when full', () => {
   it('evicts the least recently used session (a use is a get or a turn)', async () => {
     const { sessions, model } = runner([Script.reply('Hi a.'), Script.reply('Hi b.')], { maxSessions: 3 });
-    const a = sessions.getOrCreate('a');
+    const sessionA = sessions.getOrCreate('a');
     sessions.getOrCreate('b');
     sessions.getOrCreate('c');
     await sessions.respond('a', 'Hello'); // a is now the most recent: b is the oldest
@@ -139,7 +139,7 @@ describe('eviction when full', () => {
     sessions.getOrCreate('c'); // a get counts as a use too
     sessions.getOrCreate('e');
     expect(sessions.ids()).toEqual(['d', 'c', 'e']);
-    expect(a.isOpen).toBe(false);
+    expect(sessionA.isOpen).toBe(false);
     expect(model.calls).toBe(1);
     // An evicted id comes back as a new session with an empty history.
     expect(sessions.getOrCreate('a').agent.turnCount).toBe(0);
@@ -147,12 +147,12 @@ describe('eviction when full', () => {
 
   it('skips sessions running a turn', async () => {
     const { sessions, model } = runner([Script.hang()], { maxSessions: 2 });
-    const a = sessions.getOrCreate('a');
+    const sessionA = sessions.getOrCreate('a');
     sessions.getOrCreate('b');
-    const running = a.run('Tell me a long story.');
+    const running = sessionA.run('Tell me a long story.');
     sessions.getOrCreate('b'); // b is now the most recent, a (busy) the least
     await ticks();
-    expect(a.isBusy).toBe(true);
+    expect(sessionA.isBusy).toBe(true);
     sessions.getOrCreate('c');
     expect(sessions.ids()).toEqual(['a', 'c']);
     expect(running.status).toBe('running');
@@ -168,8 +168,8 @@ describe('eviction when full', () => {
     let error: unknown;
     try {
       sessions.getOrCreate('c');
-    } catch (e) {
-      error = e;
+    } catch (caught) {
+      error = caught;
     }
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe('busy');
@@ -184,8 +184,8 @@ describe('eviction when full', () => {
     let error: AgentError | undefined;
     try {
       sessions.getOrCreate('b');
-    } catch (e) {
-      error = e as AgentError;
+    } catch (caught) {
+      error = caught as AgentError;
     }
     expect(error?.code).toBe('invalid_request');
     expect(error?.details).toEqual({ reason: 'session_limit', limit: 1 });

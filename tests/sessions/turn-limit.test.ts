@@ -10,13 +10,13 @@ import { FAST, failure, tavern } from '../agent/helpers';
 
 function runner(steps: Array<ScriptStep | string>, limit: { maxTurns?: number; onMaxTurns?: 'reply' | 'fail' } = {}) {
   const model = new ScriptedLanguageModel(steps);
-  const t = tavern();
+  const bar = tavern();
   const sessions = new AgentRunner({
     model,
-    agent: { instructions: 'You are Mira.', tools: [t.menu, t.order], config: FAST },
+    agent: { instructions: 'You are Mira.', tools: [bar.menu, bar.order], config: FAST },
     ...limit,
   });
-  return { model, sessions, ...t };
+  return { model, sessions, ...bar };
 }
 
 const ORDER = [
@@ -105,11 +105,11 @@ describe("onMaxTurns 'fail'", () => {
     const { sessions, model } = runner([Script.hang(), Script.hang()], { maxTurns: 2, onMaxTurns: 'fail' });
     const caller = new AbortController();
     const cancelled = sessions.run('a', 'Hi', { signal: caller.signal });
-    for (let i = 0; i < 20; i++) await Promise.resolve();
+    for (let tick = 0; tick < 20; tick++) await Promise.resolve();
     caller.abort();
     expect((await failure(cancelled.response())).code).toBe('cancelled');
     const run = sessions.run('a', 'Hi');
-    for (let i = 0; i < 20; i++) await Promise.resolve();
+    for (let tick = 0; tick < 20; tick++) await Promise.resolve();
     sessions.delete('a');
     expect((await failure(run.response())).code).toBe('cancelled');
     expect(model.calls).toBe(2);

@@ -29,7 +29,8 @@ export interface SessionOptions extends AgentOptions, TurnLimit {}
 
 export const DEFAULT_MAX_SESSIONS = 64;
 
-let onceCounter = 0;
+/** Numbers the ids of runs refused before they started. */
+let refusedRuns = 0;
 
 /** What a session asks of its runner: to be marked as used, and to be let go. */
 interface SessionHost {
@@ -187,9 +188,9 @@ export class AgentRunner {
     const session = this.create(id, options);
     try {
       this.makeRoom(id);
-    } catch (e) {
+    } catch (error) {
       session.end();
-      throw e;
+      throw error;
     }
     this.sessions.set(id, session);
     return session;
@@ -219,8 +220,8 @@ export class AgentRunner {
     let session: AgentSession;
     try {
       session = this.getOrCreate(id);
-    } catch (e) {
-      return failedRun(AgentError.from(e, 'invalid_request'));
+    } catch (error) {
+      return failedRun(AgentError.from(error, 'invalid_request'));
     }
     return session.run(prompt, options);
   }
@@ -239,8 +240,8 @@ export class AgentRunner {
     try {
       this.checkOpen();
       ({ agent, limit } = this.build(setup));
-    } catch (e) {
-      return failedRun(AgentError.from(e, 'invalid_request'));
+    } catch (error) {
+      return failedRun(AgentError.from(error, 'invalid_request'));
     }
     this.singles.add(agent);
     const run = runWithinLimit(agent, prompt, options, limit);
@@ -353,7 +354,7 @@ export class AgentRunner {
 
 /** A run that fails a microtask later, as the Agent's own runs do on bad input, so listeners attached now hear it. */
 function failedRun(error: AgentError): AgentRun {
-  const run = new AgentRun(`run_refused_${++onceCounter}`);
+  const run = new AgentRun(`run_refused_${++refusedRuns}`);
   Promise.resolve().then(() => run.fail(error));
   return run;
 }
