@@ -86,7 +86,7 @@ function readStep(step: unknown, where: string): Played {
     throw bad(`Native script ${where} must be an object such as {"text": "…"}; got ${describe(step)}`);
   const kinds = KIND_KEYS.filter((key) => step[key] !== undefined);
   if (kinds.length !== 1) {
-    const got = kinds.length === 0 ? 'none' : kinds.map((k) => `"${k}"`).join(', ');
+    const got = kinds.length === 0 ? 'none' : kinds.map((key) => `"${key}"`).join(', ');
     throw bad(
       `Native script ${where} needs exactly one of "text", "toolCalls", "json", "template", "error"; got ${got}`,
     );
@@ -273,7 +273,7 @@ export class NativeScriptPlayer {
  */
 export function fillTemplate(template: string, request: GenerationRequest): string {
   const turn = readRenderedTurn(request.prompt);
-  const outputs = turn.toolResults.map((r) => r.output);
+  const outputs = turn.toolResults.map((result) => result.output);
   return template
     .replace(/\{prompt\}/g, turn.prompt)
     .replace(/\{toolOutputs\}/g, outputs.join('; '))

@@ -64,7 +64,9 @@ function expectRoundTrip(seen: ReturnType<typeof recorder>['seen'], maxOutputCha
     const turn = request.turn;
     if (!turn) throw new Error('every agent step carries its turn');
     expect(read.prompt).toBe(request.prompt.startsWith(turn.prompt) ? turn.prompt : oneLine(turn.prompt));
-    expect(read.toolResults).toEqual(turn.toolResults.map((r) => ({ ...r, output: clip(r.output, maxOutputChars) })));
+    expect(read.toolResults).toEqual(
+      turn.toolResults.map((result) => ({ ...result, output: clip(result.output, maxOutputChars) })),
+    );
   }
 }
 
@@ -93,7 +95,7 @@ describe.each<[string, AgentConfigInput]>([
     await agent.respond('Menu?\nAnd then:\n\nWrite me two ales.');
     expectRoundTrip(seen);
     if (config.inlineReplies === false) return; // the seed's reply steps play this script differently
-    const orderStep = seen.find((s) => s.read.toolResults.length === 2);
+    const orderStep = seen.find((step) => step.read.toolResults.length === 2);
     expect(orderStep?.read.toolResults[0]).toEqual({ tool: 'check_menu', args: {}, output: MULTI_LINE });
     expect(orderStep?.read.toolResults[1].args).toEqual({ item: 'ale ]\n→ x', note: 'Sam: "two" {x}' });
   });
@@ -109,7 +111,7 @@ describe.each<[string, AgentConfigInput]>([
     await agent
       .respond('What is there?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) })
       .catch(() => undefined);
-    expect(seen.some((s) => s.request.isRepair)).toBe(true);
+    expect(seen.some((step) => step.request.isRepair)).toBe(true);
     expectRoundTrip(seen);
   });
 });
@@ -191,13 +193,13 @@ describe('round trip through the prompt builder', () => {
   ])('reads the turn of a %s step back', async (_kind, task) => {
     for (const contextNote of ['', 'Memory:\n- Sam likes ale.\n\nSituation: evening']) {
       for (const turn of [current, current.slice(0, 2), current.slice(0, 1)]) {
-        const built = await buildStepPrompt(
-          { kind: 'decide', history, current: turn, contextNote, task },
-          {},
+        const built = await buildStepPrompt({
+          input: { kind: 'decide', history, current: turn, contextNote, task },
+          stable: {},
           settings,
           model,
-          new TokenCounter(model),
-        );
+          counter: new TokenCounter(model),
+        });
         expect(readRenderedTurn(built.request.prompt)).toEqual({
           prompt: expected.prompt,
           toolResults: expected.toolResults.slice(0, turn.length - 1),
@@ -207,19 +209,19 @@ describe('round trip through the prompt builder', () => {
   });
 
   it('reads a first turn without history', async () => {
-    const built = await buildStepPrompt(
-      {
+    const built = await buildStepPrompt({
+      input: {
         kind: 'decide',
         history: [],
         current,
         contextNote: '',
         task: 'Next step: a tool whose result you need, or your reply.',
       },
-      {},
+      stable: {},
       settings,
       model,
-      new TokenCounter(model),
-    );
+      counter: new TokenCounter(model),
+    });
     expect(readRenderedTurn(built.request.prompt)).toEqual(expected);
   });
 });
@@ -273,7 +275,8 @@ describe('models that read the turn need nothing beside the prompt', () => {
           {
             when: ['menu'],
             tools: [{ name: 'check_menu' }],
-            reply: (ctx) => `I read: ${ctx.toolResults.map((r) => r.output).join('; ')} (you said "${ctx.said}")`,
+            reply: (ctx) =>
+              `I read: ${ctx.toolResults.map((result) => result.output).join('; ')} (you said "${ctx.said}")`,
           },
         ],
         otherwise: 'Hm?',
@@ -281,7 +284,7 @@ describe('models that read the turn need nothing beside the prompt', () => {
     );
     const agent = new Agent(model, { tools: tools(), config: { labels: { user: 'Player', assistant: 'Mira' } } });
     const response = await agent.respond('Show me the menu');
-    expect(response.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(response.toolCalls.map((record) => record.call.name)).toEqual(['check_menu']);
     expect(response.text).toBe(`I read: ${MULTI_LINE} (you said "Show me the menu")`);
     expect((await agent.respond('Nice weather')).text).toBe('Hm?');
   });

@@ -8,14 +8,14 @@ import { FAST, failure, tavern } from '../agent/helpers';
 import { MIRA, tavernTools } from '../npc/helpers';
 
 function agentWith(script: NativeScript, config: AgentConfigInput = {}) {
-  const t = tavern();
+  const bar = tavern();
   const model = ScriptedLanguageModel.fromNativeScript(script);
   const agent = new Agent(model, {
     instructions: 'You are Mira, an innkeeper.',
-    tools: [t.menu, t.order],
+    tools: [bar.menu, bar.order],
     config: { ...FAST, ...config },
   });
-  return { ...t, model, agent };
+  return { ...bar, model, agent };
 }
 
 const MODES: Array<[string, AgentConfigInput]> = [
@@ -51,8 +51,8 @@ describe.each(MODES)('in %s mode', (_mode, config) => {
     );
     const response = await agent.respond('Two ales, please.');
     expect(log).toEqual(['check_menu', 'take_order {"item":"ale","quantity":2}']);
-    expect(response.toolCalls.map((r) => r.call.name)).toEqual(['check_menu', 'take_order']);
-    expect(response.toolCalls.every((r) => /^call_/.test(r.call.id))).toBe(true);
+    expect(response.toolCalls.map((record) => record.call.name)).toEqual(['check_menu', 'take_order']);
+    expect(response.toolCalls.every((record) => /^call_/.test(record.call.id))).toBe(true);
     expect(response.text).toBe('Two ales, 6 gold.');
     expect(model.kinds.slice(0, 3)).toEqual(['decide', 'decide', 'decide']);
     // Inline modes: the reply rides on the third decide step; the seed's mode asks once more.
@@ -199,9 +199,9 @@ describe('delays', () => {
       ],
     });
     let done = false;
-    const reply = agent.respond('Menu?').then((r) => {
+    const reply = agent.respond('Menu?').then((response) => {
       done = true;
-      return r;
+      return response;
     });
     await jest.advanceTimersByTimeAsync(999);
     expect(model.calls).toBe(1);
@@ -227,7 +227,7 @@ describe('delays', () => {
 
 describe('through the NPC and the AgentRunner', () => {
   it('an NPC plays a tool round then a structured line', async () => {
-    const t = tavernTools();
+    const bar = tavernTools();
     const model = ScriptedLanguageModel.fromNativeScript({
       type: 'scripted',
       steps: [
@@ -236,20 +236,20 @@ describe('through the NPC and the AgentRunner', () => {
         { json: { emotion: 'neutral', line: 'Good night.' } },
       ],
     });
-    const npc = new NPC({ persona: MIRA, model, tools: [t.menu, t.order] });
+    const npc = new NPC({ persona: MIRA, model, tools: [bar.menu, bar.order] });
     const turn = await npc.talk('What is warm?');
-    expect(t.log).toEqual(['check_menu']);
+    expect(bar.log).toEqual(['check_menu']);
     expect(turn).toMatchObject({ line: 'Stew is 5 gold, ale 3.', emotion: 'happy', isFallback: false });
     expect((await npc.talk('Bye')).line).toBe('Good night.');
   });
 
   it('an AgentRunner session plays one script across its turns', async () => {
-    const t = tavern();
+    const bar = tavern();
     const model = ScriptedLanguageModel.fromNativeScript({
       type: 'scripted',
       steps: [{ text: 'Hi Sam.' }, { template: 'You said: {prompt}' }],
     });
-    const sessions = new AgentRunner({ model, agent: { tools: [t.menu], config: FAST } });
+    const sessions = new AgentRunner({ model, agent: { tools: [bar.menu], config: FAST } });
     expect((await sessions.respond('sam', 'Hello')).text).toBe('Hi Sam.');
     expect((await sessions.respond('sam', 'One more')).text).toBe('You said: One more');
   });
@@ -305,8 +305,8 @@ describe('bad scripts', () => {
     let error: unknown;
     try {
       ScriptedLanguageModel.fromNativeScript(script as NativeScript);
-    } catch (e) {
-      error = e;
+    } catch (caught) {
+      error = caught;
     }
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe('invalid_request');
