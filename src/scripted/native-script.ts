@@ -8,7 +8,8 @@
  * itself, so an answer step meeting a decide step is offered there (`{"reply": …}`, one call,
  * as this agent costs); when the agent asks for a separate reply step after it anyway (the
  * seed-compatible mode, or an inline reply it could not use), that step gets the same answer,
- * as the seed's answer step "waits for the reply step". A repair step gets the next step.
+ * as the seed's answer step "waits for the reply step". A repair step gets the next step, and
+ * so does a text step after a structured answer (an NPC's text retry), as on Android.
  */
 import { AgentError, isAgentErrorCode, type AgentErrorCode } from '../contract/errors';
 import type { GenerationRequest } from '../contract/language-model';
@@ -198,7 +199,9 @@ export class NativeScriptPlayer {
       if (offered.fromScript) this.index++;
       // The reply step of the same turn gets the answer the decide step offered: its
       // conversation lines are the same, while the next turn's hold the committed reply too.
-      const replyStep = (request.kind === 'respond' || request.kind === 'structured') && !request.isRepair;
+      // A text step after a structured answer is another turn's (an NPC's text retry).
+      const replyStep =
+        !request.isRepair && (request.kind === 'structured' || (request.kind === 'respond' && !isJson(offered.step)));
       if (replyStep && renderedConversation(request.prompt) === offered.conversation)
         return this.answer(offered.step, request, false);
     }
@@ -278,6 +281,10 @@ export function fillTemplate(template: string, request: GenerationRequest): stri
     .replace(/\{prompt\}/g, turn.prompt)
     .replace(/\{toolOutputs\}/g, outputs.join('; '))
     .replace(/\{toolOutput\}/g, outputs.length > 0 ? outputs[outputs.length - 1] : '');
+}
+
+function isJson(step: Played): boolean {
+  return step.kind === 'answer' && 'json' in step.answer;
 }
 
 function delayed(step: Played, answer: ScriptStep): ScriptStep {

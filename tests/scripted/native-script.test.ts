@@ -243,6 +243,17 @@ describe('through the NPC and the AgentRunner', () => {
     expect((await npc.talk('Bye')).line).toBe('Good night.');
   });
 
+  it("an NPC's text retry after a line without words plays the next step, as on Android", async () => {
+    const model = ScriptedLanguageModel.fromNativeScript({
+      type: 'scripted',
+      steps: [{ json: { emotion: 'happy', line: '' } }, { text: '[happy] Welcome, traveller!' }],
+    });
+    const npc = new NPC({ persona: MIRA, model, tools: [tavernTools().menu] });
+    const turn = await npc.talk('Hello');
+    expect(turn).toMatchObject({ line: 'Welcome, traveller!', emotion: 'happy', isFallback: false });
+    expect(model.remaining).toBe(0);
+  });
+
   it('an AgentRunner session plays one script across its turns', async () => {
     const bar = tavern();
     const model = ScriptedLanguageModel.fromNativeScript({
