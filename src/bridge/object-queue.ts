@@ -9,7 +9,7 @@ import { Canceller, type SignalLike } from '../contract/abort';
 interface Operation {
   canceller: Canceller;
   start: () => void;
-  fail: (error: AgentError) => void;
+  fail: (error: unknown) => void;
   settled: boolean;
 }
 
@@ -46,7 +46,7 @@ export class ObjectQueue {
             })
             .then(
               (value) => { if (!operation.settled) { operation.settled = true; resolve(value); } },
-              (error) => operation.fail(AgentError.from(error)),
+              (error) => operation.fail(error),
             )
             .then(() => this.next(operation));
         },

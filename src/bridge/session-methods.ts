@@ -38,8 +38,8 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
   const create = (raw: unknown) => {
     const params = new ParamReader(raw);
     const requested = params.string('session');
-    const id = requested === undefined ? store.nextId() : store.checkId(requested);
-    store.checkRoom(id);
+    if (requested !== undefined) store.checkRoom(store.checkId(requested));
+    else store.checkFull();
     const options = readSessionOptions(params.any('options'), context.defaultToolTimeoutSeconds);
     const history = params.any('history');
     const saved: TranscriptData | undefined = history === undefined ? undefined : readingParams(() => transcriptFromJSON(history));
@@ -56,6 +56,8 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
       transcript: history,
     }));
     warnings.push(...params.unknownWarnings());
+    // The id is taken last, so a refused create does not use up a generated one.
+    const id = requested ?? store.nextId();
     store.add(id, {
       id, agent, model: model.name, tools, queue: new ObjectQueue(),
       toolTimeoutSeconds: options.toolTimeoutSeconds, createdAt: context.createdAt(),

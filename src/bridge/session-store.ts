@@ -1,10 +1,10 @@
 /**
- * Sessions by id, bounded: ids `s1`, `s2`, … when the client sends none, 1–128 printable
+ * Sessions by id, bounded (AgentRunner's 'refuse' rule; see the README for why the bridge keeps
+ * its own store: each protocol session brings its own model, an AgentRunner has one): ids `s1`, `s2`, … when the client sends none, 1–128 printable
  * characters when it does, −32021 for a taken id and −32022 (with `data.limit`) when full.
  */
-import { BridgeError, invalidParams } from './errors';
-
-const NOT_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+import { checkSessionId } from '../core/sessions';
+import { BridgeError, readingParams } from './errors';
 
 export class SessionStore<T> {
   private readonly sessions = new Map<string, T>();
@@ -12,12 +12,9 @@ export class SessionStore<T> {
 
   constructor(readonly limit: number) {}
 
+  /** AgentRunner's rule for ids: 1–128 printable characters (−32602 otherwise). */
   checkId(id: string): string {
-    const length = Array.from(id).length;
-    if (length < 1 || length > 128 || NOT_PRINTABLE.test(id)) {
-      throw invalidParams(`params.session must be 1-128 printable characters; got ${JSON.stringify(id)}.`);
-    }
-    return id;
+    return readingParams(() => checkSessionId(id));
   }
 
   nextId(): string {
@@ -33,6 +30,10 @@ export class SessionStore<T> {
   /** Refuses a taken id or a full store before anything is built for the session. */
   checkRoom(id: string): void {
     if (this.sessions.has(id)) throw new BridgeError('session_exists', `Session "${id}" exists already.`, { session: id });
+    this.checkFull();
+  }
+
+  checkFull(): void {
     if (this.sessions.size >= this.limit) {
       throw new BridgeError('session_limit', `At most ${this.limit} sessions; delete one first.`, { limit: this.limit });
     }

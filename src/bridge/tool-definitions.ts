@@ -95,6 +95,7 @@ export function describeWireTool(tool: WireTool): Record<string, unknown> {
  * pushed out of the way: the bridge keeps the protocol's timeout on its injectable timer.
  */
 export function toAgentTool(tool: WireTool, handler?: ToolHandler): AgentTool {
-  const definition = { name: tool.name, description: tool.description, parameters: tool.parameters, timeoutMs: MAX_TIMER_MS };
-  return handler ? AgentTool.local(definition, handler) : AgentTool.external(definition);
+  const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
+  // External tools wait as long as the agent's externalToolTimeoutMs, which the bridge sets to 0 (forever).
+  return handler ? AgentTool.local({ ...definition, timeoutMs: MAX_TIMER_MS }, handler) : AgentTool.external(definition);
 }

@@ -40,6 +40,12 @@ export class FakeTimers implements BridgeTimers {
   }
 }
 
+/** Every harness of a test is shut down after it, so no scripted delay outlives the test. */
+const open: Harness[] = [];
+afterEach(async () => {
+  for (const harness of open.splice(0)) await harness.close();
+});
+
 export type ToolAnswer = (params: Message, message: Message) => Message | undefined;
 
 export class Harness {
@@ -52,6 +58,7 @@ export class Harness {
   private nextId = 1;
 
   constructor(options: Partial<BridgeEngineOptions> = {}) {
+    open.push(this);
     this.engine = new BridgeEngine({
       timers: this.timers,
       ...options,
@@ -65,6 +72,15 @@ export class Harness {
         }
       },
     });
+  }
+
+  /** Shuts the engine down (cancelling what still runs) unless the test already did. */
+  async close(): Promise<void> {
+    if (this.engine.isShutDown) return;
+    const id = this.start('shutdown');
+    await this.settle(5);
+    if (!this.response(id)) this.timers.advance(2000);
+    await this.waitFor(id);
   }
 
   line(text: string): void {
