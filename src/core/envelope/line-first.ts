@@ -107,10 +107,11 @@ export class LineFirstReader {
       this.start = start;
       this.scanned = start;
     }
-    if (this.cut < 0)
-      this.cut = findTrailer(text, this.scanned, this.kinds, (resume) => {
-        this.scanned = resume;
-      });
+    if (this.cut < 0) {
+      const found = findTrailer(text, this.scanned, this.kinds);
+      this.cut = found.index;
+      if (found.resumeAt !== undefined) this.scanned = found.resumeAt;
+    }
     const end =
       this.cut >= 0 ? trimEndAt(text, this.cut) : heldBackEnd(text, this.scanned, this.kinds.tagKey !== undefined);
     return { kind: 'line', text: text.slice(this.start, Math.max(this.start, end)), closed: this.cut >= 0 };
@@ -130,7 +131,7 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
       lead += tag[0].length;
     }
   }
-  const cut = findTrailer(text, lead, kinds, () => undefined);
+  const cut = findTrailer(text, lead, kinds).index;
   let line = (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim();
   if (kinds.tagKey !== undefined) {
     // A tag at the end of the words, on their line (`Hi Sam! [happy]`).
@@ -141,17 +142,17 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
     }
   }
   answer.line = line;
-  if (cut >= 0) readTrailer(text, cut, kinds, answer);
+  if (cut >= 0) readTrailer(text.slice(cut), kinds, answer);
   return answer;
 }
 
 /**
  * The index of the first trailer line at or after `from`, or -1: a `{` that starts a line, `{"`
  * anywhere (no one says `{"` aloud), a line that starts a call (`name(`, `[name(`) or a tag line.
- * `onResume` gets the index a later search must resume from (the end may still turn out to
- * start one).
+ * With -1, `resumeAt` is the index a later search must resume from (the end may still turn out
+ * to start one).
  */
-function findTrailer(text: string, from: number, kinds: TrailerKinds, onResume: (index: number) => void): number {
+function findTrailer(text: string, from: number, kinds: TrailerKinds): { index: number; resumeAt?: number } {
   const tagged = kinds.tagKey !== undefined;
   for (let cursor = from; cursor < text.length; cursor++) {
     const char = text[cursor];
@@ -159,24 +160,21 @@ function findTrailer(text: string, from: number, kinds: TrailerKinds, onResume: 
       let next = cursor + 1;
       while (next < text.length && (text[next] === ' ' || text[next] === '\t')) next++;
       if (next >= text.length) {
-        onResume(cursor);
-        return -1;
+        return { index: -1, resumeAt: cursor };
       }
-      if (text[next] === '"' || startsLine(text, cursor)) return cursor;
+      if (text[next] === '"' || startsLine(text, cursor)) return { index: cursor };
     } else if (char === '\n' && (kinds.toolNames.length > 0 || tagged)) {
       let lineStart = cursor + 1;
       while (lineStart < text.length && (text[lineStart] === ' ' || text[lineStart] === '\t')) lineStart++;
       const call = startsCall(text, lineStart, kinds.toolNames);
       const tag = tagged && call === 'no' ? startsTag(text, lineStart) : 'no';
-      if (call === 'yes' || tag === 'yes') return lineStart;
+      if (call === 'yes' || tag === 'yes') return { index: lineStart };
       if (call === 'maybe' || tag === 'maybe' || lineStart >= text.length) {
-        onResume(cursor);
-        return -1;
+        return { index: -1, resumeAt: cursor };
       }
     }
   }
-  onResume(text.length);
-  return -1;
+  return { index: -1, resumeAt: text.length };
 }
 
 /** A tag line at `at`, or one still being written at the end of the text. */
@@ -237,9 +235,10 @@ function heldBackEnd(text: string, scanned: number, tagged: boolean): number {
   return end;
 }
 
-function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: LineFirstAnswer): void {
+/** Reads the trailer (the text from its first line on) into `answer`. */
+function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): void {
   const { toolNames } = kinds;
-  let pos = cut;
+  let pos = 0;
   while (pos < text.length) {
     while (pos < text.length && /\s/.test(text[pos])) pos++;
     if (pos >= text.length) return;
@@ -252,9 +251,7 @@ function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: Lin
         if (tool) answer.unread.push({ tool, problem: 'the call was cut off before it ended' });
         return;
       }
-      const piece = text.slice(pos, end);
-      const parsed = parseLenient(piece);
-      if (parsed.ok && isPlainObject(parsed.value)) addTrailerObject(parsed.value, piece, toolNames, answer);
+      addTrailerObject(text.slice(pos, end), toolNames, answer);
       pos = end;
       continue;
     }
@@ -281,12 +278,11 @@ function readTrailer(text: string, cut: number, kinds: TrailerKinds, answer: Lin
   }
 }
 
-function addTrailerObject(
-  value: Record<string, unknown>,
-  piece: string,
-  toolNames: readonly string[],
-  answer: LineFirstAnswer,
-): void {
+/** A `{…}` in the trailer: a call, or reply fields (anything that does not read as an object is dropped). */
+function addTrailerObject(piece: string, toolNames: readonly string[], answer: LineFirstAnswer): void {
+  const parsed = parseLenient(piece);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return;
+  const value = parsed.value;
   const keys = Object.keys(value);
   if (keys.some((key) => CALL_KEYS.has(key.toLowerCase()))) {
     const env = parseEnvelope(piece, { toolNames, allowRespond: false });

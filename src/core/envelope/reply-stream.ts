@@ -70,7 +70,7 @@ export class InlineReplyReader {
     }
     this.accept(read.found.reply);
     if (typeof read.found.reply === 'string' && this.state.kind === 'reply-text') {
-      this.open = this.openReplyAt(body, start, read.found.reply, read.cutValueAt);
+      this.open = this.openReplyAt(body, start, { reply: read.found.reply, cutValueAt: read.cutValueAt });
     }
     return this.state;
   }
@@ -109,7 +109,11 @@ export class InlineReplyReader {
    * incrementally. The probe (one more character) rules out another open string that merely
    * reads the same, e.g. `{"reply": "ha", "mood": "ha`.
    */
-  private openReplyAt(body: string, offset: number, reply: string, cutValueAt: number): OpenReply | undefined {
+  private openReplyAt(
+    body: string,
+    offset: number,
+    { reply, cutValueAt }: { reply: string; cutValueAt: number },
+  ): OpenReply | undefined {
     const quote = body[cutValueAt];
     if (cutValueAt < 0 || (quote !== '"' && quote !== "'" && quote !== '`')) return undefined;
     // Extending is only safe from text that is exactly what is shown.

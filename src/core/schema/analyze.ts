@@ -142,7 +142,7 @@ class Analyzer {
           out[key] = this.schemaMap(value, at, depth);
           break;
         case 'x-order':
-          if (Array.isArray(value) && value.every((value) => typeof value === 'string')) xOrder = value as string[];
+          if (Array.isArray(value) && value.every((name) => typeof name === 'string')) xOrder = value as string[];
           else if (typeof value !== 'number' || !isFinite(value)) {
             throw invalid(at, `must be a list of property names or a number; got ${describeValue(value)}`);
           }
@@ -160,8 +160,7 @@ class Analyzer {
           if (SILENT_KEYWORDS.indexOf(key) < 0) this.warnings.push(`${at}: ignored`);
       }
     }
-    this.exclusiveBound(raw, out, path, 'exclusiveMinimum', 'minimum');
-    this.exclusiveBound(raw, out, path, 'exclusiveMaximum', 'maximum');
+    this.exclusiveBounds(raw, out, path);
     this.checkRanges(out, path);
     if (out.required) {
       for (const name of out.required) {
@@ -170,7 +169,7 @@ class Analyzer {
         }
       }
     }
-    if (out.properties) out.properties = this.ordered(out.properties, raw, xOrder, path);
+    if (out.properties) out.properties = this.ordered({ properties: out.properties, raw, xOrder, path });
     if (nullable) makeNullable(out);
     return out;
   }
@@ -216,17 +215,18 @@ class Analyzer {
     return out;
   }
 
-  private exclusiveBound(
-    raw: Record<string, unknown>,
-    out: SchemaNode,
-    path: string,
-    key: 'exclusiveMinimum' | 'exclusiveMaximum',
-    bound: 'minimum' | 'maximum',
-  ): void {
-    if (raw[key] !== true) return;
-    if (out[bound] === undefined) throw invalid(appendKeyword(path, key), `true needs a "${bound}" beside it`);
-    out[key] = out[bound];
-    delete out[bound];
+  /** The older boolean form, `exclusiveMinimum: true` beside `minimum`, as the number form. */
+  private exclusiveBounds(raw: Record<string, unknown>, out: SchemaNode, path: string): void {
+    const pairs = [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const;
+    for (const [key, bound] of pairs) {
+      if (raw[key] !== true) continue;
+      if (out[bound] === undefined) throw invalid(appendKeyword(path, key), `true needs a "${bound}" beside it`);
+      out[key] = out[bound];
+      delete out[bound];
+    }
   }
 
   private checkRanges(out: SchemaNode, path: string): void {
@@ -244,12 +244,17 @@ class Analyzer {
   }
 
   /** Properties in x-order: an object-level list of names first, else per-property numbers. */
-  private ordered(
-    properties: Record<string, SchemaNode>,
-    raw: Record<string, unknown>,
-    xOrder: string[] | undefined,
-    path: string,
-  ): Record<string, SchemaNode> {
+  private ordered({
+    properties,
+    raw,
+    xOrder,
+    path,
+  }: {
+    properties: Record<string, SchemaNode>;
+    raw: Record<string, unknown>;
+    xOrder: string[] | undefined;
+    path: string;
+  }): Record<string, SchemaNode> {
     const names = Object.keys(properties);
     let order: string[];
     if (xOrder) {
@@ -262,8 +267,8 @@ class Analyzer {
     } else {
       const rawProps = raw.properties as Record<string, unknown>;
       const rank = (name: string): number => {
-        const rank = (rawProps[name] as Record<string, unknown>)['x-order'];
-        return typeof rank === 'number' ? rank : Infinity;
+        const declared = (rawProps[name] as Record<string, unknown>)['x-order'];
+        return typeof declared === 'number' ? declared : Infinity;
       };
       order = names
         .map((name, index) => ({ name, index, rank: rank(name) }))

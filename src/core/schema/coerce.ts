@@ -26,17 +26,25 @@ const MAX_VALUE_DEPTH = 64;
 const MAX_SCHEMA_HOPS = 48;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** How deep in the value, and how many schema hops (refs, allOf, anyOf) at this depth. */
+interface Nesting {
+  depth: number;
+  hops: number;
+}
+
 export class Coercer {
   constructor(private readonly ctx: CoerceContext) {}
 
-  coerce(node: SchemaNode, value: unknown, depth = 0, hops = 0): unknown {
+  coerce(node: SchemaNode, value: unknown, nesting: Nesting = { depth: 0, hops: 0 }): unknown {
+    const { depth, hops } = nesting;
     if (depth > MAX_VALUE_DEPTH || hops > MAX_SCHEMA_HOPS) return value;
+    const hop: Nesting = { depth, hops: hops + 1 };
     let coerced = value;
-    if (node.$ref !== undefined) coerced = this.coerce(this.ctx.resolve(node.$ref), coerced, depth, hops + 1);
-    coerced = this.coerceOwn(node, coerced, depth, hops);
-    if (node.allOf) for (const part of node.allOf) coerced = this.coerce(part, coerced, depth, hops + 1);
+    if (node.$ref !== undefined) coerced = this.coerce(this.ctx.resolve(node.$ref), coerced, hop);
+    coerced = this.coerceOwn(node, coerced, depth);
+    if (node.allOf) for (const part of node.allOf) coerced = this.coerce(part, coerced, hop);
     const choices = node.anyOf ?? node.oneOf;
-    if (choices) coerced = this.coerceChoice(choices, coerced, depth, hops);
+    if (choices) coerced = this.coerceChoice(choices, coerced, hop);
     return coerced;
   }
 
@@ -46,27 +54,30 @@ export class Coercer {
     const types = declaredTypes(node);
     if (types && !typeAccepts(types, 'null')) return false;
     if (node.$ref !== undefined && !this.acceptsNull(this.ctx.resolve(node.$ref), hops + 1)) return false;
-    if (node.allOf && !node.allOf.every((node) => this.acceptsNull(node, hops + 1))) return false;
+    if (node.allOf && !node.allOf.every((part) => this.acceptsNull(part, hops + 1))) return false;
     const choices = node.anyOf ?? node.oneOf;
-    if (choices && !choices.some((node) => this.acceptsNull(node, hops + 1))) return false;
+    if (choices && !choices.some((choice) => this.acceptsNull(choice, hops + 1))) return false;
     return true;
   }
 
-  private coerceChoice(choices: SchemaNode[], value: unknown, depth: number, hops: number): unknown {
+  /** `hop`: the nesting of the choices themselves (one hop past the node that lists them). */
+  private coerceChoice(choices: SchemaNode[], value: unknown, hop: Nesting): unknown {
     for (const choice of choices) if (this.ctx.matches(choice, value)) return value;
     for (const choice of choices) {
-      const fixed = this.coerce(choice, value, depth, hops + 1);
+      const fixed = this.coerce(choice, value, hop);
       if (this.ctx.matches(choice, fixed)) return fixed;
     }
     return value;
   }
 
-  private coerceOwn(node: SchemaNode, value: unknown, depth: number, hops: number): unknown {
+  private coerceOwn(node: SchemaNode, value: unknown, depth: number): unknown {
     const types = declaredTypes(node);
     let coerced = types ? this.coerceType(types, value) : value;
     const valueType = jsonTypeOf(coerced);
     if (valueType === 'array' && node.items)
-      coerced = (coerced as unknown[]).map((item) => this.coerce(node.items as SchemaNode, item, depth + 1, 0));
+      coerced = (coerced as unknown[]).map((item) =>
+        this.coerce(node.items as SchemaNode, item, { depth: depth + 1, hops: 0 }),
+      );
     if (valueType === 'object' && (node.properties || node.additionalProperties !== undefined || node.required)) {
       coerced = this.coerceObject(node, coerced as Record<string, unknown>, depth);
     }
@@ -134,9 +145,9 @@ export class Coercer {
       if (hasOwn(properties, key)) {
         const prop = properties[key];
         if (item === null && required.indexOf(key) < 0 && !this.acceptsNull(prop)) continue;
-        setOwnKey(out, key, this.coerce(prop, item, depth + 1, 0));
+        setOwnKey(out, key, this.coerce(prop, item, { depth: depth + 1, hops: 0 }));
       } else if (isPlainObject(node.additionalProperties)) {
-        setOwnKey(out, key, this.coerce(node.additionalProperties as SchemaNode, item, depth + 1, 0));
+        setOwnKey(out, key, this.coerce(node.additionalProperties as SchemaNode, item, { depth: depth + 1, hops: 0 }));
       } else if (node.additionalProperties === false && !missingRequired) {
         continue;
       } else {

@@ -12,12 +12,24 @@ export interface OrderContext extends RenderContext {
 
 const MAX_VALUE_DEPTH = 64;
 
-export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, depth = 0): unknown {
+export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext): unknown {
+  return orderAt(node, value, { ctx, depth: 0 });
+}
+
+/** Where the walk is: the schema context and how deep in the value. */
+interface OrderWalk {
+  ctx: OrderContext;
+  depth: number;
+}
+
+function orderAt(node: SchemaNode, value: unknown, walk: OrderWalk): unknown {
+  const { ctx, depth } = walk;
   if (depth > MAX_VALUE_DEPTH) return value;
+  const deeper: OrderWalk = { ctx, depth: depth + 1 };
   const effective = pickBranch(node, value, ctx);
   if (Array.isArray(value)) {
     const items = itemsOf(effective, ctx);
-    return value.map((item) => (items ? orderValue(items, item, ctx, depth + 1) : copyPlain(item, depth + 1)));
+    return value.map((item) => (items ? orderAt(items, item, deeper) : copyPlain(item, depth + 1)));
   }
   if (!isPlainObject(value)) return value;
   const shape = objectShape(effective, ctx);
@@ -27,7 +39,7 @@ export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, 
     return out;
   }
   for (const [name, prop] of shape.properties) {
-    if (hasOwn(value, name)) setOwnKey(out, name, orderValue(prop, value[name], ctx, depth + 1));
+    if (hasOwn(value, name)) setOwnKey(out, name, orderAt(prop, value[name], deeper));
   }
   for (const key of Object.keys(value)) {
     if (hasOwn(out, key)) continue;
@@ -35,7 +47,7 @@ export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, 
       out,
       key,
       isPlainObject(shape.additional)
-        ? orderValue(shape.additional as SchemaNode, value[key], ctx, depth + 1)
+        ? orderAt(shape.additional as SchemaNode, value[key], deeper)
         : copyPlain(value[key], depth + 1),
     );
   }
@@ -43,19 +55,31 @@ export function orderValue(node: SchemaNode, value: unknown, ctx: OrderContext, 
 }
 
 /** Follows $ref and picks the anyOf/oneOf branch the value matches (else the first that fits its shape). */
-function pickBranch(node: SchemaNode, value: unknown, ctx: OrderContext, hops = 0): SchemaNode {
-  if (hops > 16) return node;
-  if (node.$ref !== undefined && !node.properties && !node.items && !node.anyOf && !node.oneOf && !node.allOf) {
-    return pickBranch(ctx.resolve(node.$ref), value, ctx, hops + 1);
+function pickBranch(node: SchemaNode, value: unknown, ctx: OrderContext): SchemaNode {
+  let current = node;
+  for (let hops = 0; hops <= 16; hops++) {
+    if (
+      current.$ref !== undefined &&
+      !current.properties &&
+      !current.items &&
+      !current.anyOf &&
+      !current.oneOf &&
+      !current.allOf
+    ) {
+      current = ctx.resolve(current.$ref);
+      continue;
+    }
+    const choices = current.anyOf ?? current.oneOf;
+    if (!choices || current.properties || current.items) return current;
+    const matching = choices.filter((choice) => ctx.matches(choice, value));
+    const shaped = choices.filter((choice) =>
+      Array.isArray(value) ? itemsOf(choice, ctx) !== undefined : objectShape(choice, ctx) !== undefined,
+    );
+    const chosen = matching[0] ?? shaped[0];
+    if (!chosen) return current;
+    current = chosen;
   }
-  const choices = node.anyOf ?? node.oneOf;
-  if (!choices || node.properties || node.items) return node;
-  const matching = choices.filter((choice) => ctx.matches(choice, value));
-  const shaped = choices.filter((choice) =>
-    Array.isArray(value) ? itemsOf(choice, ctx) !== undefined : objectShape(choice, ctx) !== undefined,
-  );
-  const chosen = matching[0] ?? shaped[0];
-  return chosen ? pickBranch(chosen, value, ctx, hops + 1) : node;
+  return current;
 }
 
 function itemsOf(node: SchemaNode, ctx: OrderContext, hops = 0): SchemaNode | undefined {
@@ -66,7 +90,7 @@ function itemsOf(node: SchemaNode, ctx: OrderContext, hops = 0): SchemaNode | un
 
 function copyPlain(value: unknown, depth: number): unknown {
   if (depth > MAX_VALUE_DEPTH) return value;
-  if (Array.isArray(value)) return value.map((value) => copyPlain(value, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => copyPlain(item, depth + 1));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) setOwnKey(out, key, copyPlain(value[key], depth + 1));

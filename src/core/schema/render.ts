@@ -93,12 +93,8 @@ export class SchemaRenderer {
   }
 
   /** `{ item: one of "ale", "stew"; quantity?: integer 1-10 (how many) }` */
-  objectWords(
-    properties: [string, SchemaNode][],
-    required: string[],
-    additional: boolean | SchemaNode | undefined,
-    depth: number,
-  ): string {
+  objectWords(shape: ObjectShape, depth: number): string {
+    const { properties, required, additional } = shape;
     const fields = properties.map(([name, prop]) => {
       const note = noteOf(prop);
       const optional = required.indexOf(name) < 0 ? '?' : '';
@@ -174,9 +170,11 @@ export class SchemaRenderer {
       }
       case 'object':
         return this.objectWords(
-          Object.entries(node.properties ?? {}),
-          node.required ?? [],
-          node.additionalProperties,
+          {
+            properties: Object.entries(node.properties ?? {}),
+            required: node.required ?? [],
+            additional: node.additionalProperties,
+          },
           depth,
         );
       default:
@@ -188,7 +186,7 @@ export class SchemaRenderer {
   private mergedObjectWords(node: SchemaNode, depth: number): string | undefined {
     const shape = objectShape(node, this.ctx);
     if (!shape || node.anyOf || node.oneOf) return undefined;
-    return this.objectWords(shape.properties, shape.required, shape.additional, depth);
+    return this.objectWords(shape, depth);
   }
 }
 

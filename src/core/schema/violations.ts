@@ -201,7 +201,7 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
         owner,
       });
     } else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && owner) {
-      items = summariseComposition(items, error, segments, value, helpers);
+      items = summariseComposition({ items, error, segments, value, helpers });
     } else {
       items.push({ segments, message: messageOf(error, valueAt(value, segments)), keyword: error.keyword, owner });
     }
@@ -229,13 +229,16 @@ export function toViolations(errors: readonly ErrorObject[], value: unknown, hel
   return out;
 }
 
-function summariseComposition(
-  items: Item[],
-  error: ErrorObject,
-  segments: string[],
-  value: unknown,
-  helpers: CompositionHelpers,
-): Item[] {
+/** An anyOf/oneOf failure and the items found so far at and below its spot. */
+interface CompositionFailure {
+  items: Item[];
+  error: ErrorObject;
+  segments: string[];
+  value: unknown;
+  helpers: CompositionHelpers;
+}
+
+function summariseComposition({ items, error, segments, value, helpers }: CompositionFailure): Item[] {
   const owner = error.parentSchema as SchemaNode;
   const branches = (error.keyword === 'anyOf' ? owner.anyOf : owner.oneOf) ?? [];
   const here = segments.join('/');
@@ -264,7 +267,7 @@ function summariseComposition(
   }
   // A branch "fits" when the value at this spot has its type and its fixed value(s).
   const fitting = perBranch
-    .map((errs, index) => ({ errs, i: index }))
+    .map((errs) => ({ errs }))
     .filter(
       ({ errs }) =>
         !errs.some(
