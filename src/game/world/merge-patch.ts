@@ -13,20 +13,31 @@ export interface ChangeDraft {
   newValue?: JsonValue;
 }
 
-/** Returns the patched value (undefined when the patch removed it) and appends its changes to `changes`. */
+/** The patched value (undefined when the patch removed it) and its changes, in order. */
 export function applyMergePatch(
   target: JsonValue | undefined,
   patch: JsonValue,
   at: WorldPath,
-  changes: ChangeDraft[],
-): JsonValue | undefined {
+): { merged: JsonValue | undefined; changes: ChangeDraft[] } {
+  const changes: ChangeDraft[] = [];
+  return { merged: mergeInto(target, patch, { at, changes }), changes };
+}
+
+/** Where a merge is: the path of the value, and the list its changes go to. */
+interface MergeSpot {
+  at: WorldPath;
+  changes: ChangeDraft[];
+}
+
+function mergeInto(target: JsonValue | undefined, patch: JsonValue, spot: MergeSpot): JsonValue | undefined {
+  const { at, changes } = spot;
   if (!isJsonObject(patch)) {
     if (!jsonEquals(target, patch)) changes.push(draft(at, target, patch));
     return patch;
   }
   if (!isJsonObject(target)) {
     // A non-object target becomes {} first (RFC 7386 §2); report the whole replacement once.
-    const result = applyMergePatch({}, patch, at, []) as JsonObject;
+    const result = mergeInto({}, patch, { at, changes: [] }) as JsonObject;
     if (!jsonEquals(target, result)) changes.push(draft(at, target, result));
     return result;
   }
@@ -41,7 +52,7 @@ export function applyMergePatch(
       }
       continue;
     }
-    const merged = applyMergePatch(hasOwn(result, key) ? result[key] : undefined, value, at.child(key), changes);
+    const merged = mergeInto(hasOwn(result, key) ? result[key] : undefined, value, { at: at.child(key), changes });
     setOwnKey(result, key, merged as JsonValue);
   }
   return result;

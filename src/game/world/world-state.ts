@@ -227,8 +227,7 @@ export class WorldState {
       throw new WorldStateError('', `a merge patch for the root must be an object (got ${describeKind(copy)}).`);
     }
     if (copy === null) return this.remove(at); // null deletes, at any level
-    const drafts: ChangeDraft[] = [];
-    const merged = applyMergePatch(this.lookup(at), copy, at, drafts);
+    const { merged, changes: drafts } = applyMergePatch(this.lookup(at), copy, at);
     if (drafts.length === 0) return false;
     if (at.isRoot) this.root = merged as JsonObject;
     else this.write(at, merged as JsonValue);
@@ -283,11 +282,11 @@ export class WorldState {
     let node: Container = this.root;
     for (let index = 0; index < segments.length - 1; index++) {
       const here = path.slice(0, index + 1);
-      checkSlot(node, segments[index], path.slice(0, index), path);
+      checkSlot(node, path.slice(0, index), path);
       const next = childOf(node, segments[index]);
       if (next === undefined) {
         // Build the missing branch off to the side, then attach it in one step.
-        putChild(node, segments[index], buildBranch(segments.slice(index + 1), value, here, path));
+        putChild(node, segments[index], buildBranch(value, here, path));
         return;
       }
       if (typeof next !== 'object' || next === null) {
@@ -298,7 +297,7 @@ export class WorldState {
       }
       node = next;
     }
-    checkSlot(node, segments[segments.length - 1], path.slice(0, -1), path);
+    checkSlot(node, path.slice(0, -1), path);
     putChild(node, segments[segments.length - 1], value);
   }
 
@@ -387,9 +386,13 @@ function childOf(node: JsonValue | undefined, segment: PathSegment): JsonValue |
   return undefined;
 }
 
-/** Throws unless `segment` can be written in `node`: a list needs an index from 0 to its length. */
-function checkSlot(node: Container, segment: PathSegment, nodePath: WorldPath, fullPath: WorldPath): void {
+/**
+ * Throws unless the segment of `fullPath` after `nodePath` can be written in `node` (the value
+ * at `nodePath`): a list needs an index from 0 to its length.
+ */
+function checkSlot(node: Container, nodePath: WorldPath, fullPath: WorldPath): void {
   if (!Array.isArray(node)) return;
+  const segment = fullPath.segments[nodePath.segments.length];
   const index = indexOf(segment);
   const name = nodePath.isRoot ? 'the root' : nodePath.toString();
   if (index === undefined) {
@@ -411,11 +414,14 @@ function putChild(node: Container, segment: PathSegment, value: JsonValue): void
   else setOwnKey(node, String(segment), value);
 }
 
-/** A new nested value for the missing tail of a path: `[n]` segments make lists (only [0] is valid). */
-function buildBranch(tail: readonly PathSegment[], value: JsonValue, at: WorldPath, fullPath: WorldPath): JsonValue {
-  if (tail.length === 0) return value;
-  const segment = tail[0];
-  const inner = buildBranch(tail.slice(1), value, at.child(segment), fullPath);
+/**
+ * A new nested value for the missing tail of `fullPath` after `at`: `[n]` segments make lists
+ * (only [0] is valid).
+ */
+function buildBranch(value: JsonValue, at: WorldPath, fullPath: WorldPath): JsonValue {
+  if (at.segments.length >= fullPath.segments.length) return value;
+  const segment = fullPath.segments[at.segments.length];
+  const inner = buildBranch(value, at.child(segment), fullPath);
   if (typeof segment === 'number') {
     if (segment !== 0) {
       throw new WorldStateError(

@@ -30,7 +30,7 @@ export function summarizeWorld(
     const path = WorldPath.parse(raw);
     const value = lookup(path);
     if (value === undefined) add(`${path.toString()}: (not set)`);
-    else flatten(value, path, 0, add);
+    else for (const line of flatten(value, path, 0)) add(line);
   }
   if (lines.length <= maxLines) return lines.join('\n');
   const kept = lines.slice(0, maxLines - 1);
@@ -38,15 +38,17 @@ export function summarizeWorld(
   return kept.join('\n');
 }
 
-function flatten(value: JsonValue, path: WorldPath, depth: number, add: (line: string) => void): void {
+/** The `path: value` lines of a value, objects flattened `depth` levels down from where it started. */
+function flatten(value: JsonValue, path: WorldPath, depth: number): string[] {
   if (isJsonObject(value) && depth < SUMMARY_MAX_DEPTH) {
     const keys = Object.keys(value);
     if (keys.length > 0 || path.isRoot) {
-      for (const key of keys) flatten(value[key], path.child(key), depth + 1, add);
-      return;
+      const lines: string[] = [];
+      for (const key of keys) lines.push(...flatten(value[key], path.child(key), depth + 1));
+      return lines;
     }
   }
-  add(`${path.toString()}: ${renderValue(value)}`);
+  return [`${path.toString()}: ${renderValue(value)}`];
 }
 
 /** Text as is (one line), everything else as compact JSON, clipped. */
