@@ -139,7 +139,10 @@ export class OpenAICompatibleModel implements LanguageModel {
       () => `The server at ${url} did not answer in ${this.timeoutMs} ms.`,
     );
     try {
-      const response = await this.send(exchange, url, 'POST', JSON.stringify(this.requestBody(request)));
+      const response = await this.send(exchange, url, {
+        method: 'POST',
+        body: JSON.stringify(this.requestBody(request)),
+      });
       if (!response.ok) throw await this.httpError(exchange, url, response);
       const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
       // Some servers ignore `stream: true` and answer with one JSON object; read it as such.
@@ -158,7 +161,7 @@ export class OpenAICompatibleModel implements LanguageModel {
     const url = `${this.baseUrl}/models`;
     const exchange = new HttpExchange(undefined, this.timeoutMs, () => `no answer in ${this.timeoutMs} ms`);
     try {
-      const response = await this.send(exchange, url, 'GET');
+      const response = await this.send(exchange, url, { method: 'GET' });
       await exchange.wait(response.text()).catch(() => '');
       if (response.ok) return { status: 'available' };
       return {
@@ -203,8 +206,7 @@ export class OpenAICompatibleModel implements LanguageModel {
   private async send(
     exchange: HttpExchange,
     url: string,
-    method: 'GET' | 'POST',
-    body?: string,
+    { method, body }: { method: 'GET' | 'POST'; body?: string },
   ): Promise<FetchResponseLike> {
     const fetchFn = this.fetchFunction();
     const headers = this.headers(method);
@@ -234,7 +236,7 @@ export class OpenAICompatibleModel implements LanguageModel {
       if (error instanceof AgentError && error.code === 'cancelled') return error;
     }
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
-    return agentErrorFromServer(`POST ${url}`, response.status, errorObjectOf(bodyText), retryAfterMs);
+    return agentErrorFromServer(`POST ${url}`, errorObjectOf(bodyText), { status: response.status, retryAfterMs });
   }
 
   private async readWhole(exchange: HttpExchange, url: string, response: FetchResponseLike): Promise<GenerationChunk> {
@@ -255,7 +257,7 @@ export class OpenAICompatibleModel implements LanguageModel {
       );
     }
     const serverError = errorObjectOfValue(parsed);
-    if (serverError) throw agentErrorFromServer(`POST ${url}`, undefined, serverError);
+    if (serverError) throw agentErrorFromServer(`POST ${url}`, serverError);
     const choice = firstChoice(parsed);
     const message = choice?.message as { content?: unknown; refusal?: unknown } | undefined;
     if (!choice || typeof message !== 'object' || message === null) {
@@ -354,7 +356,7 @@ function applyEvent(url: string, event: SseEvent, progress: StreamProgress): str
   }
   const serverError =
     event.event === 'error' ? (errorObjectOfValue(parsed) ?? (parsed as object)) : errorObjectOfValue(parsed);
-  if (serverError) throw agentErrorFromServer(`The stream from ${url}`, undefined, serverError);
+  if (serverError) throw agentErrorFromServer(`The stream from ${url}`, serverError);
   const usage = usageOf((parsed as { usage?: unknown }).usage);
   if (usage) progress.usage = usage;
   const choice = firstChoice(parsed);

@@ -58,10 +58,10 @@ function textOf(value: unknown): string {
  */
 export function agentErrorFromServer(
   where: string,
-  status: number | undefined,
   error: ServerErrorObject | undefined,
-  retryAfterMs?: number,
+  http: { status?: number; retryAfterMs?: number } = {},
 ): AgentError {
+  const { status, retryAfterMs } = http;
   const message = textOf(error?.message);
   const codeText = textOf(error?.code);
   const typeText = textOf(error?.type);

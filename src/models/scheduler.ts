@@ -168,11 +168,14 @@ export class ModelScheduler implements LanguageModel {
   }
 
   private applyPacing(options: ModelSchedulerOptions): void {
-    const concurrency = checkNumber('concurrency', options.concurrency ?? 1, 1, true);
-    const perMinute = checkNumber('callsPerMinute', options.callsPerMinute ?? 30, 0, false, true);
-    const maxRetries = checkNumber('maxRetries', options.maxRetries ?? 2, 0, true);
-    const maxRetryAfterMs = checkNumber('maxRetryAfterMs', options.maxRetryAfterMs ?? 5000, 0, false, true);
-    const initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, 0, false);
+    const concurrency = checkNumber('concurrency', options.concurrency ?? 1, { min: 1, integer: true });
+    const perMinute = checkNumber('callsPerMinute', options.callsPerMinute ?? 30, { min: 0, allowInfinity: true });
+    const maxRetries = checkNumber('maxRetries', options.maxRetries ?? 2, { min: 0, integer: true });
+    const maxRetryAfterMs = checkNumber('maxRetryAfterMs', options.maxRetryAfterMs ?? 5000, {
+      min: 0,
+      allowInfinity: true,
+    });
+    const initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, { min: 0 });
     // All checked before any is set, so a bad value changes nothing.
     this.concurrency = concurrency;
     this.callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
@@ -537,7 +540,15 @@ export class ModelScheduler implements LanguageModel {
   }
 }
 
-function checkNumber(name: string, value: number, min: number, integer: boolean, allowInfinity = false): number {
+/** What a scheduler option must be: at least `min`, a whole number when `integer`, Infinity only when allowed. */
+interface NumberRule {
+  min: number;
+  integer?: boolean;
+  allowInfinity?: boolean;
+}
+
+function checkNumber(name: string, value: number, rule: NumberRule): number {
+  const { min, integer = false, allowInfinity = false } = rule;
   const ok =
     typeof value === 'number' &&
     !isNaN(value) &&
