@@ -113,9 +113,10 @@ function missingAnchor(file: PlannedFile, what: string, anchor: string): void {
   file.report.notDone.push({ what, reason: `no line matching ${anchor} was found`, blocking: true });
 }
 
-function replaceLine(file: PlannedFile, index: number, newBody: string, description: string): void {
-  const indent = indentOf(bodyOf(file.lines[index]));
-  file.edits.push({ at: index, kind: 'replace', content: [newBody], indent, description });
+function replaceLine(file: PlannedFile, edit: { at: number; newBody: string; description: string }): void {
+  const { at, newBody, description } = edit;
+  const indent = indentOf(bodyOf(file.lines[at]));
+  file.edits.push({ at, kind: 'replace', content: [newBody], indent, description });
 }
 
 // --- root build.gradle: Android Gradle Plugin and Kotlin classpath -------------------------
@@ -155,12 +156,11 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
     const newBody = body
       .slice(indentOf(body).length)
       .replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
-    replaceLine(
-      file,
-      agp.index,
+    replaceLine(file, {
+      at: agp.index,
       newBody,
-      `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk ${config.compileSdk})`,
-    );
+      description: `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk ${config.compileSdk})`,
+    });
   } else {
     file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
   }
@@ -189,7 +189,11 @@ function planRootBuild(file: PlannedFile, config: PatchConfig): void {
     const newBody = body
       .slice(indentOf(body).length)
       .replace(`kotlin-gradle-plugin:${kotlinVersion}`, `kotlin-gradle-plugin:${config.kotlin}`);
-    replaceLine(file, kotlin.index, newBody, `Kotlin Gradle plugin ${kotlinVersion} → ${config.kotlin}`);
+    replaceLine(file, {
+      at: kotlin.index,
+      newBody,
+      description: `Kotlin Gradle plugin ${kotlinVersion} → ${config.kotlin}`,
+    });
   } else {
     file.report.alreadyThere.push(`Kotlin Gradle plugin ${kotlinVersion} (at least ${config.kotlin})`);
   }
@@ -217,12 +221,11 @@ function planAppliedBuild(file: PlannedFile, config: PatchConfig): void {
     const newBody = body
       .slice(indentOf(body).length)
       .replace(`:gradle:${current}`, `:gradle:${config.androidGradlePlugin}`);
-    replaceLine(
-      file,
-      agp.index,
+    replaceLine(file, {
+      at: agp.index,
       newBody,
-      `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (the same as proj/build.gradle)`,
-    );
+      description: `Android Gradle Plugin ${current} → ${config.androidGradlePlugin} (the same as proj/build.gradle)`,
+    });
   } else {
     file.report.alreadyThere.push(`Android Gradle Plugin ${current} (at least ${config.androidGradlePlugin})`);
   }
@@ -295,10 +298,9 @@ function planAppDependency(file: PlannedFile, config: PatchConfig): void {
 function planSdkLevel(
   app: PlannedFile,
   properties: PlannedFile,
-  keyword: 'minSdk' | 'compileSdk',
-  propertyKey: string,
-  wanted: number,
+  level: { keyword: 'minSdk' | 'compileSdk'; propertyKey: string; wanted: number },
 ): void {
+  const { keyword, propertyKey, wanted } = level;
   const what = `raise ${keyword} to ${wanted}`;
   const appLine = findLine(app.lines, new RegExp(`^(\\s*)(${keyword}Version|${keyword})(\\s*=\\s*|\\s+)(.+?)\\s*$`));
   if (!appLine) {
@@ -308,7 +310,11 @@ function planSdkLevel(
   const [, , name, separator, value] = appLine.match;
   if (/^\d+$/.test(value)) {
     if (Number(value) < wanted) {
-      replaceLine(app, appLine.index, `${name}${separator}${wanted}`, `${keyword} ${value} → ${wanted}`);
+      replaceLine(app, {
+        at: appLine.index,
+        newBody: `${name}${separator}${wanted}`,
+        description: `${keyword} ${value} → ${wanted}`,
+      });
     } else {
       app.report.alreadyThere.push(`${keyword} ${value} (at least ${wanted})`);
     }
@@ -346,12 +352,11 @@ function planSdkLevel(
       blocking: false,
     });
   } else if (Number(propertyValue) < wanted) {
-    replaceLine(
-      properties,
-      propertyLine.index,
-      `${propertyKey}${propertySeparator}${wanted}`,
-      `${propertyKey} ${propertyValue} → ${wanted}`,
-    );
+    replaceLine(properties, {
+      at: propertyLine.index,
+      newBody: `${propertyKey}${propertySeparator}${wanted}`,
+      description: `${propertyKey} ${propertyValue} → ${wanted}`,
+    });
   } else {
     properties.report.alreadyThere.push(`${propertyKey}=${propertyValue} (at least ${wanted})`);
   }
@@ -384,12 +389,11 @@ function planWrapper(file: PlannedFile, config: PatchConfig): void {
     const newBody = body
       .slice(indentOf(body).length)
       .replace(distribution[0], `gradle-${config.gradle}-${distribution[3]}.zip`);
-    replaceLine(
-      file,
-      line.index,
+    replaceLine(file, {
+      at: line.index,
       newBody,
-      `Gradle ${current} → ${config.gradle} (Android Gradle Plugin ${config.androidGradlePlugin} needs it)`,
-    );
+      description: `Gradle ${current} → ${config.gradle} (Android Gradle Plugin ${config.androidGradlePlugin} needs it)`,
+    });
   } else {
     file.report.alreadyThere.push(`Gradle ${current} (at least ${config.gradle})`);
   }
@@ -434,7 +438,7 @@ function describeEdits(file: PlannedFile): void {
   const current = splitLines(file.original);
   const cr = lineEndingSuffix(file.lines);
   for (const edit of file.edits) {
-    const block = renderBlock(edit, file.style, file.lines, cr);
+    const block = renderBlock(edit, { style: file.style, lines: file.lines, cr });
     if (containsBlock(current, block)) file.report.alreadyThere.push(edit.description);
     else file.report.changed.push(edit.description);
   }
@@ -484,8 +488,16 @@ export function applyNanoPatch(projectFiles: AndroidProjectFiles, options: NanoP
       planSettings(settings, config);
       if (requireFile(appBuild, `add the module to the app`)) {
         planAppDependency(appBuild, config);
-        planSdkLevel(appBuild, properties, 'minSdk', 'PROP_MIN_SDK_VERSION', config.minSdk);
-        planSdkLevel(appBuild, properties, 'compileSdk', 'PROP_COMPILE_SDK_VERSION', config.compileSdk);
+        planSdkLevel(appBuild, properties, {
+          keyword: 'minSdk',
+          propertyKey: 'PROP_MIN_SDK_VERSION',
+          wanted: config.minSdk,
+        });
+        planSdkLevel(appBuild, properties, {
+          keyword: 'compileSdk',
+          propertyKey: 'PROP_COMPILE_SDK_VERSION',
+          wanted: config.compileSdk,
+        });
       }
       planWrapper(wrapper, config);
       planManifest(manifest, config);

@@ -161,8 +161,16 @@ export interface LineEdit {
   description: string;
 }
 
+/** The file an edit's block goes into: its comment style, its lines and its line ending's `\r` (or ''). */
+export interface BlockTarget {
+  style: CommentStyle;
+  lines: readonly string[];
+  cr: string;
+}
+
 /** The lines of the block an edit produces, line endings included. */
-export function renderBlock(edit: LineEdit, style: CommentStyle, lines: readonly string[], cr: string): string[] {
+export function renderBlock(edit: LineEdit, target: BlockTarget): string[] {
+  const { style, lines, cr } = target;
   const out = [edit.indent + commentLine(style, BLOCK_START_TEXT) + cr];
   for (const added of edit.content) out.push(edit.indent + added + cr);
   if (edit.kind === 'replace') {
@@ -183,10 +191,10 @@ export function applyEdits(lines: readonly string[], edits: readonly LineEdit[],
   for (let index = 0; index < lines.length; index++) {
     const here = edits.filter((edit) => edit.at === index);
     const replacement = here.find((edit) => edit.kind === 'replace');
-    if (replacement) out.push(...renderBlock(replacement, style, lines, cr));
+    if (replacement) out.push(...renderBlock(replacement, { style, lines, cr }));
     else out.push(lines[index]);
     for (const edit of here) {
-      if (edit.kind === 'insertAfter') out.push(...renderBlock(edit, style, lines, cr));
+      if (edit.kind === 'insertAfter') out.push(...renderBlock(edit, { style, lines, cr }));
     }
   }
   return out;

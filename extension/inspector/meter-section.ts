@@ -165,9 +165,7 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
   };
 
   const row = (
-    label: string,
-    figure: string,
-    value: string,
+    { label, figure, value }: { label: string; figure: string; value: string },
     options: { total?: boolean; colour?: string; part?: string } = {},
   ): HTMLTableRowElement => {
     const tr = el(
@@ -190,7 +188,10 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
     table.textContent = '';
     for (const key of FIGURE_ROWS)
       table.appendChild(
-        row(t(`persona.meter.row.${key}`), key, '—', { total: key === 'prefix' || key === 'conversation' }),
+        row(
+          { label: t(`persona.meter.row.${key}`), figure: key, value: '—' },
+          { total: key === 'prefix' || key === 'conversation' },
+        ),
       );
   };
 
@@ -230,28 +231,54 @@ export function renderMeterSection({ el, t, sceneNpcs }: MeterSectionOptions): M
 
     table.textContent = '';
     const personaParts = figures.parts.filter((part) => part.group === 'persona');
-    table.appendChild(row(t('persona.meter.row.persona'), 'persona', String(figures.personaTokens)));
+    table.appendChild(
+      row({ label: t('persona.meter.row.persona'), figure: 'persona', value: String(figures.personaTokens) }),
+    );
     for (const part of personaParts)
       table.appendChild(
-        row(partLabel(part), `part-${part.key}`, String(part.tokens), {
-          colour: colourOf(figures, part),
-          part: part.key,
-        }),
+        row(
+          { label: partLabel(part), figure: `part-${part.key}`, value: String(part.tokens) },
+          {
+            colour: colourOf(figures, part),
+            part: part.key,
+          },
+        ),
       );
     table.appendChild(
-      row(t('persona.meter.row.tools'), 'tools', String(figures.toolsTokens), { colour: GROUP_COLOURS.tools }),
+      row(
+        { label: t('persona.meter.row.tools'), figure: 'tools', value: String(figures.toolsTokens) },
+        { colour: GROUP_COLOURS.tools },
+      ),
     );
     table.appendChild(
-      row(t('persona.meter.row.replyFormat'), 'replyFormat', String(figures.replyFormatTokens), {
-        colour: GROUP_COLOURS.replyFormat,
-      }),
+      row(
+        { label: t('persona.meter.row.replyFormat'), figure: 'replyFormat', value: String(figures.replyFormatTokens) },
+        {
+          colour: GROUP_COLOURS.replyFormat,
+        },
+      ),
     );
-    table.appendChild(row(t('persona.meter.row.prefix'), 'prefix', String(figures.prefixTokens), { total: true }));
     table.appendChild(
-      row(t('persona.meter.row.secrets'), 'secrets', String(figures.secretsTokens), { colour: GROUP_COLOURS.secrets }),
+      row(
+        { label: t('persona.meter.row.prefix'), figure: 'prefix', value: String(figures.prefixTokens) },
+        { total: true },
+      ),
     );
     table.appendChild(
-      row(t('persona.meter.row.conversation'), 'conversation', String(figures.conversationTokens), { total: true }),
+      row(
+        { label: t('persona.meter.row.secrets'), figure: 'secrets', value: String(figures.secretsTokens) },
+        { colour: GROUP_COLOURS.secrets },
+      ),
+    );
+    table.appendChild(
+      row(
+        {
+          label: t('persona.meter.row.conversation'),
+          figure: 'conversation',
+          value: String(figures.conversationTokens),
+        },
+        { total: true },
+      ),
     );
   };
 

@@ -118,14 +118,14 @@ export function applyEvent(view: TurnView, event: NPCEvent): void {
       break;
     }
     case 'toolCall':
-      toolOf(view, event.call.id, event.call.name, event.call.args, false).status = 'running';
+      toolOf(view, event.call, false).status = 'running';
       break;
     case 'externalToolCall':
-      toolOf(view, event.call.id, event.call.name, event.call.args, true).status = 'waiting';
+      toolOf(view, event.call, true).status = 'waiting';
       break;
     case 'toolResult': {
       const record = event.record;
-      const tool = toolOf(view, record.call.id, record.call.name, record.call.args, false);
+      const tool = toolOf(view, record.call, false);
       tool.result = ToolOutput.render(record.output);
       tool.status = record.rejected ? 'rejected' : record.output.kind === 'error' ? 'failed' : 'done';
       break;
@@ -156,7 +156,12 @@ export function failTurn(view: TurnView, error: AgentError): void {
     if (toolView.status === 'waiting' || toolView.status === 'running') toolView.status = 'failed';
 }
 
-function toolOf(view: TurnView, id: string, name: string, args: Record<string, unknown>, external: boolean): ToolView {
+function toolOf(
+  view: TurnView,
+  call: { id: string; name: string; args: Record<string, unknown> },
+  external: boolean,
+): ToolView {
+  const { id, name, args } = call;
   let tool = view.tools.find((known) => known.id === id);
   if (!tool) {
     tool = { id, name, args, external, status: 'running' };

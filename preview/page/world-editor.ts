@@ -17,15 +17,21 @@ export function renderEditableWorld(list: HTMLElement, session: PreviewSession, 
       { class: `${cls} editable`, tabindex: '0', 'data-path': row.path, title: 'Click to change' },
       row.value,
     );
-    value.addEventListener('click', () => edit(value, row.path, row.value, session, onChanged));
+    value.addEventListener('click', () => edit(value, row, { session, onChanged }));
     value.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') edit(value, row.path, row.value, session, onChanged);
+      if (event.key === 'Enter') edit(value, row, { session, onChanged });
     });
     list.append(element('dt', { class: cls }, row.path), value);
   }
 }
 
-function edit(cell: HTMLElement, path: string, shown: string, session: PreviewSession, onChanged: () => void): void {
+/** Turns a value cell into an input for `row`; saving goes through the session, then `onChanged`. */
+function edit(
+  cell: HTMLElement,
+  row: { path: string; value: string },
+  { session, onChanged }: { session: PreviewSession; onChanged: () => void },
+): void {
+  const { path, value: shown } = row;
   if (cell.querySelector('input')) return;
   const input = element('input', { type: 'text', value: shown, 'aria-label': `New value for ${path}` });
   cell.textContent = '';
