@@ -17,7 +17,7 @@ export function toolLine(entry: Extract<TranscriptEntry, { type: 'toolUse' }>, m
 export function renderStructuredPlain(value: unknown): string {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value) ?? '';
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([key, field]) => `${key}: ${typeof field === 'string' ? field : JSON.stringify(field)}`)
     .join('; ');
 }
 
@@ -28,12 +28,12 @@ export function entryLines(
   renderStructured: (value: unknown) => string,
 ): string[] {
   const lines: string[] = [];
-  for (const e of entries) {
-    if (e.type === 'prompt') lines.push(`${labels.user}: ${oneLine(e.text)}`);
-    else if (e.type === 'toolUse') lines.push(toolLine(e, maxOutputChars));
+  for (const entry of entries) {
+    if (entry.type === 'prompt') lines.push(`${labels.user}: ${oneLine(entry.text)}`);
+    else if (entry.type === 'toolUse') lines.push(toolLine(entry, maxOutputChars));
     else
       lines.push(
-        `${labels.assistant}: ${oneLine(e.structured !== undefined ? renderStructured(e.structured) : e.text)}`,
+        `${labels.assistant}: ${oneLine(entry.structured !== undefined ? renderStructured(entry.structured) : entry.text)}`,
       );
   }
   return lines;
