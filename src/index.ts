@@ -62,3 +62,7 @@ export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, checkSessionId, MAX_SE
 export type { AgentRunnerOptions, SessionOptions, WhenFull, OnMaxTurns, TurnLimit } from './core/sessions';
 export { ML_KIT_MAX_TURNS_EXCEEDED, reasonOf } from './contract/errors';
 export type { AgentErrorOptions, AgentErrorDetails, AgentErrorJSON } from './contract/errors';
+
+// The JSON-RPC protocol (src/bridge).
+export { BridgeEngine, BridgeError, BRIDGE_CODES, PROTOCOL_VERSION, SERVER_NAME } from './bridge';
+export type { BridgeEngineOptions, BridgeTimers, ModelFactory, BridgeErrorName, RpcErrorObject, RequestId } from './bridge';

@@ -102,12 +102,13 @@ describe('client tools: tool/call', () => {
   });
 
   test.each([
-    ['text output', { result: { output: 'fine' } }, 'fine', false],
-    ['JSON output, compact', { result: { output: { served: 1, item: 'ale' } } }, '{"served":1,"item":"ale"}', false],
-    ['isError', { result: { output: 'out of ale', isError: true } }, 'out of ale', true],
-    ['an error reply', { error: { code: 7, message: 'the keg is empty' } }, 'the keg is empty', true],
-    ['a result without output (the whole result)', { result: { served: true } }, '{"served":true}', false],
-  ])('the reply %s reads as the reference says, and never fails the turn', async (_name, reply, output, isError) => {
+    ['text output', { result: { output: 'fine' } }, 'fine', 'text'],
+    ['JSON output, compact', { result: { output: { served: 1, item: 'ale' } } }, '{"served":1,"item":"ale"}', 'json'],
+    ['isError', { result: { output: 'out of ale', isError: true } }, 'out of ale', 'error'],
+    ['an error reply', { error: { code: 7, message: 'the keg is empty' } }, 'the keg is empty', 'error'],
+    ['a result without output (the whole result)', { result: { served: true } }, '{"served":true}', 'json'],
+  ])('the reply %s reads as the reference says, and never fails the turn', async (_name, reply: Message, output, kind) => {
+    const isError = kind === 'error';
     const h = new Harness();
     h.answerTools = () => reply;
     await toolSession(h, 'Done.');
@@ -116,7 +117,7 @@ describe('client tools: tool/call', () => {
     expect(result.text).toBe('Done.');
     const transcript = await h.call('session/transcript', { session: 'bar' });
     const use = transcript.transcript.transcript.entries.find((e: any) => e.type === 'toolUse');
-    expect(use.output.kind).toBe(isError ? 'error' : typeof reply.result?.output === 'string' ? 'text' : 'json');
+    expect(use.output.kind).toBe(kind);
   });
 
   test('no answer within the timeout (120 s by default): tool/cancel, the model sees an error, a late reply is ignored', async () => {
@@ -168,6 +169,7 @@ describe('client tools: tool/call', () => {
     const result = await h.call('session/respond', { session: 's1', prompt: 'Wine!' });
     expect(h.out.some((m) => m.method === 'tool/call')).toBe(false);
     expect(result.text).toBe('No wine.');
+    expect(result.toolCalls.map((r: any) => [r.call.name, r.isError, r.notMade])).toEqual([['take_order', true, true]]);
   });
 });
 
