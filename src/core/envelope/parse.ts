@@ -141,7 +141,7 @@ function findAction(envelope: Record<string, unknown>, toolNames: readonly strin
       let nested: unknown;
       if (isPlainObject(value)) {
         name = value.name ?? value.tool ?? value.function_name ?? value.functionName;
-        const argKey = Object.keys(value).find((key) => ARGUMENT_KEY_SET.has(compactName(key)));
+        const argKey = Object.keys(value).find((candidate) => ARGUMENT_KEY_SET.has(compactName(candidate)));
         if (argKey !== undefined) nested = value[argKey];
       }
       if (typeof name !== 'string' || cleanName(name) === '') continue;

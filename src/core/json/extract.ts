@@ -64,8 +64,8 @@ export function hasCompleteObject(text: string): boolean {
 /** JSON.stringify that never throws (cycles, BigInt) and always returns a string. */
 export function compactJson(value: unknown): string {
   try {
-    const json = JSON.stringify(value, (_key, value: unknown) =>
-      typeof value === 'bigint' ? value.toString() : value,
+    const json = JSON.stringify(value, (_key, member: unknown) =>
+      typeof member === 'bigint' ? member.toString() : member,
     );
     return json === undefined ? 'null' : json;
   } catch {

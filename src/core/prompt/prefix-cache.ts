@@ -24,7 +24,7 @@ export class PrefixCache {
       input.replySchema,
       model.capabilities.systemInstructions,
     ];
-    if (this.value && key.every((key, index) => key === this.key[index])) return this.value;
+    if (this.value && key.every((part, index) => part === this.key[index])) return this.value;
     const section = renderToolSection(input);
     this.key = key;
     this.value = stablePrompt(instructions, section, model);

@@ -201,7 +201,7 @@ class Analyzer {
   private schemaList(value: unknown, at: string, depth: number): SchemaNode[] {
     if (!Array.isArray(value)) throw invalid(at, `must be an array of schemas; got ${describeValue(value)}`);
     if (value.length === 0) throw invalid(at, 'must list at least one schema');
-    return value.map((value, index) => this.node(value, appendIndex(at, index), depth + 1));
+    return value.map((item, index) => this.node(item, appendIndex(at, index), depth + 1));
   }
 
   private required(value: unknown, at: string): string[] {

@@ -73,18 +73,18 @@ const MAX_VALUE_DEPTH = 64;
 
 /** The path of the first container nested deeper than MAX_VALUE_DEPTH, if any. */
 function tooDeepPath(value: unknown): string | undefined {
-  const visit = (value: unknown, path: string, depth: number): string | undefined => {
-    if (typeof value !== 'object' || value === null) return undefined;
+  const visit = (node: unknown, path: string, depth: number): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined;
     if (depth >= MAX_VALUE_DEPTH) return path;
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) {
-        const found = visit(value[index], appendIndex(path, index), depth + 1);
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) {
+        const found = visit(node[index], appendIndex(path, index), depth + 1);
         if (found !== undefined) return found;
       }
       return undefined;
     }
-    for (const key of Object.keys(value)) {
-      const found = visit((value as Record<string, unknown>)[key], appendKey(path, key), depth + 1);
+    for (const key of Object.keys(node)) {
+      const found = visit((node as Record<string, unknown>)[key], appendKey(path, key), depth + 1);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -326,7 +326,7 @@ export class JsonSchema {
     const analyzed = this.analyzed();
     const coercer = new Coercer({
       resolve: (ref) => analyzed.resolve(ref),
-      matches: (node, value) => compiled.matches(node, value),
+      matches: (node, candidate) => compiled.matches(node, candidate),
     });
     return coercer.coerce(analyzed.root, value);
   }
@@ -337,7 +337,7 @@ export class JsonSchema {
     const analyzed = this.analyzed();
     return orderValue(analyzed.root, value, {
       resolve: (ref) => analyzed.resolve(ref),
-      matches: (node, value) => compiled.matches(node, value),
+      matches: (node, candidate) => compiled.matches(node, candidate),
     });
   }
 

@@ -158,7 +158,7 @@ export function deepEqual(left: unknown, right: unknown): boolean {
 
 /** A JSON-safe deep copy (the schema and values are plain JSON). */
 export function deepCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((value) => deepCopy(value)) as unknown as T;
+  if (Array.isArray(value)) return value.map((item) => deepCopy(item)) as unknown as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) setOwnKey(out, key, deepCopy(value[key]));
