@@ -401,7 +401,7 @@ function usageOf(value: unknown): TokenUsage | undefined {
     completion_tokens?: unknown;
     prompt_tokens_details?: { cached_tokens?: unknown } | null;
   };
-  const count = (count: unknown): number => (typeof count === 'number' && isFinite(count) && count >= 0 ? count : 0);
+  const count = (raw: unknown): number => (typeof raw === 'number' && isFinite(raw) && raw >= 0 ? raw : 0);
   return {
     inputTokens: count(usage.prompt_tokens),
     cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),

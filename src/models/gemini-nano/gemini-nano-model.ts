@@ -367,17 +367,17 @@ export class GeminiNanoModel implements LanguageModel {
       timeoutMs: this.firstChunkTimeoutMs,
       idleTimeoutMs: this.idleTimeoutMs,
       signal,
-      onNotification: (method, params) => {
+      onNotification: (method, notification) => {
         if (method !== 'generate/chunk') return;
-        if (!isGenerateChunk(params))
+        if (!isGenerateChunk(notification))
           throw new AgentError('generation_failed', 'The native side sent a malformed chunk.');
-        if (params.seq !== nextSeq)
+        if (notification.seq !== nextSeq)
           throw new AgentError(
             'generation_failed',
-            `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${params.seq}).`,
+            `A streamed chunk was lost on the bridge (expected #${nextSeq}, got #${notification.seq}).`,
           );
         nextSeq++;
-        queue.push(params.delta);
+        queue.push(notification.delta);
       },
     });
     let final: GenerateResult | undefined;
