@@ -272,8 +272,8 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : '']
       .filter(Boolean)
       .join('\n') || undefined;
-  const render = (persona: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
-    renderPersonaInstructions(persona, { usesTools, secretsInPrefix: withSecrets, extra });
+  const render = (shown: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
+    renderPersonaInstructions(shown, { usesTools, secretsInPrefix: withSecrets, extra });
   const instructions = render(persona, extraRules);
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
@@ -315,7 +315,7 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     secretsTokens = estimateTokens(guarded) - estimateTokens(instructions);
   }
 
-  const parts = personaParts(persona, (persona, extra) => render(persona, extra).trim(), extraRules);
+  const parts = personaParts(persona, (variant, extra) => render(variant, extra).trim(), extraRules);
   parts.push(
     { key: 'tools', group: 'tools', tokens: toolsTokens },
     { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens },

@@ -302,9 +302,9 @@ async function runPersonaTestFile(text: string): Promise<void> {
     const world = initialWorld ? new WorldState(initialWorld) : createTavernWorld();
     const declared = extraTools
       .filter((tool) => !tool.parametersError)
-      .map((declared) =>
+      .map((entry) =>
         AgentTool.local(
-          { name: declared.name, description: declared.description, parameters: declared.parameters },
+          { name: entry.name, description: entry.description, parameters: entry.parameters },
           () => '(a persona test does not run the game: this tool only records that it was called)',
         ),
       );
