@@ -221,19 +221,19 @@ export class OamRuntime {
     return backend;
   }
 
-  private static sourceFor(config: OamRuntimeConfig): BackendSource {
-    if (config.languageModel) return { kind: 'custom', languageModel: config.languageModel };
+  private static sourceFor(wanted: OamRuntimeConfig): BackendSource {
+    if (wanted.languageModel) return { kind: 'custom', languageModel: wanted.languageModel };
     // Native builds (Android, iOS, desktop) have no fetch: the server is for previews only.
-    if (config.openaiUrl && !NATIVE)
+    if (wanted.openaiUrl && !NATIVE)
       return {
         kind: 'openai-compatible',
-        endpoint: [config.openaiUrl, config.model || '', config.apiKey || ''].join('\n'),
+        endpoint: [wanted.openaiUrl, wanted.model || '', wanted.apiKey || ''].join('\n'),
       };
     if (OamRuntime.isAndroidNative() && JsbBridgeTransport.isSupported()) return { kind: 'gemini-nano' };
     // Feature detection only: whether Chrome can run the model is asked (asynchronously) per call.
-    if (!NATIVE && config.chromeNano !== false && ChromePromptModel.isSupported())
-      return { kind: 'chrome-nano', standIn: config.standIn };
-    return { kind: 'stand-in', standIn: config.standIn };
+    if (!NATIVE && wanted.chromeNano !== false && ChromePromptModel.isSupported())
+      return { kind: 'chrome-nano', standIn: wanted.standIn };
+    return { kind: 'stand-in', standIn: wanted.standIn };
   }
 
   private static build(source: BackendSource): LanguageModel {
