@@ -43,12 +43,6 @@ export interface GenerationRequest {
   deadline?: number;
   /** Free-form label for logs and previews (the NPC's name, "decision", …). */
   label?: string;
-  /**
-   * @deprecated No model reads this any more: the turn so far is in `prompt`, and scripted and
-   * keyword models read it from there (readRenderedTurn in src/core/prompt/render-conversation.ts).
-   * The agent still fills it until turn.ts stops; then this field goes.
-   */
-  turn?: { prompt: string; toolResults: Array<{ tool: string; args: unknown; output: string }> };
   /** True when this step repeats an invalid answer with a repair note. */
   isRepair?: boolean;
   /**

@@ -140,7 +140,7 @@ export class ScriptedLanguageModel implements LanguageModel {
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
-    this.requests.push({ ...request, turn: request.turn ? JSON.parse(JSON.stringify(request.turn)) : undefined });
+    this.requests.push({ ...request });
     if (signal?.aborted) throw abortError(signal);
     let step = this.steps.shift() ?? this.player?.next(request) ?? this.fallback;
     if (!step) {

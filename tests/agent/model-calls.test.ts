@@ -2,7 +2,7 @@
  * The headline numbers: model calls per turn in the default (inline replies) mode and in the
  * seed-compatible mode, with the exact sequence of step kinds.
  */
-import { Script, type ScriptStep } from '../../src/testing';
+import { Script, readRenderedTurn, type ScriptStep } from '../../src/testing';
 import { tavernAgent } from './helpers';
 
 type Mode = { name: string; inlineReplies: boolean };
@@ -83,7 +83,7 @@ describe.each([
     expect(log).toEqual(['check_menu']);
     // The reply step sees the tool's result.
     expect(model.requests[0].prompt).toContain('[check_menu {} → {"ale":3,"stew":5,"bread":1}]');
-    expect(model.requests[0].turn?.toolResults).toEqual([{ tool: 'check_menu', args: {}, output: '{"ale":3,"stew":5,"bread":1}' }]);
+    expect(readRenderedTurn(model.requests[0].prompt).toolResults).toEqual([{ tool: 'check_menu', args: {}, output: '{"ale":3,"stew":5,"bread":1}' }]);
   });
 
   test('the agent has no tools: one call', async () => {

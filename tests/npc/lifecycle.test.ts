@@ -3,7 +3,7 @@
  * sharing one ModelScheduler.
  */
 import { ModelScheduler, NPC, NPC_SAVE_VERSION, type GenerationRequest } from '../../src';
-import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
+import { Script, ScriptedLanguageModel, readRenderedTurn, type ScriptStep } from '../../src/testing';
 import { MIRA, failure, mira, requestText, tavernTools, until } from './helpers';
 
 const REPLY = JSON.stringify({ emotion: 'happy', line: 'Aye.' });
@@ -273,7 +273,7 @@ describe('a turn rejected while background compaction lands', () => {
     const model = new ScriptedLanguageModel([], {
       fallback: Script.dynamic((r) => {
         if (r.kind === 'summary') return Script.delay(20, Script.text('They said hi.'));
-        return r.turn?.prompt === 'first'
+        return readRenderedTurn(r.prompt).prompt === 'first'
           ? Script.json({ emotion: 'happy', line: 'Hi!' })
           : Script.delay(60, Script.json({ emotion: 'happy', line: '' })); // no words: rejected
       }),

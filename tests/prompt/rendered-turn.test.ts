@@ -11,7 +11,6 @@ import {
   type AgentConfigInput,
   type GenerationRequest,
   type LanguageModel,
-  type SignalLike,
 } from '../../src';
 import { KeywordModel, ScriptedLanguageModel, Script, type ScriptStep } from '../../src/testing';
 import { readRenderedTurn, clip, oneLine } from '../../src/core/prompt/render-conversation';
@@ -26,13 +25,39 @@ import {
   structuredTask,
 } from '../../src/core/prompt/task-lines';
 
+interface TurnSoFar {
+  prompt: string;
+  toolResults: Array<{ tool: string; args: unknown; output: string }>;
+}
+
+/** The agent each recorded model belongs to, so a step can look at the turn it runs in. */
+const agentOfModel = new WeakMap<LanguageModel, Agent>();
+
+function agentOf(model: LanguageModel, options?: ConstructorParameters<typeof Agent>[1]): Agent {
+  const agent = new Agent(model, options);
+  agentOfModel.set(model, agent);
+  return agent;
+}
+
+/** The running turn as the agent holds it (its transcript includes the turn in progress). */
+function turnSoFar(agent: Agent): TurnSoFar {
+  const entries = agent.transcript.entries;
+  const start = entries.map((entry) => entry.type).lastIndexOf('prompt');
+  const turn = entries.slice(start);
+  const first = turn[0] as Extract<TranscriptEntry, { type: 'prompt' }>;
+  const toolResults = turn
+    .filter((entry): entry is Extract<TranscriptEntry, { type: 'toolUse' }> => entry.type === 'toolUse')
+    .map((entry) => ({ tool: entry.call.name, args: entry.call.args, output: ToolOutput.render(entry.output) }));
+  return { prompt: first.text, toolResults };
+}
+
 /** What each request's prompt reads back as, beside what the agent's turn really held. */
 function recorder(steps: Array<ScriptStep | string>) {
-  const seen: Array<{ request: GenerationRequest; read: ReturnType<typeof readRenderedTurn> }> = [];
-  const model = new ScriptedLanguageModel(
+  const seen: Array<{ request: GenerationRequest; read: ReturnType<typeof readRenderedTurn>; turn: TurnSoFar }> = [];
+  const model: ScriptedLanguageModel = new ScriptedLanguageModel(
     steps.map((step) =>
       Script.dynamic((request) => {
-        seen.push({ request, read: readRenderedTurn(request.prompt) });
+        seen.push({ request, read: readRenderedTurn(request.prompt), turn: turnSoFar(agentOfModel.get(model) as Agent) });
         return step;
       }),
     ),
@@ -57,12 +82,10 @@ function tools(): AgentTool[] {
   return [menu, order];
 }
 
-/** Checks every recorded read against the turn the request came from (the old private channel). */
+/** Checks every recorded read against the turn the agent was running when the request was made. */
 function expectRoundTrip(seen: ReturnType<typeof recorder>['seen'], maxOutputChars = 1500): void {
   expect(seen.length).toBeGreaterThan(0);
-  for (const { request, read } of seen) {
-    const turn = request.turn;
-    if (!turn) throw new Error('every agent step carries its turn');
+  for (const { request, read, turn } of seen) {
     expect(read.prompt).toBe(request.prompt.startsWith(turn.prompt) ? turn.prompt : oneLine(turn.prompt));
     expect(read.toolResults).toEqual(
       turn.toolResults.map((result) => ({ ...result, output: clip(result.output, maxOutputChars) })),
@@ -85,7 +108,7 @@ describe.each<[string, AgentConfigInput]>([
       Script.reply('Again?'),
       Script.reply('Again?'),
     ]);
-    const agent = new Agent(model, {
+    const agent = agentOf(model, {
       instructions: 'You are Mira.',
       tools: tools(),
       config: { ...config, labels: { user: 'Player', assistant: 'Mira' } },
@@ -107,7 +130,7 @@ describe.each<[string, AgentConfigInput]>([
       Script.reply('Here it is.'),
       Script.reply('Here it is.'),
     ]);
-    const agent = new Agent(model, { tools: tools(), config });
+    const agent = agentOf(model, { tools: tools(), config });
     await agent
       .respond('What is there?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) })
       .catch(() => undefined);
@@ -119,7 +142,7 @@ describe.each<[string, AgentConfigInput]>([
 describe('raw prompts and clipping', () => {
   it('reads a first plain turn sent raw, several lines and all', async () => {
     const { model, seen } = recorder(['Hi.']);
-    await new Agent(model).respond('Line one\n\nLine two: more');
+    await agentOf(model).respond('Line one\n\nLine two: more');
     expect(seen[0].request.prompt).toBe('Line one\n\nLine two: more');
     expectRoundTrip(seen);
     expect(seen[0].read.prompt).toBe('Line one\n\nLine two: more');
@@ -127,7 +150,7 @@ describe('raw prompts and clipping', () => {
 
   it('cuts the task from a raw structured prompt', async () => {
     const { model, seen } = recorder([Script.json({ answer: 'yes' })]);
-    await new Agent(model).respond('Is it warm?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) });
+    await agentOf(model).respond('Is it warm?', { schema: JsonSchema.obj({ answer: JsonSchema.string() }) });
     expect(seen[0].request.prompt).not.toBe('Is it warm?');
     expect(seen[0].read).toEqual({ prompt: 'Is it warm?', toolResults: [] });
   });
@@ -135,7 +158,7 @@ describe('raw prompts and clipping', () => {
   it('gives a long output as the model saw it, clipped', async () => {
     const long = AgentTool.local({ name: 'read_book', description: 'Reads the book.' }, () => 'x'.repeat(300));
     const { model, seen } = recorder([Script.call('read_book'), Script.reply('A long book.')]);
-    await new Agent(model, { tools: [long], config: { context: { maxToolOutputChars: 100 } } }).respond('Read it');
+    await agentOf(model, { tools: [long], config: { context: { maxToolOutputChars: 100 } } }).respond('Read it');
     expectRoundTrip(seen, 100);
     expect(seen[1].read.toolResults[0].output).toBe(`${'x'.repeat(100)}… (truncated)`);
   });
@@ -145,7 +168,7 @@ describe('raw prompts and clipping', () => {
       ToolOutput.error('locked'),
     );
     const { model, seen } = recorder([Script.call('open_door'), Script.reply('It is locked.')]);
-    await new Agent(model, { tools: [failing] }).respond('Open it');
+    await agentOf(model, { tools: [failing] }).respond('Open it');
     expect(seen[1].read.toolResults).toEqual([{ tool: 'open_door', args: {}, output: 'Error: locked' }]);
   });
 });
@@ -257,20 +280,8 @@ describe('every task line is recognised where the conversation ends', () => {
 });
 
 describe('models that read the turn need nothing beside the prompt', () => {
-  /** The model with the old private channel taken off every request. */
-  function withoutTurn<M extends LanguageModel>(model: M): M {
-    const generate = model.generate.bind(model);
-    model.generate = (request: GenerationRequest, signal?: SignalLike) => {
-      const rest = { ...request };
-      delete rest.turn;
-      return generate(rest, signal);
-    };
-    return model;
-  }
-
   it("a keyword rule matches the player's words, calls its tools once and sees their results", async () => {
-    const model = withoutTurn(
-      new KeywordModel({
+    const model = new KeywordModel({
         rules: [
           {
             when: ['menu'],
@@ -280,9 +291,8 @@ describe('models that read the turn need nothing beside the prompt', () => {
           },
         ],
         otherwise: 'Hm?',
-      }),
-    );
-    const agent = new Agent(model, { tools: tools(), config: { labels: { user: 'Player', assistant: 'Mira' } } });
+      });
+    const agent = agentOf(model, { tools: tools(), config: { labels: { user: 'Player', assistant: 'Mira' } } });
     const response = await agent.respond('Show me the menu');
     expect(response.toolCalls.map((record) => record.call.name)).toEqual(['check_menu']);
     expect(response.text).toBe(`I read: ${MULTI_LINE} (you said "Show me the menu")`);
@@ -290,17 +300,15 @@ describe('models that read the turn need nothing beside the prompt', () => {
   });
 
   it("a template fills the player's words and this turn's outputs, not an earlier turn's", async () => {
-    const model = withoutTurn(
-      ScriptedLanguageModel.fromNativeScript({
+    const model = ScriptedLanguageModel.fromNativeScript({
         type: 'scripted',
         steps: [
           { toolCalls: [{ name: 'take_order', arguments: { item: 'ale', note: 'cold' } }] },
           { template: '{prompt} → {toolOutputs}' },
           { template: '{prompt} → [{toolOutputs}]' },
         ],
-      }),
-    );
-    const agent = new Agent(model, { tools: tools() });
+      });
+    const agent = agentOf(model, { tools: tools() });
     expect((await agent.respond('An ale')).text).toBe('An ale → {"served":"ale","note":"cold"}');
     expect((await agent.respond('Thanks', { toolChoice: 'none' })).text).toBe('Thanks → []');
   });

@@ -84,20 +84,25 @@ export function references(value: unknown, where = ''): Array<{ where: string; i
   return out;
 }
 
-/** The `@property` field names a component script declares (the next field after each decorator). */
+/**
+ * The `@property` field names a component script declares: the field after each decorator, the
+ * decorator's arguments possibly spread over several lines (as the formatter writes long ones).
+ */
 export function declaredProperties(scriptPath: string): string[] {
   const lines = readFileSync(scriptPath, 'utf8').split('\n');
   const names: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*@property\b/.test(lines[i])) continue;
-    for (let j = i + 1; j < lines.length; j++) {
-      const m = /^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*[:=?!]/.exec(lines[j]);
-      if (m) {
-        names.push(m[1]);
-        break;
-      }
-      if (!/^\s*@/.test(lines[j])) break;
+  for (let index = 0; index < lines.length; index++) {
+    if (!/^\s*@property\b/.test(lines[index])) continue;
+    // Past the decorator's closing parenthesis, and any further decorators.
+    let depth = 0;
+    let next = index;
+    for (; next < lines.length; next++) {
+      for (const char of lines[next]) depth += char === '(' ? 1 : char === ')' ? -1 : 0;
+      if (depth <= 0 && !/^\s*@\w+\s*$/.test(lines[next + 1] ?? '') && !/^\s*@/.test(lines[next + 1] ?? '')) break;
     }
+    const field = /^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*[:=?!]/.exec(lines[next + 1] ?? '');
+    if (field) names.push(field[1]);
+    index = next;
   }
   return names;
 }

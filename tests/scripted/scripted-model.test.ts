@@ -152,12 +152,10 @@ describe('ScriptedLanguageModel', () => {
 
   test('records every request (a copy), the kinds, remaining steps, append', async () => {
     const model = new ScriptedLanguageModel(['a']);
-    const turn = { prompt: 'p', toolResults: [] as Array<{ tool: string; args: Record<string, unknown>; output: string }> };
-    const request = req('first', { kind: 'decide', systemInstruction: 'sys', promptPrefix: 'pre', turn });
+    const request = req('first', { kind: 'decide', systemInstruction: 'sys', promptPrefix: 'pre' });
     await generateText(model, request);
-    turn.toolResults.push({ tool: 'x', args: {}, output: 'later' });
+    request.prompt = 'changed later';
     expect(model.requests[0]).toMatchObject({ kind: 'decide', prompt: 'first', systemInstruction: 'sys', promptPrefix: 'pre' });
-    expect(model.requests[0].turn?.toolResults).toEqual([]);
     expect(model.remaining).toBe(0);
     model.append('b', Script.text('c'));
     expect(model.remaining).toBe(2);

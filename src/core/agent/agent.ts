@@ -10,7 +10,7 @@ import { JsonSchema } from '../schema';
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
 import { generateText } from '../../contract/language-model';
 import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
-import type { AgentResponse } from './events';
+import type { AgentResponse, ToolRecord } from './events';
 import { AgentRun } from './run';
 import { TurnEngine, prefixInput, resolveTurnTools } from './turn';
 import { TurnState } from './turn-state';
@@ -29,7 +29,18 @@ export interface AgentOptions {
   transcript?: unknown;
 }
 
-export interface RunOptions {
+/**
+ * Everything a turn runs with besides its prompt. Built whole and checked by `createAgentSetup`,
+ * never changed: a turn keeps the setup it was asked with, whatever is set after.
+ */
+export interface AgentSetup {
+  readonly instructions: string;
+  readonly tools: readonly AgentTool[];
+  readonly config: AgentConfig;
+}
+
+/** One try of a turn. The first is the run's own options; `RunOptions.retry` gives the others. */
+export interface TurnAttempt {
   /** Structured turn: the reply is JSON valid against this schema, keys in schema order. */
   schema?: JsonSchema | Record<string, unknown>;
   /**
@@ -39,15 +50,41 @@ export interface RunOptions {
   refine?: (value: unknown) => string | undefined;
   toolChoice?: ToolChoice;
   enabledTools?: string[];
-  /** A note for this turn only. */
-  context?: string;
+  /** A note for this try only; a function is read when the try starts (what is true by then). */
+  context?: string | (() => string);
+  /**
+   * Checks the finished response before it is committed; throwing rejects the try, which then
+   * fails with that error (and may be retried) and leaves no trace in the history.
+   */
+  accept?: (response: AgentResponse) => void;
+}
+
+/** Why a try of a turn failed, for `retry` and `fallback`. */
+export interface TurnFailure {
+  error: AgentError;
+  /** 0 for the first try. */
+  attempt: number;
+  /** Every tool call of the turn so far (their side effects happened). */
+  toolCalls: ToolRecord[];
+}
+
+export interface RunOptions extends TurnAttempt {
   signal?: SignalLike;
   externalTools?: ExternalToolHandler;
   /**
-   * Checks the finished response before it is committed; throwing rejects the turn, which then
-   * fails with that error and leaves no trace in the history (an NPC rejects a reply without words).
+   * Asked when a try fails (never when the turn was cancelled): the next try of the same turn,
+   * in the same queue slot and event stream, or undefined to stop. An NPC retries as plain text.
    */
-  accept?: (response: AgentResponse) => void;
+  retry?: (failure: TurnFailure) => TurnAttempt | undefined;
+  /**
+   * Asked when the last try failed: an answer to give instead (an authored line), kept out of the
+   * history, or undefined to fail the turn with the error.
+   */
+  fallback?: (failure: TurnFailure) => { text: string; structured?: unknown } | undefined;
+  /** Called when the turn starts (after the turns queued before it). */
+  onStart?: () => void;
+  /** Called at the commit point, with the response now in the history. */
+  onCommit?: (response: AgentResponse) => void;
 }
 
 export interface CompactOptions {
@@ -69,11 +106,43 @@ const DEFAULT_SUMMARY_INSTRUCTIONS = 'Summarise the conversation so far in at mo
 
 let runCounter = 0;
 
+/** A checked setup: the tools as a set (unique names, none reserved), the settings over the defaults. */
+export function createAgentSetup(input: { instructions?: string; tools?: readonly AgentTool[]; config?: AgentConfigInput } = {}): AgentSetup {
+  const tools = (input.tools ?? []).slice();
+  checkToolSet(tools);
+  return Object.freeze({ instructions: input.instructions ?? '', tools: Object.freeze(tools), config: resolveConfig(input.config) });
+}
+
+/** A try's options checked against the setup, before any model call. */
+interface PreparedAttempt {
+  schema?: JsonSchema;
+  refine?: (value: unknown) => string | undefined;
+  choice: ToolChoice;
+  enabledTools?: string[];
+  context?: string | (() => string);
+  accept?: (response: AgentResponse) => void;
+}
+
+function prepareAttempt(attempt: TurnAttempt, setup: AgentSetup): PreparedAttempt {
+  if (attempt.context !== undefined && typeof attempt.context !== 'string' && typeof attempt.context !== 'function') {
+    throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
+  }
+  if (attempt.accept !== undefined && typeof attempt.accept !== 'function') throw new AgentError('invalid_request', 'The accept option must be a function.');
+  if (attempt.enabledTools !== undefined && (!Array.isArray(attempt.enabledTools) || attempt.enabledTools.some((name) => typeof name !== 'string'))) {
+    throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
+  }
+  const choice = attempt.toolChoice !== undefined ? validateToolChoice(attempt.toolChoice) : setup.config.toolPolicy.choice;
+  let schema: JsonSchema | undefined;
+  if (attempt.schema !== undefined) schema = attempt.schema instanceof JsonSchema ? attempt.schema : JsonSchema.from(attempt.schema);
+  resolveTurnTools(setup.tools, choice, attempt.enabledTools ?? setup.config.toolPolicy.enabledTools);
+  return { schema, refine: attempt.refine, choice, enabledTools: attempt.enabledTools, context: attempt.context, accept: attempt.accept };
+}
+
+const HOOKS = ['retry', 'fallback', 'onStart', 'onCommit'] as const;
+
 export class Agent {
   readonly model: LanguageModel;
-  private _instructions: string;
-  private _tools: AgentTool[];
-  private _config: AgentConfig;
+  private _setup: AgentSetup;
   private _contextNote = '';
   private _history: TranscriptEntry[] = [];
   private readonly queue = new TurnQueue();
@@ -84,6 +153,7 @@ export class Agent {
   private readonly prefixes = new PrefixCache();
   private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   private closed = false;
+  private closedMessage = 'This agent was closed.';
   private epoch = 0;
 
   constructor(model: LanguageModel, options: AgentOptions = {}) {
@@ -91,11 +161,7 @@ export class Agent {
       throw new AgentError('invalid_request', 'Agent needs a LanguageModel (an object with generate()).');
     }
     this.model = model;
-    this._instructions = options.instructions ?? '';
-    const tools = options.tools ?? [];
-    checkToolSet(tools);
-    this._tools = tools.slice();
-    this._config = resolveConfig(options.config);
+    this._setup = createAgentSetup(options);
     this.counter = new TokenCounter(model);
     if (options.transcript !== undefined) {
       const t = transcriptFromJSON(options.transcript);
@@ -106,49 +172,26 @@ export class Agent {
 
   // ---- turns --------------------------------------------------------------------------------
 
-  /** Starts a turn (queued behind any running one) and returns its run at once. */
+  /**
+   * Starts a turn (queued behind any running one) and returns its run at once. The turn runs with
+   * the setup current now; bad input fails the run before any model call.
+   */
   run(prompt: string, options: RunOptions = {}): AgentRun {
     const run = new AgentRun(`run_${++runCounter}`, options.signal, options.externalTools);
+    const setup = this._setup;
     let failure: AgentError | undefined;
-    let schema: JsonSchema | undefined;
-    let choice: ToolChoice = this._config.toolPolicy.choice;
+    let first: PreparedAttempt | undefined;
     try {
-      if (this.closed) throw new AgentError('invalid_request', 'This agent was closed.');
+      if (this.closed) throw new AgentError('invalid_request', this.closedMessage);
       if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
-      if (options.context !== undefined && typeof options.context !== 'string') throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
-      if (options.accept !== undefined && typeof options.accept !== 'function') throw new AgentError('invalid_request', 'The accept option must be a function.');
-      if (options.enabledTools !== undefined && (!Array.isArray(options.enabledTools) || options.enabledTools.some((n) => typeof n !== 'string'))) {
-        throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
+      for (const hook of HOOKS) {
+        if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new AgentError('invalid_request', `The ${hook} option must be a function.`);
       }
-      if (options.toolChoice !== undefined) choice = validateToolChoice(options.toolChoice);
-      if (options.schema !== undefined) schema = options.schema instanceof JsonSchema ? options.schema : JsonSchema.from(options.schema);
-      resolveTurnTools(this._tools, choice, options.enabledTools ?? this._config.toolPolicy.enabledTools);
-    } catch (e) {
-      failure = AgentError.from(e);
+      first = prepareAttempt(options, setup);
+    } catch (error) {
+      failure = AgentError.from(error);
     }
-    this.queue.add(run, failure, async () => {
-      const entries: TranscriptEntry[] = [];
-      this.running = { run, entries };
-      try {
-        const state = new TurnState(this.model, this._config, run.signal, (e) => run.emit(e));
-        const engine = new TurnEngine(
-          state,
-          { instructions: this._instructions, contextNote: this._contextNote, tools: this._tools, history: this._history, counter: this.counter, prefixes: this.prefixes },
-          { prompt, schema, refine: options.refine, choice, enabledTools: options.enabledTools, context: options.context },
-          run.external,
-          entries,
-        );
-        const response = await engine.run();
-        if (run.signal.aborted) throw run.cancelReason();
-        if (options.accept) options.accept(response);
-        // The point of no return: from here on the turn is committed and a cancel changes nothing.
-        this._history = this._history.concat(entries);
-        this.addUsage(response.usage);
-        run.finish(response);
-      } finally {
-        this.running = null;
-      }
-    });
+    this.queue.add(run, failure, () => this.runTurn({ run, prompt, options, setup, first: first as PreparedAttempt }));
     if (!failure) {
       this.unfinished.add(run);
       const forget = () => this.unfinished.delete(run);
@@ -156,6 +199,69 @@ export class Agent {
       run.on('error', forget);
     }
     return run;
+  }
+
+  /**
+   * One turn, try after try: the first that is accepted is committed to the history (the one
+   * commit point); when none is and there is a fallback, its answer is given and nothing is kept.
+   * Every try shares the turn's counters, so usage and model calls count the failed ones too.
+   */
+  private async runTurn(job: { run: AgentRun; prompt: string; options: RunOptions; setup: AgentSetup; first: PreparedAttempt }): Promise<void> {
+    const { run, prompt, options, setup } = job;
+    if (options.onStart) options.onStart();
+    const state = new TurnState(this.model, setup.config, run.signal, (event) => run.emit(event));
+    let attempt = job.first;
+    for (let index = 0; ; index++) {
+      const entries: TranscriptEntry[] = [];
+      this.running = { run, entries };
+      let response: AgentResponse;
+      try {
+        const context = typeof attempt.context === 'function' ? attempt.context() : attempt.context;
+        const engine = new TurnEngine({
+          turn: state,
+          setup: { instructions: setup.instructions, contextNote: this._contextNote, tools: setup.tools, history: this._history, counter: this.counter, prefixes: this.prefixes },
+          input: { prompt, schema: attempt.schema, refine: attempt.refine, choice: attempt.choice, enabledTools: attempt.enabledTools, context },
+          external: run.external,
+          entries,
+        });
+        response = await engine.run();
+        if (run.signal.aborted) throw run.cancelReason();
+        if (attempt.accept) attempt.accept(response);
+      } catch (error) {
+        this.running = null;
+        // A cancel is final: never retried, never covered by a fallback, nothing kept.
+        if (run.signal.aborted) throw run.cancelReason();
+        const failure: TurnFailure = { error: AgentError.from(error), attempt: index, toolCalls: state.toolCalls.slice() };
+        const next = options.retry ? options.retry(failure) : undefined;
+        if (next) {
+          attempt = prepareAttempt(next, setup);
+          state.resetText();
+          run.emit({ type: 'attempt', index: index + 1, reason: failure.error });
+          continue;
+        }
+        const substitute = options.fallback ? options.fallback(failure) : undefined;
+        if (!substitute) throw failure.error;
+        run.emit({ type: 'fallback', reason: failure.error });
+        const fallback: AgentResponse = {
+          text: substitute.text,
+          toolCalls: state.toolCalls.slice(),
+          usage: { ...state.usage },
+          steps: state.steps.slice(),
+          modelCalls: state.modelCalls,
+          isFallback: true,
+        };
+        if (substitute.structured !== undefined) fallback.structured = substitute.structured;
+        run.finish(fallback);
+        return;
+      }
+      // The point of no return: from here on the turn is committed and a cancel changes nothing.
+      this._history = this._history.concat(entries);
+      this.running = null;
+      this.addUsage(response.usage);
+      if (options.onCommit) options.onCommit(response);
+      run.finish(response);
+      return;
+    }
   }
 
   /** Runs a turn to completion; external tools are answered by `options.externalTools`. */
@@ -183,9 +289,9 @@ export class Agent {
   get transcript(): TranscriptData {
     const entries = this._history.concat(this.running ? this.running.entries : []);
     return {
-      instructions: this._instructions,
+      instructions: this._setup.instructions,
       contextNote: this._contextNote,
-      tools: this._tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters.json })),
+      tools: this._setup.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters.json })),
       entries: clone(entries),
     };
   }
@@ -194,13 +300,26 @@ export class Agent {
     return splitTurns(this._history).length;
   }
 
-  get instructions(): string {
-    return this._instructions;
+  /** The setup new turns run with (a turn keeps the one it was asked with). */
+  get setup(): AgentSetup {
+    return this._setup;
   }
 
-  /** Applies from the next turn. */
+  /** Replaces the whole setup at once, from the next turn asked for (see `createAgentSetup`). */
+  replaceSetup(setup: AgentSetup): void {
+    if (!setup || typeof setup.instructions !== 'string' || !Array.isArray(setup.tools) || !setup.config) {
+      throw new AgentError('invalid_request', 'replaceSetup needs a setup made by createAgentSetup().');
+    }
+    this._setup = setup;
+  }
+
+  get instructions(): string {
+    return this._setup.instructions;
+  }
+
+  /** Applies from the next turn asked for. */
   set instructions(value: string) {
-    this._instructions = value ?? '';
+    this._setup = Object.freeze({ ...this._setup, instructions: value ?? '' });
   }
 
   get contextNote(): string {
@@ -212,22 +331,22 @@ export class Agent {
   }
 
   get tools(): AgentTool[] {
-    return this._tools.slice();
+    return this._setup.tools.slice();
   }
 
-  /** Replaces the tools (checked now; applies from the next turn). */
+  /** Replaces the tools (checked now; applies from the next turn asked for). */
   setTools(tools: AgentTool[]): void {
     checkToolSet(tools);
-    this._tools = tools.slice();
+    this._setup = Object.freeze({ ...this._setup, tools: Object.freeze(tools.slice()) });
   }
 
   get config(): AgentConfig {
-    return this._config;
+    return this._setup.config;
   }
 
-  /** Changes settings from the next turn on; invalid values throw invalid_request. */
+  /** Changes some settings from the next turn asked for; invalid values throw invalid_request. */
   configure(input: AgentConfigInput): void {
-    this._config = resolveConfig(input, this._config);
+    this._setup = Object.freeze({ ...this._setup, config: resolveConfig(input, this._setup.config) });
   }
 
   get totalUsage(): TokenUsage {
@@ -288,20 +407,20 @@ export class Agent {
     const turns = splitTurns(this._history);
     if (turns.length <= keep) return null;
     const old = turns.slice(0, turns.length - keep);
-    const labels = this._config.labels;
-    const render = this._config.structuredReplyRenderer ?? renderStructuredPlain;
-    const lines = old.map((t) => entryLines(t, labels, this._config.context.maxToolOutputChars, render).join('\n')).join('\n');
+    const { config } = this._setup;
+    const render = config.structuredReplyRenderer ?? renderStructuredPlain;
+    const lines = old.map((t) => entryLines(t, config.labels, config.context.maxToolOutputChars, render).join('\n')).join('\n');
     const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
     const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
     const { text, finishReason } = await generateText(this.model, {
       kind: 'summary',
       prompt,
-      temperature: this._config.decisionTemperature,
+      temperature: config.decisionTemperature,
       // Bounded: a summary runs in the background, but a turn may still wait for its slot (a
       // scheduler preempts it; a bare model does not). 120 words are about 160 tokens.
       maxOutputTokens: SUMMARY_MAX_TOKENS,
       priority: options.priority ?? 0,
-      label: this._config.label,
+      label: config.label,
     }, options.signal);
     // Cut by the cap, a summary keeps its whole sentences only: half a fact is worse than none.
     const summary = finishReason === 'max_tokens' ? wholeSentences(text) : text.trim();
@@ -338,14 +457,16 @@ export class Agent {
    */
   prewarm(options: { schema?: JsonSchema } = {}): Promise<void> {
     if (!this.model.prewarm) return Promise.resolve();
-    const stable = this.prefixes.get(prefixInput({ instructions: this._instructions, tools: this._tools }, this._config, options.schema), this.model);
+    const { instructions, tools, config } = this._setup;
+    const stable = this.prefixes.get(prefixInput({ instructions, tools }, config, options.schema), this.model);
     return this.model.prewarm(stable.systemInstruction, stable.promptPrefix);
   }
 
-  /** Cancels running and queued turns; the agent takes no more. */
-  close(): void {
+  /** Cancels running and queued turns; the agent takes no more. `reason` is what they are told. */
+  close(reason = 'The agent was closed.'): void {
     this.closed = true;
-    for (const run of Array.from(this.unfinished)) run.cancel('The agent was closed.');
+    this.closedMessage = reason;
+    for (const run of Array.from(this.unfinished)) run.cancel(reason);
   }
 
   private addUsage(u: TokenUsage): void {

@@ -1,4 +1,5 @@
 /** Everything a turn reports while it runs, in order; `completed` is always last on success. */
+import type { AgentError } from '../../contract/errors';
 import type { GenerationRequest, StepKind, TokenUsage } from '../../contract/language-model';
 import type { ToolCall, ToolOutput } from '../tools';
 
@@ -45,8 +46,10 @@ export interface AgentResponse {
   toolCalls: ToolRecord[];
   usage: TokenUsage;
   steps: StepRecord[];
-  /** Model calls this turn made (retries and repairs included). */
+  /** Model calls this turn made (retries, repairs and failed attempts included). */
   modelCalls: number;
+  /** True when every attempt failed and the run's `fallback` answered instead (kept out of the history). */
+  isFallback?: boolean;
 }
 
 export type AgentEvent =
@@ -57,6 +60,10 @@ export type AgentEvent =
   | { type: 'toolStarted'; call: ToolCall }
   | { type: 'toolRequested'; call: ToolCall }
   | { type: 'toolCompleted'; record: ToolRecord }
+  /** A failed attempt is followed by another try of the same turn (`RunOptions.retry`); `index` counts from 1. */
+  | { type: 'attempt'; index: number; reason: AgentError }
+  /** Every attempt failed; the run's `fallback` gives the answer. */
+  | { type: 'fallback'; reason: AgentError }
   | { type: 'completed'; response: AgentResponse };
 
 export type AgentEventType = AgentEvent['type'];

@@ -1,5 +1,5 @@
-export { Agent } from './agent';
-export type { AgentOptions, RunOptions, CompactOptions } from './agent';
+export { Agent, createAgentSetup } from './agent';
+export type { AgentOptions, RunOptions, CompactOptions, AgentSetup, TurnAttempt, TurnFailure } from './agent';
 export { AgentRun } from './run';
 export type { RunStatus } from './run';
 export { resolveConfig, parseToolChoice, validateToolChoice, DEFAULT_TOOL_POLICY, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY } from './config';

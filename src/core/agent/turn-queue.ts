@@ -1,6 +1,6 @@
 /**
- * Runs turns one at a time, in order. Shared by the Agent and the NPC so both treat bad input,
- * queued cancels and already-aborted signals the same way: each fails at once (a microtask
+ * Runs an agent's turns one at a time, in order (an NPC's turns are its agent's). Bad input,
+ * queued cancels and already-aborted signals are treated alike: each fails at once (a microtask
  * later, so listeners attached right after the call still hear it), never behind the turns
  * ahead, which may take long.
  */

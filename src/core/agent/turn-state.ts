@@ -1,11 +1,16 @@
-/** What one running turn keeps while it works: events out, counters, the reply text shown so far. */
+/**
+ * What one running turn keeps while it works, across all its attempts: events out, counters, every
+ * tool call, the reply text shown so far. The one place a turn's usage and model calls are counted.
+ */
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
 import { abortError, type SignalLike } from '../../contract/abort';
 import type { AgentConfig } from './config';
-import type { AgentEvent, StepRecord } from './events';
+import type { AgentEvent, StepRecord, ToolRecord } from './events';
 
 export class TurnState {
   readonly steps: StepRecord[] = [];
+  /** Every tool call of the turn, across its attempts. */
+  readonly toolCalls: ToolRecord[] = [];
   readonly usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   modelCalls = 0;
   stepIndex = 0;

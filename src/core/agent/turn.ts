@@ -112,6 +112,17 @@ export function prefixInput(setup: Pick<TurnSetup, 'instructions' | 'tools'>, co
   };
 }
 
+/** What one attempt of a turn works with. */
+export interface TurnEngineParts {
+  /** The turn's counters and events, shared by all its attempts. */
+  turn: TurnState;
+  setup: TurnSetup;
+  input: TurnInput;
+  external: ExternalCalls;
+  /** This attempt's entries so far; the agent shows them in `transcript` and commits them on success. */
+  entries: TranscriptEntry[];
+}
+
 export class TurnEngine {
   private readonly stable: StablePrompt;
   private contextNote: string;
@@ -131,14 +142,19 @@ export class TurnEngine {
   /** The reply key written as a `[value]` tag after the words, when there is one. */
   private readonly tagKey: string | undefined;
 
-  constructor(
-    private readonly turn: TurnState,
-    private readonly setup: TurnSetup,
-    private readonly input: TurnInput,
-    private readonly external: ExternalCalls,
-    /** This turn's entries so far; the agent shows them in `transcript` and commits them on success. */
-    private readonly current: TranscriptEntry[],
-  ) {
+  private readonly turn: TurnState;
+  private readonly setup: TurnSetup;
+  private readonly input: TurnInput;
+  private readonly external: ExternalCalls;
+  private readonly current: TranscriptEntry[];
+
+  constructor(parts: TurnEngineParts) {
+    const { turn, setup, input } = parts;
+    this.turn = turn;
+    this.setup = setup;
+    this.input = input;
+    this.external = parts.external;
+    this.current = parts.entries;
     const config = turn.config;
     const prefix = prefixInput(setup, config, input.schema);
     this.stable = setup.prefixes.get(prefix, turn.model);
@@ -415,10 +431,6 @@ export class TurnEngine {
     if (step.responseSchema) req.responseSchema = step.responseSchema;
     if (config.topK !== undefined) req.topK = config.topK;
     if (config.seed !== undefined) req.seed = config.seed;
-    req.turn = {
-      prompt: this.input.prompt,
-      toolResults: this.records.map((r) => ({ tool: r.call.name, args: r.call.args, output: ToolOutput.render(r.output) })),
-    };
     const buildMs = performance.now() - t0;
     const result = await runModelStep(
       this.turn,
@@ -553,6 +565,7 @@ export class TurnEngine {
     const call: ToolCall = { id: newCallId(), name: tool.name, args };
     const record = await runTool(this.turn, tool, call, this.external);
     this.records.push(record);
+    this.turn.toolCalls.push(record);
     this.current.push({ type: 'toolUse', call, output: record.output });
     this.rounds++;
     this.calls++;
@@ -564,6 +577,7 @@ export class TurnEngine {
     const output = ToolOutput.error(`The call was not made: ${problem}.`);
     const record: ToolRecord = { call, output, durationMs: 0, rejected: true };
     this.records.push(record);
+    this.turn.toolCalls.push(record);
     this.current.push({ type: 'toolUse', call, output, rejected: true });
     this.turn.emit({ type: 'toolCompleted', record });
     this.rounds++;
@@ -582,7 +596,7 @@ export class TurnEngine {
     this.current.push(...after);
     const response: AgentResponse = {
       text,
-      toolCalls: this.records.slice(),
+      toolCalls: this.turn.toolCalls.slice(),
       usage: { ...this.turn.usage },
       steps: this.turn.steps.slice(),
       modelCalls: this.turn.modelCalls,

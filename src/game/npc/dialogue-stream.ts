@@ -1,11 +1,30 @@
-/** An NPC turn in flight: its events, the external tool calls waiting for the game, cancel, the result. */
-import { EventStream } from '../../core/agent/event-stream';
+/**
+ * An NPC turn in flight, as the game sees it: a view of the agent run doing the work. The run is
+ * the one queue slot, the one cancel and the one place that counts; this view turns its events
+ * into dialogue events (emotion, line deltas, tool calls) and its response into a DialogueTurn.
+ */
+import { EventStream, type StreamStatus } from '../../core/agent/event-stream';
+import type { AgentError } from '../../contract/errors';
 import type { AgentRun } from '../../core/agent';
 import type { ToolCall } from '../../core/tools';
 import type { DialogueTurn, NPCEvent } from './dialogue';
 
 export class DialogueStream extends EventStream<NPCEvent, DialogueTurn> {
-  private run: AgentRun | null = null;
+  private constructor(private readonly run: AgentRun | null) {
+    super(run ? run.signal : undefined);
+  }
+
+  /** @internal the view of `run`; the NPC feeds it the translated events. */
+  static over(run: AgentRun): DialogueStream {
+    return new DialogueStream(run);
+  }
+
+  /** @internal a turn refused before it was queued: it fails a microtask later, so listeners attached now hear it. */
+  static refused(error: AgentError): DialogueStream {
+    const stream = new DialogueStream(null);
+    Promise.resolve().then(() => stream.fail(error));
+    return stream;
+  }
 
   /** Waits for the finished turn (a fallback line counts as finished). */
   turn(): Promise<DialogueTurn> {
@@ -21,8 +40,15 @@ export class DialogueStream extends EventStream<NPCEvent, DialogueTurn> {
     return this.run ? this.run.pendingToolCalls : [];
   }
 
-  /** @internal the agent run now doing the work (the first try, then a text retry). */
-  attach(run: AgentRun | null): void {
-    this.run = run;
+  /** Cancels the turn (queued or running); nothing of it is kept. */
+  override cancel(reason?: string): void {
+    if (this.run) this.run.cancel(reason);
+    else super.cancel(reason);
+  }
+
+  /** Queued or running as the run is, until the view itself has finished. */
+  override get status(): StreamStatus {
+    if (this.isFinished || !this.run) return this._status;
+    return this.run.status === 'running' ? 'running' : this._status;
   }
 }

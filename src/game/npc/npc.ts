@@ -5,19 +5,27 @@
  */
 import { AgentError, isFromBackend, type AgentErrorCode } from '../../contract/errors';
 import { Canceller, type SignalLike } from '../../contract/abort';
-import { Agent, splitTurns, type AgentRun, type ExternalToolHandler, type ToolChoice, type ToolRecord } from '../../core/agent';
-import { validateToolChoice } from '../../core/agent/config';
+import {
+  Agent,
+  createAgentSetup,
+  validateToolChoice,
+  type AgentResponse,
+  type AgentRun,
+  type AgentSetup,
+  type ExternalToolHandler,
+  type ToolChoice,
+  type ToolRecord,
+} from '../../core/agent';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
-import { generateText, Priority, type LanguageModel, type TokenUsage } from '../../contract/language-model';
-import { extractJson, isPlainObject } from '../../core/json/extract';
+import { Priority, type LanguageModel } from '../../contract/language-model';
+import { extractJson, isPlainObject } from '../../core/json';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';
 import { MemoryStage, memoryTools, MEMORY_TOOL_NAMES, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
 import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, type WorldState } from '../world';
 import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
-import { TurnQueue } from '../../core/agent/turn-queue';
 import { LineTracker } from './line-tracker';
 import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
 import { NPC_LINE_FIELD, npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
@@ -52,35 +60,41 @@ const RETRY_AS_TEXT = new Set<AgentErrorCode>(['guardrail_violation', 'refusal',
 /** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
 const NEVER_FALLBACK = new Set<AgentErrorCode>(['cancelled', 'invalid_request', 'invalid_schema', 'context_size_exceeded']);
 
+/** What `buildSetup` checks together: nothing of it is applied unless all of it is valid. */
+interface NPCSetupParts {
+  persona: Persona;
+  options: ResolvedNPCOptions;
+  tools: AgentTool[];
+}
+
+/** How one try of a turn is read: as the structured reply, or as emotion-tagged text. */
+type ReplyReading = 'structured' | 'text';
+
 export class NPC {
   readonly model: LanguageModel;
   readonly memory: NPCMemory;
-  private _persona: NormalizedPersona;
-  private rawPersona: Persona;
-  private options: ResolvedNPCOptions;
-  private gameTools: AgentTool[];
+  private _persona!: NormalizedPersona;
+  private rawPersona!: Persona;
+  private options!: ResolvedNPCOptions;
+  private gameTools: AgentTool[] = [];
   private readonly world?: WorldState;
+  /** The NPC's turns are this agent's turns: one queue, one event stream, one place that counts. */
   private readonly agent: Agent;
   private readonly stage: MemoryStage;
   private replySchema!: JsonSchema;
-  private readonly turns = new TurnQueue();
   private background: Promise<unknown> = Promise.resolve();
   /** The background compaction queued or running (one at a time; an overdue one replaces it at a higher priority). */
   private compaction: { priority: number; canceller: Canceller } | undefined;
   private fallbackIndex = 0;
-  private closed = false;
 
   constructor(config: NPCConfig) {
-    this.rawPersona = parsePersona(config.persona);
-    this._persona = normalizePersona(this.rawPersona);
     this.model = config.model;
-    this.options = resolveNPCOptions(config.options);
     this.world = config.world;
-    this.gameTools = (config.tools ?? []).slice();
     this.memory = new NPCMemory(config.memory);
-    this.stage = new MemoryStage({ maxFacts: this.options.maxFacts });
+    const options = resolveNPCOptions(config.options);
+    this.stage = new MemoryStage({ maxFacts: options.maxFacts });
     this.agent = new Agent(this.model, { transcript: config.transcript });
-    this.applySetup();
+    this.apply({ persona: parsePersona(config.persona), options, tools: (config.tools ?? []).slice() });
   }
 
   /** Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again. */
@@ -96,26 +110,90 @@ export class NPC {
     return this.talkStream(playerLine, options).turn();
   }
 
-  /** One turn as a stream of events (emotion, line deltas, tool calls, completed). */
+  /**
+   * One turn as a stream of events (emotion, line deltas, tool calls, completed). The turn is one
+   * agent run whose tries are the reply format's: structured, then (automatic) plain text with
+   * tools off, then an authored fallback line; the run commits the first reply with words.
+   */
   talkStream(playerLine: string, options: TalkOptions = {}): DialogueStream {
-    const stream = new DialogueStream(options.signal);
-    let failure: AgentError | undefined;
-    let choice: ToolChoice | undefined;
+    let choice: ToolChoice;
     try {
-      if (this.closed) throw new AgentError('invalid_request', `${this._persona.name} was closed.`);
-      if (typeof playerLine !== 'string') throw new AgentError('invalid_request', 'talk() needs the player\'s line as a string.');
       if (options.situation !== undefined && typeof options.situation !== 'string') throw new AgentError('invalid_request', 'situation must be a string.');
       choice = this.turnChoice(options.toolChoice);
-    } catch (e) {
-      failure = AgentError.from(e);
+    } catch (error) {
+      return DialogueStream.refused(AgentError.from(error));
     }
-    // A queued turn of a closed NPC is a cancel, not bad input.
-    this.turns.add(stream, failure, () => (this.closed
-      ? Promise.reject(new AgentError('cancelled', `${this._persona.name} was closed.`))
-      : this.runTurn(stream, playerLine, options, choice as ToolChoice).catch((e) => {
+    // This turn's settings, as they are now: a later setOptions() is for the turns after it.
+    const persona = this._persona;
+    const settings = this.options;
+    const names = [persona.name, 'Assistant'];
+    const readings: ReplyReading[] = [settings.replyFormat === 'text' ? 'text' : 'structured'];
+    let reply: ParsedReply | undefined;
+    // The model's own last answer: the agent unwraps a plain reply for the player, but an
+    // `{"emotion", "line"}` object in it still tells the NPC how it feels.
+    let lastOutput = '';
+    let note = '';
+    // A reply without words is rejected before the agent commits it, so a retry or a fallback
+    // leaves the history as it was.
+    const readReply = (reading: ReplyReading) => (response: AgentResponse) => {
+      reply = reading === 'structured'
+        ? readStructuredReply(response.structured, settings, names, persona.defaultEmotion)
+        : readTextReply({ text: response.text, modelOutput: lastOutput, options: settings, names, defaultEmotion: persona.defaultEmotion });
+    };
+    const run = this.agent.run(typeof playerLine === 'string' ? playerLine.trim() || '(The player says nothing.)' : playerLine, {
+      schema: readings[0] === 'structured' ? this.replySchema : undefined,
+      toolChoice: choice,
+      context: () => (note = this.turnNote(options.situation)),
+      signal: options.signal,
+      externalTools: options.externalTools,
+      accept: readReply(readings[0]),
+      onStart: () => this.stage.discard(),
+      retry: (failure) => {
+        if (settings.replyFormat !== 'automatic' || failure.attempt > 0 || !retriesAsText(failure.error)) return undefined;
+        // One more try as emotion-tagged text with tools off; tools that already ran are passed
+        // in as facts so their side effects are not repeated.
+        readings.push('text');
+        return {
+          toolChoice: 'none',
+          context: [note, textRetryNote(failure.toolCalls, settings.emotions)].filter(Boolean).join('\n\n'),
+          accept: readReply('text'),
+        };
+      },
+      fallback: (failure) => {
+        if (!settings.fallbackOnFailure || NEVER_FALLBACK.has(failure.error.code) || failure.error.unexpected) return undefined;
         this.stage.discard();
-        throw e;
-      })));
+        const line = this.nextFallbackLine();
+        reply = { line, emotion: persona.defaultEmotion, playerOptions: [], endsConversation: false };
+        return { text: line };
+      },
+      onCommit: () => this.stage.commit(this.memory),
+    });
+    const stream = DialogueStream.over(run);
+    const tracker = new LineTracker(names, (event) => stream.emit(event));
+    this.translateEvents({ run, stream, tracker, reading: () => readings[readings.length - 1], settings });
+    run.on('stepFinished', (event) => { lastOutput = event.output; });
+    run.on('completed', ({ response }) => {
+      const finished = reply as ParsedReply;
+      tracker.setEmotion(finished.emotion);
+      tracker.finish(finished.line);
+      const turn: DialogueTurn = {
+        line: finished.line,
+        emotion: finished.emotion,
+        playerOptions: finished.playerOptions,
+        endsConversation: finished.endsConversation,
+        toolCalls: response.toolCalls,
+        relationship: this.memory.relationship,
+        isFallback: response.isFallback === true,
+        usage: response.usage,
+        modelCalls: response.modelCalls,
+      };
+      stream.complete(turn, { type: 'completed', turn });
+      if (!response.isFallback) this.maybeCompact();
+    });
+    run.on('error', (error) => {
+      this.stage.discard();
+      stream.fail(error);
+    });
     return stream;
   }
 
@@ -128,7 +206,7 @@ export class NPC {
   }
 
   get isTalking(): boolean {
-    return this.turns.size > 0;
+    return this.agent.isResponding;
   }
 
   get turnCount(): number {
@@ -147,224 +225,121 @@ export class NPC {
   // ---- set-up -------------------------------------------------------------------------------
 
   setPersona(persona: Persona | unknown): void {
-    this.rawPersona = parsePersona(persona);
-    this._persona = normalizePersona(this.rawPersona);
-    this.applySetup();
+    this.apply({ persona: parsePersona(persona), options: this.options, tools: this.gameTools });
   }
 
   setOptions(options: NPCOptions): void {
-    const previous = this.options;
-    this.options = resolveNPCOptions(options);
-    try {
-      this.applySetup();
-    } catch (e) {
-      this.options = previous;
-      this.applySetup();
-      throw e;
-    }
+    this.apply({ persona: this.rawPersona, options: resolveNPCOptions(options), tools: this.gameTools });
   }
 
   setTools(tools: AgentTool[]): void {
-    const previous = this.gameTools;
-    this.gameTools = tools.slice();
-    try {
-      this.applySetup();
-    } catch (e) {
-      this.gameTools = previous;
-      this.applySetup();
-      throw e;
-    }
+    this.apply({ persona: this.rawPersona, options: this.options, tools: tools.slice() });
   }
 
-  private applySetup(): void {
-    const o = this.options;
-    for (const t of this.gameTools) {
-      if (BUILT_IN_TOOLS.indexOf(t.name) >= 0) {
-        throw new AgentError('invalid_request', `Tool "${t.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
+  /** Checks the whole set-up first, then makes it the NPC's: a refused change changes nothing. */
+  private apply(parts: NPCSetupParts): void {
+    const built = this.buildSetup(parts);
+    this.rawPersona = parts.persona;
+    this._persona = built.persona;
+    this.options = parts.options;
+    this.gameTools = parts.tools;
+    this.replySchema = built.replySchema;
+    this.agent.replaceSetup(built.setup);
+  }
+
+  /** The agent setup of an NPC: its instructions, every tool it has, and all its settings from the defaults. */
+  private buildSetup({ persona: raw, options, tools: gameTools }: NPCSetupParts): { setup: AgentSetup; persona: NormalizedPersona; replySchema: JsonSchema } {
+    for (const tool of gameTools) {
+      if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
+        throw new AgentError('invalid_request', `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
       }
     }
-    const tools = this.gameTools.slice();
-    if (this.world) tools.push(...worldStateTools(this.world, { readable: o.worldReadable, writable: o.worldWritable }));
+    const persona = normalizePersona(raw);
+    const tools = gameTools.slice();
+    if (this.world) tools.push(...worldStateTools(this.world, { readable: options.worldReadable, writable: options.worldWritable }));
     // The tools add what this turn staged themselves, so they get the committed memory.
     tools.push(...memoryTools(this.stage, () => this.memory.snapshot(), {
-      facts: o.memoryTools.facts,
-      relationship: o.memoryTools.relationship,
-      maxRelationshipChange: o.maxRelationshipChange,
+      facts: options.memoryTools.facts,
+      relationship: options.memoryTools.relationship,
+      maxRelationshipChange: options.maxRelationshipChange,
     }));
-    if (o.groundingTool !== undefined && !tools.some((t) => t.name === o.groundingTool)) {
-      throw new AgentError('invalid_request', `groundingTool "${o.groundingTool}" is not one of this NPC's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+    if (options.groundingTool !== undefined && !tools.some((tool) => tool.name === options.groundingTool)) {
+      throw new AgentError('invalid_request', `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`);
     }
-    const p = this._persona;
-    const extra = [o.extraInstructions ?? '', o.replyFormat === 'text' ? textFormatRule(o.emotions) : ''].filter(Boolean).join('\n');
-    const instructions = renderPersonaInstructions(this.rawPersona, {
+    const extra = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n');
+    const instructions = renderPersonaInstructions(raw, {
       // The check-your-facts rule only when the NPC can look facts up (memory tools cannot).
-      usesTools: tools.some((t) => MEMORY_TOOL_NAMES.indexOf(t.name) < 0),
-      secretsInPrefix: o.secretsUnlockAtRelationship === null,
+      usesTools: tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0),
+      secretsInPrefix: options.secretsUnlockAtRelationship === null,
       extra: extra || undefined,
     });
-    this.replySchema = npcReplySchema(o, p.maxSentences);
-    this.agent.setTools(tools);
-    this.agent.instructions = instructions;
-    this.agent.configure({
-      labels: { user: 'Player', assistant: labelOf(p.name) },
-      inlineReplies: o.inlineReplies,
-      replyLineField: NPC_LINE_FIELD,
-      toolPolicy: { choice: o.toolChoice, maxToolRounds: o.maxToolRounds, maxToolCalls: o.maxToolCalls },
-      structuredReplyRenderer: (v) => (v && typeof v === 'object' && typeof (v as { line?: unknown }).line === 'string' ? (v as { line: string }).line : JSON.stringify(v)),
-      temperature: o.temperature,
-      maxResponseTokens: o.maxResponseTokens,
-      toolTimeoutMs: o.toolTimeoutMs,
-      externalToolTimeoutMs: o.externalToolTimeoutMs,
-      priority: o.priority,
-      label: p.name,
+    const setup = createAgentSetup({
+      instructions,
+      tools,
+      config: {
+        labels: { user: 'Player', assistant: labelOf(persona.name) },
+        inlineReplies: options.inlineReplies,
+        replyLineField: NPC_LINE_FIELD,
+        toolPolicy: { choice: options.toolChoice, maxToolRounds: options.maxToolRounds, maxToolCalls: options.maxToolCalls },
+        structuredReplyRenderer: spokenLineOf,
+        temperature: options.temperature,
+        maxResponseTokens: options.maxResponseTokens,
+        toolTimeoutMs: options.toolTimeoutMs,
+        externalToolTimeoutMs: options.externalToolTimeoutMs,
+        priority: options.priority,
+        label: persona.name,
+      },
     });
+    return { setup, persona, replySchema: npcReplySchema(options, persona.maxSentences) };
   }
 
   private turnChoice(perTurn?: ToolChoice): ToolChoice {
+    const tools = this.agent.tools;
     if (perTurn !== undefined) {
-      const c = validateToolChoice(perTurn);
-      if (typeof c === 'object' && !this.agent.tools.some((t) => t.name === c.tool)) {
-        throw new AgentError('invalid_request', `toolChoice names "${c.tool}", which is not one of ${this._persona.name}'s tools (${this.agent.tools.map((t) => t.name).join(', ') || 'none'}).`);
+      const choice = validateToolChoice(perTurn);
+      if (typeof choice === 'object' && !tools.some((tool) => tool.name === choice.tool)) {
+        throw new AgentError('invalid_request', `toolChoice names "${choice.tool}", which is not one of ${this._persona.name}'s tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`);
       }
-      return c;
+      return choice;
     }
     if (this.options.groundingTool) return { tool: this.options.groundingTool };
-    return this.agent.tools.length > 0 ? this.options.toolChoice : 'none';
+    return tools.length > 0 ? this.options.toolChoice : 'none';
   }
 
   // ---- one turn -----------------------------------------------------------------------------
 
-  private async runTurn(stream: DialogueStream, playerLine: string, options: TalkOptions, choice: ToolChoice): Promise<void> {
-    this.stage.discard();
-    const names = [this._persona.name, 'Assistant'];
-    const tracker = new LineTracker(names, (e) => stream.emit(e));
-    const records: ToolRecord[] = [];
-    const usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-    let modelCalls = 0;
-    const prompt = playerLine.trim() || '(The player says nothing.)';
-    const note = this.turnNote(options.situation);
-    const o = this.options;
-
-    const attempt = async (format: 'structured' | 'text', toolChoice: ToolChoice, context: string): Promise<ParsedReply> => {
+  /** The agent run's events as the player sees them: tool calls as they are, the reply as a line and an emotion. */
+  private translateEvents(parts: { run: AgentRun; stream: DialogueStream; tracker: LineTracker; reading: () => ReplyReading; settings: ResolvedNPCOptions }): void {
+    const { run, stream, tracker, reading, settings } = parts;
+    run.on('step', (event) => stream.emit({ type: 'modelStep', step: event.step, request: event.request }));
+    run.on('stepFinished', (event) => stream.emit({ type: 'modelStepFinished', step: event.step, output: event.output, usage: event.usage }));
+    run.on('toolStarted', (event) => stream.emit({ type: 'toolCall', call: event.call }));
+    run.on('toolRequested', (event) => stream.emit({ type: 'externalToolCall', call: event.call }));
+    run.on('toolCompleted', (event) => stream.emit({ type: 'toolResult', record: event.record }));
+    run.on('attempt', () => tracker.reset());
+    run.on('fallback', (event) => {
+      stream.emit({ type: 'fallback', reason: event.reason });
       tracker.reset();
-      let parsed: ParsedReply | undefined;
-      // The model's own last answer: the agent unwraps a plain reply for the player, but an
-      // `{"emotion", "line"}` object in it still tells the NPC how it feels.
-      let lastOutput = '';
-      const run = this.agent.run(prompt, {
-        schema: format === 'structured' ? this.replySchema : undefined,
-        toolChoice,
-        context,
-        signal: stream.signal,
-        externalTools: options.externalTools,
-        // A reply without words is rejected before the agent commits it, so a retry or a
-        // fallback leaves the history as it was.
-        accept: (response) => {
-          parsed = format === 'structured'
-            ? readStructuredReply(response.structured, o, names, this._persona.defaultEmotion)
-            : readTextReply(response.text, lastOutput, o, names, this._persona.defaultEmotion);
-        },
-      });
-      stream.attach(run);
-      this.forwardEvents(run, stream, tracker, records, format);
-      // Counted from the steps, so failed tries count too.
-      run.on('step', () => { modelCalls++; });
-      run.on('stepFinished', (e) => {
-        lastOutput = e.output;
-        usage.inputTokens += e.usage.inputTokens;
-        usage.cachedInputTokens += e.usage.cachedInputTokens;
-        usage.outputTokens += e.usage.outputTokens;
-      });
-      try {
-        await run.response();
-        return parsed as ParsedReply;
-      } finally {
-        stream.attach(null);
-      }
-    };
-
-    let reply: ParsedReply | undefined;
-    let failure: AgentError | undefined;
-    try {
-      reply = await attempt(o.replyFormat === 'text' ? 'text' : 'structured', choice, note);
-    } catch (e) {
-      failure = AgentError.from(e);
-    }
-    // The text retry is for answers the model could not give in JSON (a refusal, a blocked or
-    // unreadable reply); a backend that kept failing after its retries is not asked again, and a
-    // bug (an unexpected error) surfaces as itself.
-    const retryAsText = failure && RETRY_AS_TEXT.has(failure.code) && !failure.unexpected && !(failure.code === 'generation_failed' && isFromBackend(failure));
-    if (failure && o.replyFormat === 'automatic' && retryAsText && !stream.signal.aborted) {
-      // One more try as emotion-tagged text with tools off; tools that already ran are passed in
-      // as facts so their side effects are not repeated.
-      const context = [note, textRetryNote(records, o.emotions)].filter(Boolean).join('\n\n');
-      try {
-        reply = await attempt('text', 'none', context);
-        failure = undefined;
-      } catch (e) {
-        failure = AgentError.from(e);
-      }
-    }
-    // A reply the agent already committed stands, even if a cancel arrives now.
-    if (failure && stream.signal.aborted) throw stream.cancelReason();
-    if (failure) {
-      if (!o.fallbackOnFailure || NEVER_FALLBACK.has(failure.code) || failure.unexpected) throw failure;
-      this.stage.discard();
-      stream.emit({ type: 'fallback', reason: failure });
-      const line = this.nextFallbackLine();
-      tracker.reset();
-      tracker.setEmotion(this._persona.defaultEmotion);
-      tracker.finish(line);
-      const turn: DialogueTurn = {
-        line, emotion: this._persona.defaultEmotion, playerOptions: [], endsConversation: false,
-        toolCalls: records, relationship: this.memory.relationship, isFallback: true, usage, modelCalls,
-      };
-      stream.complete(turn, { type: 'completed', turn });
-      return;
-    }
-    const r = reply as ParsedReply;
-    this.stage.commit(this.memory);
-    tracker.setEmotion(r.emotion);
-    tracker.finish(r.line);
-    const turn: DialogueTurn = {
-      line: r.line, emotion: r.emotion, playerOptions: r.playerOptions, endsConversation: r.endsConversation,
-      toolCalls: records, relationship: this.memory.relationship, isFallback: false, usage, modelCalls,
-    };
-    stream.complete(turn, { type: 'completed', turn });
-    this.maybeCompact();
-  }
-
-  private forwardEvents(run: AgentRun, stream: DialogueStream, tracker: LineTracker, records: ToolRecord[], format: 'structured' | 'text'): void {
-    run.on('step', (e) => stream.emit({ type: 'modelStep', step: e.step, request: e.request }));
-    run.on('stepFinished', (e) => stream.emit({ type: 'modelStepFinished', step: e.step, output: e.output, usage: e.usage }));
-    run.on('toolStarted', (e) => stream.emit({ type: 'toolCall', call: e.call }));
-    run.on('toolRequested', (e) => stream.emit({ type: 'externalToolCall', call: e.call }));
-    run.on('toolCompleted', (e) => {
-      records.push(e.record);
-      stream.emit({ type: 'toolResult', record: e.record });
     });
     const defaultEmotion = this._persona.defaultEmotion;
-    const emotions = this.options.emotions;
-    if (format === 'structured') {
-      run.on('partial', (e) => {
-        const v = e.value as { emotion?: unknown; line?: unknown } | null;
-        if (!v || typeof v !== 'object') return;
-        // The emotion is complete once the model has moved on to the line.
-        if (typeof v.line === 'string') {
-          if (typeof v.emotion === 'string') tracker.setEmotion(parseEmotionTag(`[${v.emotion}]`, emotions, defaultEmotion).emotion as Emotion);
-          tracker.setRawLine(v.line);
-        }
-      });
-    } else {
-      run.on('text', (e) => {
-        if (e.isReset && e.text === '') return tracker.reset();
-        if (isEmotionTagPending(e.text)) return;
-        if (e.text.trim().charAt(0) === '{') return; // a JSON answer: shown once read, never as raw JSON
-        const tag = parseEmotionTag(e.text, emotions, defaultEmotion);
-        if (tag.emotion) tracker.setEmotion(tag.emotion);
-        tracker.setRawLine(tag.emotion ? tag.rest : e.text);
-      });
-    }
+    run.on('partial', (event) => {
+      const value = event.value as { emotion?: unknown; line?: unknown } | null;
+      if (reading() !== 'structured' || !value || typeof value !== 'object') return;
+      // The emotion is complete once the model has moved on to the line.
+      if (typeof value.line === 'string') {
+        if (typeof value.emotion === 'string') tracker.setEmotion(parseEmotionTag(`[${value.emotion}]`, settings.emotions, defaultEmotion).emotion as Emotion);
+        tracker.setRawLine(value.line);
+      }
+    });
+    run.on('text', (event) => {
+      if (reading() !== 'text') return;
+      if (event.isReset && event.text === '') return tracker.reset();
+      if (isEmotionTagPending(event.text)) return;
+      if (event.text.trim().charAt(0) === '{') return; // a JSON answer: shown once read, never as raw JSON
+      const tag = parseEmotionTag(event.text, settings.emotions, defaultEmotion);
+      if (tag.emotion) tracker.setEmotion(tag.emotion);
+      tracker.setRawLine(tag.emotion ? tag.rest : event.text);
+    });
   }
 
   /** Memory, world summary and situation: the part of the prompt that changes every turn. */
@@ -454,7 +429,7 @@ export class NPC {
 
   /** Waits for running turns and background compaction, then saves. */
   async settledState(): Promise<NPCSaveState> {
-    await this.turns.idle();
+    await this.agent.waitUntilIdle();
     await this.background.catch(() => undefined);
     return this.saveState();
   }
@@ -471,8 +446,7 @@ export class NPC {
 
   /** Cancels running and queued turns; the NPC takes no more. */
   close(): void {
-    this.closed = true;
-    this.agent.close();
+    this.agent.close(`${this._persona.name} was closed.`);
   }
 }
 
@@ -481,7 +455,23 @@ function labelOf(name: string): string {
   return clean || 'NPC';
 }
 
-function readTextReply(text: string, modelOutput: string, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+/** An earlier structured reply as the conversation shows it: the spoken line alone. */
+function spokenLineOf(value: unknown): string {
+  const line = value && typeof value === 'object' ? (value as { line?: unknown }).line : undefined;
+  return typeof line === 'string' ? line : JSON.stringify(value);
+}
+
+/**
+ * The text retry is for answers the model could not give in JSON (a refusal, a blocked or
+ * unreadable reply); a backend that kept failing after its retries is not asked again, and a
+ * bug (an unexpected error) surfaces as itself.
+ */
+function retriesAsText(error: AgentError): boolean {
+  return RETRY_AS_TEXT.has(error.code) && !error.unexpected && !(error.code === 'generation_failed' && isFromBackend(error));
+}
+
+function readTextReply(input: { text: string; modelOutput: string; options: ResolvedNPCOptions; names: string[]; defaultEmotion: Emotion }): ParsedReply {
+  const { text, modelOutput, options: o, names, defaultEmotion } = input;
   // A model primed by the JSON rules in the prefix may still answer the text retry with
   // {"emotion", "line"} (bare or as {"reply": {…}}): read it as such instead of speaking the
   // JSON aloud or losing the emotion.
