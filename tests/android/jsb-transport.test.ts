@@ -26,7 +26,6 @@ interface TransportLike {
   diagnose(): string | undefined;
   dispose(): void;
 }
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { JsbBridgeTransport } = require('../../assets/bridge/JsbBridgeTransport') as { JsbBridgeTransport: new () => TransportLike };
 
 const DETACH = '{"jsonrpc":"2.0","method":"detach","params":{}}';

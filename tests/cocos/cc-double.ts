@@ -389,7 +389,7 @@ export class FakeBridgeWrapper {
   }
 }
 
-// eslint-disable-next-line import/no-mutable-exports
+/** Set by simulatePlatform() below; importers read it as a live binding, hence `let`. */
 export let native: { jsbBridgeWrapper: FakeBridgeWrapper; bridge: { onNative: unknown } } | undefined;
 
 /** 'cc/env' constants; tests flip NATIVE to simulate a native build. */

@@ -140,6 +140,5 @@ export interface Components {
 
 /** The public surface of assets/index.ts, loaded through the module mocks. */
 export function loadComponents(): Components {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   return { ...require('../../assets/index'), emitSafely: require('../../assets/components/emitSafely').emitSafely } as Components;
 }

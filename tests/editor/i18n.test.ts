@@ -2,9 +2,7 @@ import { keysOf, translatorFor, lookup } from '../../extension/persona/i18n';
 import { PERSONA_FIELDS } from '../../src/game/persona';
 import { EMOTIONS } from '../../src/game/emotion';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const en = require('../../i18n/en.js');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const zh = require('../../i18n/zh.js');
 
 describe('i18n', () => {

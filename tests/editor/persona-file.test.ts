@@ -10,7 +10,6 @@ import { methods } from '../../extension/asset-db/index';
 import { translatorFor } from '../../extension/persona/i18n';
 import { parsePersona, PERSONA_FIELDS } from '../../src/game/persona';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const en = require('../../i18n/en.js');
 
 const MIRA = JSON.stringify({ name: 'Mira', role: 'innkeeper', goals: ['Keep guests happy'] });

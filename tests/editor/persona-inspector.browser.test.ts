@@ -17,7 +17,6 @@ import { sceneNpcSetup } from '../../extension/token-meter/npc-setup';
 import { readNpcNode } from '../../extension/panels/preview/npc-dump';
 import { chromiumLaunchOptions } from '../support/chromium';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const en = require('../../i18n/en.js');
 
 const ROOT = path.join(__dirname, '..', '..');

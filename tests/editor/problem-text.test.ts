@@ -3,9 +3,7 @@ import { asSentence, problemText, schemaBounds } from '../../extension/persona/p
 import { translatorFor } from '../../extension/persona/i18n';
 import { validatePersona, PERSONA_SCHEMA } from '../../src/game/persona/validate-persona';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const en = require('../../i18n/en.js');
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const zh = require('../../i18n/zh.js');
 const t = translatorFor(en);
 

@@ -8,7 +8,6 @@ import * as engine from 'cc';
 import { freshScene, frame } from './harness/scene';
 
 // The double sits beside this suite in the engine tree (scripts/test-engine.mjs copies it).
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const double = require('./double/cc-double') as typeof import('../cocos/cc-double');
 
 interface NodeLike {

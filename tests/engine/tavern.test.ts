@@ -12,7 +12,6 @@ import { frame, settle, until, useBatcher } from './harness/scene';
 import { guard } from './harness/guards';
 import { loadOam, type LoadedOam } from './harness/oam';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { readFileSync, readdirSync, statSync } = require('fs') as typeof import('fs');
 
 let oam: LoadedOam;

@@ -35,7 +35,6 @@ describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('
     const fakeConsole = { ...console, log: (...args: unknown[]) => printed.push(format(...args)) };
     const fakeProcess = { stdout: { write: (s: string) => { printed.push(s); return true; } } };
     const mod = { exports: {} as { main?: () => Promise<void> } };
-    // eslint-disable-next-line no-new-func
     new Function('module', 'exports', 'require', 'console', 'process', out.outputFiles[0].text)(mod, mod.exports, require, fakeConsole, fakeProcess);
     await (mod.exports.main as () => Promise<void>)();
     const all = printed.join('\n');

@@ -1,7 +1,7 @@
 /** Tools: definitions and their checks, local handler outputs, timeouts, external tools answered by the host. */
 import { Agent, AgentError, AgentTool, JsonSchema, RESERVED_TOOL_NAMES, ToolOutput, type ToolCall } from '../../src';
 import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
-import { failure, FAST, until } from '../agent/helpers';
+import { FAST, until } from '../agent/helpers';
 
 function agentWith(tools: AgentTool[], steps: Array<ScriptStep | string>, config = {}) {
   const model = new ScriptedLanguageModel(steps);

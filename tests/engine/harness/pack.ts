@@ -9,7 +9,6 @@
 import * as cc from 'cc';
 import type * as Core from '../../../assets/runtime/oam-core.js';
 
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { readFileSync } = require('fs') as typeof import('fs');
 
 export interface PackedScript {
@@ -58,7 +57,6 @@ interface SystemLike {
 /** Loads every packed script once per test file (jest gives each file its own registry and globals). */
 export async function loadPack(): Promise<LoadedPack> {
   const manifest = readManifest();
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   const systemjs = require(`${manifest.repo}/node_modules/systemjs/dist/system-node.cjs`) as {
     System: SystemLike;
     applyImportMap(loader: SystemLike, map: object, baseUrl: string): void;
@@ -71,7 +69,6 @@ export async function loadPack(): Promise<LoadedPack> {
   // 'cc' (harness/cc-module.ts) is the engine's base, 2d and ui exports in one namespace: the first
   // unit carries all of them, the others add nothing the packed 'cc' module would not have.
   manifest.featureUnits.forEach((unit, i) => System.set(`${manifest.featureUnitPrefix}${unit}`, i === 0 ? cc : {}));
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
   System.set(ENV_URL, require('internal:constants') as object);
   System.set(MACRO_URL, {});
 

@@ -7,7 +7,6 @@ import { director, game, Scene, Node, Component, JsonAsset } from 'cc';
 
 // The engine's 2D batcher is made by its renderer, which a headless run has none of; the
 // engine's own UI tests install one the same way.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
 const { Batcher2D } = require('../../../cocos/2d/renderer/batcher-2d') as { Batcher2D: new (root: unknown) => unknown };
 
 /**
