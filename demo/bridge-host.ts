@@ -34,7 +34,10 @@ const requests = [
   {
     method: 'npc/create',
     params: {
-      npc: 'mira', persona: { name: 'Mira', role: 'the innkeeper' }, world: 'tavern', model,
+      npc: 'mira',
+      persona: { name: 'Mira', role: 'the innkeeper' },
+      world: 'tavern',
+      model,
       options: { worldWritable: ['player.gold'] },
       tools: [{ name: 'check_menu', description: "Tonight's menu with prices." }],
     },

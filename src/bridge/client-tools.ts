@@ -41,7 +41,10 @@ export class ClientToolCalls {
   private counter = 0;
   private readonly pending = new Map<string, (output: ToolOutput) => void>();
 
-  constructor(private readonly out: ToolCallOutput, private readonly timers: BridgeTimers) {}
+  constructor(
+    private readonly out: ToolCallOutput,
+    private readonly timers: BridgeTimers,
+  ) {}
 
   get outstanding(): number {
     return this.pending.size;
@@ -67,7 +70,10 @@ export class ClientToolCalls {
         reject(abortError(signal));
       };
       // Registered before the request goes out, so a client that answers at once is not lost.
-      this.pending.set(id, (output) => { finish(); resolve(output); });
+      this.pending.set(id, (output) => {
+        finish();
+        resolve(output);
+      });
       signal.addEventListener('abort', onAbort);
       if (context.timeoutSeconds > 0) {
         timer = this.timers.setTimeout(() => {
@@ -76,7 +82,11 @@ export class ClientToolCalls {
           resolve(ToolOutput.error(`${call.name} got no answer from the client within ${context.timeoutSeconds} s.`));
         }, context.timeoutSeconds * 1000);
       }
-      const params = { ...context.owner, requestId: context.requestId, call: { id: call.id, name: call.name, arguments: call.args } };
+      const params = {
+        ...context.owner,
+        requestId: context.requestId,
+        call: { id: call.id, name: call.name, arguments: call.args },
+      };
       this.out.request(id, 'tool/call', params);
     });
   }

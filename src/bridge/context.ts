@@ -36,13 +36,18 @@ export interface BridgeContext {
  */
 export function clientToolHandler(
   context: BridgeContext,
-  call: { owner: Record<string, unknown>; requestId: RequestId | undefined; tools: readonly WireTool[]; timeoutSeconds: number },
+  call: {
+    owner: Record<string, unknown>;
+    requestId: RequestId | undefined;
+    tools: readonly WireTool[];
+    timeoutSeconds: number;
+  },
 ): (toolCall: ToolCall, signal: SignalLike) => Promise<ToolOutput> {
   return (toolCall, signal) => {
-    const tool = call.tools.find((t) => t.name === toolCall.name);
+    const tool = call.tools.find((tool) => tool.name === toolCall.name);
     const target: ToolCallContext = {
       owner: call.owner,
-      requestId: call.requestId ?? null as unknown as RequestId,
+      requestId: call.requestId ?? (null as unknown as RequestId),
       timeoutSeconds: tool && tool.timeoutSeconds !== undefined ? tool.timeoutSeconds : call.timeoutSeconds,
     };
     return context.toolCalls.call(target, toolCall, signal);

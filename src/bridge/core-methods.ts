@@ -13,7 +13,14 @@ export const SERVER_NAME = 'oam-cocos';
 export const NOTIFICATIONS = ['session/event', 'npc/event', 'world/changed', 'tool/cancel'];
 
 /** The seed's unavailable reasons; this project's others (unreachable, no_prompt_api, …) read as unknown, named in detail. */
-const WIRE_REASONS = ['device_not_eligible', 'model_not_ready', 'aicore_unavailable', 'needs_system_update', 'not_enough_disk_space', 'unknown'];
+const WIRE_REASONS = [
+  'device_not_eligible',
+  'model_not_ready',
+  'aicore_unavailable',
+  'needs_system_update',
+  'not_enough_disk_space',
+  'unknown',
+];
 
 export interface CoreMethodSettings {
   serverVersion: string;
@@ -57,7 +64,9 @@ export function coreMethods(settings: CoreMethodSettings) {
       const version = params.string('protocolVersion');
       params.object('client');
       if (version !== undefined && version.split('.')[0] !== PROTOCOL_VERSION.split('.')[0]) {
-        throw invalidParams(`Protocol version ${version} is not supported; this bridge speaks ${PROTOCOL_VERSION}.`, { supported: [PROTOCOL_VERSION] });
+        throw invalidParams(`Protocol version ${version} is not supported; this bridge speaks ${PROTOCOL_VERSION}.`, {
+          supported: [PROTOCOL_VERSION],
+        });
       }
       const model = await availabilityOnWire(settings);
       return {
@@ -89,7 +98,8 @@ export function coreMethods(settings: CoreMethodSettings) {
     },
     'tools/validate': (raw: unknown) => {
       const params = new ParamReader(raw);
-      if (params.array('tools') === undefined) throw invalidParams('params.tools is required (a list of tool definitions).');
+      if (params.array('tools') === undefined)
+        throw invalidParams('params.tools is required (a list of tool definitions).');
       const { tools, warnings } = readWireTools(params.any('tools'));
       return { tools: tools.map(describeWireTool), warnings };
     },

@@ -36,13 +36,20 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
   const running = new Set<Canceller>();
 
   /** Client tools as local tools whose handler asks the client (these engines take no external handler). */
-  const localClientTools = (setup: ToolSetup): AgentTool[] => setup.tools.map((tool) => toAgentTool(tool, async (_args, toolContext) => {
-    const started = context.timers.now();
-    const timeoutSeconds = tool.timeoutSeconds ?? setup.timeoutSeconds;
-    const output = await context.toolCalls.call({ owner: setup.owner, requestId: setup.requestId as string, timeoutSeconds }, toolContext.call, toolContext.signal);
-    setup.records.push({ call: toolContext.call, output, durationMs: context.timers.now() - started });
-    return output;
-  }));
+  const localClientTools = (setup: ToolSetup): AgentTool[] =>
+    setup.tools.map((tool) =>
+      toAgentTool(tool, async (_args, toolContext) => {
+        const started = context.timers.now();
+        const timeoutSeconds = tool.timeoutSeconds ?? setup.timeoutSeconds;
+        const output = await context.toolCalls.call(
+          { owner: setup.owner, requestId: setup.requestId as string, timeoutSeconds },
+          toolContext.call,
+          toolContext.signal,
+        );
+        setup.records.push({ call: toolContext.call, output, durationMs: context.timers.now() - started });
+        return output;
+      }),
+    );
 
   const withCancel = <T>(work: (signal: Canceller['signal']) => Promise<T>): Promise<T> => {
     const canceller = new Canceller();
@@ -56,11 +63,20 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     return readingParams(() => parsePersona(raw));
   };
 
-  const prepareDecision = (params: ParamReader, shared: ParamReader, owner: Record<string, unknown>, request: RequestInfo): Prepared<Record<string, unknown>> => {
+  /** `shared`: decideMany's engine settings, used where a request sets none; `owner`: what tool/call names. */
+  const prepareDecision = (input: {
+    params: ParamReader;
+    shared: ParamReader;
+    owner: Record<string, unknown>;
+    request: RequestInfo;
+  }): Prepared<Record<string, unknown>> => {
+    const { params, shared, owner, request } = input;
     const situation = params.requiredString('situation');
     const rawOptions = params.array('options');
     if (!rawOptions) throw invalidParams('params.options is required (option objects or ids).');
-    const options = rawOptions.map((option) => (typeof option === 'string' ? { id: option, description: option } : option));
+    const options = rawOptions.map((option) =>
+      typeof option === 'string' ? { id: option, description: option } : option,
+    );
     const actor = readActor(params.any('actor'));
     const facts = params.any('context');
     const { tools, warnings } = readWireTools(params.any('tools'));
@@ -68,16 +84,26 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     const toolChoice = choiceRaw === undefined ? undefined : readingParams(() => parseToolChoice(choiceRaw));
     const fallback = params.string('fallbackOptionID');
     const setting = <T>(read: (reader: ParamReader) => T | undefined): T | undefined => read(params) ?? read(shared);
-    const instructions = setting((r) => r.string('instructions'));
-    const temperature = setting((r) => r.number('temperature', { min: 0, max: 2 }));
-    const maxToolRounds = setting((r) => r.number('maxToolRounds', { integer: true, min: 0, max: 16 }));
-    const timeoutSeconds = setting((r) => r.number('toolTimeoutSeconds', { min: 0, max: 86400 })) ?? context.defaultToolTimeoutSeconds;
-    const reason = setting((r) => r.string('reason'));
-    if (reason !== undefined && reason !== 'after' && reason !== 'none') throw invalidParams('params.reason must be "after" or "none".');
-    const model = resolveModel(setting((r) => r.any('model')), context.models);
+    const instructions = setting((reader) => reader.string('instructions'));
+    const temperature = setting((reader) => reader.number('temperature', { min: 0, max: 2 }));
+    const maxToolRounds = setting((reader) => reader.number('maxToolRounds', { integer: true, min: 0, max: 16 }));
+    const timeoutSeconds =
+      setting((reader) => reader.number('toolTimeoutSeconds', { min: 0, max: 86400 })) ??
+      context.defaultToolTimeoutSeconds;
+    const reason = setting((reader) => reader.string('reason'));
+    if (reason !== undefined && reason !== 'after' && reason !== 'none')
+      throw invalidParams('params.reason must be "after" or "none".');
+    const model = resolveModel(
+      setting((reader) => reader.any('model')),
+      context.models,
+    );
     warnings.push(...model.warnings);
     const setup: ToolSetup = { tools, owner, requestId: request.id, timeoutSeconds, records: [] };
-    const decisionRequest: DecisionRequest = { situation, options: options as DecisionRequest['options'], tools: localClientTools(setup) };
+    const decisionRequest: DecisionRequest = {
+      situation,
+      options: options as DecisionRequest['options'],
+      tools: localClientTools(setup),
+    };
     if (actor) decisionRequest.actor = actor;
     if (facts !== undefined) decisionRequest.facts = facts;
     if (toolChoice !== undefined) decisionRequest.toolChoice = toolChoice;
@@ -85,14 +111,23 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     // Options, ids and the fallback: −32602 before any model call.
     readingParams(() => checkDecision(decisionRequest));
     const metered = new MeteredModel(model.model);
-    const engine = new DecisionEngine(metered, { instructions, temperature, maxToolRounds, reason: reason as 'after' | 'none' | undefined });
+    const engine = new DecisionEngine(metered, {
+      instructions,
+      temperature,
+      maxToolRounds,
+      reason: reason as 'after' | 'none' | undefined,
+    });
     return {
       warnings,
       run: async (signal) => {
         const decision = await engine.decide({ ...decisionRequest, signal });
         return {
-          optionID: decision.optionId, reasoning: decision.reason, confidence: decision.confidence,
-          toolCalls: setup.records.map(toolRecordOnWire), usage: usageOnWire(metered.usage), isFallback: decision.isFallback,
+          optionID: decision.optionId,
+          reasoning: decision.reason,
+          confidence: decision.confidence,
+          toolCalls: setup.records.map(toolRecordOnWire),
+          usage: usageOnWire(metered.usage),
+          isFallback: decision.isFallback,
         };
       },
     };
@@ -100,7 +135,7 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
 
   const decide = (raw: unknown, request: RequestInfo) => {
     const params = new ParamReader(raw);
-    const prepared = prepareDecision(params, new ParamReader({}), {}, request);
+    const prepared = prepareDecision({ params, shared: new ParamReader({}), owner: {}, request });
     const warnings = [...prepared.warnings, ...params.unknownWarnings()];
     return withCancel(async (signal) => {
       const result = await prepared.run(signal);
@@ -116,7 +151,8 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     // Every request is checked before the first one runs.
     const prepared = requests.map((item, index) => {
       if (!isRecord(item)) throw invalidParams(`params.requests[${index}] must be an object.`);
-      return prepareDecision(new ParamReader(item, `params.requests[${index}]`), params, { index }, request);
+      const reader = new ParamReader(item, `params.requests[${index}]`);
+      return prepareDecision({ params: reader, shared: params, owner: { index }, request });
     });
     const warnings = params.unknownWarnings();
     return withCancel(async (signal) => {
@@ -147,7 +183,8 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     const instructions = params.string('instructions');
     const facts = params.any('context');
     const { tools, warnings } = readWireTools(params.any('tools'));
-    const timeoutSeconds = params.number('toolTimeoutSeconds', { min: 0, max: 86400 }) ?? context.defaultToolTimeoutSeconds;
+    const timeoutSeconds =
+      params.number('toolTimeoutSeconds', { min: 0, max: 86400 }) ?? context.defaultToolTimeoutSeconds;
     const temperature = params.number('temperature', { min: 0, max: 2 });
     const model = resolveModel(params.any('model'), context.models);
     warnings.push(...schema.warnings, ...model.warnings, ...params.unknownWarnings());

@@ -64,16 +64,20 @@ export class BridgeEngine {
   private readonly timers: BridgeTimers;
 
   constructor(options: BridgeEngineOptions) {
-    if (!options || typeof options.send !== 'function') throw new TypeError('BridgeEngine needs a send(line) function.');
+    if (!options || typeof options.send !== 'function')
+      throw new TypeError('BridgeEngine needs a send(line) function.');
     this.options = options;
     this.timers = options.timers ?? systemTimers;
     const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     const context: BridgeContext = {
       notify: (method, params) => this.emit(notificationLine(method, params)),
-      toolCalls: new ClientToolCalls({
-        request: (id, method, params) => this.emit(requestLine(id, method, params)),
-        notify: (method, params) => this.emit(notificationLine(method, params)),
-      }, this.timers),
+      toolCalls: new ClientToolCalls(
+        {
+          request: (id, method, params) => this.emit(requestLine(id, method, params)),
+          notify: (method, params) => this.emit(notificationLine(method, params)),
+        },
+        this.timers,
+      ),
       timers: this.timers,
       models: {
         systemModel: options.systemModel,
@@ -99,7 +103,7 @@ export class BridgeEngine {
       systemModel: options.systemModel,
       modelAvailability: options.modelAvailability,
     });
-    this.methods = Object.assign({}, core, ...this.groups.map((g) => g.methods));
+    this.methods = Object.assign({}, core, ...this.groups.map((group) => group.methods));
   }
 
   private readonly toolCalls: ClientToolCalls;
@@ -133,7 +137,9 @@ export class BridgeEngine {
 
   /** Sends a request as if it had arrived as a line (in-process hosts). */
   call(method: string, params?: unknown, id: RequestId = `c-${++this.callCounter}`): void {
-    this.receive(JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }));
+    this.receive(
+      JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }),
+    );
   }
 
   private callCounter = 0;
@@ -160,7 +166,9 @@ export class BridgeEngine {
     }
     const handler = this.methods[method];
     if (!handler) {
-      this.emit(errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${method}".`, { method }))));
+      this.emit(
+        errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${method}".`, { method }))),
+      );
       return;
     }
     let value: unknown;
@@ -185,10 +193,12 @@ export class BridgeEngine {
   private shutdown(id: RequestId): void {
     this.shutDown = true;
     const grace = this.options.shutdownGraceMs ?? 2000;
-    const cancelled = Promise.all(this.groups.map((g) => g.shutdown().catch(() => undefined)));
+    const cancelled = Promise.all(this.groups.map((group) => group.shutdown().catch(() => undefined)));
     const work = Promise.all([cancelled, Promise.all(Array.from(this.inFlight))]);
     let timer: unknown;
-    const waited = new Promise<void>((resolve) => { timer = this.timers.setTimeout(resolve, grace); });
+    const waited = new Promise<void>((resolve) => {
+      timer = this.timers.setTimeout(resolve, grace);
+    });
     Promise.race([work, waited]).then(() => {
       this.timers.clearTimeout(timer);
       this.emit(resultLine(id, {}));
@@ -207,7 +217,10 @@ export class BridgeEngine {
         try {
           this.options.send(next);
         } catch (error) {
-          (this.options.logger ?? ((message, e) => console.warn(message, e)))('BridgeEngine: send threw', error);
+          (this.options.logger ?? ((message, cause) => console.warn(message, cause)))(
+            'BridgeEngine: send threw',
+            error,
+          );
         }
       }
     } finally {

@@ -99,5 +99,5 @@ export function schemaLocation(message: string): { path: string; schemaPath: str
     const segment = part[1] ?? part[2] ?? JSON.parse(`"${part[3]}"`);
     segments.push(String(segment).replace(/~/g, '~0').replace(/\//g, '~1'));
   }
-  return { path, schemaPath: `#${segments.map((s) => `/${s}`).join('')}` };
+  return { path, schemaPath: `#${segments.map((segment) => `/${segment}`).join('')}` };
 }

@@ -30,7 +30,8 @@ function idProblem(id: unknown): string | undefined {
   if (id === null) return 'The id must not be null (send a request without an id for a notification).';
   if (typeof id === 'string') return undefined;
   if (typeof id === 'number') {
-    if (!isFinite(id) || Math.abs(id) > MAX_NUMERIC_ID) return `A numeric id must be at most 2^53-1 in magnitude; got ${id}.`;
+    if (!isFinite(id) || Math.abs(id) > MAX_NUMERIC_ID)
+      return `A numeric id must be at most 2^53-1 in magnitude; got ${id}.`;
     return undefined;
   }
   return `The id must be a string or a number; got ${Array.isArray(id) ? 'an array' : typeof id}.`;
@@ -61,7 +62,10 @@ export function parseLine(line: string): Incoming {
   if (value.method !== undefined) return invalid('invalid_message', 'The method must be a string.');
   const isReply = hasId && ('result' in value || 'error' in value);
   if (isReply) return { kind: 'reply', id: value.id as RequestId, result: value.result, error: value.error };
-  return invalid('invalid_message', 'A message needs a method (a request or notification) or a result or error (a reply).');
+  return invalid(
+    'invalid_message',
+    'A message needs a method (a request or notification) or a result or error (a reply).',
+  );
 }
 
 export function resultLine(id: RequestId, result: unknown): string {

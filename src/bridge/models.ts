@@ -40,7 +40,10 @@ export class UnavailableModel implements LanguageModel {
 
   // eslint-disable-next-line require-yield
   async *generate(): AsyncGenerator<GenerationChunk> {
-    throw new AgentError('model_unavailable', 'The host gave the bridge no system model; use a scripted model or another type.');
+    throw new AgentError(
+      'model_unavailable',
+      'The host gave the bridge no system model; use a scripted model or another type.',
+    );
   }
 
   availability(): Promise<ModelAvailability> {
@@ -51,7 +54,11 @@ export class UnavailableModel implements LanguageModel {
 export function resolveModel(raw: unknown, sources: ModelSources): ResolvedModel {
   if (raw === undefined || raw === null || raw === 'system') {
     if (sources.systemModel) return { model: sources.systemModel, name: 'system', warnings: [] };
-    return { model: new UnavailableModel(), name: 'system', warnings: ['The system model is not available: turns will fail with model_unavailable.'] };
+    return {
+      model: new UnavailableModel(),
+      name: 'system',
+      warnings: ['The system model is not available: turns will fail with model_unavailable.'],
+    };
   }
   const spec = raw === 'scripted' ? { type: 'scripted' } : raw;
   if (!isRecord(spec) || typeof spec.type !== 'string') {
@@ -91,7 +98,11 @@ export class MeteredModel implements LanguageModel {
       }
     } finally {
       const input = `${request.systemInstruction ?? ''}${request.promptPrefix ?? ''}${request.prompt}`;
-      const used = reported ?? { inputTokens: estimateTokens(input), cachedInputTokens: 0, outputTokens: estimateTokens(text) };
+      const used = reported ?? {
+        inputTokens: estimateTokens(input),
+        cachedInputTokens: 0,
+        outputTokens: estimateTokens(text),
+      };
       this.usage.inputTokens += used.inputTokens;
       this.usage.cachedInputTokens += used.cachedInputTokens;
       this.usage.outputTokens += used.outputTokens;

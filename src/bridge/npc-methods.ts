@@ -8,7 +8,13 @@ import { parseToolChoice } from '../core/agent';
 import { NPC, resolveNPCOptions, readSaveState, type NPCEvent, type NPCOptions, type DialogueTurn } from '../game/npc';
 import { parsePersona, type Persona } from '../game/persona';
 import { worldStateTools } from '../game/world';
-import { CHANGE_RELATIONSHIP_TOOL, REMEMBER_FACT_TOOL, emptyMemory, parseMemoryState, type NPCMemoryState } from '../game/memory';
+import {
+  CHANGE_RELATIONSHIP_TOOL,
+  REMEMBER_FACT_TOOL,
+  emptyMemory,
+  parseMemoryState,
+  type NPCMemoryState,
+} from '../game/memory';
 import { clientToolHandler, type BridgeContext, type MethodGroup, type RequestInfo } from './context';
 import { BridgeError, invalidParams, readingParams } from './errors';
 import { mergePatch } from './merge-patch';
@@ -23,11 +29,33 @@ export const MAX_NPCS = 128;
 
 /** NPCOptions the wire takes as they are; `toolTimeoutSeconds` is the bridge's own. */
 const NPC_OPTION_KEYS = [
-  'toolChoice', 'groundingTool', 'maxToolRounds', 'maxToolCalls', 'worldReadable', 'worldWritable', 'worldContextPaths',
-  'memoryTools', 'maxFacts', 'maxRelationshipChange', 'secretsUnlockAtRelationship', 'replyFormat', 'emotions',
-  'playerOptionCount', 'canEndConversation', 'extraInstructions', 'compactAfterTurns', 'keepRecentTurns',
-  'fallbackOnFailure', 'fallbackLines', 'temperature', 'maxResponseTokens', 'barkMaxTokens', 'inlineReplies',
-  'toolTimeoutMs', 'priority', 'toolTimeoutSeconds',
+  'toolChoice',
+  'groundingTool',
+  'maxToolRounds',
+  'maxToolCalls',
+  'worldReadable',
+  'worldWritable',
+  'worldContextPaths',
+  'memoryTools',
+  'maxFacts',
+  'maxRelationshipChange',
+  'secretsUnlockAtRelationship',
+  'replyFormat',
+  'emotions',
+  'playerOptionCount',
+  'canEndConversation',
+  'extraInstructions',
+  'compactAfterTurns',
+  'keepRecentTurns',
+  'fallbackOnFailure',
+  'fallbackLines',
+  'temperature',
+  'maxResponseTokens',
+  'barkMaxTokens',
+  'inlineReplies',
+  'toolTimeoutMs',
+  'priority',
+  'toolTimeoutSeconds',
 ];
 
 export interface BridgeNpc {
@@ -56,7 +84,8 @@ export class NpcRegistry {
 
   nextId(): string {
     let id: string;
-    do id = `npc${++this.counter}`; while (this.npcs.has(id));
+    do id = `npc${++this.counter}`;
+    while (this.npcs.has(id));
     return id;
   }
 }
@@ -73,7 +102,8 @@ interface NpcSetup {
 
 function readOptions(raw: JsonRecord, warnings: string[]): { npcOptions: NPCOptions; toolTimeoutSeconds?: number } {
   for (const key of Object.keys(raw)) {
-    if (NPC_OPTION_KEYS.indexOf(key) < 0) warnings.push(`params.options.${key} is not a known NPC option and was ignored.`);
+    if (NPC_OPTION_KEYS.indexOf(key) < 0)
+      warnings.push(`params.options.${key} is not a known NPC option and was ignored.`);
   }
   const known: JsonRecord = {};
   for (const key of NPC_OPTION_KEYS) if (raw[key] !== undefined && raw[key] !== null) known[key] = raw[key];
@@ -89,7 +119,7 @@ function readOptions(raw: JsonRecord, warnings: string[]): { npcOptions: NPCOpti
 /** Every tool the model sees: the client's, the world's, the memory tools. */
 function visibleTools(npcOptions: NPCOptions, tools: WireTool[], worldTools: string[]): string[] {
   const memory = resolveNPCOptions(npcOptions).memoryTools;
-  const names = tools.map((t) => t.name).concat(worldTools);
+  const names = tools.map((tool) => tool.name).concat(worldTools);
   if (memory.facts) names.push(REMEMBER_FACT_TOOL);
   if (memory.relationship) names.push(CHANGE_RELATIONSHIP_TOOL);
   return names;
@@ -114,14 +144,20 @@ function eventOnWire(event: NPCEvent): Record<string, unknown> | undefined {
 
 function turnOnWire(id: string, turn: DialogueTurn): Record<string, unknown> {
   return {
-    npc: id, line: turn.line, emotion: turn.emotion, playerOptions: turn.playerOptions, endsConversation: turn.endsConversation,
-    toolCalls: turn.toolCalls.map(toolRecordOnWire), relationship: turn.relationship, isFallback: turn.isFallback,
+    npc: id,
+    line: turn.line,
+    emotion: turn.emotion,
+    playerOptions: turn.playerOptions,
+    endsConversation: turn.endsConversation,
+    toolCalls: turn.toolCalls.map(toolRecordOnWire),
+    relationship: turn.relationship,
+    isFallback: turn.isFallback,
     usage: usageOnWire(turn.usage),
   };
 }
 
 export function npcMethods(context: BridgeContext, worlds: WorldRegistry, registry: NpcRegistry): MethodGroup {
-  worlds.npcsUsing = (world) => Array.from(registry.npcs.values()).filter((n) => n.world === world).length;
+  worlds.npcsUsing = (world) => Array.from(registry.npcs.values()).filter((entry) => entry.world === world).length;
   const find = (params: ParamReader) => registry.get(params.requiredString('npc'));
 
   /** Builds (but does not register) an NPC; everything is checked before it exists. */
@@ -130,13 +166,28 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     const world = setup.world === undefined ? undefined : worlds.get(setup.world);
     const model = resolveModel(setup.model, context.models);
     warnings.push(...model.warnings);
-    const npc = readingParams(() => new NPC({
-      persona: setup.persona, model: model.model, world: world?.state, options: npcOptions,
-      tools: setup.tools.map((t) => toAgentTool(t)), memory: setup.memory, transcript: setup.transcript,
-    }));
+    const npc = readingParams(
+      () =>
+        new NPC({
+          persona: setup.persona,
+          model: model.model,
+          world: world?.state,
+          options: npcOptions,
+          tools: setup.tools.map((tool) => toAgentTool(tool)),
+          memory: setup.memory,
+          transcript: setup.transcript,
+        }),
+    );
     const entry: BridgeNpc = {
-      id, npc, persona: setup.persona, options: setup.options, tools: setup.tools, model: model.model,
-      modelName: model.name, queue: new ObjectQueue(), createdAt: context.createdAt(),
+      id,
+      npc,
+      persona: setup.persona,
+      options: setup.options,
+      tools: setup.tools,
+      model: model.model,
+      modelName: model.name,
+      queue: new ObjectQueue(),
+      createdAt: context.createdAt(),
     };
     if (setup.world !== undefined) entry.world = setup.world;
     timeouts.set(entry, toolTimeoutSeconds ?? context.defaultToolTimeoutSeconds);
@@ -146,20 +197,26 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
 
   const checkRoom = (id: string) => {
     if (registry.npcs.has(id)) throw new BridgeError('npc_exists', `NPC "${id}" exists already.`, { npc: id });
-    if (registry.npcs.size >= MAX_NPCS) throw new BridgeError('limit_reached', `At most ${MAX_NPCS} NPCs.`, { limit: MAX_NPCS });
+    if (registry.npcs.size >= MAX_NPCS)
+      throw new BridgeError('limit_reached', `At most ${MAX_NPCS} NPCs.`, { limit: MAX_NPCS });
   };
 
   const register = (entry: BridgeNpc, warnings: string[]) => {
     registry.npcs.set(entry.id, entry);
     const { npcOptions } = readOptions(entry.options, []);
     const resolved = resolveNPCOptions(npcOptions);
-    const worldTools = entry.world === undefined ? [] : worldStateTools(worlds.get(entry.world).state, {
-      readable: resolved.worldReadable, writable: resolved.worldWritable,
-    }).map((t) => t.name);
+    const worldTools =
+      entry.world === undefined
+        ? []
+        : worldStateTools(worlds.get(entry.world).state, {
+            readable: resolved.worldReadable,
+            writable: resolved.worldWritable,
+          }).map((tool) => tool.name);
     return { npc: entry.id, tools: visibleTools(npcOptions, entry.tools, worldTools), warnings };
   };
 
-  const readMemory = (raw: unknown): NPCMemoryState | undefined => (raw === undefined ? undefined : readingParams(() => parseMemoryState(raw)));
+  const readMemory = (raw: unknown): NPCMemoryState | undefined =>
+    raw === undefined ? undefined : readingParams(() => parseMemoryState(raw));
 
   const create = (raw: unknown) => {
     const params = new ParamReader(raw);
@@ -170,8 +227,12 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     const persona = readingParams(() => parsePersona(personaRaw));
     const { tools, warnings } = readWireTools(params.any('tools'));
     const setup: NpcSetup = {
-      persona, options: params.object('options') ?? {}, tools, world: params.string('world'),
-      memory: readMemory(params.any('memory')), model: params.any('model'),
+      persona,
+      options: params.object('options') ?? {},
+      tools,
+      world: params.string('world'),
+      memory: readMemory(params.any('memory')),
+      model: params.any('model'),
     };
     warnings.push(...params.unknownWarnings());
     return register(build(id, setup, warnings), warnings);
@@ -180,7 +241,7 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
   const restore = (raw: unknown) => {
     const params = new ParamReader(raw);
     const stateRaw = params.any('state');
-    if (!isRecord(stateRaw)) throw invalidParams('params.state is required (an npc/state result\'s state).');
+    if (!isRecord(stateRaw)) throw invalidParams("params.state is required (an npc/state result's state).");
     const saved = readingParams(() => readSaveState(stateRaw));
     const warnings: string[] = [];
     const id = params.string('npc') ?? (typeof stateRaw.npc === 'string' ? stateRaw.npc : registry.nextId());
@@ -193,9 +254,19 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
       if (worlds.worlds.has(stateRaw.world)) world = stateRaw.world;
       else warnings.push(`The saved world "${stateRaw.world}" no longer exists; the NPC was restored without it.`);
     }
-    const options = params.has('options') ? params.object('options') ?? {} : isRecord(stateRaw.options) ? stateRaw.options : {};
+    const options = params.has('options')
+      ? (params.object('options') ?? {})
+      : isRecord(stateRaw.options)
+        ? stateRaw.options
+        : {};
     const setup: NpcSetup = {
-      persona: saved.persona, options, tools, world, memory: saved.memory, transcript: saved.transcript, model: params.any('model'),
+      persona: saved.persona,
+      options,
+      tools,
+      world,
+      memory: saved.memory,
+      transcript: saved.transcript,
+      model: params.any('model'),
     };
     warnings.push(...params.unknownWarnings());
     return register(build(id, setup, warnings), warnings);
@@ -206,16 +277,22 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     const entry = find(params);
     const line = params.requiredString('line');
     const contextRaw = params.any('context');
-    const situation = contextRaw === undefined ? undefined : typeof contextRaw === 'string' ? contextRaw : JSON.stringify(contextRaw);
+    const situation =
+      contextRaw === undefined ? undefined : typeof contextRaw === 'string' ? contextRaw : JSON.stringify(contextRaw);
     const stream = params.boolean('stream') ?? false;
     const choiceRaw = params.any('toolChoice');
     const toolChoice = choiceRaw === undefined ? undefined : readingParams(() => parseToolChoice(choiceRaw));
     params.unknownWarnings();
     return entry.queue.add(async (signal) => {
       const turn = entry.npc.talkStream(line, {
-        situation, toolChoice, signal,
+        situation,
+        toolChoice,
+        signal,
         externalTools: clientToolHandler(context, {
-          owner: { npc: entry.id }, requestId: request.id, tools: entry.tools, timeoutSeconds: timeouts.get(entry) ?? context.defaultToolTimeoutSeconds,
+          owner: { npc: entry.id },
+          requestId: request.id,
+          tools: entry.tools,
+          timeoutSeconds: timeouts.get(entry) ?? context.defaultToolTimeoutSeconds,
         }),
       });
       if (stream) {
@@ -240,15 +317,22 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     const warnings = params.unknownWarnings();
     return entry.queue.add(() => {
       // Everything is checked on a scratch NPC first, so the update is all or nothing.
-      const persona = personaPatch === undefined ? entry.persona : readingParams(() => parsePersona(mergePatch(entry.persona, personaPatch)));
-      const options = optionsPatch === undefined ? entry.options : mergePatch(entry.options, optionsPatch) as JsonRecord;
-      const { tools, warnings: toolWarnings } = toolsRaw === undefined ? { tools: entry.tools, warnings: [] } : readWireTools(toolsRaw);
+      const persona =
+        personaPatch === undefined
+          ? entry.persona
+          : readingParams(() => parsePersona(mergePatch(entry.persona, personaPatch)));
+      const options =
+        optionsPatch === undefined ? entry.options : (mergePatch(entry.options, optionsPatch) as JsonRecord);
+      const { tools, warnings: toolWarnings } =
+        toolsRaw === undefined ? { tools: entry.tools, warnings: [] } : readWireTools(toolsRaw);
       warnings.push(...toolWarnings);
       const { npcOptions, toolTimeoutSeconds } = readOptions(options, warnings);
       const memory = memoryPatch === undefined ? undefined : mergeMemory(entry.npc.memory.snapshot(), memoryPatch);
       const world = entry.world === undefined ? undefined : worlds.worlds.get(entry.world)?.state;
-      const agentTools = tools.map((t) => toAgentTool(t));
-      const scratch = readingParams(() => new NPC({ persona, model: entry.model, world, options: npcOptions, tools: agentTools }));
+      const agentTools = tools.map((tool) => toAgentTool(tool));
+      const scratch = readingParams(
+        () => new NPC({ persona, model: entry.model, world, options: npcOptions, tools: agentTools }),
+      );
       scratch.close();
       // An order in which every step is valid: no grounding tool while the tools change.
       const { groundingTool: _grounding, ...withoutGrounding } = npcOptions;
@@ -274,7 +358,8 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
       const params = new ParamReader(raw);
       const entry = find(params);
       const situation = params.string('situation');
-      return entry.npc.bark(situation && situation.trim() ? situation : 'Nothing in particular is happening.')
+      return entry.npc
+        .bark(situation && situation.trim() ? situation : 'Nothing in particular is happening.')
         .then((line) => ({ npc: entry.id, line }));
     },
     'npc/state': (raw: unknown) => {
@@ -284,7 +369,10 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
       return entry.queue.add(async () => {
         const saved = settle ? await entry.npc.settledState() : entry.npc.saveState();
         const state: Record<string, unknown> = {
-          ...saved, npc: entry.id, options: entry.options, tools: entry.tools.map((t) => t.wire),
+          ...saved,
+          npc: entry.id,
+          options: entry.options,
+          tools: entry.tools.map((tool) => tool.wire),
         };
         if (entry.world !== undefined) state.world = entry.world;
         return { npc: entry.id, state };
@@ -301,7 +389,10 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     },
     'npc/cancel': (raw: unknown) => {
       const entry = find(new ParamReader(raw));
-      return { npc: entry.id, cancelled: entry.queue.cancelAll(`${entry.npc.persona.name}'s requests were cancelled.`) };
+      return {
+        npc: entry.id,
+        cancelled: entry.queue.cancelAll(`${entry.npc.persona.name}'s requests were cancelled.`),
+      };
     },
     'npc/delete': (raw: unknown) => {
       const entry = find(new ParamReader(raw));
@@ -311,10 +402,18 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
       return { npc: entry.id, deleted: true };
     },
     'npc/list': () => ({
-      npcs: Array.from(registry.npcs.values()).map((n) => ({
-        npc: n.id, name: n.npc.persona.name, role: n.npc.persona.role, world: n.world ?? null, model: n.modelName,
-        tools: n.tools.map((t) => t.name), turnCount: n.npc.turnCount, relationship: n.npc.memory.relationship,
-        busy: n.queue.busy, pendingOperations: n.queue.pendingOperations, createdAt: n.createdAt,
+      npcs: Array.from(registry.npcs.values()).map((entry) => ({
+        npc: entry.id,
+        name: entry.npc.persona.name,
+        role: entry.npc.persona.role,
+        world: entry.world ?? null,
+        model: entry.modelName,
+        tools: entry.tools.map((tool) => tool.name),
+        turnCount: entry.npc.turnCount,
+        relationship: entry.npc.memory.relationship,
+        busy: entry.queue.busy,
+        pendingOperations: entry.queue.pendingOperations,
+        createdAt: entry.createdAt,
       })),
     }),
   };

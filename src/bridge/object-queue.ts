@@ -45,7 +45,12 @@ export class ObjectQueue {
               return work(operation.canceller.signal);
             })
             .then(
-              (value) => { if (!operation.settled) { operation.settled = true; resolve(value); } },
+              (value) => {
+                if (!operation.settled) {
+                  operation.settled = true;
+                  resolve(value);
+                }
+              },
               (error) => operation.fail(error),
             )
             .then(() => this.next(operation));

@@ -22,7 +22,10 @@ export class ParamReader {
   private readonly read = new Set<string>();
 
   /** `where` names the params in messages: "params", "params.options", "requests[2]". */
-  constructor(raw: unknown, private readonly where = 'params') {
+  constructor(
+    raw: unknown,
+    private readonly where = 'params',
+  ) {
     if (raw === undefined || raw === null) this.values = {};
     else if (isRecord(raw)) this.values = raw;
     else throw invalidParams(`${where} must be an object (params are by name).`);
@@ -70,7 +73,9 @@ export class ParamReader {
       throw this.wrong(name, kind, value);
     }
     if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
-      throw invalidParams(`${this.where}.${name} must be ${kind} from ${rule.min ?? '-∞'} to ${rule.max ?? '∞'}; got ${value}.`);
+      throw invalidParams(
+        `${this.where}.${name} must be ${kind} from ${rule.min ?? '-∞'} to ${rule.max ?? '∞'}; got ${value}.`,
+      );
     }
     return value;
   }

@@ -42,25 +42,36 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     else store.checkFull();
     const options = readSessionOptions(params.any('options'), context.defaultToolTimeoutSeconds);
     const history = params.any('history');
-    const saved: TranscriptData | undefined = history === undefined ? undefined : readingParams(() => transcriptFromJSON(history));
+    const saved: TranscriptData | undefined =
+      history === undefined ? undefined : readingParams(() => transcriptFromJSON(history));
     // With a history, its instructions and tools are reused unless a key is sent (even null).
-    const instructions = params.has('instructions') ? params.string('instructions') ?? '' : saved?.instructions ?? '';
+    const instructions = params.has('instructions')
+      ? (params.string('instructions') ?? '')
+      : (saved?.instructions ?? '');
     const toolSource = params.has('tools') ? params.any('tools') : saved?.tools;
     const { tools, warnings: toolWarnings } = readWireTools(toolSource);
     const model = resolveModel(params.any('model'), context.models);
     const warnings = [...options.warnings, ...toolWarnings, ...model.warnings];
-    const agent = readingParams(() => new Agent(model.model, {
-      instructions,
-      tools: tools.map((t) => toAgentTool(t)),
-      config: options.config,
-      transcript: history,
-    }));
+    const agent = readingParams(
+      () =>
+        new Agent(model.model, {
+          instructions,
+          tools: tools.map((tool) => toAgentTool(tool)),
+          config: options.config,
+          transcript: history,
+        }),
+    );
     warnings.push(...params.unknownWarnings());
     // The id is taken last, so a refused create does not use up a generated one.
     const id = requested ?? store.nextId();
     store.add(id, {
-      id, agent, model: model.name, tools, queue: new ObjectQueue(),
-      toolTimeoutSeconds: options.toolTimeoutSeconds, createdAt: context.createdAt(),
+      id,
+      agent,
+      model: model.name,
+      tools,
+      queue: new ObjectQueue(),
+      toolTimeoutSeconds: options.toolTimeoutSeconds,
+      createdAt: context.createdAt(),
     });
     return { session: id, warnings };
   };
@@ -80,17 +91,32 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     const warnings = params.unknownWarnings();
     return session.queue.add(async (signal) => {
       // Checked when the turn starts: an earlier queued setTools may have added the tool.
-      if (toolChoice !== undefined && typeof toolChoice === 'object' && !session.agent.tools.some((t) => t.name === toolChoice.tool)) {
+      if (
+        toolChoice !== undefined &&
+        typeof toolChoice === 'object' &&
+        !session.agent.tools.some((tool) => tool.name === toolChoice.tool)
+      ) {
         throw invalidParams(`toolChoice names "${toolChoice.tool}", which session "${session.id}" does not have.`);
       }
       const policy = session.agent.config.toolPolicy;
       const perTurn = rounds !== undefined || calls !== undefined;
-      if (perTurn) readingParams(() => session.agent.configure({ toolPolicy: { maxToolRounds: rounds ?? policy.maxToolRounds, maxToolCalls: calls ?? policy.maxToolCalls } }));
+      if (perTurn)
+        readingParams(() =>
+          session.agent.configure({
+            toolPolicy: { maxToolRounds: rounds ?? policy.maxToolRounds, maxToolCalls: calls ?? policy.maxToolCalls },
+          }),
+        );
       try {
         const run = session.agent.run(prompt, {
-          schema, toolChoice, enabledTools, signal,
+          schema,
+          toolChoice,
+          enabledTools,
+          signal,
           externalTools: clientToolHandler(context, {
-            owner: { session: session.id }, requestId: request.id, tools: session.tools, timeoutSeconds: session.toolTimeoutSeconds,
+            owner: { session: session.id },
+            requestId: request.id,
+            tools: session.tools,
+            timeoutSeconds: session.toolTimeoutSeconds,
           }),
         });
         if (stream) {
@@ -103,14 +129,17 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
         }
         return responseOnWire(session.id, await run.response(), warnings);
       } finally {
-        if (perTurn) session.agent.configure({ toolPolicy: { maxToolRounds: policy.maxToolRounds, maxToolCalls: policy.maxToolCalls } });
+        if (perTurn)
+          session.agent.configure({
+            toolPolicy: { maxToolRounds: policy.maxToolRounds, maxToolCalls: policy.maxToolCalls },
+          });
       }
     });
   };
 
   const cancel = (raw: unknown) => {
     const session = find(new ParamReader(raw));
-    return { session: session.id, cancelled: session.queue.cancelAll('The session\'s requests were cancelled.') };
+    return { session: session.id, cancelled: session.queue.cancelAll("The session's requests were cancelled.") };
   };
 
   const queued = (raw: unknown, work: (session: BridgeSession, params: ParamReader) => () => unknown) => {
@@ -124,10 +153,11 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     'session/create': create,
     'session/respond': respond,
     'session/cancel': cancel,
-    'session/reset': (raw: unknown) => queued(raw, (session) => async () => {
-      await session.agent.reset();
-      return { session: session.id };
-    }),
+    'session/reset': (raw: unknown) =>
+      queued(raw, (session) => async () => {
+        await session.agent.reset();
+        return { session: session.id };
+      }),
     'session/delete': (raw: unknown) => {
       const session = find(new ParamReader(raw));
       session.queue.cancelAll('The session was deleted.');
@@ -136,12 +166,16 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
       return { session: session.id, deleted: true };
     },
     'session/list': () => ({
-      sessions: store.all().map((s) => {
-        const entry: Record<string, unknown> = { session: s.id, model: s.model };
-        if (s.agent.instructions) entry.instructions = s.agent.instructions;
+      sessions: store.all().map((session) => {
+        const listed: Record<string, unknown> = { session: session.id, model: session.model };
+        if (session.agent.instructions) listed.instructions = session.agent.instructions;
         return {
-          ...entry, tools: s.agent.tools.map((t) => t.name), busy: s.queue.busy,
-          pendingOperations: s.queue.pendingOperations, entries: s.agent.history.length, createdAt: s.createdAt,
+          ...listed,
+          tools: session.agent.tools.map((tool) => tool.name),
+          busy: session.queue.busy,
+          pendingOperations: session.queue.pendingOperations,
+          entries: session.agent.history.length,
+          createdAt: session.createdAt,
         };
       }),
     }),
@@ -149,37 +183,41 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
       const session = find(new ParamReader(raw));
       return { session: session.id, transcript: session.agent.saveTranscript() };
     },
-    'session/setInstructions': (raw: unknown) => queued(raw, (session, params) => {
-      const instructions = params.string('instructions') ?? '';
-      return () => {
-        session.agent.instructions = instructions;
-        return { session: session.id };
-      };
-    }),
-    'session/setContextNote': (raw: unknown) => queued(raw, (session, params) => {
-      const note = params.string('note') ?? '';
-      return () => {
-        session.agent.contextNote = note;
-        return { session: session.id };
-      };
-    }),
-    'session/setTools': (raw: unknown) => queued(raw, (session, params) => {
-      const { tools, warnings } = readWireTools(params.any('tools'));
-      const agentTools = tools.map((t) => toAgentTool(t));
-      return () => {
-        readingParams(() => session.agent.setTools(agentTools));
-        session.tools = tools;
-        return { session: session.id, warnings };
-      };
-    }),
-    'session/compact': (raw: unknown) => queued(raw, (session, params) => {
-      const keep = params.number('keepRecentTurns', { integer: true, min: 0, max: 1000 });
-      const instructions = params.string('summaryInstructions');
-      return async () => {
-        const summary = await session.agent.compactHistory({ keepRecentTurns: keep ?? 2, instructions });
-        return { session: session.id, summary };
-      };
-    }),
+    'session/setInstructions': (raw: unknown) =>
+      queued(raw, (session, params) => {
+        const instructions = params.string('instructions') ?? '';
+        return () => {
+          session.agent.instructions = instructions;
+          return { session: session.id };
+        };
+      }),
+    'session/setContextNote': (raw: unknown) =>
+      queued(raw, (session, params) => {
+        const note = params.string('note') ?? '';
+        return () => {
+          session.agent.contextNote = note;
+          return { session: session.id };
+        };
+      }),
+    'session/setTools': (raw: unknown) =>
+      queued(raw, (session, params) => {
+        const { tools, warnings } = readWireTools(params.any('tools'));
+        const agentTools = tools.map((tool) => toAgentTool(tool));
+        return () => {
+          readingParams(() => session.agent.setTools(agentTools));
+          session.tools = tools;
+          return { session: session.id, warnings };
+        };
+      }),
+    'session/compact': (raw: unknown) =>
+      queued(raw, (session, params) => {
+        const keep = params.number('keepRecentTurns', { integer: true, min: 0, max: 1000 });
+        const instructions = params.string('summaryInstructions');
+        return async () => {
+          const summary = await session.agent.compactHistory({ keepRecentTurns: keep ?? 2, instructions });
+          return { session: session.id, summary };
+        };
+      }),
   };
 
   return {
@@ -187,7 +225,7 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     async shutdown() {
       const sessions = store.all();
       for (const session of sessions) session.queue.cancelAll('The bridge is shutting down.');
-      await Promise.all(sessions.map((s) => s.agent.waitUntilIdle().catch(() => undefined)));
+      await Promise.all(sessions.map((session) => session.agent.waitUntilIdle().catch(() => undefined)));
       for (const session of sessions) session.agent.close();
     },
   };

@@ -36,7 +36,8 @@ export function readSessionOptions(raw: unknown, defaultToolTimeoutSeconds: numb
   }
   const maxTokens = options.number('maxResponseTokens', { integer: true, min: 1 });
   if (maxTokens !== undefined) {
-    if (maxTokens > MAX_RESPONSE_TOKENS) warnings.push(`params.options.maxResponseTokens was capped at ${MAX_RESPONSE_TOKENS}.`);
+    if (maxTokens > MAX_RESPONSE_TOKENS)
+      warnings.push(`params.options.maxResponseTokens was capped at ${MAX_RESPONSE_TOKENS}.`);
     config.maxResponseTokens = Math.min(MAX_RESPONSE_TOKENS, maxTokens);
   }
   readSampling(options.any('sampling'), config, warnings);
@@ -81,7 +82,8 @@ function readSampling(raw: unknown, config: AgentConfigInput, warnings: string[]
     throw invalidParams('params.options.sampling must be "greedy", {topK, seed?} or {topP, seed?}.');
   }
   if (topK !== undefined) config.topK = topK;
-  if (topP !== undefined) warnings.push('params.options.sampling.topP is not supported on this backend and was ignored (its seed is kept).');
+  if (topP !== undefined)
+    warnings.push('params.options.sampling.topP is not supported on this backend and was ignored (its seed is kept).');
   if (seed !== undefined) config.seed = seed;
   warnings.push(...sampling.unknownWarnings());
 }

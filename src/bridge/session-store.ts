@@ -19,7 +19,8 @@ export class SessionStore<T> {
 
   nextId(): string {
     let id: string;
-    do id = `s${++this.counter}`; while (this.sessions.has(id));
+    do id = `s${++this.counter}`;
+    while (this.sessions.has(id));
     return id;
   }
 
@@ -29,13 +30,16 @@ export class SessionStore<T> {
 
   /** Refuses a taken id or a full store before anything is built for the session. */
   checkRoom(id: string): void {
-    if (this.sessions.has(id)) throw new BridgeError('session_exists', `Session "${id}" exists already.`, { session: id });
+    if (this.sessions.has(id))
+      throw new BridgeError('session_exists', `Session "${id}" exists already.`, { session: id });
     this.checkFull();
   }
 
   checkFull(): void {
     if (this.sessions.size >= this.limit) {
-      throw new BridgeError('session_limit', `At most ${this.limit} sessions; delete one first.`, { limit: this.limit });
+      throw new BridgeError('session_limit', `At most ${this.limit} sessions; delete one first.`, {
+        limit: this.limit,
+      });
     }
   }
 

@@ -51,11 +51,11 @@ export function readWireTool(raw: unknown, where: string): WireTool {
   try {
     parameters = rawParameters === undefined ? JsonSchema.empty() : JsonSchema.from(rawParameters);
   } catch (error) {
-    const e = AgentError.from(error, 'invalid_schema');
+    const schemaError = AgentError.from(error, 'invalid_schema');
     // The message keeps the core's `$…` path first, so data.path and data.schemaPath can be read from it.
-    throw new AgentError('invalid_schema', `${e.message} (in ${where}.parameters)`, { cause: error });
+    throw new AgentError('invalid_schema', `${schemaError.message} (in ${where}.parameters)`, { cause: error });
   }
-  const warnings = parameters.warnings.map((w) => `${name}: ${w}`);
+  const warnings = parameters.warnings.map((warning) => `${name}: ${warning}`);
   if (!description || !description.trim()) warnings.push(`${name} has no description; the model chooses tools by it.`);
   // The core's own checks (reserved names such as "respond", object parameters).
   readingParams(() => AgentTool.external({ name, description: description ?? '', parameters }));
@@ -76,7 +76,7 @@ export function readWireTools(raw: unknown, where = 'params.tools'): { tools: Wi
     if (seen.has(tool.name)) throw invalidParams(`Two tools are named "${tool.name}"; tool names must be unique.`);
     seen.add(tool.name);
   }
-  const warnings = tools.flatMap((t) => t.warnings);
+  const warnings = tools.flatMap((tool) => tool.warnings);
   if (tools.length > MANY_TOOLS) {
     warnings.push(`${tools.length} tools: more than ${MANY_TOOLS} make a small on-device model choose worse.`);
   }
@@ -85,7 +85,12 @@ export function readWireTools(raw: unknown, where = 'params.tools'): { tools: Wi
 
 /** The `tools/validate` entry of one tool (Android's `rendered` included). */
 export function describeWireTool(tool: WireTool): Record<string, unknown> {
-  return { name: tool.name, warnings: tool.warnings, generationSchema: tool.parameters.json, rendered: tool.parameters.render() };
+  return {
+    name: tool.name,
+    warnings: tool.warnings,
+    generationSchema: tool.parameters.json,
+    rendered: tool.parameters.render(),
+  };
 }
 
 /**
@@ -97,5 +102,7 @@ export function describeWireTool(tool: WireTool): Record<string, unknown> {
 export function toAgentTool(tool: WireTool, handler?: ToolHandler): AgentTool {
   const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
   // External tools wait as long as the agent's externalToolTimeoutMs, which the bridge sets to 0 (forever).
-  return handler ? AgentTool.local({ ...definition, timeoutMs: MAX_TIMER_MS }, handler) : AgentTool.external(definition);
+  return handler
+    ? AgentTool.local({ ...definition, timeoutMs: MAX_TIMER_MS }, handler)
+    : AgentTool.external(definition);
 }

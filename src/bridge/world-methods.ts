@@ -41,7 +41,8 @@ export class WorldRegistry {
 
   nextId(): string {
     let id: string;
-    do id = `w${++this.worldCounter}`; while (this.worlds.has(id));
+    do id = `w${++this.worldCounter}`;
+    while (this.worlds.has(id));
     return id;
   }
 
@@ -55,7 +56,8 @@ function inWorld<T>(world: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof WorldStateError) throw new BridgeError('world_error', error.message, { world, path: error.path });
+    if (error instanceof WorldStateError)
+      throw new BridgeError('world_error', error.message, { world, path: error.path });
     throw error;
   }
 }
@@ -85,8 +87,10 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       const requested = params.string('world');
       const id = requested ?? registry.nextId();
       if (!id) throw invalidParams('params.world must not be empty.');
-      if (registry.worlds.has(id)) throw new BridgeError('world_exists', `World "${id}" exists already.`, { world: id });
-      if (registry.worlds.size >= MAX_WORLDS) throw new BridgeError('limit_reached', `At most ${MAX_WORLDS} worlds.`, { limit: MAX_WORLDS });
+      if (registry.worlds.has(id))
+        throw new BridgeError('world_exists', `World "${id}" exists already.`, { world: id });
+      if (registry.worlds.size >= MAX_WORLDS)
+        throw new BridgeError('limit_reached', `At most ${MAX_WORLDS} worlds.`, { limit: MAX_WORLDS });
       const initial = params.object('state') ?? {};
       const state = inWorld(id, () => new WorldState(initial, { changeLogSize: 0 }));
       registry.worlds.set(id, { id, state, createdAt: context.createdAt(), subscriptions: new Set() });
@@ -97,7 +101,13 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       const world = find(params);
       const path = params.string('path') ?? '';
       const value = inWorld(world.id, () => world.state.get(path));
-      return { world: world.id, path, value: value === undefined ? null : value, exists: value !== undefined, version: world.state.version };
+      return {
+        world: world.id,
+        path,
+        value: value === undefined ? null : value,
+        exists: value !== undefined,
+        version: world.state.version,
+      };
     },
     'world/set': (raw: unknown) => {
       const params = new ParamReader(raw);
@@ -123,7 +133,13 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       const path = params.requiredString('path');
       const oldValue = inWorld(world.id, () => world.state.get(path));
       const removed = inWorld(world.id, () => world.state.remove(path));
-      return { world: world.id, path, removed, oldValue: oldValue === undefined ? null : oldValue, version: world.state.version };
+      return {
+        world: world.id,
+        path,
+        removed,
+        oldValue: oldValue === undefined ? null : oldValue,
+        version: world.state.version,
+      };
     },
     'world/snapshot': (raw: unknown) => {
       const world = find(new ParamReader(raw));
@@ -136,8 +152,12 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       return { world: world.id, deleted: true, endedSubscriptions: ended };
     },
     'world/list': () => ({
-      worlds: Array.from(registry.worlds.values()).map((w) => ({
-        world: w.id, version: w.state.version, npcs: registry.npcsUsing(w.id), subscriptions: w.subscriptions.size, createdAt: w.createdAt,
+      worlds: Array.from(registry.worlds.values()).map((entry) => ({
+        world: entry.id,
+        version: entry.state.version,
+        npcs: registry.npcsUsing(entry.id),
+        subscriptions: entry.subscriptions.size,
+        createdAt: entry.createdAt,
       })),
     }),
     'world/subscribe': (raw: unknown) => {
@@ -145,12 +165,16 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       const world = find(params);
       const path = params.string('path') ?? '';
       if (registry.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-        throw new BridgeError('limit_reached', `At most ${MAX_SUBSCRIPTIONS} subscriptions.`, { limit: MAX_SUBSCRIPTIONS });
+        throw new BridgeError('limit_reached', `At most ${MAX_SUBSCRIPTIONS} subscriptions.`, {
+          limit: MAX_SUBSCRIPTIONS,
+        });
       }
       const id = registry.nextSubscriptionId();
-      const stop = inWorld(world.id, () => world.state.observe(path, (change) => {
-        context.notify('world/changed', changeOnWire(world.id, id, change));
-      }));
+      const stop = inWorld(world.id, () =>
+        world.state.observe(path, (change) => {
+          context.notify('world/changed', changeOnWire(world.id, id, change));
+        }),
+      );
       registry.subscriptions.set(id, { id, world: world.id, path, stop });
       world.subscriptions.add(id);
       return { subscription: id, world: world.id, path };
@@ -158,7 +182,8 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
     'world/unsubscribe': (raw: unknown) => {
       const id = new ParamReader(raw).requiredString('subscription');
       const subscription = endSubscription(id);
-      if (!subscription) throw new BridgeError('subscription_not_found', `No subscription "${id}".`, { subscription: id });
+      if (!subscription)
+        throw new BridgeError('subscription_not_found', `No subscription "${id}".`, { subscription: id });
       return { subscription: id, world: subscription.world, path: subscription.path, unsubscribed: true };
     },
   };

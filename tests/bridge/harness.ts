@@ -4,6 +4,8 @@
  */
 import { BridgeEngine, type BridgeEngineOptions, type BridgeTimers } from '../../src/bridge';
 
+/** A parsed message, its members read as a test reads them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Message = Record<string, any>;
 
 export class FakeTimers implements BridgeTimers {
@@ -32,7 +34,9 @@ export class FakeTimers implements BridgeTimers {
   /** Moves the clock on and fires every timer that is due, in order. */
   advance(ms: number): void {
     this.now_ += ms;
-    const due = Array.from(this.pending.entries()).filter(([, t]) => t.at <= this.now_).sort((a, b) => a[1].at - b[1].at);
+    const due = Array.from(this.pending.entries())
+      .filter(([, tool]) => tool.at <= this.now_)
+      .sort((left, right) => left[1].at - right[1].at);
     for (const [handle, timer] of due) {
       this.pending.delete(handle);
       timer.callback();
@@ -99,15 +103,17 @@ export class Harness {
 
   /** Lets every queued task run (turns on scripted models finish within a few rounds). */
   async settle(rounds = 50): Promise<void> {
-    for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let round = 0; round < rounds; round++) await new Promise((resolve) => setImmediate(resolve));
   }
 
   response(id: string | number): Message | undefined {
-    return this.out.find((m) => m.id === id && ('result' in m || 'error' in m) && m.method === undefined);
+    return this.out.find(
+      (message) => message.id === id && ('result' in message || 'error' in message) && message.method === undefined,
+    );
   }
 
   async waitFor(id: string | number): Promise<Message> {
-    for (let i = 0; i < 400; i++) {
+    for (let attempt = 0; attempt < 400; attempt++) {
       const found = this.response(id);
       if (found) return found;
       await new Promise((resolve) => setImmediate(resolve));
@@ -116,27 +122,29 @@ export class Harness {
   }
 
   /** Sends a request and waits for its response; fails the test on an error response. */
-  async call(method: string, params?: unknown): Promise<any> {
+  async call(method: string, params?: unknown): Promise<Message> {
     const message = await this.waitFor(this.start(method, params));
     if (message.error) throw new Error(`${method} failed: ${JSON.stringify(message.error)}`);
     return message.result;
   }
 
-  async error(method: string, params?: unknown): Promise<any> {
+  async error(method: string, params?: unknown): Promise<Message> {
     const message = await this.waitFor(this.start(method, params));
     if (!message.error) throw new Error(`${method} did not fail: ${JSON.stringify(message.result)}`);
     return message.error;
   }
 
   notifications(method: string): Message[] {
-    return this.out.filter((m) => m.method === method && m.id === undefined).map((m) => m.params);
+    return this.out
+      .filter((message) => message.method === method && message.id === undefined)
+      .map((message) => message.params);
   }
 
   /** Index of the first message matching `test` in the output. */
-  indexOf(test: (m: Message) => boolean): number {
+  indexOf(test: (message: Message) => boolean): number {
     return this.out.findIndex(test);
   }
 }
 
-export const scripted = (steps: unknown[], fallback?: unknown) => (fallback === undefined
-  ? { type: 'scripted', steps } : { type: 'scripted', steps, fallback });
+export const scripted = (steps: unknown[], fallback?: unknown) =>
+  fallback === undefined ? { type: 'scripted', steps } : { type: 'scripted', steps, fallback };

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Message } from './harness';
 
 jest.setTimeout(60000);
 const ROOT = resolve(__dirname, '../..');
@@ -20,25 +21,58 @@ test('the README shows demo/bridge-host.ts as it is', () => {
 });
 
 test('the host drives Mira over the protocol: a tool/call, world/changed, line deltas adding up, one response each', () => {
-  const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/bridge-host.ts'], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/bridge-host.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
-  const sent = run.stdout.split('\n').filter((l) => l.startsWith('-> ')).map((l) => JSON.parse(l.slice(3)));
-  const out = run.stdout.split('\n').filter((l) => l.startsWith('<- ')).map((l) => JSON.parse(l.slice(3)));
-  expect(sent.map((m) => m.method)).toEqual(['initialize', 'world/create', 'world/subscribe', 'npc/create', 'npc/talk']);
-  for (const request of sent) expect(out.filter((m) => m.id === request.id && !m.method)).toHaveLength(1);
-  const talk = out.find((m) => m.id === 5 && !m.method);
-  expect(talk.result).toMatchObject({ npc: 'mira', line: 'Ale is 3 gold. Here you go!', emotion: 'happy', isFallback: false });
-  expect(talk.result.toolCalls.map((r: any) => [r.call.name, r.output])).toEqual([
+  const sent = run.stdout
+    .split('\n')
+    .filter((text) => text.startsWith('-> '))
+    .map((text) => JSON.parse(text.slice(3)));
+  const out = run.stdout
+    .split('\n')
+    .filter((text) => text.startsWith('<- '))
+    .map((text) => JSON.parse(text.slice(3)));
+  expect(sent.map((message) => message.method)).toEqual([
+    'initialize',
+    'world/create',
+    'world/subscribe',
+    'npc/create',
+    'npc/talk',
+  ]);
+  for (const request of sent)
+    expect(out.filter((message) => message.id === request.id && !message.method)).toHaveLength(1);
+  const talk = out.find((message) => message.id === 5 && !message.method);
+  expect(talk.result).toMatchObject({
+    npc: 'mira',
+    line: 'Ale is 3 gold. Here you go!',
+    emotion: 'happy',
+    isFallback: false,
+  });
+  expect(talk.result.toolCalls.map((record: Message) => [record.call.name, record.output])).toEqual([
     ['check_menu', '{"ale":3,"stew":5}'],
     ['update_world_state', 'Set player.gold to 17 (was 20).'],
   ]);
-  const call = out.find((m) => m.method === 'tool/call');
+  const call = out.find((message) => message.method === 'tool/call');
   expect(call).toMatchObject({ id: 't-1', params: { npc: 'mira', requestId: 5, call: { name: 'check_menu' } } });
-  const changed = out.find((m) => m.method === 'world/changed');
-  expect(changed.params).toEqual({ world: 'tavern', subscription: 'sub1', path: 'player.gold', oldValue: 20, newValue: 17 });
-  const events = out.filter((m) => m.method === 'npc/event').map((m) => m.params.event);
-  expect(events.filter((e) => e.type === 'lineDelta').map((e) => e.delta).join('')).toBe(talk.result.line);
+  const changed = out.find((message) => message.method === 'world/changed');
+  expect(changed.params).toEqual({
+    world: 'tavern',
+    subscription: 'sub1',
+    path: 'player.gold',
+    oldValue: 20,
+    newValue: 17,
+  });
+  const events = out.filter((message) => message.method === 'npc/event').map((message) => message.params.event);
+  expect(
+    events
+      .filter((entry) => entry.type === 'lineDelta')
+      .map((entry) => entry.delta)
+      .join(''),
+  ).toBe(talk.result.line);
   const talkAt = out.indexOf(talk);
-  for (const message of [call, changed, ...out.filter((m) => m.method === 'npc/event')]) expect(out.indexOf(message)).toBeLessThan(talkAt);
+  for (const message of [call, changed, ...out.filter((message) => message.method === 'npc/event')])
+    expect(out.indexOf(message)).toBeLessThan(talkAt);
 });

@@ -3,107 +3,180 @@
  * data.code, the core methods and shutdown, as the exchanges the reference documents.
  */
 import { ScriptedLanguageModel } from '../../src/scripted/scripted-model';
-import { Harness, scripted } from './harness';
+import { Harness, scripted, type Message } from './harness';
 
 describe('initialize', () => {
   test('reports protocol 1.0, the server, every method, the 4 notifications and the limits', async () => {
-    const h = new Harness();
-    const result = await h.call('initialize', { client: { name: 'test' }, protocolVersion: '1.0' });
+    const host = new Harness();
+    const result = await host.call('initialize', { client: { name: 'test' }, protocolVersion: '1.0' });
     expect(result.protocolVersion).toBe('1.0');
     expect(result.server.name).toBe('oam-cocos');
-    const c = result.capabilities;
-    expect(c.notifications).toEqual(['session/event', 'npc/event', 'world/changed', 'tool/cancel']);
-    expect(c.clientRequests).toEqual(['tool/call']);
-    expect(c.models).toEqual(['system', 'scripted']);
-    expect(c).toMatchObject({ streaming: true, clientTools: true, structuredOutput: true, maxSessions: 64, batch: false });
-    for (const method of ['initialize', 'ping', 'model/availability', 'schema/validate', 'tools/validate', 'shutdown',
-      'session/create', 'session/respond', 'session/cancel', 'session/reset', 'session/delete', 'session/list',
-      'session/transcript', 'session/setInstructions', 'session/setContextNote', 'session/setTools', 'session/compact',
-      'npc/create', 'npc/talk', 'npc/bark', 'npc/state', 'npc/restore', 'npc/update', 'npc/reset', 'npc/cancel',
-      'npc/delete', 'npc/list', 'decision/decide', 'decision/decideMany', 'world/create', 'world/get', 'world/set',
-      'world/merge', 'world/remove', 'world/snapshot', 'world/delete', 'world/list', 'world/subscribe',
-      'world/unsubscribe', 'content/generate']) {
-      expect(c.methods).toContain(method);
+    const capabilities = result.capabilities;
+    expect(capabilities.notifications).toEqual(['session/event', 'npc/event', 'world/changed', 'tool/cancel']);
+    expect(capabilities.clientRequests).toEqual(['tool/call']);
+    expect(capabilities.models).toEqual(['system', 'scripted']);
+    expect(capabilities).toMatchObject({
+      streaming: true,
+      clientTools: true,
+      structuredOutput: true,
+      maxSessions: 64,
+      batch: false,
+    });
+    for (const method of [
+      'initialize',
+      'ping',
+      'model/availability',
+      'schema/validate',
+      'tools/validate',
+      'shutdown',
+      'session/create',
+      'session/respond',
+      'session/cancel',
+      'session/reset',
+      'session/delete',
+      'session/list',
+      'session/transcript',
+      'session/setInstructions',
+      'session/setContextNote',
+      'session/setTools',
+      'session/compact',
+      'npc/create',
+      'npc/talk',
+      'npc/bark',
+      'npc/state',
+      'npc/restore',
+      'npc/update',
+      'npc/reset',
+      'npc/cancel',
+      'npc/delete',
+      'npc/list',
+      'decision/decide',
+      'decision/decideMany',
+      'world/create',
+      'world/get',
+      'world/set',
+      'world/merge',
+      'world/remove',
+      'world/snapshot',
+      'world/delete',
+      'world/list',
+      'world/subscribe',
+      'world/unsubscribe',
+      'content/generate',
+    ]) {
+      expect(capabilities.methods).toContain(method);
     }
   });
 
   test('another major version is -32602; a minor one is fine', async () => {
-    const h = new Harness();
-    const error = await h.error('initialize', { protocolVersion: '2.0' });
+    const host = new Harness();
+    const error = await host.error('initialize', { protocolVersion: '2.0' });
     expect(error.code).toBe(-32602);
     expect(error.data.code).toBe('invalid_params');
-    await expect(h.call('initialize', { protocolVersion: '1.3' })).resolves.toMatchObject({ protocolVersion: '1.0' });
+    await expect(host.call('initialize', { protocolVersion: '1.3' })).resolves.toMatchObject({
+      protocolVersion: '1.0',
+    });
   });
 
   test('maxSessions follows the host setting', async () => {
-    const h = new Harness({ maxSessions: 3 });
-    expect((await h.call('initialize')).capabilities.maxSessions).toBe(3);
+    const host = new Harness({ maxSessions: 3 });
+    expect((await host.call('initialize')).capabilities.maxSessions).toBe(3);
   });
 });
 
 describe('model/availability', () => {
-  test('the system model\'s availability with the Android extras', async () => {
-    const model = new ScriptedLanguageModel([], { availability: { status: 'downloading', bytesDownloaded: 10, totalBytes: 40 } });
-    const h = new Harness({ systemModel: model });
-    const result = await h.call('model/availability');
-    expect(result).toMatchObject({ available: false, reason: 'model_not_ready', contextSize: 4000, supportedLanguages: [], status: 'downloading', bytesDownloaded: 10, totalBytes: 40 });
+  test("the system model's availability with the Android extras", async () => {
+    const model = new ScriptedLanguageModel([], {
+      availability: { status: 'downloading', bytesDownloaded: 10, totalBytes: 40 },
+    });
+    const host = new Harness({ systemModel: model });
+    const result = await host.call('model/availability');
+    expect(result).toMatchObject({
+      available: false,
+      reason: 'model_not_ready',
+      contextSize: 4000,
+      supportedLanguages: [],
+      status: 'downloading',
+      bytesDownloaded: 10,
+      totalBytes: 40,
+    });
   });
 
-  test('no system model: unavailable, and a reason outside the seed\'s list reads unknown with a detail', async () => {
-    expect(await new Harness().call('model/availability')).toMatchObject({ available: false, reason: 'unknown', status: 'unavailable' });
+  test("no system model: unavailable, and a reason outside the seed's list reads unknown with a detail", async () => {
+    expect(await new Harness().call('model/availability')).toMatchObject({
+      available: false,
+      reason: 'unknown',
+      status: 'unavailable',
+    });
     const model = new ScriptedLanguageModel([], { availability: { status: 'unavailable', reason: 'unreachable' } });
-    expect(await new Harness({ systemModel: model }).call('model/availability')).toMatchObject({ reason: 'unknown', detail: 'unreachable' });
+    expect(await new Harness({ systemModel: model }).call('model/availability')).toMatchObject({
+      reason: 'unknown',
+      detail: 'unreachable',
+    });
   });
 });
 
 describe('framing', () => {
   test('a line that is not JSON is -32700 with a null id', () => {
-    const h = new Harness();
-    h.line('{"jsonrpc":"2.0","id":1,"method":');
-    expect(h.out).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700, data: { code: 'parse_error' } }) }]);
+    const host = new Harness();
+    host.line('{"jsonrpc":"2.0","id":1,"method":');
+    expect(host.out).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32700, data: { code: 'parse_error' } }) },
+    ]);
   });
 
   test('invalid messages are -32600 with a null id', () => {
-    const h = new Harness();
-    for (const line of ['"hello"', '{"id":1,"method":"ping"}', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":{},"method":"ping"}',
-      '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":7}', '{"jsonrpc":"2.0","id":1}']) {
-      h.line(line);
+    const host = new Harness();
+    for (const line of [
+      '"hello"',
+      '{"id":1,"method":"ping"}',
+      '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":1,"method":7}',
+      '{"jsonrpc":"2.0","id":1}',
+    ]) {
+      host.line(line);
     }
-    expect(h.out).toHaveLength(7);
-    for (const message of h.out) {
+    expect(host.out).toHaveLength(7);
+    for (const message of host.out) {
       expect(message.id).toBeNull();
       expect(message.error).toMatchObject({ code: -32600, data: { code: 'invalid_message' } });
     }
   });
 
   test('a batch is rejected as one -32600', () => {
-    const h = new Harness();
-    h.line('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]');
-    expect(h.out).toHaveLength(1);
-    expect(h.out[0]).toMatchObject({ id: null, error: { code: -32600, data: { code: 'invalid_message' } } });
+    const host = new Harness();
+    host.line('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]');
+    expect(host.out).toHaveLength(1);
+    expect(host.out[0]).toMatchObject({ id: null, error: { code: -32600, data: { code: 'invalid_message' } } });
   });
 
   test('blank lines are ignored', () => {
-    const h = new Harness();
-    h.line('');
-    h.line('   ');
-    h.line('\t');
-    expect(h.out).toHaveLength(0);
+    const host = new Harness();
+    host.line('');
+    host.line('   ');
+    host.line('\t');
+    expect(host.out).toHaveLength(0);
   });
 
   test('an unknown method is -32601 with data.method', () => {
-    const h = new Harness();
-    h.start('teleport', {}, 5);
-    expect(h.out[0]).toEqual({ jsonrpc: '2.0', id: 5, error: { code: -32601, message: expect.any(String), data: { code: 'method_not_found', method: 'teleport' } } });
+    const host = new Harness();
+    host.start('teleport', {}, 5);
+    expect(host.out[0]).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32601, message: expect.any(String), data: { code: 'method_not_found', method: 'teleport' } },
+    });
   });
 
   test('ids come back exactly: strings, integers as plain digits, the largest safe integer', () => {
-    const h = new Harness();
-    h.line('{"jsonrpc":"2.0","id":"abc","method":"ping"}');
-    h.line('{"jsonrpc":"2.0","id":42,"method":"ping"}');
-    h.line('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}');
-    h.line('{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}');
-    expect(h.raw).toEqual([
+    const host = new Harness();
+    host.line('{"jsonrpc":"2.0","id":"abc","method":"ping"}');
+    host.line('{"jsonrpc":"2.0","id":42,"method":"ping"}');
+    host.line('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}');
+    host.line('{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}');
+    expect(host.raw).toEqual([
       '{"jsonrpc":"2.0","id":"abc","result":{}}',
       '{"jsonrpc":"2.0","id":42,"result":{}}',
       '{"jsonrpc":"2.0","id":9007199254740991,"result":{}}',
@@ -112,65 +185,71 @@ describe('framing', () => {
   });
 
   test('a numeric id of 2^53 or more is -32600 with a null id', () => {
-    const h = new Harness();
-    h.line('{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}');
-    h.line('{"jsonrpc":"2.0","id":1e300,"method":"ping"}');
-    expect(h.out.map((m) => [m.id, m.error.code])).toEqual([[null, -32600], [null, -32600]]);
+    const host = new Harness();
+    host.line('{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}');
+    host.line('{"jsonrpc":"2.0","id":1e300,"method":"ping"}');
+    expect(host.out.map((message) => [message.id, message.error.code])).toEqual([
+      [null, -32600],
+      [null, -32600],
+    ]);
   });
 
   test('notifications get no response, not even for an unknown method or bad params', async () => {
-    const h = new Harness();
-    h.send({ method: 'ping' });
-    h.send({ method: 'teleport' });
-    h.send({ method: 'session/cancel', params: { session: 'nobody' } });
-    h.send({ method: 'world/create', params: [1, 2] });
-    await h.settle(5);
-    expect(h.out).toHaveLength(0);
+    const host = new Harness();
+    host.send({ method: 'ping' });
+    host.send({ method: 'teleport' });
+    host.send({ method: 'session/cancel', params: { session: 'nobody' } });
+    host.send({ method: 'world/create', params: [1, 2] });
+    await host.settle(5);
+    expect(host.out).toHaveLength(0);
   });
 
   test('a reply to an id that no tool/call has is ignored', async () => {
-    const h = new Harness();
-    h.send({ id: 't-99', result: { output: 'late' } });
-    h.send({ id: 'x', error: { code: 1, message: 'no' } });
-    await h.settle(2);
-    expect(h.out).toHaveLength(0);
+    const host = new Harness();
+    host.send({ id: 't-99', result: { output: 'late' } });
+    host.send({ id: 'x', error: { code: 1, message: 'no' } });
+    await host.settle(2);
+    expect(host.out).toHaveLength(0);
   });
 
   test('every message goes out as one line, even with line breaks in the text', async () => {
-    const h = new Harness();
-    await h.call('session/create', { session: 'a', model: scripted([{ text: 'one\ntwo\u2028three' }]) });
-    const result = await h.call('session/respond', { session: 'a', prompt: 'say\nit', stream: true });
+    const host = new Harness();
+    await host.call('session/create', { session: 'a', model: scripted([{ text: 'one\ntwo\u2028three' }]) });
+    const result = await host.call('session/respond', { session: 'a', prompt: 'say\nit', stream: true });
     expect(result.text).toBe('one\ntwo\u2028three');
-    for (const line of h.raw) expect(line).not.toMatch(/\n/);
+    for (const line of host.raw) expect(line).not.toMatch(/\n/);
   });
 
   test('params must be an object: absent means {}, null members count as absent', async () => {
-    const h = new Harness();
-    expect((await h.error('world/create', [1])).code).toBe(-32602);
-    expect(await h.call('world/create', { world: null, state: null })).toEqual({ world: 'w1', version: 0 });
-    expect(await h.call('session/list')).toEqual({ sessions: [] });
+    const host = new Harness();
+    expect((await host.error('world/create', [1])).code).toBe(-32602);
+    expect(await host.call('world/create', { world: null, state: null })).toEqual({ world: 'w1', version: 0 });
+    expect(await host.call('session/list')).toEqual({ sessions: [] });
   });
 });
 
 describe('invalid params', () => {
   test('tool definitions: bad names, the reserved "respond", duplicates, a non-client execution', async () => {
-    const h = new Harness();
+    const host = new Harness();
     const bad = [
       [{ name: 'has space', description: 'x' }],
       [{ name: 'x'.repeat(65), description: 'x' }],
       [{ name: 'respond', description: 'x' }],
-      [{ name: 'a', description: 'x' }, { name: 'a', description: 'y' }],
+      [
+        { name: 'a', description: 'x' },
+        { name: 'a', description: 'y' },
+      ],
       [{ name: 'a', description: 'x', execution: 'server' }],
       ['not a tool'],
     ];
     for (const tools of bad) {
-      const error = await h.error('session/create', { tools, model: 'scripted' });
+      const error = await host.error('session/create', { tools, model: 'scripted' });
       expect(error).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
     }
   });
 
   test('a scripted step the script cannot play, an unknown model type, labels, an out-of-range timeout', async () => {
-    const h = new Harness();
+    const host = new Harness();
     for (const params of [
       { model: scripted([{ bogus: true }]) },
       { model: { type: 'quantum' } },
@@ -181,19 +260,23 @@ describe('invalid params', () => {
       { session: '', model: scripted([]) },
       { session: 'x'.repeat(129), model: scripted([]) },
     ]) {
-      expect((await h.error('session/create', params)).code).toBe(-32602);
+      expect((await host.error('session/create', params)).code).toBe(-32602);
     }
-    expect(await h.call('session/list')).toEqual({ sessions: [] });
+    expect(await host.call('session/list')).toEqual({ sessions: [] });
   });
 
   test('a scripted model is refused when the host does not allow them', async () => {
-    const h = new Harness({ allowsScriptedModels: false });
-    expect((await h.error('session/create', { model: scripted([]) })).code).toBe(-32602);
+    const host = new Harness({ allowsScriptedModels: false });
+    expect((await host.error('session/create', { model: scripted([]) })).code).toBe(-32602);
   });
 
   test('unknown members are reported as warnings, not refused', async () => {
-    const h = new Harness();
-    const result = await h.call('session/create', { model: scripted([]), colour: 'blue', options: { speed: 3, sampling: { topP: 0.9, seed: 4 } } });
+    const host = new Harness();
+    const result = await host.call('session/create', {
+      model: scripted([]),
+      colour: 'blue',
+      options: { speed: 3, sampling: { topP: 0.9, seed: 4 } },
+    });
     expect(result.warnings.join('\n')).toMatch(/colour/);
     expect(result.warnings.join('\n')).toMatch(/speed/);
     expect(result.warnings.join('\n')).toMatch(/topP/);
@@ -202,52 +285,74 @@ describe('invalid params', () => {
 
 describe('schema/validate and tools/validate', () => {
   test('a good schema: its warnings, the generation schema and its rendering', async () => {
-    const h = new Harness();
-    const schema = { type: 'object', properties: { name: { type: 'string', format: 'email' }, qty: { type: 'integer', minimum: 1 } }, required: ['name'] };
-    const result = await h.call('schema/validate', { schema, name: 'order' });
+    const host = new Harness();
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string', format: 'email' }, qty: { type: 'integer', minimum: 1 } },
+      required: ['name'],
+    };
+    const result = await host.call('schema/validate', { schema, name: 'order' });
     expect(result.generationSchema).toEqual(schema);
     expect(result.warnings.join(' ')).toMatch(/format/);
     expect(typeof result.rendered).toBe('string');
   });
 
   test('a malformed schema is -32007 with data.path and data.schemaPath', async () => {
-    const h = new Harness();
-    const error = await h.error('schema/validate', { schema: { type: 'object', properties: { qty: { type: 'integr' } } } });
+    const host = new Harness();
+    const error = await host.error('schema/validate', {
+      schema: { type: 'object', properties: { qty: { type: 'integr' } } },
+    });
     expect(error.code).toBe(-32007);
-    expect(error.data).toEqual({ code: 'invalid_schema', path: '$.properties.qty.type', schemaPath: '#/properties/qty/type' });
+    expect(error.data).toEqual({
+      code: 'invalid_schema',
+      path: '$.properties.qty.type',
+      schemaPath: '#/properties/qty/type',
+    });
   });
 
-  test('tools/validate: each tool with its warnings and generation schema; OpenAI\'s wrapper is accepted', async () => {
-    const h = new Harness();
-    const result = await h.call('tools/validate', {
+  test("tools/validate: each tool with its warnings and generation schema; OpenAI's wrapper is accepted", async () => {
+    const host = new Harness();
+    const result = await host.call('tools/validate', {
       tools: [
-        { type: 'function', function: { name: 'take_order', description: 'Serves a drink.', parameters: { type: 'object', properties: { item: { type: 'string' } } } } },
+        {
+          type: 'function',
+          function: {
+            name: 'take_order',
+            description: 'Serves a drink.',
+            parameters: { type: 'object', properties: { item: { type: 'string' } } },
+          },
+        },
         { name: 'wave' },
       ],
     });
-    expect(result.tools.map((t: any) => t.name)).toEqual(['take_order', 'wave']);
+    expect(result.tools.map((tool: Message) => tool.name)).toEqual(['take_order', 'wave']);
     expect(result.tools[0].generationSchema).toEqual({ type: 'object', properties: { item: { type: 'string' } } });
     expect(result.tools[1].warnings.join(' ')).toMatch(/description/);
-    const error = await h.error('tools/validate', { tools: [{ name: 'x', description: 'x', parameters: { type: 'object', properties: { a: { type: 7 } } } }] });
-    expect(error).toMatchObject({ code: -32007, data: { code: 'invalid_schema', path: '$.properties.a.type', schemaPath: '#/properties/a/type' } });
+    const error = await host.error('tools/validate', {
+      tools: [{ name: 'x', description: 'x', parameters: { type: 'object', properties: { a: { type: 7 } } } }],
+    });
+    expect(error).toMatchObject({
+      code: -32007,
+      data: { code: 'invalid_schema', path: '$.properties.a.type', schemaPath: '#/properties/a/type' },
+    });
   });
 });
 
 describe('shutdown', () => {
   test('cancels what runs (-32009 first), answers {}, then later requests get -32023; onShutdown runs after the response', async () => {
     const order: string[] = [];
-    const h = new Harness({ onShutdown: () => order.push(`onShutdown after ${h.out.length} messages`) });
-    await h.call('session/create', { session: 'a', model: scripted([{ text: 'never', delayMs: 1_000_000 }]) });
-    const turn = h.start('session/respond', { session: 'a', prompt: 'hi' });
-    await h.settle(3);
-    const stop = h.start('shutdown');
-    const shutdown = await h.waitFor(stop);
+    const host = new Harness({ onShutdown: () => order.push(`onShutdown after ${host.out.length} messages`) });
+    await host.call('session/create', { session: 'a', model: scripted([{ text: 'never', delayMs: 1_000_000 }]) });
+    const turn = host.start('session/respond', { session: 'a', prompt: 'hi' });
+    await host.settle(3);
+    const stop = host.start('shutdown');
+    const shutdown = await host.waitFor(stop);
     expect(shutdown.result).toEqual({});
-    const cancelled = h.response(turn) as any;
+    const cancelled = host.response(turn) as Message;
     expect(cancelled.error).toMatchObject({ code: -32009, data: { code: 'cancelled' } });
-    expect(h.out.indexOf(cancelled)).toBeLessThan(h.out.indexOf(shutdown));
-    expect(order).toEqual([`onShutdown after ${h.out.length} messages`]);
-    const late = await h.error('ping');
+    expect(host.out.indexOf(cancelled)).toBeLessThan(host.out.indexOf(shutdown));
+    expect(order).toEqual([`onShutdown after ${host.out.length} messages`]);
+    const late = await host.error('ping');
     expect(late).toMatchObject({ code: -32023, data: { code: 'shut_down' } });
   });
 });
