@@ -101,7 +101,9 @@ export function coreMethods(settings: CoreMethodSettings) {
       if (params.array('tools') === undefined)
         throw invalidParams('params.tools is required (a list of tool definitions).');
       const { tools, warnings } = readWireTools(params.any('tools'));
-      return { tools: tools.map(describeWireTool), warnings };
+      // Each tool's own warnings are in its entry; the list keeps those about the whole set.
+      const listWarnings = warnings.filter((warning) => !tools.some((tool) => tool.warnings.indexOf(warning) >= 0));
+      return { tools: tools.map(describeWireTool), warnings: listWarnings };
     },
   };
 }

@@ -6,6 +6,7 @@
  * serially, never re-entered, and each request gets exactly one response, after every event
  * and `tool/call` it caused.
  */
+import { AgentError } from '../contract/errors';
 import type { LanguageModel, ModelAvailability } from '../contract/language-model';
 import { ClientToolCalls } from './client-tools';
 import type { BridgeContext, MethodGroup, MethodHandler } from './context';
@@ -69,6 +70,16 @@ export class BridgeEngine {
     this.options = options;
     this.timers = options.timers ?? systemTimers;
     const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (!Number.isInteger(maxSessions) || maxSessions < 1) {
+      throw new AgentError('invalid_request', `maxSessions must be a whole number ≥ 1; got ${String(maxSessions)}.`);
+    }
+    const toolTimeout = options.defaultToolTimeoutSeconds ?? DEFAULT_TOOL_TIMEOUT_SECONDS;
+    if (typeof toolTimeout !== 'number' || !(toolTimeout >= 0 && toolTimeout <= 86400)) {
+      throw new AgentError(
+        'invalid_request',
+        `defaultToolTimeoutSeconds must be 0 (forever) to 86400; got ${String(toolTimeout)}.`,
+      );
+    }
     const context: BridgeContext = {
       notify: (method, params) => this.emit(notificationLine(method, params)),
       toolCalls: new ClientToolCalls(
@@ -84,7 +95,7 @@ export class BridgeEngine {
         modelFactory: options.modelFactory,
         allowsScriptedModels: options.allowsScriptedModels ?? true,
       },
-      defaultToolTimeoutSeconds: options.defaultToolTimeoutSeconds ?? DEFAULT_TOOL_TIMEOUT_SECONDS,
+      defaultToolTimeoutSeconds: toolTimeout,
       createdAt: () => new Date(this.timers.now()).toISOString(),
     };
     this.toolCalls = context.toolCalls;

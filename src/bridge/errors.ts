@@ -75,7 +75,8 @@ export function toRpcError(error: unknown): RpcErrorObject {
     return { code: BRIDGE_CODES.invalid_params, message: error.message, data: { code: 'invalid_params' } };
   }
   const agentError = AgentError.from(error);
-  const data: RpcErrorObject['data'] = { code: agentError.code };
+  // The error's details (a reason such as max_turns_exceeded, a limit) go along; `code` stays the wire name.
+  const data: RpcErrorObject['data'] = { ...(agentError.details ?? {}), code: agentError.code };
   if (agentError.code === 'invalid_schema') Object.assign(data, schemaLocation(agentError.message));
   if (agentError.retryAfterMs !== undefined) {
     const seconds = Math.max(0, Math.ceil(agentError.retryAfterMs / 1000));

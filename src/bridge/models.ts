@@ -77,7 +77,13 @@ export function resolveModel(raw: unknown, sources: ModelSources): ResolvedModel
 export class MeteredModel implements LanguageModel {
   readonly usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
 
-  constructor(private readonly inner: LanguageModel) {}
+  countTokens?: (text: string) => Promise<number | null>;
+
+  constructor(private readonly inner: LanguageModel) {
+    // Exact counts stay available to the agent's budget (on Android each is a bridge round trip).
+    const count = inner.countTokens;
+    if (count) this.countTokens = (text) => count.call(inner, text);
+  }
 
   get capabilities() {
     return this.inner.capabilities;

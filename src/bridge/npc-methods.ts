@@ -282,7 +282,7 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     const stream = params.boolean('stream') ?? false;
     const choiceRaw = params.any('toolChoice');
     const toolChoice = choiceRaw === undefined ? undefined : readingParams(() => parseToolChoice(choiceRaw));
-    params.unknownWarnings();
+    const warnings = params.unknownWarnings();
     return entry.queue.add(async (signal) => {
       const turn = entry.npc.talkStream(line, {
         situation,
@@ -303,7 +303,8 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
           });
         }
       }
-      return turnOnWire(entry.id, await turn.turn());
+      const result = turnOnWire(entry.id, await turn.turn());
+      return warnings.length > 0 ? { ...result, warnings } : result;
     });
   };
 

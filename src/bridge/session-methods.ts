@@ -2,9 +2,9 @@
  * `session/*` (reference §3.2): agents by id with their own queue, streamed `session/event`s,
  * client tools over `tool/call`, and cancels that leave nothing of a cancelled turn behind.
  */
-import { Agent, parseToolChoice, transcriptFromJSON, type AgentEvent, type AgentResponse } from '../core/agent';
+import { Agent, parseToolChoice, type AgentEvent, type AgentResponse } from '../core/agent';
 import { JsonSchema } from '../core/schema';
-import type { TranscriptData } from '../core/transcript';
+import { transcriptFromJSON, type TranscriptData } from '../core/transcript';
 import { clientToolHandler, type BridgeContext, type MethodGroup, type RequestInfo } from './context';
 import { BridgeError, invalidParams, readingParams } from './errors';
 import { ObjectQueue } from './object-queue';

@@ -2,6 +2,9 @@
  * Protocol v1.0 conformance (reference §3.1, §3.2, §3.5, §3.6): framing, ids, errors with
  * data.code, the core methods and shutdown, as the exchanges the reference documents.
  */
+import { AgentError } from '../../src/contract/errors';
+import { BridgeEngine } from '../../src/bridge';
+import { toRpcError } from '../../src/bridge/errors';
 import { ScriptedLanguageModel } from '../../src/scripted/scripted-model';
 import { Harness, scripted, type Message } from './harness';
 
@@ -354,5 +357,29 @@ describe('shutdown', () => {
     expect(order).toEqual([`onShutdown after ${host.out.length} messages`]);
     const late = await host.error('ping');
     expect(late).toMatchObject({ code: -32023, data: { code: 'shut_down' } });
+  });
+});
+
+describe('error objects', () => {
+  test('rate_limited carries retryAfter (ISO 8601) and retryAfterSeconds; details go into data under the wire code', () => {
+    const limited = toRpcError(new AgentError('rate_limited', 'slow down', { retryAfterMs: 2500 }));
+    expect(limited).toEqual({
+      code: -32005,
+      message: 'slow down',
+      data: { code: 'rate_limited', retryAfter: 'PT3S', retryAfterSeconds: 3 },
+    });
+    const turns = toRpcError(
+      new AgentError('generation_failed', 'too many steps', { details: { reason: 'max_turns_exceeded' } }),
+    );
+    expect(turns.data).toEqual({ code: 'generation_failed', reason: 'max_turns_exceeded' });
+    expect(toRpcError(new Error('a bug')).data.code).toBe('generation_failed');
+  });
+
+  test('the engine refuses bad settings at once', () => {
+    expect(() => new BridgeEngine({ send: () => undefined, maxSessions: 0 })).toThrow(/maxSessions/);
+    expect(() => new BridgeEngine({ send: () => undefined, defaultToolTimeoutSeconds: -1 })).toThrow(
+      /defaultToolTimeoutSeconds/,
+    );
+    expect(() => new BridgeEngine({} as never)).toThrow(/send/);
   });
 });

@@ -239,6 +239,24 @@ describe('client tools: tool/call', () => {
   });
 });
 
+test('per-turn maxToolRounds 0 forces the reply: no tool/call; the session keeps its own setting', async () => {
+  const host = new Harness();
+  host.answerTools = () => ({ result: { output: 'ale 3' } });
+  await host.call('session/create', {
+    tools: [MENU_TOOL],
+    model: scripted([
+      { text: 'No looking today.' },
+      { toolCalls: [{ name: 'check_menu', arguments: {} }] },
+      { text: 'Ale is 3.' },
+    ]),
+  });
+  const quick = await host.call('session/respond', { session: 's1', prompt: 'menu?', maxToolRounds: 0 });
+  expect(quick).toMatchObject({ text: 'No looking today.', toolCalls: [] });
+  const full = await host.call('session/respond', { session: 's1', prompt: 'menu?' });
+  expect(full.toolCalls).toHaveLength(1);
+  expect(host.out.filter((message) => message.method === 'tool/call')).toHaveLength(1);
+});
+
 describe('cancel', () => {
   test('session/cancel while a tool/call waits: tool/cancel, -32009, nothing kept; as a notification too', async () => {
     const host = new Harness();
