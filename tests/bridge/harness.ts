@@ -59,6 +59,8 @@ export class Harness {
   readonly engine: BridgeEngine;
   /** Answers `tool/call` requests as they are sent (from inside send, as a real host may). */
   answerTools?: ToolAnswer;
+  /** Sees every message as it is sent (and may send more from there, as a host may). */
+  onMessage?: (message: Message) => void;
   private nextId = 1;
 
   constructor(options: Partial<BridgeEngineOptions> = {}) {
@@ -70,6 +72,7 @@ export class Harness {
         this.raw.push(line);
         const message = JSON.parse(line) as Message;
         this.out.push(message);
+        if (this.onMessage) this.onMessage(message);
         if (message.method === 'tool/call' && this.answerTools) {
           const reply = this.answerTools(message.params, message);
           if (reply) this.engine.receive(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...reply }));

@@ -151,6 +151,46 @@ describe('npc/talk', () => {
   });
 });
 
+test('a cancel at every point of an NPC turn: -32009 keeps no line and no fact, or the whole turn is kept', async () => {
+  const create = (host: Harness) =>
+    host.call('npc/create', {
+      npc: 'mira',
+      persona: MIRA,
+      options: { memoryTools: 'all' },
+      model: scripted([
+        { toolCalls: [{ name: 'remember_fact', arguments: { fact: 'The player is Sam.' } }] },
+        { json: { emotion: 'happy', line: 'Nice to meet you, Sam!' }, chunks: 4 },
+      ]),
+    });
+  const probe = new Harness();
+  await create(probe);
+  const before = probe.out.length;
+  await probe.call('npc/talk', { npc: 'mira', line: "I'm Sam.", stream: true });
+  const turnMessages = probe.out.length - before - 1;
+  const outcomes = new Set<string>();
+  for (let cancelAt = 0; cancelAt <= turnMessages; cancelAt++) {
+    const host = new Harness();
+    await create(host);
+    let seen = 0;
+    host.onMessage = () => {
+      if (seen++ === cancelAt) host.send({ method: 'npc/cancel', params: { npc: 'mira' } });
+    };
+    const response = await host.waitFor(host.start('npc/talk', { npc: 'mira', line: "I'm Sam.", stream: true }));
+    host.onMessage = undefined;
+    const { state } = await host.call('npc/state', { npc: 'mira' });
+    if (response.error) {
+      expect(response.error.code).toBe(-32009);
+      expect(state.transcript.transcript.entries).toEqual([]);
+      expect(state.memory.facts).toEqual([]);
+    } else {
+      expect(response.result.line).toBe('Nice to meet you, Sam!');
+      expect(state.memory.facts).toEqual(['The player is Sam.']);
+    }
+    outcomes.add(response.error ? 'cancelled' : 'completed');
+  }
+  expect(outcomes).toEqual(new Set(['cancelled', 'completed']));
+});
+
 describe('the other npc methods', () => {
   test('state and restore: the saved NPC comes back with its memory and history; a gone world is dropped with a warning', async () => {
     const host = new Harness();

@@ -148,6 +148,16 @@ describe('framing', () => {
     }
   });
 
+  test('call(method, params, id) sends a request as a line would (in-process hosts)', () => {
+    const host = new Harness();
+    host.engine.call('ping', undefined, 7);
+    host.engine.call('world/create', { world: 'w' });
+    expect(host.out).toEqual([
+      { jsonrpc: '2.0', id: 7, result: {} },
+      { jsonrpc: '2.0', id: 'c-1', result: { world: 'w', version: 0 } },
+    ]);
+  });
+
   test('a batch is rejected as one -32600', () => {
     const host = new Harness();
     host.line('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]');

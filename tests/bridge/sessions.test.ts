@@ -316,6 +316,50 @@ describe('cancel', () => {
     expect(list.instructions).toBeUndefined();
   });
 
+  test('a cancel at every point of a turn: the response is -32009 with nothing kept, or the whole turn', async () => {
+    const steps = () =>
+      scripted([
+        { toolCalls: [{ name: 'check_menu', arguments: {} }] },
+        { text: 'Ale is 3 gold, stew is 5.', chunks: 4 },
+        { text: 'Anything else?' },
+      ]);
+    // How many messages one whole turn sends, so every one of them gets its cancel.
+    const probe = new Harness();
+    probe.answerTools = () => ({ result: { output: 'ale 3, stew 5' } });
+    await probe.call('session/create', { session: 'a', tools: [MENU_TOOL], model: steps() });
+    const before = probe.out.length;
+    await probe.call('session/respond', { session: 'a', prompt: 'menu?', stream: true });
+    const turnMessages = probe.out.length - before - 1;
+    expect(turnMessages).toBeGreaterThan(6);
+    const outcomes = new Set<string>();
+    for (let cancelAt = 0; cancelAt <= turnMessages; cancelAt++) {
+      const host = new Harness();
+      host.answerTools = () => ({ result: { output: 'ale 3, stew 5' } });
+      await host.call('session/create', { session: 'a', tools: [MENU_TOOL], model: steps() });
+      let seen = 0;
+      host.onMessage = () => {
+        if (seen++ === cancelAt) host.send({ method: 'session/cancel', params: { session: 'a' } });
+      };
+      const id = host.start('session/respond', { session: 'a', prompt: 'menu?', stream: true });
+      const response = await host.waitFor(id);
+      host.onMessage = undefined;
+      const kept = turnsOf(await host.call('session/transcript', { session: 'a' }));
+      if (response.error) {
+        expect(response.error.code).toBe(-32009);
+        expect(kept).toEqual([]);
+      } else {
+        expect(kept).toEqual(['prompt:menu?', `response:${response.result.text}`]);
+      }
+      outcomes.add(response.error ? 'cancelled' : 'completed');
+      // Whatever happened, the next turn starts from what the transcript says.
+      const next = await host.call('session/respond', { session: 'a', prompt: 'and?' });
+      expect(turnsOf(await host.call('session/transcript', { session: 'a' }))).toEqual(
+        kept.concat(['prompt:and?', `response:${next.text}`]),
+      );
+    }
+    expect(outcomes).toEqual(new Set(['cancelled', 'completed']));
+  });
+
   test('a session/cancel that arrives after the turn completed changes nothing', async () => {
     const host = new Harness();
     await host.call('session/create', { session: 'a', model: scripted([{ text: 'Done.' }]) });
