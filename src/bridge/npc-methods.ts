@@ -159,6 +159,8 @@ function turnOnWire(id: string, turn: DialogueTurn): Record<string, unknown> {
 export function npcMethods(context: BridgeContext, worlds: WorldRegistry, registry: NpcRegistry): MethodGroup {
   worlds.npcsUsing = (world) => Array.from(registry.npcs.values()).filter((entry) => entry.world === world).length;
   const find = (params: ParamReader) => registry.get(params.requiredString('npc'));
+  /** Each NPC's wait for its client tools (its toolTimeoutSeconds option, else the engine's). */
+  const timeouts = new WeakMap<BridgeNpc, number>();
 
   /** Builds (but does not register) an NPC; everything is checked before it exists. */
   const build = (id: string, setup: NpcSetup, warnings: string[]): BridgeNpc => {
@@ -193,7 +195,6 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     timeouts.set(entry, toolTimeoutSeconds ?? context.defaultToolTimeoutSeconds);
     return entry;
   };
-  const timeouts = new WeakMap<BridgeNpc, number>();
 
   const checkRoom = (id: string) => {
     if (registry.npcs.has(id)) throw new BridgeError('npc_exists', `NPC "${id}" exists already.`, { npc: id });
