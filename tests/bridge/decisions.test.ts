@@ -163,6 +163,30 @@ describe('decision/decideMany', () => {
     });
   });
 
+  test('a client tool that does not answer within toolTimeoutSeconds: tool/cancel with the index, the decision goes on', async () => {
+    const host = new Harness();
+    const id = host.start('decision/decideMany', {
+      toolTimeoutSeconds: 10,
+      requests: [
+        {
+          situation: 'Goblin.',
+          options: ['attack', 'flee'],
+          tools: [{ name: 'scout', description: 'Counts the goblins.' }],
+          model: scripted([{ toolCalls: [{ name: 'scout', arguments: {} }] }, { json: { choice: 'flee' } }]),
+        },
+      ],
+    });
+    await host.settle();
+    const call = host.out.find((message) => message.method === 'tool/call');
+    expect(call?.params).toMatchObject({ index: 0, requestId: id });
+    host.timers.advance(10_000);
+    expect(host.notifications('tool/cancel')).toEqual([
+      { index: 0, requestId: id, id: call?.id, callId: call?.params.call.id, reason: 'timeout' },
+    ]);
+    const result = (await host.waitFor(id)).result;
+    expect(result.results[0]).toMatchObject({ optionID: 'flee', toolCalls: [{ isError: true }] });
+  });
+
   test('one bad request refuses the whole call before any model call', async () => {
     const { host, models } = spyHarness();
     const error = await host.error('decision/decideMany', {

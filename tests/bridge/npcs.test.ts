@@ -364,4 +364,17 @@ describe('world/*', () => {
     await host.call('world/set', { world: 'w', path: 'list[0]', value: 5 });
     expect(host.notifications('world/changed')).toEqual([]);
   });
+
+  test('limits: 64 worlds, 256 subscriptions, 128 NPCs, then -32055 limit_reached', async () => {
+    const host = new Harness();
+    for (let index = 0; index < 64; index++) host.start('world/create', {});
+    expect(await host.error('world/create', {})).toMatchObject({
+      code: -32055,
+      data: { code: 'limit_reached', limit: 64 },
+    });
+    for (let index = 0; index < 256; index++) host.start('world/subscribe', { world: 'w1' });
+    expect((await host.error('world/subscribe', { world: 'w1' })).data).toEqual({ code: 'limit_reached', limit: 256 });
+    for (let index = 0; index < 128; index++) host.start('npc/create', { persona: MIRA, model: 'scripted' });
+    expect((await host.error('npc/create', { persona: MIRA, model: 'scripted' })).code).toBe(-32055);
+  });
 });
