@@ -17,7 +17,8 @@ export interface ToolCallOutput {
 /** Who asked: `{session}`, `{npc}` or `{index}` of a decideMany request, plus the request id. */
 export interface ToolCallContext {
   owner: Record<string, unknown>;
-  requestId: RequestId;
+  /** Null when the work came from a notification (it has no id). */
+  requestId: RequestId | null;
   /** 0 waits forever. */
   timeoutSeconds: number;
 }

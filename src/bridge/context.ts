@@ -47,7 +47,7 @@ export function clientToolHandler(
     const tool = call.tools.find((tool) => tool.name === toolCall.name);
     const target: ToolCallContext = {
       owner: call.owner,
-      requestId: call.requestId ?? (null as unknown as RequestId),
+      requestId: call.requestId ?? null,
       timeoutSeconds: tool && tool.timeoutSeconds !== undefined ? tool.timeoutSeconds : call.timeoutSeconds,
     };
     return context.toolCalls.call(target, toolCall, signal);

@@ -42,7 +42,7 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
         const started = context.timers.now();
         const timeoutSeconds = tool.timeoutSeconds ?? setup.timeoutSeconds;
         const output = await context.toolCalls.call(
-          { owner: setup.owner, requestId: setup.requestId as string, timeoutSeconds },
+          { owner: setup.owner, requestId: setup.requestId ?? null, timeoutSeconds },
           toolContext.call,
           toolContext.signal,
         );
