@@ -76,3 +76,32 @@ test('the host drives Mira over the protocol: a tool/call, world/changed, line d
   for (const message of [call, changed, ...out.filter((message) => message.method === 'npc/event')])
     expect(out.indexOf(message)).toBeLessThan(talkAt);
 });
+
+test('demo/bridge-stdio.ts serves the protocol over stdin and stdout, one message per line', () => {
+  const lines = [
+    '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    '',
+    'not json',
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'session/create',
+      params: { model: { type: 'scripted', steps: [{ text: 'Hello over stdio.' }] } },
+    }),
+    '{"jsonrpc":"2.0","id":3,"method":"session/respond","params":{"session":"s1","prompt":"hi"}}',
+  ];
+  const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/bridge-stdio.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    input: `${lines.join('\n')}\n`,
+  });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const out = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  expect(out.map((message) => message.id)).toEqual([1, null, 2, 3]);
+  expect(out[1].error.code).toBe(-32700);
+  expect(out[3].result.text).toBe('Hello over stdio.');
+});
