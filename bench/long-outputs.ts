@@ -3,7 +3,7 @@
  * quadratic): a tool name padded with spaces, a reply of blank lines, a long inline reply read
  * chunk by chunk. Sizes double; linear code roughly doubles its time too.
  */
-import { InlineReplyReader, parseEnvelope } from '../src';
+import { InlineReplyReader, parseEnvelope } from '../src/core/envelope';
 import { cleanReplyText } from '../src/core/prompt/reply-text';
 import { PartialJsonReader } from '../src/core/json/partial-reader';
 import { LineFirstReader } from '../src/core/envelope/line-first';

@@ -3,19 +3,45 @@
  * oam-cocos: on-device AI for Cocos Creator games. The engine-agnostic core; the Cocos
  * components in assets/ import this bundle.
  */
+// The model contract: errors, cancellation, the LanguageModel interface.
 export { AgentError, AGENT_ERROR_CODES, isAgentErrorCode, rpcCodeOf, codeOfRpc } from './contract/errors';
 export type { AgentErrorCode } from './contract/errors';
-export { Canceller, linkSignal, sleep } from './contract/abort';
+export { Canceller, sleep } from './contract/abort';
 export type { SignalLike } from './contract/abort';
 
-export * from './core/agent';
+// The agent: turns, tools, schemas, transcripts.
+export { Agent, AgentRun, createAgentSetup, validateToolChoice } from './core/agent';
+export type {
+  AgentOptions,
+  RunOptions,
+  CompactOptions,
+  AgentSetup,
+  TurnAttempt,
+  TurnFailure,
+  RunStatus,
+  AgentConfig,
+  AgentConfigInput,
+  ToolChoice,
+  ToolPolicy,
+  ContextPolicy,
+  RetryPolicy,
+  AgentLabels,
+  AgentEvent,
+  AgentEventType,
+  AgentEventOf,
+  AgentResponse,
+  ModelStepInfo,
+  StepRecord,
+  ToolRecord,
+  ToolCallingMode,
+  ExternalToolHandler,
+} from './core/agent';
+export { transcriptFromJSON, transcriptToJSON } from './core/transcript';
+export type { TranscriptData, TranscriptEntry } from './core/transcript';
 export { AgentTool, ToolOutput, RESERVED_TOOL_NAMES } from './core/tools';
 export type { ToolCall, ToolContext, ToolHandler, ToolDefinition } from './core/tools';
-export { JsonSchema, formatViolations } from './core/schema';
+export { JsonSchema } from './core/schema';
 export type { Violation, CheckResult, JsonObjectSchema } from './core/schema';
-export { parseLenient, extractJson, hasCompleteObject } from './core/json';
-export { parseEnvelope, InlineReplyReader } from './core/envelope';
-export type { EnvelopeParse, EnvelopeContext } from './core/envelope';
 
 export { DEFAULT_CAPABILITIES, estimateTokens, generateText } from './contract/language-model';
 export type {
@@ -33,32 +59,32 @@ export { ModelScheduler, Priority } from './models/scheduler';
 export type { ModelSchedulerOptions, SchedulerEvent, SchedulerStats } from './models/scheduler';
 export { OpenAICompatibleModel } from './models/openai-compatible';
 export type { OpenAICompatibleOptions } from './models/openai-compatible';
-export { GeminiNanoModel, BRIDGE_EVENT, BRIDGE_PROTOCOL_VERSION } from './models/gemini-nano';
+export { GeminiNanoModel, BRIDGE_EVENT } from './models/gemini-nano';
 export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions, BridgeTransport } from './models/gemini-nano';
-export { ChromePromptModel, samplingModeFor, PreferAvailableModel } from './models/chrome-prompt';
+export { ChromePromptModel, PreferAvailableModel } from './models/chrome-prompt';
 export type { ChromePromptModelOptions, ChromeDownloadProgress, ChromeDownloadOptions, PromptApi, PromptSession, PromptAvailability, SamplingMode } from './models/chrome-prompt';
 
 // The game layer.
-export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, readSaveState, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS, readPersonaTest, runPersonaTest, npcSetupFromInspector } from './game/npc';
+export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS, readPersonaTest, runPersonaTest, npcSetupFromInspector } from './game/npc';
 export type { NPCInspectorProperties, ToolDeclarationProperties } from './game/npc';
-export type { NPCConfig, TalkOptions, BarkOptions, DialogueTurn, NPCEvent, NPCEventType, NPCEventOf, NPCOptions, NPCReplyFormat, NPCSaveState, PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './game/npc';
+export type { NPCConfig, TalkOptions, BarkOptions, DialogueTurn, NPCEvent, NPCEventType, NPCEventOf, NPCOptions, NPCReplyFormat, MemoryToolsOption, NPCSaveState, PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './game/npc';
 export { WorldState, WorldPath, WorldStateError, worldStateTools } from './game/world';
 export type { WorldStateChange, WorldStateListener, WorldStateToolOptions, JsonValue, JsonObject } from './game/world';
-export { DecisionEngine, checkDecision } from './game/decision';
+export { DecisionEngine } from './game/decision';
 export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './game/decision';
 export { ContentGenerator } from './game/content';
 export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './game/content';
 export { parsePersona, validatePersona, normalizePersona, renderPersonaInstructions, formatPersonaProblems, PERSONA_SCHEMA, PERSONA_FIELDS } from './game/persona';
 export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation } from './game/persona';
-export { EMOTIONS, matchEmotion, parseEmotionTag, isEmotion } from './game/emotion';
+export { EMOTIONS, matchEmotion, isEmotion } from './game/emotion';
 export type { Emotion } from './game/emotion';
-export { NPCMemory, MemoryStage, memoryTools, renderMemoryNote, attitude, MEMORY_TOOL_NAMES } from './game/memory';
+export { NPCMemory, MemoryStage, memoryTools, attitude, MEMORY_TOOL_NAMES } from './game/memory';
 export type { NPCMemoryState, Attitude } from './game/memory';
 export { KeywordModel } from './scripted/keyword-model';
 export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
 
 // Sessions by id (src/core/sessions).
-export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, checkSessionId, MAX_SESSION_ID_CHARS, DEFAULT_MAX_TURNS, maxTurnsExceeded } from './core/sessions';
+export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TURNS } from './core/sessions';
 export type { AgentRunnerOptions, SessionOptions, WhenFull, OnMaxTurns, TurnLimit } from './core/sessions';
 export { ML_KIT_MAX_TURNS_EXCEEDED, reasonOf } from './contract/errors';
 export type { AgentErrorOptions, AgentErrorDetails, AgentErrorJSON } from './contract/errors';

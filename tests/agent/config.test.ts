@@ -1,5 +1,6 @@
 /** Agent settings: defaults, validation, the tool-choice wire forms. */
-import { Agent, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig, validateToolChoice } from '../../src';
+import { Agent, validateToolChoice } from '../../src';
+import { DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig } from '../../src/core/agent/config';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from './helpers';
 

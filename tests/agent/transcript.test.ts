@@ -1,5 +1,6 @@
 /** The conversation as data: save and restore, compaction, reset, replaceHistory, usage. */
-import { Agent, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptEntry } from '../../src';
+import { Agent, type TranscriptEntry } from '../../src';
+import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from '../../src/core/transcript';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, FAST, tavern, tavernAgent, until } from './helpers';
 

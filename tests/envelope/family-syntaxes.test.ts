@@ -2,7 +2,8 @@
  * Tool calls in the syntaxes Gemini Nano's own family writes (Google's Gemma function-calling
  * guide, FunctionGemma's control tokens), and reasoning blocks that are never read as the answer.
  */
-import { Agent, AgentTool, JsonSchema, parseEnvelope } from '../../src';
+import { Agent, AgentTool, JsonSchema } from '../../src';
+import { parseEnvelope } from '../../src/core/envelope';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 const TOOLS = ['take_order', 'check_menu'];

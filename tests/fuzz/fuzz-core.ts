@@ -5,7 +5,9 @@
  * Object.prototype polluted, arguments that violate the tool's schema reaching its handler, a
  * state change (history) after a failed or cancelled turn, an event after a cancel.
  */
-import { Agent, AgentError, AgentTool, InlineReplyReader, JsonSchema, parseEnvelope, parseLenient, type AgentErrorCode, type AgentEvent } from '../../src';
+import { Agent, AgentError, AgentTool, JsonSchema, type AgentErrorCode, type AgentEvent } from '../../src';
+import { InlineReplyReader, parseEnvelope } from '../../src/core/envelope';
+import { parseLenient } from '../../src/core/json';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { CompletionScanner } from '../../src/core/json/completion-scanner';
 

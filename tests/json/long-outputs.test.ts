@@ -3,7 +3,7 @@
  * tool name padded with 20,000 spaces is no tool, a reply of 20,000 blank lines keeps its
  * words, an echoed `[tool {…} → …]` record is still removed from the end of a reply.
  */
-import { parseEnvelope } from '../../src';
+import { parseEnvelope } from '../../src/core/envelope';
 import { cleanReplyText } from '../../src/core/prompt/reply-text';
 import { trimEnd } from '../../src/core/prompt/text-cleanup';
 

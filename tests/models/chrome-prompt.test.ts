@@ -4,7 +4,8 @@
  * the spec's interface). The same backend runs in headless Chromium in
  * chrome-prompt.browser.test.ts.
  */
-import { AgentError, Canceller, ChromePromptModel, generateText, samplingModeFor, type GenerationChunk, type GenerationRequest } from '../../src';
+import { AgentError, Canceller, ChromePromptModel, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
+import { samplingModeFor } from '../../src/models/chrome-prompt';
 import { createPromptApiStandIn, type StandInOptions } from '../support/prompt-api-stand-in';
 import type { PromptApi } from '../../src/models/chrome-prompt';
 

@@ -6,5 +6,6 @@ export { resolveConfig, parseToolChoice, validateToolChoice, DEFAULT_TOOL_POLICY
 export type { AgentConfig, AgentConfigInput, ToolChoice, ToolPolicy, ContextPolicy, RetryPolicy, AgentLabels } from './config';
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentResponse, ModelStepInfo, StepRecord, ToolRecord, ToolCallingMode } from './events';
 export type { ExternalToolHandler } from './tool-runner';
+// The transcript lives in core/transcript; re-exported for the agent's callers that save and restore.
 export { transcriptFromJSON, transcriptToJSON, splitTurns, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from '../transcript';
 export type { TranscriptData, TranscriptEntry } from '../transcript';

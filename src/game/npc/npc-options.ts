@@ -6,6 +6,16 @@ import { parseMemoryToolSelection, type MemoryToolSelection } from '../memory';
 
 export type NPCReplyFormat = 'automatic' | 'structured' | 'text';
 
+/** The forms `memoryTools` accepts: a switch, a word, the tool names, or each kind by name. */
+export type MemoryToolsOption =
+  | boolean
+  | 'all'
+  | 'none'
+  | 'remember_fact'
+  | 'change_relationship'
+  | Array<'remember_fact' | 'change_relationship'>
+  | { facts?: boolean; relationship?: boolean };
+
 export interface NPCOptions {
   /** Used when there is no groundingTool. Default 'auto'. */
   toolChoice?: ToolChoice;
@@ -20,8 +30,8 @@ export interface NPCOptions {
   worldWritable?: string[];
   /** World paths summarised into every turn's note. */
   worldContextPaths?: string[];
-  /** 'all', 'none', ['remember_fact', 'change_relationship'] or {facts, relationship}. Default none. */
-  memoryTools?: unknown;
+  /** Which memory tools the NPC gets (default none); anything else is refused with invalid_request. */
+  memoryTools?: MemoryToolsOption;
   maxFacts?: number;
   maxRelationshipChange?: number;
   /** Secrets are left out until the relationship reaches this; null keeps them guarded in the prompt. Default 50. */
