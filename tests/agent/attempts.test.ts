@@ -5,9 +5,17 @@
 import { Agent, AgentError, createAgentSetup, type AgentEvent } from '../../src';
 import { ScriptedLanguageModel, Script } from '../../src/testing';
 
-const PERSON = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+const PERSON = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+  additionalProperties: false,
+};
 
-function agentWith(steps: Parameters<typeof Script.text>[0][] | ReturnType<typeof Script.text>[]): { agent: Agent; model: ScriptedLanguageModel } {
+function agentWith(steps: Parameters<typeof Script.text>[0][] | ReturnType<typeof Script.text>[]): {
+  agent: Agent;
+  model: ScriptedLanguageModel;
+} {
   const model = new ScriptedLanguageModel(steps as never, {});
   return { agent: new Agent(model, { config: { retry: { maxAttempts: 1, initialDelayMs: 1 } } }), model };
 }
@@ -61,7 +69,9 @@ describe('tries inside one turn', () => {
     const { agent } = agentWith([Script.text('Hi!'), Script.fail('guardrail_violation'), Script.fail('refusal')]);
     await agent.respond('First');
     const before = agent.history;
-    const failure = await agent.respond('Second', { retry: (it) => (it.attempt === 0 ? {} : undefined) }).catch((error: AgentError) => error);
+    const failure = await agent
+      .respond('Second', { retry: (it) => (it.attempt === 0 ? {} : undefined) })
+      .catch((error: AgentError) => error);
     expect(failure).toMatchObject({ code: 'refusal' });
     expect(agent.history).toEqual(before);
   });
@@ -82,9 +92,13 @@ describe('tries inside one turn', () => {
 
   test('a retry with bad options fails the turn with invalid_request; a hook that is not a function fails before any call', async () => {
     const { agent, model } = agentWith([Script.fail('refusal')]);
-    const bad = await agent.respond('Hello', { retry: () => ({ toolChoice: { tool: 'nope' } }) }).catch((error: AgentError) => error);
+    const bad = await agent
+      .respond('Hello', { retry: () => ({ toolChoice: { tool: 'nope' } }) })
+      .catch((error: AgentError) => error);
     expect(bad).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/nope/) });
-    const notAFunction = await agent.respond('Hello', { fallback: 'a line' as never }).catch((error: AgentError) => error);
+    const notAFunction = await agent
+      .respond('Hello', { fallback: 'a line' as never })
+      .catch((error: AgentError) => error);
     expect(notAFunction).toMatchObject({ code: 'invalid_request', message: 'The fallback option must be a function.' });
     expect(model.requests).toHaveLength(1);
   });

@@ -30,7 +30,8 @@ async function fullRun(): Promise<AgentEvent['type'][]> {
 
 test('the uncancelled turn has the events this test cancels at', async () => {
   const types = await fullRun();
-  for (const t of ['step', 'stepFinished', 'toolStarted', 'toolCompleted', 'toolRequested', 'text']) expect(types).toContain(t);
+  for (const t of ['step', 'stepFinished', 'toolStarted', 'toolCompleted', 'toolRequested', 'text'])
+    expect(types).toContain(t);
 });
 
 test('cancelling at each event in turn: nothing starts afterwards', async () => {
@@ -38,7 +39,12 @@ test('cancelling at each event in turn: nothing starts afterwards', async () => 
   for (let k = 0; k < total - 1; k++) {
     const { ran, agent } = setup();
     let handled = 0;
-    const run = agent.run('What is there?', { externalTools: () => { handled++; return 'poured'; } });
+    const run = agent.run('What is there?', {
+      externalTools: () => {
+        handled++;
+        return 'poured';
+      },
+    });
     const seen: AgentEvent['type'][] = [];
     let cancelledAt = -1;
     const events: AgentEvent[] = [];

@@ -1,16 +1,38 @@
 /** Agent settings: defaults, validation, the tool-choice wire forms. */
 import { Agent, validateToolChoice } from '../../src';
-import { DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY, DEFAULT_TOOL_POLICY, parseToolChoice, resolveConfig } from '../../src/core/agent/config';
+import {
+  DEFAULT_CONTEXT_POLICY,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TOOL_POLICY,
+  parseToolChoice,
+  resolveConfig,
+} from '../../src/core/agent/config';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from './helpers';
 
 test('the defaults the seed established (and inline replies on)', () => {
   const c = resolveConfig();
   expect(c.toolPolicy).toEqual({ choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 });
-  expect(c.context).toEqual({ trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500, minimumRecentTurns: 1 });
-  expect(c.retry).toEqual({ maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000, retriesGuardrailViolations: false });
+  expect(c.context).toEqual({
+    trimsHistory: true,
+    reservedTokens: 256,
+    maxToolOutputChars: 1500,
+    minimumRecentTurns: 1,
+  });
+  expect(c.retry).toEqual({
+    maxAttempts: 3,
+    initialDelayMs: 300,
+    maxRetryAfterMs: 5000,
+    retriesGuardrailViolations: false,
+  });
   expect(c.labels).toEqual({ user: 'User', assistant: 'Assistant' });
-  expect(c).toMatchObject({ inlineReplies: true, decisionTemperature: 0, decisionMaxTokens: 256, repairsInvalidOutput: true, dedupesToolCalls: true });
+  expect(c).toMatchObject({
+    inlineReplies: true,
+    decisionTemperature: 0,
+    decisionMaxTokens: 256,
+    repairsInvalidOutput: true,
+    dedupesToolCalls: true,
+  });
   expect(DEFAULT_TOOL_POLICY.maxToolCalls).toBe(12);
   expect(DEFAULT_CONTEXT_POLICY.maxToolOutputChars).toBe(1500);
   expect(DEFAULT_RETRY_POLICY.maxAttempts).toBe(3);
@@ -34,7 +56,9 @@ test.each([
   [{ retry: { maxAttempts: 0 } }, /maxAttempts/],
   [{ labels: { assistant: 'A: B' } }, /labels.assistant/],
 ])('invalid setting %j is invalid_request', (input, message) => {
-  expect(() => resolveConfig(input as never)).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }));
+  expect(() => resolveConfig(input as never)).toThrow(
+    expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(message) }),
+  );
   expect(() => new Agent(new ScriptedLanguageModel(), { config: input as never })).toThrow(message);
 });
 
@@ -52,10 +76,36 @@ test('temperature, topK, seed and maxResponseTokens reach the reply step; decide
   const model = new ScriptedLanguageModel([Script.action('respond'), 'Hi.']);
   const { AgentTool } = await import('../../src');
   const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
-  const agent = new Agent(model, { tools: [look], config: { inlineReplies: false, temperature: 0.8, topK: 40, seed: 7, maxResponseTokens: 120, decisionMaxTokens: 64, priority: 2, label: 'npc:mira' } });
+  const agent = new Agent(model, {
+    tools: [look],
+    config: {
+      inlineReplies: false,
+      temperature: 0.8,
+      topK: 40,
+      seed: 7,
+      maxResponseTokens: 120,
+      decisionMaxTokens: 64,
+      priority: 2,
+      label: 'npc:mira',
+    },
+  });
   await agent.respond('Hi');
-  expect(model.requests[0]).toMatchObject({ kind: 'decide', temperature: 0, maxOutputTokens: 64, topK: 40, seed: 7, priority: 2, label: 'npc:mira' });
-  expect(model.requests[1]).toMatchObject({ kind: 'respond', temperature: 0.8, maxOutputTokens: 120, topK: 40, seed: 7 });
+  expect(model.requests[0]).toMatchObject({
+    kind: 'decide',
+    temperature: 0,
+    maxOutputTokens: 64,
+    topK: 40,
+    seed: 7,
+    priority: 2,
+    label: 'npc:mira',
+  });
+  expect(model.requests[1]).toMatchObject({
+    kind: 'respond',
+    temperature: 0.8,
+    maxOutputTokens: 120,
+    topK: 40,
+    seed: 7,
+  });
 });
 
 test('a foreign AbortSignal (Node AbortController) cancels a turn too', async () => {
@@ -80,7 +130,11 @@ describe('config rejects out-of-range sampling and retry settings', () => {
     [{ retry: { maxRetryAfterMs: -5 } }, /maxRetryAfterMs/],
   ])('%j', (config, message) => {
     let caught: unknown;
-    try { new Agent(new ScriptedLanguageModel(), { config }); } catch (e) { caught = e; }
+    try {
+      new Agent(new ScriptedLanguageModel(), { config });
+    } catch (e) {
+      caught = e;
+    }
     expect(caught).toBeInstanceOf(AgentError);
     expect((caught as InstanceType<typeof AgentError>).code).toBe('invalid_request');
     expect((caught as Error).message).toMatch(message);

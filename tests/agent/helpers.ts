@@ -1,5 +1,13 @@
 /** Shared fixtures for the agent tests: the tavern tools of the seed's tests and small helpers. */
-import { Agent, AgentError, AgentTool, JsonSchema, type AgentConfigInput, type AgentEvent, type AgentRun } from '../../src';
+import {
+  Agent,
+  AgentError,
+  AgentTool,
+  JsonSchema,
+  type AgentConfigInput,
+  type AgentEvent,
+  type AgentRun,
+} from '../../src';
 import { ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 
 export interface Tavern {
@@ -19,7 +27,10 @@ export function tavern(): Tavern {
     {
       name: 'take_order',
       description: 'Serves an item.',
-      parameters: JsonSchema.obj({ item: JsonSchema.enumOf(['ale', 'stew', 'bread']), quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) }),
+      parameters: JsonSchema.obj({
+        item: JsonSchema.enumOf(['ale', 'stew', 'bread']),
+        quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
+      }),
     },
     (a: { item: string; quantity: number }) => {
       log.push(`take_order ${JSON.stringify(a)}`);
@@ -32,7 +43,11 @@ export function tavern(): Tavern {
 /** Fast retries so tests never wait for the real backoff. */
 export const FAST: AgentConfigInput = { retry: { initialDelayMs: 1 } };
 
-export function tavernAgent(steps: Array<ScriptStep | string>, config: AgentConfigInput = {}, extra: { instructions?: string } = {}) {
+export function tavernAgent(
+  steps: Array<ScriptStep | string>,
+  config: AgentConfigInput = {},
+  extra: { instructions?: string } = {},
+) {
   const t = tavern();
   const model = new ScriptedLanguageModel(steps);
   const agent = new Agent(model, {

@@ -19,7 +19,8 @@ function orderTool(world: WorldState, sideEffect: boolean): AgentTool {
     },
     (a: { quantity: number }) => {
       const gold = world.get<number>('player.gold') ?? 0;
-      if (a.quantity * 3 > gold) return { error: `The player has ${gold} gold; ${a.quantity} ales cost ${a.quantity * 3}.` };
+      if (a.quantity * 3 > gold)
+        return { error: `The player has ${gold} gold; ${a.quantity} ales cost ${a.quantity * 3}.` };
       world.set('player.gold', gold - a.quantity * 3);
       return { served: a.quantity };
     },
@@ -34,11 +35,19 @@ describe('line first', () => {
     const npc = new NPC({ persona: MIRA, model, options: { memoryTools: 'remember_fact' } });
     const order: string[] = [];
     const stream = npc.talkStream('My name is Sam.');
-    stream.on('line', (e) => { if (order[order.length - 1] !== 'line') order.push('line'); void e; });
+    stream.on('line', (e) => {
+      if (order[order.length - 1] !== 'line') order.push('line');
+      void e;
+    });
     stream.on('toolCall', () => order.push('toolCall'));
     stream.on('emotion', () => order.push('emotion'));
     const turn = await stream.turn();
-    expect(turn).toMatchObject({ line: 'Sam it is. Welcome, Sam!', emotion: 'happy', modelCalls: 1, isFallback: false });
+    expect(turn).toMatchObject({
+      line: 'Sam it is. Welcome, Sam!',
+      emotion: 'happy',
+      modelCalls: 1,
+      isFallback: false,
+    });
     expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['remember_fact']);
     expect(order[0]).toBe('line');
     expect(order.indexOf('toolCall')).toBeGreaterThan(0);
@@ -46,14 +55,21 @@ describe('line first', () => {
     expect(turn.usage.outputTokens).toBe(estimateTokens(output));
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
-    expect(prefix).toContain('first write what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.');
+    expect(prefix).toContain(
+      'first write what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.',
+    );
     expect(prefix).toContain('come after them, one per line: remember_fact(fact="…")');
   });
 
   test('the JSON form of the other keys is read too, and an optional key on its own line', async () => {
     const model = new ScriptedLanguageModel(['Goodnight, love.\n{"emotion":"happy"}\n{"end":true}']);
     const npc = new NPC({ persona: MIRA, model });
-    expect(await npc.talk('Bye!')).toMatchObject({ line: 'Goodnight, love.', emotion: 'happy', endsConversation: true, modelCalls: 1 });
+    expect(await npc.talk('Bye!')).toMatchObject({
+      line: 'Goodnight, love.',
+      emotion: 'happy',
+      endsConversation: true,
+      modelCalls: 1,
+    });
   });
 
   test('a line that only mentions brackets mid-line keeps them; a tag at the end is the emotion', async () => {
@@ -68,8 +84,12 @@ describe('line first', () => {
     const stream = npc.talkStream('Hello');
     let firstChunk = '';
     let firstLine = '';
-    stream.on('modelStepFinished', (e) => { firstChunk = e.output.slice(0, Math.ceil(e.output.length / 8)); });
-    stream.on('line', (e) => { if (!firstLine) firstLine = e.line; });
+    stream.on('modelStepFinished', (e) => {
+      firstChunk = e.output.slice(0, Math.ceil(e.output.length / 8));
+    });
+    stream.on('line', (e) => {
+      if (!firstLine) firstLine = e.line;
+    });
     const turn = await stream.turn();
     expect(turn.modelCalls).toBe(1);
     expect(firstChunk.startsWith(firstLine.trim()) || firstLine.startsWith(firstChunk.trim())).toBe(true);
@@ -78,7 +98,10 @@ describe('line first', () => {
 
   test('an action that fails after the words: the line stands, the failure is in the tool calls and after the line in the transcript', async () => {
     const world = new WorldState({ player: { gold: 2 } });
-    const model = new ScriptedLanguageModel(['Two ales coming up!\ntake_order(quantity=2)', 'Ah, your purse is light.']);
+    const model = new ScriptedLanguageModel([
+      'Two ales coming up!\ntake_order(quantity=2)',
+      'Ah, your purse is light.',
+    ]);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [orderTool(world, true)], config: FAST });
     const r = await agent.respond('Two ales, please.');
     expect(r.text).toBe('Two ales coming up!');
@@ -89,7 +112,9 @@ describe('line first', () => {
     expect(agent.history.map((e) => e.type)).toEqual(['prompt', 'response', 'toolUse']);
     await agent.respond('Hm?');
     // The next prompt shows the line, then what really happened.
-    expect(model.requests[1].prompt).toMatch(/Assistant: Two ales coming up!\n\[take_order \{"quantity":2\} → .*The player has 2 gold/);
+    expect(model.requests[1].prompt).toMatch(
+      /Assistant: Two ales coming up!\n\[take_order \{"quantity":2\} → .*The player has 2 gold/,
+    );
   });
 
   test('a tool whose result is needed still comes first, as a call; words before it are a preamble', async () => {
@@ -103,7 +128,10 @@ describe('line first', () => {
   });
 
   test('a small parameterless lookup with a snapshot is read into the prompt: no lookup call', async () => {
-    const menu = AgentTool.local({ name: 'check_menu', description: 'The menu.', snapshot: () => ({ ale: 3 }) }, () => ({ ale: 3 }));
+    const menu = AgentTool.local(
+      { name: 'check_menu', description: 'The menu.', snapshot: () => ({ ale: 3 }) },
+      () => ({ ale: 3 }),
+    );
     const model = new ScriptedLanguageModel(['Ale is 3 gold.']);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [menu], config: FAST });
     const r = await agent.respond('What does ale cost?');
@@ -113,16 +141,31 @@ describe('line first', () => {
 
   test('lineFirst off: the JSON envelope as before', async () => {
     const model = new ScriptedLanguageModel([Script.reply('Hello!')]);
-    const agent = new Agent(model, { instructions: 'You are Mira.', tools: [orderTool(new WorldState({}), true)], config: { ...FAST, lineFirst: false } });
+    const agent = new Agent(model, {
+      instructions: 'You are Mira.',
+      tools: [orderTool(new WorldState({}), true)],
+      config: { ...FAST, lineFirst: false },
+    });
     expect((await agent.respond('Hi')).text).toBe('Hello!');
     expect(model.requests[0].promptPrefix).toContain('{"reply":"…"}');
   });
 
   test('bad settings are refused before any model call', async () => {
     const model = new ScriptedLanguageModel([]);
-    expect(() => AgentTool.local({ name: 'x', description: 'x', sideEffect: 'yes' as unknown as boolean }, () => 1)).toThrow(/sideEffect must be true or false/);
-    expect(() => AgentTool.local({ name: 'x', description: 'x', snapshot: 3 as unknown as () => unknown }, () => 1)).toThrow(/snapshot must be a function/);
-    const bad = (() => { try { new Agent(model, { instructions: 'x', config: { lineFirst: 'yes' as unknown as boolean } }); return undefined; } catch (e) { return e as AgentError; } })();
+    expect(() =>
+      AgentTool.local({ name: 'x', description: 'x', sideEffect: 'yes' as unknown as boolean }, () => 1),
+    ).toThrow(/sideEffect must be true or false/);
+    expect(() =>
+      AgentTool.local({ name: 'x', description: 'x', snapshot: 3 as unknown as () => unknown }, () => 1),
+    ).toThrow(/snapshot must be a function/);
+    const bad = (() => {
+      try {
+        new Agent(model, { instructions: 'x', config: { lineFirst: 'yes' as unknown as boolean } });
+        return undefined;
+      } catch (e) {
+        return e as AgentError;
+      }
+    })();
     expect(bad?.code).toBe('invalid_request');
     await expect(failure(Promise.reject(bad))).resolves.toMatchObject({ code: 'invalid_request' });
     expect(model.calls).toBe(0);
@@ -148,17 +191,32 @@ describe('structured replies in JSON (lineFirst off) stream per token', () => {
 describe('line first: what a small model really writes (review cases)', () => {
   const TOOLS = () => {
     const facts: string[] = [];
-    const remember = AgentTool.local({ name: 'remember_fact', description: 'Remember a fact.', parameters: JsonSchema.obj({ fact: JsonSchema.string() }), sideEffect: true }, (a: { fact: string }) => { facts.push(a.fact); return 'Remembered.'; });
+    const remember = AgentTool.local(
+      {
+        name: 'remember_fact',
+        description: 'Remember a fact.',
+        parameters: JsonSchema.obj({ fact: JsonSchema.string() }),
+        sideEffect: true,
+      },
+      (a: { fact: string }) => {
+        facts.push(a.fact);
+        return 'Remembered.';
+      },
+    );
     const menu = AgentTool.local({ name: 'check_menu', description: 'The menu.' }, () => ({ ale: 3 }));
     return { facts, remember, menu };
   };
 
   test.each([
-    ['Gemma\'s bracketed call', 'Hi Sam!\n[remember_fact(fact="Sam")]'],
+    ["Gemma's bracketed call", 'Hi Sam!\n[remember_fact(fact="Sam")]'],
     ['a JSON call line', 'Hi Sam!\n{"tool":"remember_fact","args":{"fact":"Sam"}}'],
   ])('%s after the words runs, and is not spoken', async (_label, output) => {
     const t = TOOLS();
-    const agent = new Agent(new ScriptedLanguageModel([output]), { instructions: 'x', tools: [t.remember], config: FAST });
+    const agent = new Agent(new ScriptedLanguageModel([output]), {
+      instructions: 'x',
+      tools: [t.remember],
+      config: FAST,
+    });
     const r = await agent.respond('I am Sam.');
     expect(r.text).toBe('Hi Sam!');
     expect(t.facts).toEqual(['Sam']);
@@ -170,7 +228,11 @@ describe('line first: what a small model really writes (review cases)', () => {
     ['a call in syntax cut off', 'Hi Sam!\nremember_fact(fact="The pla', 'cut off'],
   ])('a call %s never runs and is recorded as not made', async (_label, output, problem) => {
     const t = TOOLS();
-    const agent = new Agent(new ScriptedLanguageModel([output]), { instructions: 'x', tools: [t.remember], config: FAST });
+    const agent = new Agent(new ScriptedLanguageModel([output]), {
+      instructions: 'x',
+      tools: [t.remember],
+      config: FAST,
+    });
     const r = await agent.respond('I am Sam.');
     expect(r.text).toBe('Hi Sam!');
     expect(t.facts).toEqual([]);
@@ -190,7 +252,11 @@ describe('line first: what a small model really writes (review cases)', () => {
 
   test('a call to a tool not offered in this step is cut from the words and recorded as not made', async () => {
     const t = TOOLS();
-    const agent = new Agent(new ScriptedLanguageModel(['Hi Sam!\nremember_fact(fact="Sam")']), { instructions: 'x', tools: [t.remember, t.menu], config: FAST });
+    const agent = new Agent(new ScriptedLanguageModel(['Hi Sam!\nremember_fact(fact="Sam")']), {
+      instructions: 'x',
+      tools: [t.remember, t.menu],
+      config: FAST,
+    });
     const r = await agent.respond('I am Sam.', { enabledTools: ['check_menu'] });
     expect(r.text).toBe('Hi Sam!');
     expect(t.facts).toEqual([]);
@@ -208,39 +274,75 @@ describe('line first: what a small model really writes (review cases)', () => {
         yield { delta: text, text, finishReason: text.length < long.length ? 'max_tokens' : 'stop' };
       },
     };
-    const agent = new Agent(capped, { instructions: 'x', tools: [TOOLS().remember], config: { ...FAST, decisionMaxTokens: 16, maxResponseTokens: 20 } });
+    const agent = new Agent(capped, {
+      instructions: 'x',
+      tools: [TOOLS().remember],
+      config: { ...FAST, decisionMaxTokens: 16, maxResponseTokens: 20 },
+    });
     const r = await agent.respond('Talk to me.');
     expect(r.modelCalls).toBe(2);
     expect(r.text).toBe(long); // whole, from the reply step, never the cut decide answer
   });
 
   test('an NPC: reasoning is never shown or spoken, and a tag before or after the words is the emotion', async () => {
-    for (const output of ['<think>The player greets me.</think>Welcome in!\n[happy]', '[happy] Welcome in!', 'Welcome in! [happy]']) {
+    for (const output of [
+      '<think>The player greets me.</think>Welcome in!\n[happy]',
+      '[happy] Welcome in!',
+      'Welcome in! [happy]',
+    ]) {
       const npc = new NPC({ persona: MIRA, model: new ScriptedLanguageModel([Script.text(output, output.length)]) });
       const shown: string[] = [];
       const stream = npc.talkStream('Hello');
       stream.on('line', (e) => shown.push(e.line));
       const turn = await stream.turn();
-      expect({ output, line: turn.line, emotion: turn.emotion, modelCalls: turn.modelCalls }).toEqual({ output, line: 'Welcome in!', emotion: 'happy', modelCalls: 1 });
+      expect({ output, line: turn.line, emotion: turn.emotion, modelCalls: turn.modelCalls }).toEqual({
+        output,
+        line: 'Welcome in!',
+        emotion: 'happy',
+        modelCalls: 1,
+      });
       expect(shown.every((l) => !/[<[]/.test(l))).toBe(true);
     }
   });
 
   test("decisions: a decorated id is read as the id in one call; reason 'after' is a JSON line, never a tag", async () => {
     const { DecisionEngine } = await import('../../src');
-    const options = [{ id: 'flee', description: 'run' }, { id: 'attack', description: 'fight' }];
+    const options = [
+      { id: 'flee', description: 'run' },
+      { id: 'attack', description: 'fight' },
+    ];
     for (const output of ['Flee.', '**flee**', '`flee`', 'flee\nThe goblin is too strong.']) {
-      const d = await new DecisionEngine(new ScriptedLanguageModel([output])).decide({ situation: 'A goblin.', options });
-      expect({ output, id: d.optionId, calls: d.modelCalls, fallback: d.isFallback }).toEqual({ output, id: 'flee', calls: 1, fallback: false });
+      const d = await new DecisionEngine(new ScriptedLanguageModel([output])).decide({
+        situation: 'A goblin.',
+        options,
+      });
+      expect({ output, id: d.optionId, calls: d.modelCalls, fallback: d.isFallback }).toEqual({
+        output,
+        id: 'flee',
+        calls: 1,
+        fallback: false,
+      });
     }
-    const model = new ScriptedLanguageModel(['flee\n{"reason":"The goblin has a much bigger sword than I do.","confidence":80}']);
+    const model = new ScriptedLanguageModel([
+      'flee\n{"reason":"The goblin has a much bigger sword than I do.","confidence":80}',
+    ]);
     const d = await new DecisionEngine(model, { reason: 'after' }).decide({ situation: 'A goblin.', options });
-    expect(d).toMatchObject({ optionId: 'flee', reason: 'The goblin has a much bigger sword than I do.', confidence: 80, modelCalls: 1 });
-    expect(model.requests[0].prompt).toContain('Then, on a new line, the reply\'s other keys as one JSON object: {"reason":"…"}');
+    expect(d).toMatchObject({
+      optionId: 'flee',
+      reason: 'The goblin has a much bigger sword than I do.',
+      confidence: 80,
+      modelCalls: 1,
+    });
+    expect(model.requests[0].prompt).toContain(
+      'Then, on a new line, the reply\'s other keys as one JSON object: {"reason":"…"}',
+    );
   });
 
   test('a snapshot that returns a promise is not read ahead (it would read as {})', async () => {
-    const menu = AgentTool.local({ name: 'check_menu', description: 'The menu.', snapshot: () => Promise.resolve({ ale: 3 }) }, () => ({ ale: 3 }));
+    const menu = AgentTool.local(
+      { name: 'check_menu', description: 'The menu.', snapshot: () => Promise.resolve({ ale: 3 }) },
+      () => ({ ale: 3 }),
+    );
     const model = new ScriptedLanguageModel(['Ale is 3.']);
     await new Agent(model, { instructions: 'x', tools: [menu], config: FAST }).respond('Menu?');
     expect(model.requests[0].prompt).not.toContain('check_menu now');
@@ -257,10 +359,19 @@ describe('background summaries are bounded', () => {
         yield { delta: out, text: out, finishReason: request.kind === 'summary' ? 'max_tokens' : 'stop' };
       },
     });
-    const agent = new Agent(cut('Sam came in. He ordered two ales. He said his sis'), { instructions: 'x', config: FAST });
+    const agent = new Agent(cut('Sam came in. He ordered two ales. He said his sis'), {
+      instructions: 'x',
+      config: FAST,
+    });
     for (const line of ['a', 'b', 'c']) await agent.respond(line);
-    expect(await agent.summarizeOldTurns({ keepRecentTurns: 1 })).toMatchObject({ summary: 'Sam came in. He ordered two ales.', turns: 2 });
-    const none = new Agent(cut('Sam came in and ordered two ales and said his sis'), { instructions: 'x', config: FAST });
+    expect(await agent.summarizeOldTurns({ keepRecentTurns: 1 })).toMatchObject({
+      summary: 'Sam came in. He ordered two ales.',
+      turns: 2,
+    });
+    const none = new Agent(cut('Sam came in and ordered two ales and said his sis'), {
+      instructions: 'x',
+      config: FAST,
+    });
     for (const line of ['a', 'b', 'c']) await none.respond(line);
     const e = await failure(none.summarizeOldTurns({ keepRecentTurns: 1 }));
     expect(e.code).toBe('generation_failed');
@@ -270,7 +381,7 @@ describe('background summaries are bounded', () => {
 });
 
 describe('constrained decoding', () => {
-  test('JSON steps carry their schema as responseSchema (content, a tool\'s arguments); line-first steps do not', async () => {
+  test("JSON steps carry their schema as responseSchema (content, a tool's arguments); line-first steps do not", async () => {
     const { ContentGenerator } = await import('../../src');
     const model = new ScriptedLanguageModel([Script.json({ name: 'Lantern', value: 3 })]);
     const schema = JsonSchema.obj({ name: JsonSchema.string(), value: JsonSchema.integer({ minimum: 1, maximum: 9 }) });
@@ -278,9 +389,17 @@ describe('constrained decoding', () => {
     expect(model.requests[0].responseSchema).toEqual(schema.json);
 
     const t = new ScriptedLanguageModel([Script.json({ quantity: 2 }), 'Two it is.']);
-    const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) }, () => 'ok');
-    await new Agent(t, { instructions: 'x', tools: [order], config: FAST }).respond('Two.', { toolChoice: { tool: 'take_order' } });
-    expect(t.requests.map((r) => [r.kind, r.responseSchema === undefined ? 'none' : 'schema'])).toEqual([['toolArguments', 'schema'], ['decide', 'none']]);
+    const order = AgentTool.local(
+      { name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) },
+      () => 'ok',
+    );
+    await new Agent(t, { instructions: 'x', tools: [order], config: FAST }).respond('Two.', {
+      toolChoice: { tool: 'take_order' },
+    });
+    expect(t.requests.map((r) => [r.kind, r.responseSchema === undefined ? 'none' : 'schema'])).toEqual([
+      ['toolArguments', 'schema'],
+      ['decide', 'none'],
+    ]);
     expect(t.requests[0].responseSchema).toEqual(order.parameters.json);
 
     const n = new ScriptedLanguageModel(['Hello!\n[happy]']);
@@ -291,11 +410,18 @@ describe('constrained decoding', () => {
 
 describe('constrained decoding of JSON envelopes', () => {
   test('a decide step in a JSON envelope mode carries one {tool, args} shape per tool, or the reply; line first carries none', async () => {
-    const { validateAgainst } = { validateAgainst: (schema: Record<string, unknown>, value: unknown) => JsonSchema.from(schema).check(value).ok };
-    const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) }, () => 'ok');
+    const { validateAgainst } = {
+      validateAgainst: (schema: Record<string, unknown>, value: unknown) => JsonSchema.from(schema).check(value).ok,
+    };
+    const order = AgentTool.local(
+      { name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) },
+      () => 'ok',
+    );
     const menu = AgentTool.local({ name: 'check_menu', description: 'x' }, () => ({ ale: 3 }));
     const json = new ScriptedLanguageModel([Script.reply('Hi.')]);
-    await new Agent(json, { instructions: 'x', tools: [order, menu], config: { ...FAST, lineFirst: false } }).respond('Hi');
+    await new Agent(json, { instructions: 'x', tools: [order, menu], config: { ...FAST, lineFirst: false } }).respond(
+      'Hi',
+    );
     const schema = json.requests[0].responseSchema as Record<string, unknown>;
     expect(validateAgainst(schema, { tool: 'take_order', args: { quantity: 2 } })).toBe(true);
     expect(validateAgainst(schema, { tool: 'check_menu', args: {} })).toBe(true);
@@ -304,7 +430,9 @@ describe('constrained decoding of JSON envelopes', () => {
     expect(validateAgainst(schema, { tool: 'take_order', args: { quantity: 'two' } })).toBe(false);
 
     const seed = new ScriptedLanguageModel([Script.action('respond'), 'Hi.']);
-    await new Agent(seed, { instructions: 'x', tools: [order], config: { ...FAST, inlineReplies: false } }).respond('Hi');
+    await new Agent(seed, { instructions: 'x', tools: [order], config: { ...FAST, inlineReplies: false } }).respond(
+      'Hi',
+    );
     const seedSchema = seed.requests[0].responseSchema as Record<string, unknown>;
     expect(validateAgainst(seedSchema, { action: 'respond', arguments: {} })).toBe(true);
     expect(validateAgainst(seedSchema, { action: 'take_order', arguments: { quantity: 1 } })).toBe(true);
@@ -318,7 +446,19 @@ describe('constrained decoding of JSON envelopes', () => {
 describe('the envelope schema stays valid', () => {
   test('a tool whose parameters use $defs gets no union (it would point at nothing); names are enums; args optional without parameters', async () => {
     const { envelopeSchema } = await import('../../src/core/envelope/envelope-schema');
-    const withRef = AgentTool.local({ name: 'pick', description: 'x', parameters: { type: 'object', properties: { item: { $ref: '#/$defs/Item' } }, required: ['item'], $defs: { Item: { type: 'string', enum: ['ale'] } } } }, () => 'ok');
+    const withRef = AgentTool.local(
+      {
+        name: 'pick',
+        description: 'x',
+        parameters: {
+          type: 'object',
+          properties: { item: { $ref: '#/$defs/Item' } },
+          required: ['item'],
+          $defs: { Item: { type: 'string', enum: ['ale'] } },
+        },
+      },
+      () => 'ok',
+    );
     expect(envelopeSchema({ tools: [withRef], allowReply: true, seedForm: false })).toBeUndefined();
     const menu = AgentTool.local({ name: 'check_menu', description: 'x' }, () => 1);
     const schema = envelopeSchema({ tools: [menu], allowReply: true, seedForm: false }) as Record<string, unknown>;

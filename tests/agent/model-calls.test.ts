@@ -47,13 +47,19 @@ describe.each([
 
   test('two tool calls', async () => {
     const { agent, model, log } = tavernAgent(
-      [call(mode, 'check_menu'), call(mode, 'take_order', { item: 'ale', quantity: 2 }), ...answer(mode, 'Two ales, 6 coins.')],
+      [
+        call(mode, 'check_menu'),
+        call(mode, 'take_order', { item: 'ale', quantity: 2 }),
+        ...answer(mode, 'Two ales, 6 coins.'),
+      ],
       config,
     );
     const r = await agent.respond('Two of the cheapest drink');
     expect(r.text).toBe('Two ales, 6 coins.');
     expect(model.calls).toBe(expected.twoTools);
-    expect(model.kinds).toEqual(mode.inlineReplies ? ['decide', 'decide', 'decide'] : ['decide', 'decide', 'decide', 'respond']);
+    expect(model.kinds).toEqual(
+      mode.inlineReplies ? ['decide', 'decide', 'decide'] : ['decide', 'decide', 'decide', 'respond'],
+    );
     expect(log).toEqual(['check_menu', 'take_order {"item":"ale","quantity":2}']);
   });
 
@@ -83,7 +89,9 @@ describe.each([
     expect(log).toEqual(['check_menu']);
     // The reply step sees the tool's result.
     expect(model.requests[0].prompt).toContain('[check_menu {} → {"ale":3,"stew":5,"bread":1}]');
-    expect(readRenderedTurn(model.requests[0].prompt).toolResults).toEqual([{ tool: 'check_menu', args: {}, output: '{"ale":3,"stew":5,"bread":1}' }]);
+    expect(readRenderedTurn(model.requests[0].prompt).toolResults).toEqual([
+      { tool: 'check_menu', args: {}, output: '{"ale":3,"stew":5,"bread":1}' },
+    ]);
   });
 
   test('the agent has no tools: one call', async () => {
@@ -120,7 +128,11 @@ test("'required' with one parameterless tool runs it without asking the model fo
 
 test('a forced parameterless tool never runs twice: the decide step after it no longer offers it', async () => {
   const { Script } = await import('../../src/testing');
-  const { agent, model, log } = tavernAgent([Script.call('check_menu'), Script.reply('Ale is 3.'), Script.reply('Ale is 3.')]);
+  const { agent, model, log } = tavernAgent([
+    Script.call('check_menu'),
+    Script.reply('Ale is 3.'),
+    Script.reply('Ale is 3.'),
+  ]);
   const r = await agent.respond('Menu?', { toolChoice: { tool: 'check_menu' } });
   expect(log).toEqual(['check_menu']);
   // The follow-up decide offered only take_order; the model's second check_menu was not run.
@@ -132,7 +144,10 @@ test('a forced parameterless tool that is the only tool goes straight to the rep
   const { Agent, AgentTool } = await import('../../src');
   const { ScriptedLanguageModel } = await import('../../src/testing');
   const ran: string[] = [];
-  const look = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => { ran.push('look'); return 'a dark room'; });
+  const look = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => {
+    ran.push('look');
+    return 'a dark room';
+  });
   const model = new ScriptedLanguageModel(['It is dark.']);
   const r = await new Agent(model, { tools: [look] }).respond('Where am I?', { toolChoice: { tool: 'look' } });
   expect(ran).toEqual(['look']);

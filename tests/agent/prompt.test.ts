@@ -6,8 +6,24 @@ import { failure, FAST, tavernAgent } from './helpers';
 describe('the stable prefix', () => {
   test.each([[true], [false]])('identical across every step and turn (inlineReplies %s)', async (inline) => {
     const steps = inline
-      ? [Script.call('check_menu'), Script.reply('Ale 3.'), Script.reply('Bye.'), Script.call('take_order', { item: 'ale', quantity: 1 }), Script.call('take_order', { item: 'ale', quantity: 1 }), 'Enjoy.']
-      : [Script.action('check_menu'), Script.action('respond'), 'Ale 3.', Script.action('respond'), 'Bye.', '{"item": "ale", "quantity": 1}', Script.action('respond'), 'Enjoy.'];
+      ? [
+          Script.call('check_menu'),
+          Script.reply('Ale 3.'),
+          Script.reply('Bye.'),
+          Script.call('take_order', { item: 'ale', quantity: 1 }),
+          Script.call('take_order', { item: 'ale', quantity: 1 }),
+          'Enjoy.',
+        ]
+      : [
+          Script.action('check_menu'),
+          Script.action('respond'),
+          'Ale 3.',
+          Script.action('respond'),
+          'Bye.',
+          '{"item": "ale", "quantity": 1}',
+          Script.action('respond'),
+          'Enjoy.',
+        ];
     const { agent, model } = tavernAgent(steps, { inlineReplies: inline });
     await agent.respond('Menu?');
     agent.contextNote = 'It is raining outside.';
@@ -39,7 +55,9 @@ describe('the stable prefix', () => {
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {
-    const model = new ScriptedLanguageModel([Script.reply('Hi.'), Script.reply('Again.')], { capabilities: { systemInstructions: false } });
+    const model = new ScriptedLanguageModel([Script.reply('Hi.'), Script.reply('Again.')], {
+      capabilities: { systemInstructions: false },
+    });
     const t = tavernAgent([]);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [t.menu] });
     await agent.respond('Hi');
@@ -55,7 +73,11 @@ describe('the stable prefix', () => {
     const model = new ScriptedLanguageModel(['Hello!', 'Fine.']);
     const agent = new Agent(model, { instructions: 'You are Brom.' });
     await agent.respond('Hi there');
-    expect(model.requests[0]).toMatchObject({ kind: 'respond', prompt: 'Hi there', systemInstruction: 'You are Brom.' });
+    expect(model.requests[0]).toMatchObject({
+      kind: 'respond',
+      prompt: 'Hi there',
+      systemInstruction: 'You are Brom.',
+    });
     expect(model.requests[0].promptPrefix).toBeUndefined();
     await agent.respond('How are you?');
     expect(model.requests[1].prompt).toBe(
@@ -73,16 +95,23 @@ describe('the stable prefix', () => {
 
 describe('labels', () => {
   test('configurable speaker labels in the conversation, prefix and task', async () => {
-    const { agent, model } = tavernAgent([Script.reply('Welcome!'), Script.call('check_menu'), Script.reply('Ale 3.')], { labels: { user: 'Player', assistant: 'Mira' } });
+    const { agent, model } = tavernAgent(
+      [Script.reply('Welcome!'), Script.call('check_menu'), Script.reply('Ale 3.')],
+      { labels: { user: 'Player', assistant: 'Mira' } },
+    );
     await agent.respond('Hello');
     await agent.respond('Menu?');
     expect(model.requests[0].promptPrefix).toContain('Tools Mira can use:');
     expect(model.requests[0].promptPrefix).toContain('to answer Player:');
-    expect(model.requests[2].prompt).toContain('Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]');
+    expect(model.requests[2].prompt).toContain(
+      'Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]',
+    );
   });
 
   test('a reply that starts with the speaker label has it removed', async () => {
-    const { agent } = tavernAgent([Script.reply('Mira: **Welcome** in!')], { labels: { user: 'Player', assistant: 'Mira' } });
+    const { agent } = tavernAgent([Script.reply('Mira: **Welcome** in!')], {
+      labels: { user: 'Player', assistant: 'Mira' },
+    });
     expect((await agent.respond('Hi')).text).toBe('**Welcome** in!');
   });
 
@@ -105,7 +134,11 @@ describe('tool outputs in the prompt', () => {
   });
 
   test('maxToolOutputChars applies to history lines too; below 50 is refused', async () => {
-    const model = new ScriptedLanguageModel([Script.call('read_scroll'), Script.reply('Done.'), Script.reply('Again.')]);
+    const model = new ScriptedLanguageModel([
+      Script.call('read_scroll'),
+      Script.reply('Done.'),
+      Script.reply('Again.'),
+    ]);
     const agent = new Agent(model, { tools: [scroll()], config: { context: { maxToolOutputChars: 100 } } });
     await agent.respond('Read');
     await agent.respond('And?');
@@ -127,7 +160,9 @@ describe('the token budget', () => {
 
   async function budgetAgent(countTokens?: (t: string) => number, context = {}) {
     const model = new ScriptedLanguageModel(['Fine.'], countTokens ? { countTokens } : {});
-    const agent = new Agent(model, { config: { ...FAST, context: { maxInputTokens: 300, reservedTokens: 0, ...context } } });
+    const agent = new Agent(model, {
+      config: { ...FAST, context: { maxInputTokens: 300, reservedTokens: 0, ...context } },
+    });
     await agent.replaceHistory(history());
     return { model, agent };
   }
@@ -151,7 +186,10 @@ describe('the token budget', () => {
 
   test("past 60% of the budget the model's own count decides (here it counts double)", async () => {
     const counted: string[] = [];
-    const { agent, model } = await budgetAgent((t) => { counted.push(t); return Math.ceil(t.length / 2); });
+    const { agent, model } = await budgetAgent((t) => {
+      counted.push(t);
+      return Math.ceil(t.length / 2);
+    });
     const run = agent.run('Next');
     const trimmed: number[] = [];
     run.on('step', (e) => trimmed.push(e.step.trimmedTurns));
@@ -164,7 +202,12 @@ describe('the token budget', () => {
 
   test('countTokens is not used for a small prompt (below 60% of the budget)', async () => {
     const counted: string[] = [];
-    const model = new ScriptedLanguageModel(['Hi.', 'Again.'], { countTokens: (t) => { counted.push(t); return t.length; } });
+    const model = new ScriptedLanguageModel(['Hi.', 'Again.'], {
+      countTokens: (t) => {
+        counted.push(t);
+        return t.length;
+      },
+    });
     const agent = new Agent(model, { instructions: 'Be brief.' });
     await agent.respond('Hi');
     await agent.respond('Hi again');
@@ -196,7 +239,9 @@ describe('the token budget', () => {
   });
 
   test("the current turn's tool outputs are never trimmed", async () => {
-    const big = AgentTool.local({ name: 'read', description: 'Reads.', parameters: JsonSchema.obj({}) }, () => 'z'.repeat(600));
+    const big = AgentTool.local({ name: 'read', description: 'Reads.', parameters: JsonSchema.obj({}) }, () =>
+      'z'.repeat(600),
+    );
     const model = new ScriptedLanguageModel([Script.call('read'), Script.reply('Done.')]);
     const agent = new Agent(model, { tools: [big], config: { context: { maxInputTokens: 400, reservedTokens: 0 } } });
     await agent.replaceHistory(history());

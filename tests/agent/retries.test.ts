@@ -4,27 +4,36 @@ import { Script } from '../../src/testing';
 import { collect, failure, shownText, tavernAgent, until } from './helpers';
 
 describe('step retries', () => {
-  test.each(['busy', 'rate_limited', 'generation_failed'] as const)('%s is retried and the turn succeeds', async (code) => {
-    const { agent, model } = tavernAgent([Script.fail(code), Script.reply('Hello!')]);
-    const run = agent.run('Hi');
-    const attempts: number[] = [];
-    run.on('step', (e) => attempts.push(e.step.attempt));
-    const r = await run.response();
-    expect(r.text).toBe('Hello!');
-    expect(model.calls).toBe(2);
-    expect(r.modelCalls).toBe(2);
-    expect(r.steps).toHaveLength(1);
-    expect(attempts).toEqual([0, 1]);
-  });
+  test.each(['busy', 'rate_limited', 'generation_failed'] as const)(
+    '%s is retried and the turn succeeds',
+    async (code) => {
+      const { agent, model } = tavernAgent([Script.fail(code), Script.reply('Hello!')]);
+      const run = agent.run('Hi');
+      const attempts: number[] = [];
+      run.on('step', (e) => attempts.push(e.step.attempt));
+      const r = await run.response();
+      expect(r.text).toBe('Hello!');
+      expect(model.calls).toBe(2);
+      expect(r.modelCalls).toBe(2);
+      expect(r.steps).toHaveLength(1);
+      expect(attempts).toEqual([0, 1]);
+    },
+  );
 
   test('a rate limit with a short retry-after is retried', async () => {
-    const { agent, model } = tavernAgent([Script.fail('rate_limited', 'slow down', { retryAfterMs: 2 }), Script.reply('Hi.')]);
+    const { agent, model } = tavernAgent([
+      Script.fail('rate_limited', 'slow down', { retryAfterMs: 2 }),
+      Script.reply('Hi.'),
+    ]);
     await agent.respond('Hi');
     expect(model.calls).toBe(2);
   });
 
   test('a retry-after longer than maxRetryAfterMs is not retried; the error keeps it', async () => {
-    const { agent, model } = tavernAgent([Script.fail('rate_limited', 'quota', { retryAfterMs: 10_000 }), Script.reply('never')]);
+    const { agent, model } = tavernAgent([
+      Script.fail('rate_limited', 'quota', { retryAfterMs: 10_000 }),
+      Script.reply('never'),
+    ]);
     const e = await failure(agent.respond('Hi'));
     expect(e.code).toBe('rate_limited');
     expect(e.retryAfterMs).toBe(10_000);
@@ -32,7 +41,12 @@ describe('step retries', () => {
   });
 
   test('maxAttempts (default 3) bounds the retries of one step', async () => {
-    const { agent, model } = tavernAgent([Script.fail('busy'), Script.fail('busy'), Script.fail('busy'), Script.reply('never')]);
+    const { agent, model } = tavernAgent([
+      Script.fail('busy'),
+      Script.fail('busy'),
+      Script.fail('busy'),
+      Script.reply('never'),
+    ]);
     expect((await failure(agent.respond('Hi'))).code).toBe('busy');
     expect(model.calls).toBe(3);
 
@@ -41,7 +55,13 @@ describe('step retries', () => {
     expect(one.model.calls).toBe(1);
   });
 
-  test.each(['guardrail_violation', 'refusal', 'context_size_exceeded', 'model_unavailable', 'unsupported_language'] as const)('%s is not retried', async (code) => {
+  test.each([
+    'guardrail_violation',
+    'refusal',
+    'context_size_exceeded',
+    'model_unavailable',
+    'unsupported_language',
+  ] as const)('%s is not retried', async (code) => {
     const { agent, model } = tavernAgent([Script.fail(code), Script.reply('never')]);
     expect((await failure(agent.respond('Hi'))).code).toBe(code);
     expect(model.calls).toBe(1);
@@ -49,7 +69,12 @@ describe('step retries', () => {
   });
 
   test('a retry repeats the step only: a tool is never run twice', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('check_menu'), Script.fail('busy'), Script.fail('generation_failed'), Script.reply('Ale 3.')]);
+    const { agent, model, log } = tavernAgent([
+      Script.call('check_menu'),
+      Script.fail('busy'),
+      Script.fail('generation_failed'),
+      Script.reply('Ale 3.'),
+    ]);
     const r = await agent.respond('Menu');
     expect(log).toEqual(['check_menu']);
     expect(model.calls).toBe(4);
@@ -60,7 +85,10 @@ describe('step retries', () => {
   });
 
   test('a retried streamed reply starts over with a reset text event', async () => {
-    const { agent } = tavernAgent([Script.fail('busy', 'lost', { afterText: 'Hello wor' }), 'Hello world, friend.'], {});
+    const { agent } = tavernAgent(
+      [Script.fail('busy', 'lost', { afterText: 'Hello wor' }), 'Hello world, friend.'],
+      {},
+    );
     const run = agent.run('Hi', { toolChoice: 'none' });
     const { events } = await collect(run);
     const texts = events.filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text');
@@ -72,7 +100,10 @@ describe('step retries', () => {
   });
 
   test('an inline reply retried after a failure mid-stream also resets', async () => {
-    const { agent } = tavernAgent([Script.fail('generation_failed', 'cut', { afterText: '{"reply": "Wel' }), Script.reply('Welcome in!')]);
+    const { agent } = tavernAgent([
+      Script.fail('generation_failed', 'cut', { afterText: '{"reply": "Wel' }),
+      Script.reply('Welcome in!'),
+    ]);
     const { events } = await collect(agent.run('Hi'));
     expect(events.some((e) => e.type === 'text' && e.isReset)).toBe(true);
     expect(shownText(events)).toBe('Welcome in!');
@@ -80,7 +111,9 @@ describe('step retries', () => {
   });
 
   test('a cancel during the backoff ends the turn at once, with no further attempt', async () => {
-    const { agent, model } = tavernAgent([Script.fail('busy'), Script.reply('never')], { retry: { initialDelayMs: 60_000 } });
+    const { agent, model } = tavernAgent([Script.fail('busy'), Script.reply('never')], {
+      retry: { initialDelayMs: 60_000 },
+    });
     const run = agent.run('Hi');
     await until(() => model.calls === 1, 'the first attempt');
     await new Promise((r) => setTimeout(r, 5));
@@ -94,7 +127,12 @@ describe('step retries', () => {
 test('behind a ModelScheduler, the agent does not retry busy again on top of the scheduler', async () => {
   const { Agent, ModelScheduler } = require('../../src') as typeof import('../../src');
   const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
-  const device = new ScriptedLanguageModel([Script.fail('busy'), Script.fail('busy'), Script.fail('busy'), Script.text('late')]);
+  const device = new ScriptedLanguageModel([
+    Script.fail('busy'),
+    Script.fail('busy'),
+    Script.fail('busy'),
+    Script.text('late'),
+  ]);
   const shared = new ModelScheduler(device, { maxRetries: 2, initialBackoffMs: 1, callsPerMinute: 0 });
   const agent = new Agent(shared, { config: { retry: { initialDelayMs: 1 } } });
   const err = await agent.respond('Hi').catch((e) => e);

@@ -30,7 +30,10 @@ describe('context.minimumRecentTurns', () => {
     const model = new ScriptedLanguageModel([Script.reply('ok')]);
     const agent = new Agent(model, { config: { context: { maxInputTokens: 700, minimumRecentTurns: 3 } } });
     await agent.replaceHistory(history(20, 120));
-    await expect(agent.run('Now?').response()).rejects.toMatchObject({ code: 'context_size_exceeded', message: expect.stringMatching(/last 3 turns kept \(context\.minimumRecentTurns\)/) });
+    await expect(agent.run('Now?').response()).rejects.toMatchObject({
+      code: 'context_size_exceeded',
+      message: expect.stringMatching(/last 3 turns kept \(context\.minimumRecentTurns\)/),
+    });
     expect(model.calls).toBe(0);
   });
 
@@ -43,14 +46,21 @@ describe('context.minimumRecentTurns', () => {
   });
 
   test('a bad value is refused before any model call', () => {
-    expect(() => new Agent(new ScriptedLanguageModel([]), { config: { context: { minimumRecentTurns: -1 } } })).toThrow(/minimumRecentTurns/);
+    expect(() => new Agent(new ScriptedLanguageModel([]), { config: { context: { minimumRecentTurns: -1 } } })).toThrow(
+      /minimumRecentTurns/,
+    );
   });
 });
 
 describe('token counting while trimming is bounded', () => {
   test('a 400-turn history costs at most a few exact counts per step, not one per trimmed turn', async () => {
     let counts = 0;
-    const model = new ScriptedLanguageModel([Script.reply('ok')], { countTokens: (text) => { counts++; return Math.ceil(text.length / 3.6); } });
+    const model = new ScriptedLanguageModel([Script.reply('ok')], {
+      countTokens: (text) => {
+        counts++;
+        return Math.ceil(text.length / 3.6);
+      },
+    });
     const agent = new Agent(model, { config: { context: { maxInputTokens: 2000 } } });
     await agent.replaceHistory(history(400, 10));
     await agent.run('Now?').response();

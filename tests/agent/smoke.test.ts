@@ -5,8 +5,21 @@ import { ScriptedLanguageModel, Script } from '../../src/scripted/scripted-model
 
 test('smoke: one tool then inline reply', async () => {
   const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => ({ ale: 3, stew: 5 }));
-  const order = AgentTool.local({ name: 'take_order', description: 'Serves an item.', parameters: JsonSchema.obj({ item: JsonSchema.enumOf(['ale', 'stew']), quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) }) }, (a: any) => `Served ${a.quantity} ${a.item}.`);
-  const model = new ScriptedLanguageModel([Script.call('take_order', { item: 'Ale', quantity: '2' }), Script.reply('Here are your two ales!')]);
+  const order = AgentTool.local(
+    {
+      name: 'take_order',
+      description: 'Serves an item.',
+      parameters: JsonSchema.obj({
+        item: JsonSchema.enumOf(['ale', 'stew']),
+        quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
+      }),
+    },
+    (a: any) => `Served ${a.quantity} ${a.item}.`,
+  );
+  const model = new ScriptedLanguageModel([
+    Script.call('take_order', { item: 'Ale', quantity: '2' }),
+    Script.reply('Here are your two ales!'),
+  ]);
   const agent = new Agent(model, { instructions: 'You are Mira, an innkeeper.', tools: [menu, order] });
   const run = agent.run('Two ales please');
   const texts: string[] = [];

@@ -3,18 +3,20 @@ import { Agent, JsonSchema, type AgentEvent } from '../../src';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { collect, failure, FAST, tavernAgent } from './helpers';
 
-const mood = () => JsonSchema.obj({
-  mood: JsonSchema.enumOf(['happy', 'sad']),
-  line: JsonSchema.string(),
-  coins: JsonSchema.integer({ minimum: 0 }),
-});
+const mood = () =>
+  JsonSchema.obj({
+    mood: JsonSchema.enumOf(['happy', 'sad']),
+    line: JsonSchema.string(),
+    coins: JsonSchema.integer({ minimum: 0 }),
+  });
 
 function plainAgent(steps: Array<string | ReturnType<typeof Script.text>>, config = {}) {
   const model = new ScriptedLanguageModel(steps);
   return { model, agent: new Agent(model, { instructions: 'You are Brom.', config: { ...FAST, ...config } }) };
 }
 
-const partials = (events: AgentEvent[]) => events.filter((e) => e.type === 'partial').map((e) => (e as { value: unknown }).value);
+const partials = (events: AgentEvent[]) =>
+  events.filter((e) => e.type === 'partial').map((e) => (e as { value: unknown }).value);
 
 describe('structured output', () => {
   test('valid output: coerced, keys in schema order, text is its JSON; a first plain turn is sent raw + task', async () => {
@@ -33,12 +35,17 @@ describe('structured output', () => {
 
   test('a plain JSON Schema object works too', async () => {
     const { agent } = plainAgent(['{"n": 2}']);
-    const r = await agent.respond('n?', { schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } });
+    const r = await agent.respond('n?', {
+      schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
+    });
     expect(r.structured).toEqual({ n: 2 });
   });
 
   test('one repair with the violation quoted', async () => {
-    const { agent, model } = plainAgent(['{"mood": "angry", "line": "Grr", "coins": 1}', '{"mood": "sad", "line": "Grr", "coins": 1}']);
+    const { agent, model } = plainAgent([
+      '{"mood": "angry", "line": "Grr", "coins": 1}',
+      '{"mood": "sad", "line": "Grr", "coins": 1}',
+    ]);
     const r = await agent.respond('How are you?', { schema: mood() });
     expect(r.structured).toEqual({ mood: 'sad', line: 'Grr', coins: 1 });
     expect(model.kinds).toEqual(['structured', 'structured']);
@@ -97,7 +104,10 @@ describe('structured output', () => {
   });
 
   test('an invalid inline structured reply gets one structured repair step', async () => {
-    const { agent, model } = tavernAgent([Script.reply({ mood: 'furious', line: 'Out!', coins: 0 }), '{"mood": "sad", "line": "Out!", "coins": 0}']);
+    const { agent, model } = tavernAgent([
+      Script.reply({ mood: 'furious', line: 'Out!', coins: 0 }),
+      '{"mood": "sad", "line": "Out!", "coins": 0}',
+    ]);
     const r = await agent.respond('Hi', { schema: mood() });
     expect(r.structured).toEqual({ mood: 'sad', line: 'Out!', coins: 0 });
     expect(model.kinds).toEqual(['decide', 'structured']);
@@ -130,7 +140,9 @@ describe('structured output', () => {
     expect(model.requests[1].prompt).toContain('Assistant: mood: happy; line: Hi!; coins: 1');
     expect(model.requests[1].prompt).not.toContain('{"mood"');
 
-    const custom = plainAgent(['{"mood": "happy", "line": "Hi!", "coins": 1}', 'Fine.'], { structuredReplyRenderer: (v: unknown) => (v as { line: string }).line });
+    const custom = plainAgent(['{"mood": "happy", "line": "Hi!", "coins": 1}', 'Fine.'], {
+      structuredReplyRenderer: (v: unknown) => (v as { line: string }).line,
+    });
     await custom.agent.respond('Hello', { schema: mood() });
     await custom.agent.respond('And now?');
     expect(custom.model.requests[1].prompt).toContain('Assistant: Hi!\n');

@@ -7,14 +7,25 @@ describe('reading what the model writes', () => {
   test.each([
     ['canonical short form', Script.call('take_order', { item: 'ale', quantity: 2 })],
     ['truncated JSON', '{"tool": "take_order", "args": {"item": "ale", "quantity": 2'],
-    ['prose around the JSON', 'Sure! Here it is: {"tool": "take_order", "args": {"item": "ale", "quantity": 2}} Hope that helps.'],
+    [
+      'prose around the JSON',
+      'Sure! Here it is: {"tool": "take_order", "args": {"item": "ale", "quantity": 2}} Hope that helps.',
+    ],
     ['a code fence', '```json\n{"tool": "take_order", "args": {"item": "ale", "quantity": 2}}\n```'],
     ['the seed form', Script.action('take_order', { item: 'ale', quantity: 2 })],
     ['seed synonyms (name/parameters)', '{"name": "take_order", "parameters": {"item": "ale", "quantity": 2}}'],
     ['a camelCase tool name', '{"tool": "takeOrder", "args": {"item": "ale", "quantity": 2}}'],
     ['a spaced, capitalised tool name', '{"tool": "Take Order", "args": {"item": "ale", "quantity": 2}}'],
-    ['an OpenAI function object with string arguments', JSON.stringify({ function: { name: 'take_order', arguments: '{"item":"ale","quantity":2}' } })],
-    ['OpenAI tool_calls', JSON.stringify({ tool_calls: [{ type: 'function', function: { name: 'take_order', arguments: { item: 'ale', quantity: 2 } } }] })],
+    [
+      'an OpenAI function object with string arguments',
+      JSON.stringify({ function: { name: 'take_order', arguments: '{"item":"ale","quantity":2}' } }),
+    ],
+    [
+      'OpenAI tool_calls',
+      JSON.stringify({
+        tool_calls: [{ type: 'function', function: { name: 'take_order', arguments: { item: 'ale', quantity: 2 } } }],
+      }),
+    ],
     ['single quotes and a trailing comma', "{'tool': 'take_order', 'args': {'item': 'ale', 'quantity': 2,},}"],
     ['arguments next to the tool', '{"tool": "take_order", "item": "ale", "quantity": 2, "reason": "asked"}'],
     ['coercible values', '{"tool": "take_order", "args": {"item": "Ale", "quantity": "2"}}'],
@@ -49,7 +60,10 @@ describe('reading what the model writes', () => {
   });
 
   test('JSON envelopes (lineFirst off): garbage twice is a repair, then the reply without tools', async () => {
-    const { agent, model, log } = tavernAgent(['lorem ipsum dolor sit amet, consectetur adipiscing', '%%%% ###', 'Welcome!'], { lineFirst: false });
+    const { agent, model, log } = tavernAgent(
+      ['lorem ipsum dolor sit amet, consectetur adipiscing', '%%%% ###', 'Welcome!'],
+      { lineFirst: false },
+    );
     const r = await agent.respond('Hi');
     expect(r.text).toBe('Welcome!');
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
@@ -69,7 +83,11 @@ describe('reading what the model writes', () => {
   });
 
   test('an unknown tool twice: the reply follows without tools, nothing ran', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('summon_dragon'), Script.call('summon_dragon'), 'No dragons here.']);
+    const { agent, model, log } = tavernAgent([
+      Script.call('summon_dragon'),
+      Script.call('summon_dragon'),
+      'No dragons here.',
+    ]);
     const r = await agent.respond('Summon a dragon');
     expect(r.text).toBe('No dragons here.');
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
@@ -95,7 +113,9 @@ describe('reading what the model writes', () => {
     expect(r.toolCalls[0].rejected).toBe(true);
     expect(r.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 12 });
     const message = ToolOutput.render(r.toolCalls[0].output);
-    expect(message).toMatch(/^Error: The call was not made: the arguments for take_order are invalid: .*at most 10; got 12/);
+    expect(message).toMatch(
+      /^Error: The call was not made: the arguments for take_order are invalid: .*at most 10; got 12/,
+    );
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
     expect(model.requests[2].prompt).toContain('The call was not made');
     const uses = agent.history.filter((e) => e.type === 'toolUse');
@@ -116,13 +136,17 @@ describe('reading what the model writes', () => {
     expect(repairs).toEqual([false, true, false]);
     expect(model.requests[1].isRepair).toBe(true);
     expect(model.requests[1].prompt).toContain('$.quantity: must be at most 10; got 12');
-    expect(model.requests[1].prompt).toContain('Previous answer: {"tool":"take_order","args":{"item":"ale","quantity":12}}');
+    expect(model.requests[1].prompt).toContain(
+      'Previous answer: {"tool":"take_order","args":{"item":"ale","quantity":12}}',
+    );
     expect(log).toEqual(['take_order {"item":"ale","quantity":10}']);
     expect(r.steps.map((s) => s.isRepair)).toEqual([false, true, false]);
   });
 
   test('repairs switched off: one invalid answer is final', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('take_order', { item: 'mead', quantity: 1 }), 'No mead.'], { repairsInvalidOutput: false });
+    const { agent, model, log } = tavernAgent([Script.call('take_order', { item: 'mead', quantity: 1 }), 'No mead.'], {
+      repairsInvalidOutput: false,
+    });
     const r = await agent.respond('Mead');
     expect(model.kinds).toEqual(['decide', 'respond']);
     expect(r.toolCalls[0].rejected).toBe(true);
@@ -131,8 +155,14 @@ describe('reading what the model writes', () => {
 
   test('a tool error output is shown to the model and does not end the loop', async () => {
     const t = tavern();
-    const broken = AgentTool.local({ name: 'pay', description: 'Takes coins.' }, () => ToolOutput.error('purse is empty'));
-    const model = new ScriptedLanguageModel([Script.call('pay'), Script.call('check_menu'), Script.reply('Try the bread.')]);
+    const broken = AgentTool.local({ name: 'pay', description: 'Takes coins.' }, () =>
+      ToolOutput.error('purse is empty'),
+    );
+    const model = new ScriptedLanguageModel([
+      Script.call('pay'),
+      Script.call('check_menu'),
+      Script.reply('Try the bread.'),
+    ]);
     const agent = new Agent(model, { tools: [t.menu, broken], config: FAST });
     const r = await agent.respond('Pay');
     expect(r.toolCalls.map((c) => c.output.kind)).toEqual(['error', 'json']);
@@ -142,7 +172,10 @@ describe('reading what the model writes', () => {
 
 describe('inline replies and early stop', () => {
   test('reading stops as soon as the JSON object closes (the rest would only cost decode time)', async () => {
-    const { agent } = tavernAgent([Script.text('{"tool":"check_menu","args":{}} and then a long ramble that costs decode time on a phone', 8), Script.reply('Ale 3.')]);
+    const { agent } = tavernAgent([
+      Script.text('{"tool":"check_menu","args":{}} and then a long ramble that costs decode time on a phone', 8),
+      Script.reply('Ale 3.'),
+    ]);
     const run = agent.run('Menu');
     const outputs: string[] = [];
     run.on('stepFinished', (e) => outputs.push(e.output));
@@ -152,7 +185,10 @@ describe('inline replies and early stop', () => {
   });
 
   test('an inline reply cut off before its JSON closes is not final: the reply step writes it whole', async () => {
-    const { agent, model } = tavernAgent([Script.text('{"reply": "Our stew is the best in the valley, made with', 4), 'Our stew is the best in the valley, made with care.']);
+    const { agent, model } = tavernAgent([
+      Script.text('{"reply": "Our stew is the best in the valley, made with', 4),
+      'Our stew is the best in the valley, made with care.',
+    ]);
     const { events, error } = await collect(agent.run('Stew?'));
     expect(error).toBeUndefined();
     expect(model.kinds).toEqual(['decide', 'respond']);
@@ -200,7 +236,11 @@ describe('tool choices', () => {
   });
 
   test("'required' refuses the reply on the first step and repairs it, then decides freely", async () => {
-    const { agent, model, log } = tavernAgent([Script.reply('Hi!'), Script.call('check_menu'), Script.reply('Ale is 3.')]);
+    const { agent, model, log } = tavernAgent([
+      Script.reply('Hi!'),
+      Script.call('check_menu'),
+      Script.reply('Ale is 3.'),
+    ]);
     const run = agent.run('Hi', { toolChoice: 'required' });
     const modes: string[] = [];
     run.on('step', (e) => modes.push(e.step.toolCallingMode));
@@ -227,7 +267,10 @@ describe('tool choices', () => {
   });
 
   test('{tool} with parameters: a toolArguments step (envelope form accepted), then decide', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('take_order', { item: 'bread', quantity: '3' }), Script.reply('Three loaves.')]);
+    const { agent, model, log } = tavernAgent([
+      Script.call('take_order', { item: 'bread', quantity: '3' }),
+      Script.reply('Three loaves.'),
+    ]);
     const run = agent.run('Bread', { toolChoice: { tool: 'take_order' } });
     const modes: string[] = [];
     run.on('step', (e) => modes.push(e.step.toolCallingMode));
@@ -267,7 +310,11 @@ describe('tool choices', () => {
 
 describe('enabledTools', () => {
   test('narrows the offer; a call to a tool not offered is refused and repaired', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('take_order', { item: 'ale', quantity: 1 }), Script.call('check_menu'), Script.reply('Ale is 3.')]);
+    const { agent, model, log } = tavernAgent([
+      Script.call('take_order', { item: 'ale', quantity: 1 }),
+      Script.call('check_menu'),
+      Script.reply('Ale is 3.'),
+    ]);
     const run = agent.run('Menu', { enabledTools: ['check_menu'] });
     const offered: string[][] = [];
     run.on('step', (e) => offered.push(e.step.enabledTools));
@@ -307,7 +354,9 @@ describe('enabledTools', () => {
 
 describe('budgets', () => {
   test('maxToolRounds 1: the reply is forced after one tool', async () => {
-    const { agent, model, log } = tavernAgent([Script.call('check_menu'), 'Ale 3.'], { toolPolicy: { maxToolRounds: 1 } });
+    const { agent, model, log } = tavernAgent([Script.call('check_menu'), 'Ale 3.'], {
+      toolPolicy: { maxToolRounds: 1 },
+    });
     expect((await agent.respond('Menu')).text).toBe('Ale 3.');
     expect(model.kinds).toEqual(['decide', 'respond']);
     expect(log).toEqual(['check_menu']);
@@ -315,7 +364,11 @@ describe('budgets', () => {
 
   test('maxToolCalls 2: a model that keeps calling tools is made to reply', async () => {
     const { agent, model, log } = tavernAgent(
-      [Script.call('take_order', { item: 'ale', quantity: 1 }), Script.call('take_order', { item: 'stew', quantity: 1 }), 'Here you go.'],
+      [
+        Script.call('take_order', { item: 'ale', quantity: 1 }),
+        Script.call('take_order', { item: 'stew', quantity: 1 }),
+        'Here you go.',
+      ],
       { toolPolicy: { maxToolCalls: 2 } },
     );
     expect((await agent.respond('Everything')).text).toBe('Here you go.');
@@ -386,7 +439,10 @@ describe('dedupe', () => {
     const agent = new Agent(model, { tools: [dice], config: { dedupesToolCalls: false } });
     const r = await agent.respond('Roll twice');
     expect(rolls).toBe(2);
-    expect(r.toolCalls.map((c) => c.output)).toEqual([{ kind: 'json', value: 1 }, { kind: 'json', value: 2 }]);
+    expect(r.toolCalls.map((c) => c.output)).toEqual([
+      { kind: 'json', value: 1 },
+      { kind: 'json', value: 2 },
+    ]);
   });
 
   test('a failed call repeated runs again', async () => {
@@ -396,7 +452,11 @@ describe('dedupe', () => {
       if (n === 1) throw new Error('jammed');
       return 'open';
     });
-    const model = new ScriptedLanguageModel([Script.call('pick_lock'), Script.call('pick_lock'), Script.reply('Open!')]);
+    const model = new ScriptedLanguageModel([
+      Script.call('pick_lock'),
+      Script.call('pick_lock'),
+      Script.reply('Open!'),
+    ]);
     const agent = new Agent(model, { tools: [flaky] });
     await agent.respond('Pick it');
     expect(n).toBe(2);

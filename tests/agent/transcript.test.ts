@@ -28,12 +28,18 @@ describe('save and restore', () => {
     for (const form of [saved, JSON.stringify(saved), JSON.parse(JSON.stringify(saved))]) {
       const t = tavern();
       const model = new ScriptedLanguageModel([Script.reply('Welcome back.')]);
-      const restored = new Agent(model, { instructions: 'You are Mira, an innkeeper.', tools: [t.menu, t.order], transcript: form });
+      const restored = new Agent(model, {
+        instructions: 'You are Mira, an innkeeper.',
+        tools: [t.menu, t.order],
+        transcript: form,
+      });
       expect(restored.history).toEqual(agent.history);
       expect(restored.contextNote).toBe('The guest is a regular.');
       expect(restored.turnCount).toBe(1);
       await restored.respond('Hello again');
-      expect(model.requests[0].prompt).toContain('The guest is a regular.\n\nConversation:\nUser: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]\nAssistant: Ale 3.\nUser: Hello again');
+      expect(model.requests[0].prompt).toContain(
+        'The guest is a regular.\n\nConversation:\nUser: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]\nAssistant: Ale 3.\nUser: Hello again',
+      );
     }
   });
 
@@ -52,12 +58,33 @@ describe('save and restore', () => {
     ['a wrong type', { type: 'other', version: 1, transcript: { entries: [] } }],
     ['a wrong version', { type: TRANSCRIPT_FORMAT, version: 99, transcript: { entries: [] } }],
     ['no entries', { type: TRANSCRIPT_FORMAT, version: 1, transcript: {} }],
-    ['a bad entry type', { type: TRANSCRIPT_FORMAT, version: 1, transcript: { entries: [{ type: 'shout', text: 'x' }] } }],
+    [
+      'a bad entry type',
+      { type: TRANSCRIPT_FORMAT, version: 1, transcript: { entries: [{ type: 'shout', text: 'x' }] } },
+    ],
     ['a prompt without text', { type: TRANSCRIPT_FORMAT, version: 1, transcript: { entries: [{ type: 'prompt' }] } }],
-    ['a tool use without an id', { type: TRANSCRIPT_FORMAT, version: 1, transcript: { entries: [{ type: 'toolUse', call: { name: 'x' }, output: { kind: 'text', text: 'y' } }] } }],
-    ['a tool use with a bad output', { type: TRANSCRIPT_FORMAT, version: 1, transcript: { entries: [{ type: 'toolUse', call: { id: 'c', name: 'x', args: {} }, output: { kind: 'nope' } }] } }],
+    [
+      'a tool use without an id',
+      {
+        type: TRANSCRIPT_FORMAT,
+        version: 1,
+        transcript: { entries: [{ type: 'toolUse', call: { name: 'x' }, output: { kind: 'text', text: 'y' } }] },
+      },
+    ],
+    [
+      'a tool use with a bad output',
+      {
+        type: TRANSCRIPT_FORMAT,
+        version: 1,
+        transcript: {
+          entries: [{ type: 'toolUse', call: { id: 'c', name: 'x', args: {} }, output: { kind: 'nope' } }],
+        },
+      },
+    ],
   ])('a transcript with %s is invalid_request', (_label, transcript) => {
-    expect(() => new Agent(new ScriptedLanguageModel(), { transcript })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => new Agent(new ScriptedLanguageModel(), { transcript })).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
   });
 });
 
@@ -74,7 +101,9 @@ describe('compactHistory', () => {
     expect(agent.contextNote).toBe(note);
     expect(agent.history).toEqual(turns(4).slice(4));
     await agent.respond('Next');
-    expect(model.requests[1].prompt.startsWith('The guest ordered twice and paid.\n\nConversation:\nUser: Q3')).toBe(true);
+    expect(model.requests[1].prompt.startsWith('The guest ordered twice and paid.\n\nConversation:\nUser: Q3')).toBe(
+      true,
+    );
   });
 
   test('an earlier note is carried into the next summary; custom instructions are used', async () => {

@@ -5,7 +5,10 @@ import { collect, failure, FAST, shownText, tavernAgent, until } from './helpers
 
 describe('the queue', () => {
   test('turns run one at a time, in order; the second sees the first in its prompt', async () => {
-    const { agent, model } = tavernAgent([Script.delay(10, Script.reply('First answer.')), Script.reply('Second answer.')]);
+    const { agent, model } = tavernAgent([
+      Script.delay(10, Script.reply('First answer.')),
+      Script.reply('Second answer.'),
+    ]);
     const a = agent.run('First question');
     const b = agent.run('Second question');
     expect(a.status).toBe('queued');
@@ -77,7 +80,9 @@ describe('events', () => {
   });
 
   test('deltas add up in seed mode too, and a cleaned-up label never shows', async () => {
-    const { agent } = tavernAgent([Script.action('respond'), Script.text('Assistant: "Good evening, traveller."', 9)], { inlineReplies: false });
+    const { agent } = tavernAgent([Script.action('respond'), Script.text('Assistant: "Good evening, traveller."', 9)], {
+      inlineReplies: false,
+    });
     const { events } = await collect(agent.run('Evening'));
     const response = (events[events.length - 1] as Extract<AgentEvent, { type: 'completed' }>).response;
     expect(response.text).toBe('Good evening, traveller.');
@@ -217,10 +222,17 @@ describe('cancellation', () => {
   test('during a local tool: the tool sees its signal abort', async () => {
     let toolRunning = false;
     let toolSignalAborted = false;
-    const slow = AgentTool.local({ name: 'dig', description: 'Digs.' }, (_a, ctx) => new Promise((resolve) => {
-      toolRunning = true;
-      ctx.signal.addEventListener('abort', () => { toolSignalAborted = true; resolve('stopped'); });
-    }));
+    const slow = AgentTool.local(
+      { name: 'dig', description: 'Digs.' },
+      (_a, ctx) =>
+        new Promise((resolve) => {
+          toolRunning = true;
+          ctx.signal.addEventListener('abort', () => {
+            toolSignalAborted = true;
+            resolve('stopped');
+          });
+        }),
+    );
     const model = new ScriptedLanguageModel([Script.reply('Hi.'), Script.call('dig'), Script.reply('Dug.')]);
     const agent = new Agent(model, { tools: [slow], config: FAST });
     await agent.respond('Hello');
@@ -236,7 +248,11 @@ describe('cancellation', () => {
   });
 
   test('during an external tool wait: the pending call is dropped and a late answer is refused', async () => {
-    const door = AgentTool.external({ name: 'open_door', description: 'Opens.', parameters: JsonSchema.obj({ door: JsonSchema.string() }) });
+    const door = AgentTool.external({
+      name: 'open_door',
+      description: 'Opens.',
+      parameters: JsonSchema.obj({ door: JsonSchema.string() }),
+    });
     const model = new ScriptedLanguageModel([Script.call('open_door', { door: 'n' }), Script.reply('never')]);
     const agent = new Agent(model, { tools: [door], config: { externalToolTimeoutMs: 0 } });
     const run = agent.run('Open');
@@ -316,14 +332,19 @@ describe('a model error at each stage leaves the history as it was', () => {
   });
 
   test('in the respond step (seed mode)', async () => {
-    const { agent, expectUnchanged } = await withOneTurn([Script.action('check_menu'), Script.action('respond'), Script.fail('model_unavailable')], { inlineReplies: false });
+    const { agent, expectUnchanged } = await withOneTurn(
+      [Script.action('check_menu'), Script.action('respond'), Script.fail('model_unavailable')],
+      { inlineReplies: false },
+    );
     expect((await failure(agent.respond('Menu'))).code).toBe('model_unavailable');
     expectUnchanged();
   });
 
   test('in a toolArguments step', async () => {
     const { agent, expectUnchanged } = await withOneTurn([Script.fail('unsupported_language')]);
-    expect((await failure(agent.respond('Bread', { toolChoice: { tool: 'take_order' } }))).code).toBe('unsupported_language');
+    expect((await failure(agent.respond('Bread', { toolChoice: { tool: 'take_order' } }))).code).toBe(
+      'unsupported_language',
+    );
     expectUnchanged();
   });
 
@@ -354,7 +375,14 @@ describe('a model that ignores its signal', () => {
   const { Agent, AgentError } = require('../../src') as typeof import('../../src');
   test('cannot keep a cancelled turn, or the turns queued behind it, waiting', async () => {
     const deaf = {
-      capabilities: { modelName: 'deaf', maxInputTokens: 4000, maxOutputTokens: 256, systemInstructions: true, prefixCaching: false, nativeToolCalling: false },
+      capabilities: {
+        modelName: 'deaf',
+        maxInputTokens: 4000,
+        maxOutputTokens: 256,
+        systemInstructions: true,
+        prefixCaching: false,
+        nativeToolCalling: false,
+      },
       availability: () => Promise.resolve({ status: 'available' as const }),
       // Never yields and never looks at the signal.
       generate: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise<never>(() => undefined) }) }),
@@ -378,7 +406,10 @@ test('response(handler) called twice does not hand the same external call to the
   const ask = AgentTool.external({ name: 'ask', description: 'Asks the game.' });
   const agent = new Agent(new ScriptedLanguageModel([Script.call('ask'), Script.reply('Done.')]), { tools: [ask] });
   let handled = 0;
-  const handler = () => { handled++; return 'yes'; };
+  const handler = () => {
+    handled++;
+    return 'yes';
+  };
   const run = agent.run('Go');
   await new Promise<void>((resolve) => run.on('toolRequested', () => resolve()));
   void run.response(handler);
@@ -393,7 +424,9 @@ test('a game listener that throws neither fails the turn nor poisons the turns q
   const agent = new Agent(new ScriptedLanguageModel([Script.text('One.'), Script.text('Two.')]));
   const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const first = agent.run('1');
-  first.on('text', () => { throw new Error('bug in game listener'); });
+  first.on('text', () => {
+    throw new Error('bug in game listener');
+  });
   const second = agent.run('2');
   expect((await first.response()).text).toBe('One.');
   expect((await second.response()).text).toBe('Two.');

@@ -8,7 +8,10 @@ import * as path from 'path';
 import { isDeepStrictEqual } from 'util';
 import type { BridgeTransport } from '../../src/models/gemini-nano';
 
-export interface FixtureStep { dir: 'js->native' | 'native->js'; message: Record<string, unknown> }
+export interface FixtureStep {
+  dir: 'js->native' | 'native->js';
+  message: Record<string, unknown>;
+}
 export interface JsCall {
   call: 'availability' | 'download' | 'modelInfo' | 'generate' | 'countTokens' | 'prewarm';
   request?: Record<string, unknown>;
@@ -16,7 +19,12 @@ export interface JsCall {
   abortAfterChunks?: number;
   /** Disposes the model (the JS context going away) after this many chunks. */
   disposeAfterChunks?: number;
-  expect: { result?: unknown; error?: { code: string; retryAfterMs?: number; nativeCode?: number }; chunks?: string[]; progress?: unknown[] };
+  expect: {
+    result?: unknown;
+    error?: { code: string; retryAfterMs?: number; nativeCode?: number };
+    chunks?: string[];
+    progress?: unknown[];
+  };
 }
 export interface BridgeFixture {
   name: string;
@@ -31,7 +39,8 @@ export interface BridgeFixture {
 export const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'bridge');
 
 export function loadFixtures(): BridgeFixture[] {
-  return fs.readdirSync(FIXTURE_DIR)
+  return fs
+    .readdirSync(FIXTURE_DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, f), 'utf8')) as BridgeFixture);
@@ -91,7 +100,9 @@ export class FixturePlayer implements BridgeTransport {
 
   onMessage(listener: (message: string) => void): () => void {
     this.listeners.push(listener);
-    return () => { this.listeners = this.listeners.filter((l) => l !== listener); };
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   get finished(): boolean {
@@ -115,7 +126,11 @@ export class FixturePlayer implements BridgeTransport {
   }
 }
 
-export interface IncomingRequest { id?: string; method: string; params: Record<string, unknown> }
+export interface IncomingRequest {
+  id?: string;
+  method: string;
+  params: Record<string, unknown>;
+}
 
 /** A native side the test drives by hand: `onRequest` sees every JS message, `emit` answers. */
 export class ScriptedNative implements BridgeTransport {
@@ -135,7 +150,9 @@ export class ScriptedNative implements BridgeTransport {
 
   onMessage(listener: (message: string) => void): () => void {
     this.listeners.push(listener);
-    return () => { this.listeners = this.listeners.filter((l) => l !== listener); };
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   get listenerCount(): number {
@@ -145,7 +162,9 @@ export class ScriptedNative implements BridgeTransport {
   /** Sends a raw string or a JSON value to JS, asynchronously. */
   emit(message: unknown): void {
     const text = typeof message === 'string' ? message : JSON.stringify({ jsonrpc: '2.0', ...(message as object) });
-    setTimeout(() => { for (const l of this.listeners.slice()) l(text); }, 0);
+    setTimeout(() => {
+      for (const l of this.listeners.slice()) l(text);
+    }, 0);
   }
 
   methods(): string[] {
@@ -153,11 +172,25 @@ export class ScriptedNative implements BridgeTransport {
   }
 
   /** Answers ready and modelInfo like a nano-v3 device, and hands everything else to `handler`. */
-  static device(handler: (request: IncomingRequest, native: ScriptedNative) => void, info: Record<string, unknown> = {}): ScriptedNative {
+  static device(
+    handler: (request: IncomingRequest, native: ScriptedNative) => void,
+    info: Record<string, unknown> = {},
+  ): ScriptedNative {
     const native = new ScriptedNative();
     native.onRequest = (r) => {
       if (r.method === 'ready') native.emit({ id: r.id, result: { protocol: 1 } });
-      else if (r.method === 'modelInfo') native.emit({ id: r.id, result: { baseModelName: 'nano-v3', tokenLimit: 4000, systemInstructions: true, prefixCaching: true, thinking: false, ...info } });
+      else if (r.method === 'modelInfo')
+        native.emit({
+          id: r.id,
+          result: {
+            baseModelName: 'nano-v3',
+            tokenLimit: 4000,
+            systemInstructions: true,
+            prefixCaching: true,
+            thinking: false,
+            ...info,
+          },
+        });
       else handler(r, native);
     };
     return native;

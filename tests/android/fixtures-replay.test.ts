@@ -11,7 +11,10 @@ import { FixturePlayer, loadFixtures, settle, type JsCall } from './fixture-play
 
 const fixtures = loadFixtures();
 
-async function run(model: GeminiNanoModel, call: JsCall): Promise<{ result?: unknown; error?: AgentError; chunks: string[]; progress: DownloadProgress[] }> {
+async function run(
+  model: GeminiNanoModel,
+  call: JsCall,
+): Promise<{ result?: unknown; error?: AgentError; chunks: string[]; progress: DownloadProgress[] }> {
   const chunks: string[] = [];
   const progress: DownloadProgress[] = [];
   try {
@@ -51,14 +54,22 @@ describe('shared bridge fixtures (TypeScript side)', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(14);
     for (const f of fixtures) {
       expect(typeof f.name).toBe('string');
-      expect(f.steps[0]).toEqual({ dir: 'js->native', message: { jsonrpc: '2.0', id: 1, method: 'ready', params: expect.objectContaining({ protocol: 1 }) } });
+      expect(f.steps[0]).toEqual({
+        dir: 'js->native',
+        message: { jsonrpc: '2.0', id: 1, method: 'ready', params: expect.objectContaining({ protocol: 1 }) },
+      });
       expect(f.js.length).toBeGreaterThan(0);
     }
   });
 
   it.each(fixtures.map((f) => [f.name, f] as const))('replays %s', async (_name, fixture) => {
     const player = new FixturePlayer(fixture.steps);
-    const model = new GeminiNanoModel({ ...fixture.model, transport: player, readyTimeoutMs: 2000, requestTimeoutMs: 2000 });
+    const model = new GeminiNanoModel({
+      ...fixture.model,
+      transport: player,
+      readyTimeoutMs: 2000,
+      requestTimeoutMs: 2000,
+    });
     for (const call of fixture.js) {
       const outcome = await run(model, call);
       if (call.expect.error) {

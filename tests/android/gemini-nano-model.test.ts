@@ -20,7 +20,10 @@ async function failure(promise: Promise<unknown>): Promise<AgentError> {
   throw new Error('expected a failure');
 }
 
-async function collect(iterable: AsyncIterable<GenerationChunk>, onChunk?: (c: GenerationChunk, n: number) => void): Promise<GenerationChunk[]> {
+async function collect(
+  iterable: AsyncIterable<GenerationChunk>,
+  onChunk?: (c: GenerationChunk, n: number) => void,
+): Promise<GenerationChunk[]> {
   const out: GenerationChunk[] = [];
   for await (const c of iterable) {
     out.push(c);
@@ -29,20 +32,28 @@ async function collect(iterable: AsyncIterable<GenerationChunk>, onChunk?: (c: G
   return out;
 }
 
-const chunk = (id: string | undefined, delta: string, seq: number) => ({ method: 'generate/chunk', params: { id, delta, seq } });
+const chunk = (id: string | undefined, delta: string, seq: number) => ({
+  method: 'generate/chunk',
+  params: { id, delta, seq },
+});
 
 describe('GeminiNanoModel: a native side that never answers', () => {
   it('reports unreachable from availability() with a hint about the Android module', async () => {
     const native = new ScriptedNative();
     const model = new GeminiNanoModel({ transport: native, ...fast });
     const a = await model.availability();
-    expect(a).toEqual({ status: 'unavailable', reason: 'unreachable', detail: expect.stringContaining('oam-cocos Android module') });
+    expect(a).toEqual({
+      status: 'unavailable',
+      reason: 'unreachable',
+      detail: expect.stringContaining('oam-cocos Android module'),
+    });
     expect(native.methods()).toEqual(['ready', 'cancel']);
   });
 
   it('names the cause the transport can tell (a bridge taken over, the module missing) instead of the generic timeout', async () => {
     const native = new ScriptedNative();
-    const cause = 'Game code called JsbBridge.setCallback after JsbBridgeWrapper installed its callback (now held by com.example.AppActivity$1)';
+    const cause =
+      'Game code called JsbBridge.setCallback after JsbBridgeWrapper installed its callback (now held by com.example.AppActivity$1)';
     native.diagnose = () => cause;
     const model = new GeminiNanoModel({ transport: native, ...fast });
     const e = await failure(model.connect());
@@ -52,7 +63,12 @@ describe('GeminiNanoModel: a native side that never answers', () => {
   });
 
   it('keeps the generic message when the transport cannot tell, or its diagnosis throws', async () => {
-    for (const diagnose of [() => undefined, () => { throw new Error('reflection failed'); }]) {
+    for (const diagnose of [
+      () => undefined,
+      () => {
+        throw new Error('reflection failed');
+      },
+    ]) {
       const native = new ScriptedNative();
       native.diagnose = diagnose;
       const e = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
@@ -84,7 +100,9 @@ describe('GeminiNanoModel: a native side that never answers', () => {
     expect(first.code).toBe('generation_failed');
     expect(silent.methods()).toEqual(['ready', 'modelInfo', 'generate', 'cancel']);
 
-    const stalling = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit(chunk(r.id, 'Hel', 0)); });
+    const stalling = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit(chunk(r.id, 'Hel', 0));
+    });
     const model2 = new GeminiNanoModel({ transport: stalling, ...fast });
     const seen: string[] = [];
     const midway = await failure(collect(model2.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta)));
@@ -119,15 +137,23 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
   });
 
   it('fails the pending generation when the answer has the wrong shape', async () => {
-    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit({ id: r.id, result: { txt: 'nope' } }); });
-    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ id: r.id, result: { txt: 'nope' } });
+    });
+    const e = await failure(
+      generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
+    );
     expect(e.code).toBe('generation_failed');
     expect(e.message).toMatch(/malformed generate answer/);
   });
 
   it('fails a generation whose chunk has the wrong shape, and tells native to stop', async () => {
-    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') n.emit({ method: 'generate/chunk', params: { id: r.id, delta: 5, seq: 0 } }); });
-    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') n.emit({ method: 'generate/chunk', params: { id: r.id, delta: 5, seq: 0 } });
+    });
+    const e = await failure(
+      generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
+    );
     expect(e.message).toMatch(/malformed chunk/);
     const generate = native.received.find((r) => r.method === 'generate');
     expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: generate?.id } });
@@ -141,7 +167,9 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
       n.emit(chunk(r.id, ' there', 2));
       n.emit({ id: r.id, result: { text: 'Hi 😀 there', finishReason: 'stop' } });
     });
-    const e = await failure(generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }));
+    const e = await failure(
+      generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
+    );
     expect(e.code).toBe('generation_failed');
     expect(e.message).toMatch(/lost/);
   });
@@ -159,7 +187,11 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
 
   it('answers availability with unknown when native sends nonsense', async () => {
     const native = ScriptedNative.device((r, n) => n.emit({ id: r.id, result: { status: 'maybe' } }));
-    expect(await new GeminiNanoModel({ transport: native, ...fast }).availability()).toEqual({ status: 'unavailable', reason: 'unknown', detail: expect.any(String) });
+    expect(await new GeminiNanoModel({ transport: native, ...fast }).availability()).toEqual({
+      status: 'unavailable',
+      reason: 'unknown',
+      detail: expect.any(String),
+    });
   });
 });
 
@@ -171,17 +203,30 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
         generateId = r.id;
         n.emit(chunk(r.id, 'Hel', 0));
       }
-      if (r.method === 'countTokens') n.emit({ id: null, error: { code: -32700, message: 'Parse error: not a JSON object.', data: { code: 'invalid_request' } } });
+      if (r.method === 'countTokens')
+        n.emit({
+          id: null,
+          error: { code: -32700, message: 'Parse error: not a JSON object.', data: { code: 'invalid_request' } },
+        });
     });
     // Timeouts far beyond the test: the failure must come from the null-id answer, not a timer.
-    const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60_000, firstChunkTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+    const model = new GeminiNanoModel({
+      transport: native,
+      requestTimeoutMs: 60_000,
+      firstChunkTimeoutMs: 60_000,
+      idleTimeoutMs: 60_000,
+    });
     const seen: string[] = [];
     const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta));
     await settle(20);
     const count = model.countTokens('broken');
     await settle(20);
     expect(await count).toBeNull();
-    expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: native.received.find((r) => r.method === 'countTokens')?.id } });
+    expect(native.received.at(-1)).toEqual({
+      jsonrpc: '2.0',
+      method: 'cancel',
+      params: { id: native.received.find((r) => r.method === 'countTokens')?.id },
+    });
     // The generation that already streamed is untouched and finishes normally.
     native.emit({ id: generateId, result: { text: 'Hello', finishReason: 'stop' } });
     expect((await generation).at(-1)?.text).toBe('Hello');
@@ -190,12 +235,15 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
 
   it('rejects with generation_failed and the native message', async () => {
     const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'warmup') n.emit({ id: null, error: { code: -32600, message: 'Invalid JSON-RPC 2.0 request.' } });
+      if (r.method === 'warmup')
+        n.emit({ id: null, error: { code: -32600, message: 'Invalid JSON-RPC 2.0 request.' } });
     });
     const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60_000 });
     const e = await failure(model.prewarm());
     expect(e.code).toBe('generation_failed');
-    expect(e.message).toBe("The native side could not read the 'warmup' request: Invalid JSON-RPC 2.0 request. (JSON-RPC -32600).");
+    expect(e.message).toBe(
+      "The native side could not read the 'warmup' request: Invalid JSON-RPC 2.0 request. (JSON-RPC -32600).",
+    );
   });
 
   it('is left to the timeouts when several requests could be the unread one (a generation still in prefill)', async () => {
@@ -204,7 +252,12 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
       if (r.method === 'generate') generateId = r.id; // prefill: nothing sent back yet
       if (r.method === 'countTokens') n.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
     });
-    const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60, firstChunkTimeoutMs: 60_000, idleTimeoutMs: 60_000 });
+    const model = new GeminiNanoModel({
+      transport: native,
+      requestTimeoutMs: 60,
+      firstChunkTimeoutMs: 60_000,
+      idleTimeoutMs: 60_000,
+    });
     const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), () => undefined);
     await settle(20);
     const count = model.countTokens('broken');
@@ -227,10 +280,11 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
 });
 
 describe('GeminiNanoModel: two models on one bridge event', () => {
-  it('never resolve each other\'s requests', async () => {
+  it("never resolve each other's requests", async () => {
     // A native double that answers with what each request carried, so a crossed answer shows.
     const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ id: r.id, result: { text: String(r.params.prompt), finishReason: 'stop' } });
+      if (r.method === 'generate')
+        n.emit({ id: r.id, result: { text: String(r.params.prompt), finishReason: 'stop' } });
       if (r.method === 'countTokens') n.emit({ id: r.id, result: { totalTokens: String(r.params.text).length } });
     });
     const a = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, firstChunkTimeoutMs: 2000 });
@@ -253,7 +307,9 @@ describe('GeminiNanoModel: cancellation', () => {
     const native = new ScriptedNative();
     const c = new Canceller();
     c.abort();
-    const e = await failure(collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text', prompt: 'x' }, c.signal)));
+    const e = await failure(
+      collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text', prompt: 'x' }, c.signal)),
+    );
     expect(e.code).toBe('cancelled');
     expect(native.received).toEqual([]);
   });
@@ -272,7 +328,12 @@ describe('GeminiNanoModel: cancellation', () => {
     const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
     const c = new Canceller();
     const seen: string[] = [];
-    const e = await failure(collect(model.generate({ kind: 'text', prompt: 'x' }, c.signal), (ch) => { seen.push(ch.delta); c.abort(); }));
+    const e = await failure(
+      collect(model.generate({ kind: 'text', prompt: 'x' }, c.signal), (ch) => {
+        seen.push(ch.delta);
+        c.abort();
+      }),
+    );
     expect(e.code).toBe('cancelled');
     const first = pending[0];
     expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: first.id } });
@@ -284,7 +345,12 @@ describe('GeminiNanoModel: cancellation', () => {
   });
 
   it('sends cancel when the consumer stops reading early', async () => {
-    const native = ScriptedNative.device((r, n) => { if (r.method === 'generate') { n.emit(chunk(r.id, 'a', 0)); n.emit(chunk(r.id, 'b', 1)); } });
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'generate') {
+        n.emit(chunk(r.id, 'a', 0));
+        n.emit(chunk(r.id, 'b', 1));
+      }
+    });
     const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
     for await (const c of model.generate({ kind: 'text', prompt: 'x' })) {
       expect(c.delta).toBe('a');
@@ -294,8 +360,16 @@ describe('GeminiNanoModel: cancellation', () => {
   });
 
   it('stops waiting for a download when its signal aborts', async () => {
-    const native = ScriptedNative.device((r, n) => { if (r.method === 'download') n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 10, totalBytes: 100 } }); });
-    const model = new GeminiNanoModel({ transport: native, ...fast, downloadIdleTimeoutMs: 5000, requestTimeoutMs: 5000 });
+    const native = ScriptedNative.device((r, n) => {
+      if (r.method === 'download')
+        n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 10, totalBytes: 100 } });
+    });
+    const model = new GeminiNanoModel({
+      transport: native,
+      ...fast,
+      downloadIdleTimeoutMs: 5000,
+      requestTimeoutMs: 5000,
+    });
     const c = new Canceller();
     const e = await failure(model.download({ signal: c.signal, onProgress: () => c.abort() }));
     expect(e.code).toBe('cancelled');
@@ -305,7 +379,9 @@ describe('GeminiNanoModel: cancellation', () => {
 describe('GeminiNanoModel: downloads, capabilities, options', () => {
   it('shares one native download among concurrent callers and reports progress to listeners', async () => {
     const fixture = loadFixture('download-in-progress');
-    const steps = fixture.steps.filter((s) => !(s.message.method === 'availability' || (s.message as { id?: number }).id === 2));
+    const steps = fixture.steps.filter(
+      (s) => !(s.message.method === 'availability' || (s.message as { id?: number }).id === 2),
+    );
     const renumbered = JSON.parse(JSON.stringify(steps).replace(/"id":3/g, '"id":2')) as typeof steps;
     const player = new FixturePlayer(renumbered);
     const model = new GeminiNanoModel({ transport: player, ...fast, requestTimeoutMs: 2000 });
@@ -326,7 +402,12 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
       }
       if (r.method === 'availability') n.emit({ id: r.id, result: { status: 'downloading' } });
     });
-    const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, downloadIdleTimeoutMs: 2000 });
+    const model = new GeminiNanoModel({
+      transport: native,
+      ...fast,
+      requestTimeoutMs: 2000,
+      downloadIdleTimeoutMs: 2000,
+    });
     const done = model.download();
     await settle(20);
     expect(await model.availability()).toEqual({ status: 'downloading', bytesDownloaded: 300, totalBytes: 1000 });
@@ -335,17 +416,36 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
   });
 
   it('updates capabilities from modelInfo and honours maxInputTokens and prefixCaching: false', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
-    }, { tokenLimit: 8192 });
+    const native = ScriptedNative.device(
+      (r, n) => {
+        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      },
+      { tokenLimit: 8192 },
+    );
     const model = new GeminiNanoModel({ transport: native, ...fast, prefixCaching: false, maxInputTokens: 3000 });
     expect(model.capabilities).toMatchObject({ modelName: 'gemini-nano', maxInputTokens: 3000, prefixCaching: false });
     const seen: unknown[] = [];
     model.onCapabilities((c) => seen.push(c));
-    await generateText(model, { kind: 'text', systemInstruction: 'Be brief.', promptPrefix: 'P:', prompt: 'x', seed: 7 });
-    expect(model.capabilities).toMatchObject({ modelName: 'nano-v3', maxInputTokens: 3000, systemInstructions: true, prefixCaching: false, nativeToolCalling: false });
+    await generateText(model, {
+      kind: 'text',
+      systemInstruction: 'Be brief.',
+      promptPrefix: 'P:',
+      prompt: 'x',
+      seed: 7,
+    });
+    expect(model.capabilities).toMatchObject({
+      modelName: 'nano-v3',
+      maxInputTokens: 3000,
+      systemInstructions: true,
+      prefixCaching: false,
+      nativeToolCalling: false,
+    });
     expect(seen).toHaveLength(1);
-    expect(native.received.find((r) => r.method === 'generate')?.params).toEqual({ systemInstruction: 'Be brief.', prompt: 'P:x', seed: 7 });
+    expect(native.received.find((r) => r.method === 'generate')?.params).toEqual({
+      systemInstruction: 'Be brief.',
+      prompt: 'P:x',
+      seed: 7,
+    });
   });
 
   it('uses the device token limit when no override is given', async () => {
@@ -357,19 +457,34 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
   });
 
   it('sends the model selection in ready, and asks for thinking only for listed kinds on devices that have it', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
-    }, { thinking: true });
-    const model = new GeminiNanoModel({ transport: native, ...fast, modelPreference: 'full', releaseStage: 'stable', thinkingFor: ['decide'] });
+    const native = ScriptedNative.device(
+      (r, n) => {
+        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      },
+      { thinking: true },
+    );
+    const model = new GeminiNanoModel({
+      transport: native,
+      ...fast,
+      modelPreference: 'full',
+      releaseStage: 'stable',
+      thinkingFor: ['decide'],
+    });
     await generateText(model, { kind: 'decide', prompt: 'a' });
     await generateText(model, { kind: 'respond', prompt: 'b' });
     expect(native.received[0].params).toEqual({ protocol: 1, preference: 'full', releaseStage: 'stable' });
-    expect(native.received.filter((r) => r.method === 'generate').map((r) => r.params)).toEqual([{ prompt: 'a', thinking: true }, { prompt: 'b' }]);
+    expect(native.received.filter((r) => r.method === 'generate').map((r) => r.params)).toEqual([
+      { prompt: 'a', thinking: true },
+      { prompt: 'b' },
+    ]);
 
     const noThinking = ScriptedNative.device((r, n) => {
       if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
     });
-    await generateText(new GeminiNanoModel({ transport: noThinking, ...fast, thinkingFor: ['decide'] }), { kind: 'decide', prompt: 'a' });
+    await generateText(new GeminiNanoModel({ transport: noThinking, ...fast, thinkingFor: ['decide'] }), {
+      kind: 'decide',
+      prompt: 'a',
+    });
     expect(noThinking.received.find((r) => r.method === 'generate')?.params).toEqual({ prompt: 'a' });
     expect(noThinking.received[0].params).toEqual({ protocol: 1 });
   });
@@ -383,9 +498,17 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
       // no system instruction support, caching: the system text is the cached prefix
       [{ systemInstructions: false }, { systemInstruction: 'S', prompt: 'x' }, { promptPrefix: 'S\n\n', prompt: 'x' }],
       // neither: everything in the prompt, system first
-      [{ systemInstructions: false, prefixCaching: false }, { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' }, { prompt: 'S\n\nPx' }],
+      [
+        { systemInstructions: false, prefixCaching: false },
+        { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' },
+        { prompt: 'S\n\nPx' },
+      ],
       // no caching: ML Kit's system instruction, prefix concatenated
-      [{ prefixCaching: false }, { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' }, { systemInstruction: 'S', prompt: 'Px' }],
+      [
+        { prefixCaching: false },
+        { systemInstruction: 'S', promptPrefix: 'P', prompt: 'x' },
+        { systemInstruction: 'S', prompt: 'Px' },
+      ],
     ];
     for (const [info, request, expected] of cases) {
       const native = ScriptedNative.device((r, n) => {
@@ -398,11 +521,15 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
 
   it('rejects bad options and bad requests before anything is sent', async () => {
     const native = new ScriptedNative();
-    expect(() => new GeminiNanoModel({ transport: native, modelPreference: 'huge' as never })).toThrow(/modelPreference/);
+    expect(() => new GeminiNanoModel({ transport: native, modelPreference: 'huge' as never })).toThrow(
+      /modelPreference/,
+    );
     expect(() => new GeminiNanoModel({ transport: native, releaseStage: 'beta' as never })).toThrow(/releaseStage/);
     expect(() => new GeminiNanoModel({ transport: native, maxInputTokens: 10 })).toThrow(AgentError);
     expect(() => new GeminiNanoModel({} as never)).toThrow(/transport/);
-    const e = await failure(collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text' } as never)));
+    const e = await failure(
+      collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text' } as never)),
+    );
     expect(e.code).toBe('invalid_request');
     expect(native.received).toEqual([]);
   });
@@ -410,7 +537,10 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
   it('returns null from countTokens when native fails or answers nonsense', async () => {
     let n = 0;
     const native = ScriptedNative.device((r, nat) => {
-      if (r.method === 'countTokens') nat.emit(n++ === 0 ? { id: r.id, result: { totalTokens: -3 } } : { id: r.id, error: { code: -32001, message: 'no' } });
+      if (r.method === 'countTokens')
+        nat.emit(
+          n++ === 0 ? { id: r.id, result: { totalTokens: -3 } } : { id: r.id, error: { code: -32001, message: 'no' } },
+        );
     });
     const model = new GeminiNanoModel({ transport: native, ...fast });
     expect(await model.countTokens('a')).toBeNull();
@@ -451,7 +581,9 @@ describe('prewarm', () => {
   });
 
   it('no prefix, or a device without prefix caching: the warm-up alone', async () => {
-    const answer = (r: IncomingRequest, n: ScriptedNative) => { if (r.method === 'warmup') n.emit({ id: r.id, result: {} }); };
+    const answer = (r: IncomingRequest, n: ScriptedNative) => {
+      if (r.method === 'warmup') n.emit({ id: r.id, result: {} });
+    };
     const bare = ScriptedNative.device(answer);
     await new GeminiNanoModel({ transport: bare, ...fast }).prewarm('You are Mira.');
     expect(bare.methods()).toEqual(['ready', 'warmup', 'modelInfo']);

@@ -6,10 +6,17 @@
 const sent: Array<{ event: string; arg?: string }> = [];
 const order: string[] = [];
 const fake = {
-  game: { restart: jest.fn(() => { order.push('restart'); }) },
+  game: {
+    restart: jest.fn(() => {
+      order.push('restart');
+    }),
+  },
   native: {
     jsbBridgeWrapper: {
-      dispatchEventToNative: (event: string, arg?: string) => { sent.push({ event, arg }); order.push(`send:${arg}`); },
+      dispatchEventToNative: (event: string, arg?: string) => {
+        sent.push({ event, arg });
+        order.push(`send:${arg}`);
+      },
       addNativeEventListener: jest.fn(),
       removeNativeEventListener: jest.fn(),
     },
@@ -26,7 +33,9 @@ interface TransportLike {
   diagnose(): string | undefined;
   dispose(): void;
 }
-const { JsbBridgeTransport } = require('../../assets/bridge/JsbBridgeTransport') as { JsbBridgeTransport: new () => TransportLike };
+const { JsbBridgeTransport } = require('../../assets/bridge/JsbBridgeTransport') as {
+  JsbBridgeTransport: new () => TransportLike;
+};
 
 const DETACH = '{"jsonrpc":"2.0","method":"detach","params":{}}';
 
@@ -61,23 +70,40 @@ describe('JsbBridgeTransport on a native build', () => {
   });
 
   test('diagnose: JsbBridge.setCallback taken on the Java side, named with the class holding it', () => {
-    fake.native.reflection.callStaticMethod.mockReturnValue(JSON.stringify({ module: 'oam-nano', protocol: 1, callback: 'replaced', callbackClass: 'com.example.game.AppActivity$1' }));
+    fake.native.reflection.callStaticMethod.mockReturnValue(
+      JSON.stringify({
+        module: 'oam-nano',
+        protocol: 1,
+        callback: 'replaced',
+        callbackClass: 'com.example.game.AppActivity$1',
+      }),
+    );
     const t = new JsbBridgeTransport();
-    expect(t.diagnose()).toMatch(/^Game code called JsbBridge\.setCallback .*\(now held by com\.example\.game\.AppActivity\$1\).*addScriptEventListener/);
-    expect(fake.native.reflection.callStaticMethod).toHaveBeenCalledWith('com/oamcocos/nano/android/OamNanoProbe', 'describe', '()Ljava/lang/String;');
+    expect(t.diagnose()).toMatch(
+      /^Game code called JsbBridge\.setCallback .*\(now held by com\.example\.game\.AppActivity\$1\).*addScriptEventListener/,
+    );
+    expect(fake.native.reflection.callStaticMethod).toHaveBeenCalledWith(
+      'com/oamcocos/nano/android/OamNanoProbe',
+      'describe',
+      '()Ljava/lang/String;',
+    );
     t.dispose();
   });
 
   test('diagnose: the module missing from the APK (the probe cannot be called, or throws)', () => {
     const t = new JsbBridgeTransport();
     expect(t.diagnose()).toMatch(/not in this APK.*instant app/);
-    fake.native.reflection.callStaticMethod.mockImplementation(() => { throw new Error('ClassNotFoundException'); });
+    fake.native.reflection.callStaticMethod.mockImplementation(() => {
+      throw new Error('ClassNotFoundException');
+    });
     expect(t.diagnose()).toMatch(/not in this APK/);
     t.dispose();
   });
 
   test('diagnose: nothing to say when the module is there and the wrapper holds the callback', () => {
-    fake.native.reflection.callStaticMethod.mockReturnValue(JSON.stringify({ module: 'oam-nano', protocol: 1, callback: 'jsbBridgeWrapper' }));
+    fake.native.reflection.callStaticMethod.mockReturnValue(
+      JSON.stringify({ module: 'oam-nano', protocol: 1, callback: 'jsbBridgeWrapper' }),
+    );
     const t = new JsbBridgeTransport();
     expect(t.diagnose()).toBeUndefined();
     t.dispose();

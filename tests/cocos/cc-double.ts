@@ -26,7 +26,9 @@ type Listener = { callback: (...args: unknown[]) => void; target?: unknown; once
 const MAX_EMIT_ARGS = 5;
 
 function isDestroyedTarget(target: unknown): boolean {
-  return !!target && typeof target === 'object' && 'isValid' in target && (target as { isValid: boolean }).isValid === false;
+  return (
+    !!target && typeof target === 'object' && 'isValid' in target && (target as { isValid: boolean }).isValid === false
+  );
 }
 
 export class EventTarget {
@@ -34,13 +36,15 @@ export class EventTarget {
 
   on<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
     const list = this.list(type);
-    if (!list.some((l) => l.callback === callback && l.target === target)) list.push({ callback: callback as Listener['callback'], target, once: false });
+    if (!list.some((l) => l.callback === callback && l.target === target))
+      list.push({ callback: callback as Listener['callback'], target, once: false });
     return callback;
   }
 
   once<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
     const list = this.list(type);
-    if (!list.some((l) => l.callback === callback && l.target === target)) list.push({ callback: callback as Listener['callback'], target, once: true });
+    if (!list.some((l) => l.callback === callback && l.target === target))
+      list.push({ callback: callback as Listener['callback'], target, once: true });
     return callback;
   }
 
@@ -53,7 +57,11 @@ export class EventTarget {
   }
 
   targetOff(target: unknown): void {
-    for (const type of Array.from(this.listeners.keys())) this.store(type, (this.listeners.get(type) as Listener[]).filter((l) => l.target !== target));
+    for (const type of Array.from(this.listeners.keys()))
+      this.store(
+        type,
+        (this.listeners.get(type) as Listener[]).filter((l) => l.target !== target),
+      );
   }
 
   emit(type: string, ...args: unknown[]): void {
@@ -63,10 +71,17 @@ export class EventTarget {
     const passed = Array.from({ length: MAX_EMIT_ARGS }, (_, i) => args[i]);
     for (const l of list.slice()) {
       if (isDestroyedTarget(l.target)) {
-        this.store(type, (this.listeners.get(type) || []).filter((x) => x !== l));
+        this.store(
+          type,
+          (this.listeners.get(type) || []).filter((x) => x !== l),
+        );
         continue;
       }
-      if (l.once) this.store(type, (this.listeners.get(type) || []).filter((x) => x !== l));
+      if (l.once)
+        this.store(
+          type,
+          (this.listeners.get(type) || []).filter((x) => x !== l),
+        );
       l.callback.apply(l.target, passed);
     }
   }

@@ -6,7 +6,24 @@
  *
  * Call after `jest.mock('cc', …)`, `jest.mock('cc/env', …)` and the runtime mock.
  */
-import type { ChromePromptModel, AgentError, AgentTool, Decision, DialogueTurn, LanguageModel, ModelScheduler, NPC, ToolCall, WorldState, GeminiNanoModel, BridgeTransport, ModelAvailability, KeywordModelOptions, ModelSchedulerOptions, SchedulerStats } from '../../src';
+import type {
+  ChromePromptModel,
+  AgentError,
+  AgentTool,
+  Decision,
+  DialogueTurn,
+  LanguageModel,
+  ModelScheduler,
+  NPC,
+  ToolCall,
+  WorldState,
+  GeminiNanoModel,
+  BridgeTransport,
+  ModelAvailability,
+  KeywordModelOptions,
+  ModelSchedulerOptions,
+  SchedulerStats,
+} from '../../src';
 import type { Component, JsonAsset } from './cc-double';
 
 export interface OamRuntimeConfigLike {
@@ -129,7 +146,10 @@ export interface Components {
   NanoStatus: Ctor<NanoStatusLike>;
   JsbBridgeTransport: { new (eventName?: string): JsbBridgeTransportLike; isSupported(): boolean };
   OamRuntimeSettings: Ctor<Component & { openaiUrl: string; openaiModel: string; callsPerMinute: number }>;
-  NPC_EVENTS: Record<'line' | 'emotion' | 'toolCall' | 'externalTool' | 'toolResult' | 'turn' | 'bark' | 'fallback' | 'error', string>;
+  NPC_EVENTS: Record<
+    'line' | 'emotion' | 'toolCall' | 'externalTool' | 'toolResult' | 'turn' | 'bark' | 'fallback' | 'error',
+    string
+  >;
   WORLD_CHANGED: string;
   DECISION: string;
   DECISION_ERROR: string;
@@ -140,5 +160,8 @@ export interface Components {
 
 /** The public surface of assets/index.ts, loaded through the module mocks. */
 export function loadComponents(): Components {
-  return { ...require('../../assets/index'), emitSafely: require('../../assets/components/emitSafely').emitSafely } as Components;
+  return {
+    ...require('../../assets/index'),
+    emitSafely: require('../../assets/components/emitSafely').emitSafely,
+  } as Components;
 }

@@ -11,7 +11,9 @@ import { JsonAsset, Node, type Component } from './cc-double';
 
 /** A reply step that fits whichever step the agent asks for (decide with inline reply, or structured). */
 export function say(line: string, emotion = 'neutral'): ScriptStep {
-  return Script.dynamic((r) => (r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line })));
+  return Script.dynamic((r) =>
+    r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
+  );
 }
 
 export const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm and quick-witted' };

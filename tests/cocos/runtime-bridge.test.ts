@@ -18,7 +18,8 @@ function fakeNativeHost(wrapper: cc.FakeBridgeWrapper, availability: Record<stri
     original(event, arg);
     const msg = JSON.parse(arg as string);
     methods.push(msg.method);
-    const reply = (body: object) => setTimeout(() => wrapper.dispatchEventToScript(BRIDGE_EVENT, JSON.stringify({ jsonrpc: '2.0', ...body })), 1);
+    const reply = (body: object) =>
+      setTimeout(() => wrapper.dispatchEventToScript(BRIDGE_EVENT, JSON.stringify({ jsonrpc: '2.0', ...body })), 1);
     if (msg.method === 'ready') reply({ id: msg.id, result: { protocol: 1, platform: 'android' } });
     else if (msg.method === 'availability') reply({ id: msg.id, result: availability });
     else if (msg.method === 'warmup') reply({ id: msg.id, result: {} });
@@ -98,7 +99,11 @@ describe('OamRuntime reconfiguration', () => {
     await expect(npc.talk('hi')).resolves.toMatchObject({ line: 'From the second model.' });
     expect(first.calls).toBe(0);
     const answer = { choice: 'go', reason: 'Why not.', confidence: 80 };
-    C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([Script.dynamic((r) => JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer))]) });
+    C.OamRuntime.configure({
+      languageModel: new ScriptedLanguageModel([
+        Script.dynamic((r) => JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer)),
+      ]),
+    });
     await expect(decider.decide('A door opens.')).resolves.toMatchObject({ optionId: 'go' });
   });
 
@@ -112,7 +117,11 @@ describe('OamRuntime reconfiguration', () => {
     await status.refresh();
     const download = status.download();
     for (const scene of ['tavern', 'street']) {
-      mount(C.OamRuntimeSettings, { openaiUrl: '', openaiModel: 'default', callsPerMinute: 30 }, new cc.Node(`${scene}-settings`));
+      mount(
+        C.OamRuntimeSettings,
+        { openaiUrl: '', openaiModel: 'default', callsPerMinute: 30 },
+        new cc.Node(`${scene}-settings`),
+      );
       // The same values again: not even a new scheduler.
       expect(C.OamRuntime.nano).toBe(nano);
       expect(C.OamRuntime.scheduler).toBe(scheduler);
@@ -156,8 +165,18 @@ describe('OamRuntime reconfiguration', () => {
   test('OamRuntimeSettings merges into what scripts configured', () => {
     const custom = new KeywordModel({ rules: [] });
     C.OamRuntime.configure({ languageModel: custom, apiKey: 'k' });
-    mount(C.OamRuntimeSettings, { openaiUrl: ' http://127.0.0.1:9/v1 ', openaiModel: 'gemma', callsPerMinute: 12 }, new cc.Node('settings'));
-    expect(C.OamRuntime.config).toEqual({ languageModel: custom, apiKey: 'k', openaiUrl: 'http://127.0.0.1:9/v1', model: 'gemma', scheduler: { callsPerMinute: 12 } });
+    mount(
+      C.OamRuntimeSettings,
+      { openaiUrl: ' http://127.0.0.1:9/v1 ', openaiModel: 'gemma', callsPerMinute: 12 },
+      new cc.Node('settings'),
+    );
+    expect(C.OamRuntime.config).toEqual({
+      languageModel: custom,
+      apiKey: 'k',
+      openaiUrl: 'http://127.0.0.1:9/v1',
+      model: 'gemma',
+      scheduler: { callsPerMinute: 12 },
+    });
     expect(C.OamRuntime.kind).toBe('custom');
   });
 });
@@ -167,7 +186,9 @@ describe('emitSafely', () => {
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const node = new cc.Node('n');
     const heard: unknown[] = [];
-    node.on('e', () => { throw new Error('boom'); });
+    node.on('e', () => {
+      throw new Error('boom');
+    });
     node.on('e', (p: unknown) => heard.push(p));
     expect(C.emitSafely(node, 'e', 1)).toBe(true);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('"e" listener on "n" threw'), expect.any(Error));
@@ -186,7 +207,7 @@ describe('JsbBridgeTransport', () => {
     expect(() => new C.JsbBridgeTransport()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
   });
 
-  test('sends and hears on the project\'s event, never takes bridge.onNative, removes its listener on dispose', () => {
+  test("sends and hears on the project's event, never takes bridge.onNative, removes its listener on dispose", () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const t = new C.JsbBridgeTransport();
     const heard: string[] = [];
@@ -212,7 +233,9 @@ describe('JsbBridgeTransport', () => {
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const t = new C.JsbBridgeTransport();
     const heard: string[] = [];
-    t.onMessage(() => { throw new Error('boom'); });
+    t.onMessage(() => {
+      throw new Error('boom');
+    });
     t.onMessage((m) => heard.push(m));
     wrapper.dispatchEventToScript(BRIDGE_EVENT, 'ok');
     expect(heard).toEqual(['ok']);

@@ -35,7 +35,7 @@ afterEach(() => {
 });
 
 describe('OamRuntime on the web', () => {
-  test('the browser has the Prompt API: Chrome\'s model once available, the stand-in while it is downloadable', async () => {
+  test("the browser has the Prompt API: Chrome's model once available, the stand-in while it is downloadable", async () => {
     install('downloadable');
     C.OamRuntime.configure({});
     expect(C.OamRuntime.kind).toBe('chrome-nano');
@@ -70,7 +70,7 @@ describe('OamRuntime on the web', () => {
     expect(C.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
   });
 
-  test('a server configured for previews wins over Chrome\'s model', () => {
+  test("a server configured for previews wins over Chrome's model", () => {
     install('available');
     C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
     expect(C.OamRuntime.kind).toBe('openai-compatible');
@@ -90,7 +90,10 @@ describe('NanoStatus on the web', () => {
     expect(status.message).toMatch(/press Download/);
 
     // Without the player's gesture Chrome refuses, and the error says what to do.
-    await expect(status.download()).rejects.toMatchObject({ code: 'model_unavailable', message: expect.stringMatching(/click, tap or key handler/) });
+    await expect(status.download()).rejects.toMatchObject({
+      code: 'model_unavailable',
+      message: expect.stringMatching(/click, tap or key handler/),
+    });
     expect(status.status).toBe('downloadable');
 
     control.activated = true;
@@ -98,7 +101,7 @@ describe('NanoStatus on the web', () => {
     expect(progress).toEqual([0, 0.25, 0.5, 0.75, 1]);
     expect(status.status).toBe('available');
     expect(status.progress).toBe(1);
-    expect(status.message).toBe('Chrome\'s built-in AI model is ready.');
+    expect(status.message).toBe("Chrome's built-in AI model is ready.");
   });
 
   test('a computer that cannot run it, and an iframe without allow="language-model", get human messages', async () => {

@@ -2,7 +2,18 @@
  * DecisionEngine: the answer is always one of the option ids (or the fallback); bad requests
  * fail before any model call; near misses are coerced; time budgets, tools, decideMany.
  */
-import { WorldState, AgentError, AgentTool, Canceller, DecisionEngine, JsonSchema, type DecisionRequest, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src';
+import {
+  WorldState,
+  AgentError,
+  AgentTool,
+  Canceller,
+  DecisionEngine,
+  JsonSchema,
+  type DecisionRequest,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+} from '../../src';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from '../agent/helpers';
 
@@ -11,7 +22,12 @@ const OPTIONS = [
   { id: 'flee', description: 'Run into the woods.' },
   { id: 'beg', description: 'Plead for mercy.' },
 ];
-const GOBLIN = { name: 'Snik', role: 'a cowardly goblin scout', personality: 'Sly and nervous.', goals: ['Stay alive', 'Steal shiny things'] };
+const GOBLIN = {
+  name: 'Snik',
+  role: 'a cowardly goblin scout',
+  personality: 'Sly and nervous.',
+  goals: ['Stay alive', 'Steal shiny things'],
+};
 
 function request(extra: Partial<DecisionRequest> = {}): DecisionRequest {
   return { situation: 'The player draws a sword.', options: OPTIONS, ...extra };
@@ -44,9 +60,18 @@ describe('decide', () => {
   });
 
   test("reason 'after': the chosen id, the reason and the confidence in one structured call", async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'flee', reason: 'The sword is big.', confidence: 80 })], { reason: 'after' });
+    const { model, engine: e } = engine(
+      [Script.json({ choice: 'flee', reason: 'The sword is big.', confidence: 80 })],
+      { reason: 'after' },
+    );
     const d = await e.decide(request({ facts: { playerHp: 30, goblinHp: 4 } }));
-    expect(d).toEqual({ optionId: 'flee', reason: 'The sword is big.', confidence: 80, isFallback: false, modelCalls: 1 });
+    expect(d).toEqual({
+      optionId: 'flee',
+      reason: 'The sword is big.',
+      confidence: 80,
+      isFallback: false,
+      modelCalls: 1,
+    });
     expect(model.kinds).toEqual(['structured']);
     const prompt = model.requests[0].prompt;
     expect(prompt).toContain('Situation: The player draws a sword.');
@@ -68,11 +93,14 @@ describe('decide', () => {
   });
 
   test('confidence is clamped to 0..100 and defaults to 50', async () => {
-    const { engine: e } = engine([
-      Script.json({ choice: 'attack', reason: 'Rage.', confidence: 250 }),
-      Script.json({ choice: 'attack', reason: 'Rage.' }),
-      Script.json({ choice: 'attack', reason: 'Rage.', confidence: -3 }),
-    ], { reason: 'after' });
+    const { engine: e } = engine(
+      [
+        Script.json({ choice: 'attack', reason: 'Rage.', confidence: 250 }),
+        Script.json({ choice: 'attack', reason: 'Rage.' }),
+        Script.json({ choice: 'attack', reason: 'Rage.', confidence: -3 }),
+      ],
+      { reason: 'after' },
+    );
     expect((await e.decide(request())).confidence).toBe(100);
     expect((await e.decide(request())).confidence).toBe(50);
     expect((await e.decide(request())).confidence).toBe(0);
@@ -112,29 +140,41 @@ describe('decide', () => {
     expect(bad.message).toContain('attack, flee, beg');
   });
 
-  test.each([['Flee'], ['FLEE'], [' flee ']])('a near miss "%s" is coerced to "flee" without a repair', async (answer) => {
-    const { model, engine: e } = engine([Script.json({ choice: answer, reason: 'Scared.', confidence: 70 })]);
-    const d = await e.decide(request());
-    expect(d.optionId).toBe('flee');
-    expect(model.calls).toBe(1);
-  });
+  test.each([['Flee'], ['FLEE'], [' flee ']])(
+    'a near miss "%s" is coerced to "flee" without a repair',
+    async (answer) => {
+      const { model, engine: e } = engine([Script.json({ choice: answer, reason: 'Scared.', confidence: 70 })]);
+      const d = await e.decide(request());
+      expect(d.optionId).toBe('flee');
+      expect(model.calls).toBe(1);
+    },
+  );
 
   test('an off-list answer is repaired once; the repaired answer counts', async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'dance', reason: 'Fun.' }), Script.json({ choice: 'beg', reason: 'Please.' })]);
+    const { model, engine: e } = engine([
+      Script.json({ choice: 'dance', reason: 'Fun.' }),
+      Script.json({ choice: 'beg', reason: 'Please.' }),
+    ]);
     const d = await e.decide(request());
     expect(d).toMatchObject({ optionId: 'beg', isFallback: false, modelCalls: 2 });
     expect(model.requests[1].isRepair).toBe(true);
   });
 
   test('still off-list after the repair → the fallback', async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'dance', reason: 'Fun.' }), Script.json({ choice: 'sing', reason: 'Fun.' })]);
+    const { model, engine: e } = engine([
+      Script.json({ choice: 'dance', reason: 'Fun.' }),
+      Script.json({ choice: 'sing', reason: 'Fun.' }),
+    ]);
     const d = await e.decide(request({ fallback: 'flee' }));
     expect(d).toEqual({ optionId: 'flee', reason: '', confidence: 0, isFallback: true, modelCalls: 2 });
     expect(model.calls).toBe(2);
   });
 
   test('still off-list and no fallback → generation_failed', async () => {
-    const { engine: e } = engine([Script.json({ choice: 'dance', reason: 'Fun.' }), Script.json({ choice: 'sing', reason: 'Fun.' })]);
+    const { engine: e } = engine([
+      Script.json({ choice: 'dance', reason: 'Fun.' }),
+      Script.json({ choice: 'sing', reason: 'Fun.' }),
+    ]);
     expect((await failure(e.decide(request()))).code).toBe('generation_failed');
   });
 
@@ -169,8 +209,15 @@ describe('decide', () => {
   test('tools run before deciding; the decision sees their results', async () => {
     const scouted: string[] = [];
     const scout = AgentTool.local(
-      { name: 'count_enemies', description: 'Counts enemies nearby.', parameters: JsonSchema.obj({ radius: JsonSchema.integer() }) },
-      (a: { radius: number }) => { scouted.push(`radius ${a.radius}`); return { enemies: 5 }; },
+      {
+        name: 'count_enemies',
+        description: 'Counts enemies nearby.',
+        parameters: JsonSchema.obj({ radius: JsonSchema.integer() }),
+      },
+      (a: { radius: number }) => {
+        scouted.push(`radius ${a.radius}`);
+        return { enemies: 5 };
+      },
     );
     const { model, engine: e } = engine([
       Script.call('count_enemies', { radius: 10 }),
@@ -185,7 +232,9 @@ describe('decide', () => {
 
   test("toolChoice 'required' forces the tool first", async () => {
     const scout = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => 'A cliff behind you.');
-    const { model, engine: e } = engine([Script.reply({ choice: 'attack', reason: 'Nowhere to run.', confidence: 70 })]);
+    const { model, engine: e } = engine([
+      Script.reply({ choice: 'attack', reason: 'Nowhere to run.', confidence: 70 }),
+    ]);
     const d = await e.decide(request({ tools: [scout], toolChoice: 'required' }));
     expect(d.optionId).toBe('attack');
     expect(model.requests[0].prompt).toContain('A cliff behind you.');
@@ -214,7 +263,9 @@ class ConcurrencyProbe implements LanguageModel {
   maxRunning = 0;
   calls = 0;
   constructor(private readonly answer: (r: GenerationRequest) => string) {}
-  availability() { return Promise.resolve({ status: 'available' as const }); }
+  availability() {
+    return Promise.resolve({ status: 'available' as const });
+  }
   async *generate(r: GenerationRequest): AsyncGenerator<GenerationChunk> {
     this.calls++;
     this.running++;
@@ -255,10 +306,15 @@ describe('decideMany', () => {
 
   test('the default concurrency is 2; concurrency 1 runs one at a time', async () => {
     const a = new ConcurrencyProbe(pick);
-    await new DecisionEngine(a).decideMany(['flee', 'beg', 'attack', 'flee'].map((w) => request({ situation: `pick ${w}` })));
+    await new DecisionEngine(a).decideMany(
+      ['flee', 'beg', 'attack', 'flee'].map((w) => request({ situation: `pick ${w}` })),
+    );
     expect(a.maxRunning).toBe(2);
     const b = new ConcurrencyProbe(pick);
-    await new DecisionEngine(b).decideMany(['flee', 'beg', 'attack'].map((w) => request({ situation: `pick ${w}` })), 1);
+    await new DecisionEngine(b).decideMany(
+      ['flee', 'beg', 'attack'].map((w) => request({ situation: `pick ${w}` })),
+      1,
+    );
     expect(b.maxRunning).toBe(1);
   });
 
@@ -271,18 +327,26 @@ describe('decideMany', () => {
 });
 
 describe('bad input found before any model call, without leaks', () => {
-  const { DecisionEngine, ContentGenerator, JsonSchema, NPC, AgentTool, Canceller } = require('../../src') as typeof import('../../src');
+  const { DecisionEngine, ContentGenerator, JsonSchema, NPC, AgentTool, Canceller } =
+    require('../../src') as typeof import('../../src');
   const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
-  const options = [{ id: 'a', description: 'A' }, { id: 'b', description: 'B' }];
+  const options = [
+    { id: 'a', description: 'A' },
+    { id: 'b', description: 'B' },
+  ];
 
   test('facts that are not JSON: invalid_request, even with a fallback, and no model call', async () => {
     const model = new ScriptedLanguageModel();
     const facts: Record<string, unknown> = {};
     facts.self = facts;
-    const err = await new DecisionEngine(model).decide({ situation: 'x', options, facts, fallback: 'a' }).catch((e) => e);
+    const err = await new DecisionEngine(model)
+      .decide({ situation: 'x', options, facts, fallback: 'a' })
+      .catch((e) => e);
     expect(err.code).toBe('invalid_request');
     expect(err.message).toMatch(/facts must be plain JSON/);
-    const err2 = await new ContentGenerator(model).generate({ prompt: 'x', schema: JsonSchema.obj({ a: JsonSchema.string() }), facts }).catch((e) => e);
+    const err2 = await new ContentGenerator(model)
+      .generate({ prompt: 'x', schema: JsonSchema.obj({ a: JsonSchema.string() }), facts })
+      .catch((e) => e);
     expect(err2.code).toBe('invalid_request');
     expect(model.calls).toBe(0);
   });
@@ -290,12 +354,17 @@ describe('bad input found before any model call, without leaks', () => {
   test('a set-up that fails (duplicate tools) leaves no listener on the caller signal and no timer', async () => {
     const c = new Canceller();
     const t = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
-    const err = await new DecisionEngine(new ScriptedLanguageModel()).decide({ situation: 'x', options, tools: [t, t], fallback: 'a', timeoutMs: 50, signal: c.signal }).catch((e) => e);
+    const err = await new DecisionEngine(new ScriptedLanguageModel())
+      .decide({ situation: 'x', options, tools: [t, t], fallback: 'a', timeoutMs: 50, signal: c.signal })
+      .catch((e) => e);
     expect(err.code).toBe('invalid_request');
     expect(c.signal.listenerCount).toBe(0);
   });
 
   test('an NPC priority that is not a number is rejected when the NPC is made', () => {
-    expect(() => new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel(), options: { priority: Number.NaN } })).toThrow(/priority must be a number/);
+    expect(
+      () =>
+        new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel(), options: { priority: Number.NaN } }),
+    ).toThrow(/priority must be a number/);
   });
 });

@@ -23,7 +23,16 @@ export interface FuzzCounts {
 }
 
 export function emptyCounts(): FuzzCounts {
-  return { inputs: 0, nonAgentErrors: 0, hangs: 0, pollution: 0, schemaViolationsReachingHandlers: 0, stateChangesAfterFailure: 0, eventsAfterCancel: 0, firstProblems: [] };
+  return {
+    inputs: 0,
+    nonAgentErrors: 0,
+    hangs: 0,
+    pollution: 0,
+    schemaViolationsReachingHandlers: 0,
+    stateChangesAfterFailure: 0,
+    eventsAfterCancel: 0,
+    firstProblems: [],
+  };
 }
 
 function note(counts: FuzzCounts, what: string): void {
@@ -58,7 +67,34 @@ const SEEDS = [
   '{"reply": "Cheers 🍺!"}',
 ];
 
-const INSERTS = ['{', '}', '[', ']', '"', "'", ',', ':', '\\', '\\u00', '\ud83c', '\n', '```', '__proto__', 'constructor', 'prototype', '1e400', 'NaN', '-0', 'null', '<think>', '</think>', '(', ')', ' '.repeat(50), '\u0000'];
+const INSERTS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  ',',
+  ':',
+  '\\',
+  '\\u00',
+  '\ud83c',
+  '\n',
+  '```',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '1e400',
+  'NaN',
+  '-0',
+  'null',
+  '<think>',
+  '</think>',
+  '(',
+  ')',
+  ' '.repeat(50),
+  '\u0000',
+];
 
 /** One mutated model output. */
 export function mutate(random: () => number): string {
@@ -68,11 +104,13 @@ export function mutate(random: () => number): string {
     const at = Math.floor(random() * (text.length + 1));
     const kind = random();
     if (kind < 0.3) text = text.slice(0, at) + INSERTS[Math.floor(random() * INSERTS.length)] + text.slice(at);
-    else if (kind < 0.5) text = text.slice(0, at); // truncated, as a stream cut short
+    else if (kind < 0.5)
+      text = text.slice(0, at); // truncated, as a stream cut short
     else if (kind < 0.65) text = text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 5));
     else if (kind < 0.75) text = text.slice(0, at) + text.slice(at).replace(/"/, "'");
     else if (kind < 0.85) text = `${'{"a":'.repeat(1 + Math.floor(random() * 300))}1`;
-    else if (kind < 0.92) text = text.slice(0, at) + String.fromCharCode(Math.floor(random() * 0xffff)) + text.slice(at);
+    else if (kind < 0.92)
+      text = text.slice(0, at) + String.fromCharCode(Math.floor(random() * 0xffff)) + text.slice(at);
     else text = text + text.slice(0, at);
   }
   return text;
@@ -120,23 +158,31 @@ export function fuzzParsers(count: number, seed: number): FuzzCounts {
   return counts;
 }
 
-const ORDER_SCHEMA = JsonSchema.obj({ item: JsonSchema.enumOf(['ale', 'stew']), quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) });
+const ORDER_SCHEMA = JsonSchema.obj({
+  item: JsonSchema.enumOf(['ale', 'stew']),
+  quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
+});
 
 function tools(counts: FuzzCounts) {
-  const order = AgentTool.local({ name: 'take_order', description: 'Serves an item.', parameters: ORDER_SCHEMA }, (args: unknown) => {
-    if (ORDER_SCHEMA.validate(args).length > 0 || Object.getPrototypeOf(args) !== Object.prototype) {
-      counts.schemaViolationsReachingHandlers++;
-      note(counts, `handler got ${JSON.stringify(args)}`);
-    }
-    return 'served';
-  });
+  const order = AgentTool.local(
+    { name: 'take_order', description: 'Serves an item.', parameters: ORDER_SCHEMA },
+    (args: unknown) => {
+      if (ORDER_SCHEMA.validate(args).length > 0 || Object.getPrototypeOf(args) !== Object.prototype) {
+        counts.schemaViolationsReachingHandlers++;
+        note(counts, `handler got ${JSON.stringify(args)}`);
+      }
+      return 'served';
+    },
+  );
   const menu = AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => ({ ale: 3 }));
   return [order, menu];
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'hang'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<'hang'>((resolve) => { timer = setTimeout(() => resolve('hang'), ms); });
+  const hang = new Promise<'hang'>((resolve) => {
+    timer = setTimeout(() => resolve('hang'), ms);
+  });
   try {
     return await Promise.race([promise, hang]);
   } finally {
@@ -150,12 +196,27 @@ export async function fuzzTurns(count: number, seed: number): Promise<FuzzCounts
   const random = rng(seed);
   for (let i = 0; i < count; i++) {
     const outputs = [mutate(random), mutate(random), mutate(random), mutate(random)];
-    const model = new ScriptedLanguageModel(outputs.map((t) => Script.text(t, 1 + Math.floor(random() * 6))), { fallback: Script.reply('Done.') });
+    const model = new ScriptedLanguageModel(
+      outputs.map((t) => Script.text(t, 1 + Math.floor(random() * 6))),
+      { fallback: Script.reply('Done.') },
+    );
     const agent = new Agent(model, { tools: tools(counts), config: { retry: { initialDelayMs: 0 } } });
-    await agent.replaceHistory([{ type: 'prompt', text: 'earlier' }, { type: 'response', text: 'before' }]);
+    await agent.replaceHistory([
+      { type: 'prompt', text: 'earlier' },
+      { type: 'response', text: 'before' },
+    ]);
     const before = JSON.stringify(agent.history);
     counts.inputs++;
-    const outcome = await withTimeout(agent.run('Two ales').response().then(() => 'ok' as const, (e: unknown) => e), 5000);
+    const outcome = await withTimeout(
+      agent
+        .run('Two ales')
+        .response()
+        .then(
+          () => 'ok' as const,
+          (e: unknown) => e,
+        ),
+      5000,
+    );
     if (outcome === 'hang') {
       counts.hangs++;
       note(counts, `turn hung on ${JSON.stringify(outputs)}`);
@@ -177,8 +238,14 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < 24; k++) {
       let handled = 0;
-      const order = AgentTool.local({ name: 'take_order', description: 'Serves.', parameters: ORDER_SCHEMA }, () => { handled++; return 'ok'; });
-      const model = new ScriptedLanguageModel([Script.call('take_order', { item: 'ale', quantity: 2 }, 1 + (round % 5)), Script.reply('Two ales!', 1 + (k % 4))]);
+      const order = AgentTool.local({ name: 'take_order', description: 'Serves.', parameters: ORDER_SCHEMA }, () => {
+        handled++;
+        return 'ok';
+      });
+      const model = new ScriptedLanguageModel([
+        Script.call('take_order', { item: 'ale', quantity: 2 }, 1 + (round % 5)),
+        Script.reply('Two ales!', 1 + (k % 4)),
+      ]);
       const agent = new Agent(model, { tools: [order] });
       const run = agent.run('Two ales');
       const seen: AgentEvent[] = [];
@@ -195,7 +262,13 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
         }
       })().catch(() => undefined);
       counts.inputs++;
-      const outcome = await withTimeout(run.response().then(() => 'ok' as const, (e: unknown) => e), 5000);
+      const outcome = await withTimeout(
+        run.response().then(
+          () => 'ok' as const,
+          (e: unknown) => e,
+        ),
+        5000,
+      );
       await drain;
       await new Promise((r) => setTimeout(r, 0));
       if (outcome === 'hang') counts.hangs++;
@@ -213,19 +286,48 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
   return counts;
 }
 
-const CODES: AgentErrorCode[] = ['model_unavailable', 'guardrail_violation', 'refusal', 'context_size_exceeded', 'rate_limited', 'unsupported_language', 'invalid_schema', 'tool_failed', 'cancelled', 'busy', 'invalid_request', 'generation_failed'];
+const CODES: AgentErrorCode[] = [
+  'model_unavailable',
+  'guardrail_violation',
+  'refusal',
+  'context_size_exceeded',
+  'rate_limited',
+  'unsupported_language',
+  'invalid_schema',
+  'tool_failed',
+  'cancelled',
+  'busy',
+  'invalid_request',
+  'generation_failed',
+];
 
 /** Every error code at every step of a two-tool turn. */
 export async function fuzzErrors(): Promise<FuzzCounts> {
   const counts = emptyCounts();
   for (const code of CODES) {
     for (let step = 0; step < 3; step++) {
-      const steps = [Script.call('check_menu'), Script.call('take_order', { item: 'ale', quantity: 2 }), Script.reply('Done.')];
+      const steps = [
+        Script.call('check_menu'),
+        Script.call('take_order', { item: 'ale', quantity: 2 }),
+        Script.reply('Done.'),
+      ];
       steps.splice(step, 0, Script.fail(code, `fuzz ${code}`));
       const model = new ScriptedLanguageModel(steps, { fallback: Script.fail(code) });
-      const agent = new Agent(model, { tools: tools(counts), config: { retry: { initialDelayMs: 0, maxRetryAfterMs: 0 } } });
+      const agent = new Agent(model, {
+        tools: tools(counts),
+        config: { retry: { initialDelayMs: 0, maxRetryAfterMs: 0 } },
+      });
       counts.inputs++;
-      const outcome = await withTimeout(agent.run('Two ales').response().then(() => 'ok' as const, (e: unknown) => e), 5000);
+      const outcome = await withTimeout(
+        agent
+          .run('Two ales')
+          .response()
+          .then(
+            () => 'ok' as const,
+            (e: unknown) => e,
+          ),
+        5000,
+      );
       if (outcome === 'hang') counts.hangs++;
       else if (outcome !== 'ok') {
         if (!(outcome instanceof AgentError)) counts.nonAgentErrors++;
@@ -237,17 +339,45 @@ export async function fuzzErrors(): Promise<FuzzCounts> {
 }
 
 export function problemsIn(c: FuzzCounts): number {
-  return c.nonAgentErrors + c.hangs + c.pollution + c.schemaViolationsReachingHandlers + c.stateChangesAfterFailure + c.eventsAfterCancel;
+  return (
+    c.nonAgentErrors +
+    c.hangs +
+    c.pollution +
+    c.schemaViolationsReachingHandlers +
+    c.stateChangesAfterFailure +
+    c.eventsAfterCancel
+  );
 }
 
 /** Heap before and after `turns` turns spread over `npcs` NPCs on one scheduler (compaction on). */
-export async function heapUnderLoad(npcs: number, turns: number): Promise<{ beforeMb: number; afterMb: number; longestHistory: number; summaries: number }> {
+export async function heapUnderLoad(
+  npcs: number,
+  turns: number,
+): Promise<{ beforeMb: number; afterMb: number; longestHistory: number; summaries: number }> {
   const { ModelScheduler, NPC } = await import('../../src');
   const gc = (globalThis as { gc?: () => void }).gc;
-  const reply = (r: { kind: string }) => (r.kind === 'summary' ? 'They talked.' : JSON.stringify(r.kind === 'decide' ? { reply: { emotion: 'neutral', line: 'Aye, that is so.' } } : { emotion: 'neutral', line: 'Aye.' }));
-  const inner = new ScriptedLanguageModel([], { fallback: Script.dynamic(reply), countTokens: (t) => Math.ceil(t.length / 4) });
+  const reply = (r: { kind: string }) =>
+    r.kind === 'summary'
+      ? 'They talked.'
+      : JSON.stringify(
+          r.kind === 'decide'
+            ? { reply: { emotion: 'neutral', line: 'Aye, that is so.' } }
+            : { emotion: 'neutral', line: 'Aye.' },
+        );
+  const inner = new ScriptedLanguageModel([], {
+    fallback: Script.dynamic(reply),
+    countTokens: (t) => Math.ceil(t.length / 4),
+  });
   const shared = new ModelScheduler(inner, { callsPerMinute: 0 });
-  const people = Array.from({ length: npcs }, (_, i) => new NPC({ persona: { name: `Villager ${i}`, role: 'villager' }, model: shared, options: { compactAfterTurns: 8, keepRecentTurns: 2 } }));
+  const people = Array.from(
+    { length: npcs },
+    (_, i) =>
+      new NPC({
+        persona: { name: `Villager ${i}`, role: 'villager' },
+        model: shared,
+        options: { compactAfterTurns: 8, keepRecentTurns: 2 },
+      }),
+  );
   if (gc) gc();
   const beforeMb = process.memoryUsage().heapUsed / 1048576;
   let longestHistory = 0;

@@ -4,7 +4,15 @@
  * inputs and what must stay zero; exits 1 when anything is not. Not part of `npm test` (a
  * seeded sample is: tests/fuzz/sample.test.ts). Usage: npm run fuzz [-- --seed N]
  */
-import { fuzzCancels, fuzzErrors, fuzzParsers, fuzzTurns, heapUnderLoad, problemsIn, type FuzzCounts } from './fuzz-core';
+import {
+  fuzzCancels,
+  fuzzErrors,
+  fuzzParsers,
+  fuzzTurns,
+  heapUnderLoad,
+  problemsIn,
+  type FuzzCounts,
+} from './fuzz-core';
 
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--seed');
@@ -16,18 +24,27 @@ async function main(): Promise<void> {
   classes.push(['a cancel at every event', await fuzzCancels(10)]);
   classes.push(['every error code at every step', await fuzzErrors()]);
   console.log(`fuzz, seed ${seed}`);
-  console.log('class                                                      inputs  non-AgentError  hangs  pollution  bad args  state after failure  events after cancel');
+  console.log(
+    'class                                                      inputs  non-AgentError  hangs  pollution  bad args  state after failure  events after cancel',
+  );
   let problems = 0;
   for (const [name, c] of classes) {
     problems += problemsIn(c);
-    console.log(`${name.padEnd(58)} ${String(c.inputs).padStart(6)} ${String(c.nonAgentErrors).padStart(15)} ${String(c.hangs).padStart(6)} ${String(c.pollution).padStart(10)} ${String(c.schemaViolationsReachingHandlers).padStart(9)} ${String(c.stateChangesAfterFailure).padStart(20)} ${String(c.eventsAfterCancel).padStart(20)}`);
+    console.log(
+      `${name.padEnd(58)} ${String(c.inputs).padStart(6)} ${String(c.nonAgentErrors).padStart(15)} ${String(c.hangs).padStart(6)} ${String(c.pollution).padStart(10)} ${String(c.schemaViolationsReachingHandlers).padStart(9)} ${String(c.stateChangesAfterFailure).padStart(20)} ${String(c.eventsAfterCancel).padStart(20)}`,
+    );
     for (const p of c.firstProblems) console.log(`    ${p}`);
   }
   const heap = await heapUnderLoad(50, 10_000);
-  console.log(`memory: 10,000 turns of 50 NPCs on one scheduler: heap ${heap.beforeMb.toFixed(1)} MB before, ${heap.afterMb.toFixed(1)} MB after${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: includes garbage not yet collected)'}; longest history ${heap.longestHistory} turns (compaction after 8); ${heap.summaries} of 50 NPCs hold a summary`);
+  console.log(
+    `memory: 10,000 turns of 50 NPCs on one scheduler: heap ${heap.beforeMb.toFixed(1)} MB before, ${heap.afterMb.toFixed(1)} MB after${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: includes garbage not yet collected)'}; longest history ${heap.longestHistory} turns (compaction after 8); ${heap.summaries} of 50 NPCs hold a summary`,
+  );
   const total = classes.reduce((n, [, c]) => n + c.inputs, 0);
   console.log(`${total} inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${problems} problems`);
   if (problems > 0) process.exit(1);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

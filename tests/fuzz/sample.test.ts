@@ -2,7 +2,16 @@
 import { fuzzCancels, fuzzErrors, fuzzParsers, fuzzTurns, type FuzzCounts } from './fuzz-core';
 
 function expectClean(c: FuzzCounts): void {
-  expect({ ...c, inputs: c.inputs > 0 }).toEqual({ inputs: true, nonAgentErrors: 0, hangs: 0, pollution: 0, schemaViolationsReachingHandlers: 0, stateChangesAfterFailure: 0, eventsAfterCancel: 0, firstProblems: [] });
+  expect({ ...c, inputs: c.inputs > 0 }).toEqual({
+    inputs: true,
+    nonAgentErrors: 0,
+    hangs: 0,
+    pollution: 0,
+    schemaViolationsReachingHandlers: 0,
+    stateChangesAfterFailure: 0,
+    eventsAfterCancel: 0,
+    firstProblems: [],
+  });
 }
 
 test('parsers: 1,000 mutated outputs', () => expectClean(fuzzParsers(1_000, 7)), 60_000);

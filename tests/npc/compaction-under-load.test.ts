@@ -10,7 +10,12 @@ import { Script, ScriptedLanguageModel } from '../../src/testing';
 const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
 
 test('40 back-to-back turns on a busy scheduler: the history never grows past two intervals', async () => {
-  const reply = (r: { kind: string }) => (r.kind === 'summary' ? 'They talked about ale.' : JSON.stringify(r.kind === 'decide' ? { reply: { emotion: 'neutral', line: 'Aye.' } } : { emotion: 'neutral', line: 'Aye.' }));
+  const reply = (r: { kind: string }) =>
+    r.kind === 'summary'
+      ? 'They talked about ale.'
+      : JSON.stringify(
+          r.kind === 'decide' ? { reply: { emotion: 'neutral', line: 'Aye.' } } : { emotion: 'neutral', line: 'Aye.' },
+        );
   const inner = new ScriptedLanguageModel([], { fallback: Script.delay(2, Script.dynamic(reply)) });
   const shared = new ModelScheduler(inner, { callsPerMinute: 0 });
   const npc = new NPC({ persona: MIRA, model: shared, options: { compactAfterTurns: 4, keepRecentTurns: 2 } });

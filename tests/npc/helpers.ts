@@ -1,5 +1,15 @@
 /** Shared fixtures for the NPC tests: Mira the innkeeper, her tavern tools and event helpers. */
-import { AgentError, AgentTool, JsonSchema, NPC, type DialogueStream, type NPCEvent, type NPCOptions, type WorldState, type GenerationRequest } from '../../src';
+import {
+  AgentError,
+  AgentTool,
+  JsonSchema,
+  NPC,
+  type DialogueStream,
+  type NPCEvent,
+  type NPCOptions,
+  type WorldState,
+  type GenerationRequest,
+} from '../../src';
 import { ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 
 export { failure, until } from '../agent/helpers';
@@ -28,7 +38,10 @@ export function tavernTools(): TavernTools {
     {
       name: 'take_order',
       description: 'Serves an item.',
-      parameters: JsonSchema.obj({ item: JsonSchema.enumOf(['ale', 'stew']), quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) }),
+      parameters: JsonSchema.obj({
+        item: JsonSchema.enumOf(['ale', 'stew']),
+        quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
+      }),
     },
     (a: { item: string; quantity: number }) => {
       log.push(`take_order ${a.quantity} ${a.item}`);

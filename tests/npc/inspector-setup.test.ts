@@ -61,12 +61,21 @@ function recordingModel(): { model: ScriptedLanguageModel; requests: GenerationR
 
 /** The scene's query-node dump of a node with an NPCComponent of these properties. */
 function dumpOf(properties: NPCInspectorProperties): unknown {
-  const wrap = (value: unknown): unknown => (Array.isArray(value) ? value.map((entry) => ({ value: wrap(entry) })) : value);
-  const value: Record<string, { value: unknown }> = { persona: { value: { uuid: 'persona-1' } }, worldStore: { value: { uuid: 'store-1' } } };
+  const wrap = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map((entry) => ({ value: wrap(entry) })) : value;
+  const value: Record<string, { value: unknown }> = {
+    persona: { value: { uuid: 'persona-1' } },
+    worldStore: { value: { uuid: 'store-1' } },
+  };
   for (const [key, field] of Object.entries(properties)) {
-    value[key] = key === 'externalTools'
-      ? { value: (field as object[]).map((tool) => ({ value: Object.fromEntries(Object.entries(tool).map(([name, v]) => [name, { value: v }])) })) }
-      : { value: wrap(field) };
+    value[key] =
+      key === 'externalTools'
+        ? {
+            value: (field as object[]).map((tool) => ({
+              value: Object.fromEntries(Object.entries(tool).map(([name, v]) => [name, { value: v }])),
+            })),
+          }
+        : { value: wrap(field) };
   }
   return { __comps__: [{ type: 'oam.NPCComponent', value }] };
 }
@@ -80,7 +89,12 @@ async function componentPrefix(properties: NPCInspectorProperties): Promise<stri
   C.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
   const store = mount(C.WorldStateStore, { initialJson: JSON.stringify(WORLD) });
   const declarations = (properties.externalTools ?? []).map((tool) => Object.assign(new C.ToolDeclaration(), tool));
-  const npc = mount(C.NPCComponent, { ...(properties as object), externalTools: declarations, persona: persona(MIRA), worldStore: store } as never);
+  const npc = mount(C.NPCComponent, {
+    ...(properties as object),
+    externalTools: declarations,
+    persona: persona(MIRA),
+    worldStore: store,
+  } as never);
   await npc.talk('Good evening!');
   return prefixOf(requests[0]);
 }
@@ -96,7 +110,13 @@ async function meterPrefix(properties: NPCInspectorProperties): Promise<string> 
 async function previewPrefix(properties: NPCInspectorProperties): Promise<string> {
   const info = readNpcNode(dumpOf(properties))!;
   const { model, requests } = recordingModel();
-  const session = new PreviewSession({ persona: MIRA, model, npcOptions: info.options, extraTools: info.tools, initialWorld: WORLD });
+  const session = new PreviewSession({
+    persona: MIRA,
+    model,
+    npcOptions: info.options,
+    extraTools: info.tools,
+    initialWorld: WORLD,
+  });
   await session.talk('Good evening!', () => undefined);
   return prefixOf(requests[0]);
 }
@@ -118,22 +138,33 @@ describe('the Inspector → NPC mapping, one function for the component, the pre
   });
 
   test.each([
-    ['a parameters schema that is not JSON', { externalTools: [{ ...OPEN_DOOR, parametersSchema: '{ door' }] }, /^externalTools\[0\] \(open_door\): the parameters schema is not JSON/],
-    ['a parameters schema that is not an object', { externalTools: [{ ...OPEN_DOOR, parametersSchema: '[1]' }] }, /^externalTools\[0\] \(open_door\): the parameters schema is not a JSON object\.$/],
+    [
+      'a parameters schema that is not JSON',
+      { externalTools: [{ ...OPEN_DOOR, parametersSchema: '{ door' }] },
+      /^externalTools\[0\] \(open_door\): the parameters schema is not JSON/,
+    ],
+    [
+      'a parameters schema that is not an object',
+      { externalTools: [{ ...OPEN_DOOR, parametersSchema: '[1]' }] },
+      /^externalTools\[0\] \(open_door\): the parameters schema is not a JSON object\.$/,
+    ],
     ['a tool without a name', { externalTools: [{ ...OPEN_DOOR, name: '' }] }, /^externalTools\[0\]: /],
-  ])('%s is refused with the same words by the component, the preview panel and the meter', async (_name, change, words) => {
-    const properties = { ...PROPERTIES, ...change } as NPCInspectorProperties;
-    let thrown: Error | undefined;
-    try {
-      npcSetupFromInspector(properties);
-    } catch (error) {
-      thrown = error as Error;
-    }
-    expect(thrown?.message).toMatch(words);
-    const info = readNpcNode(dumpOf(properties))!;
-    expect(setupRefusal(info)).toBe(thrown!.message);
-    const meter = sceneNpcSetup(info, WORLD);
-    expect(meter.ok ? '' : meter.message).toBe(thrown!.message);
-    await expect(componentPrefix(properties)).rejects.toThrow(thrown!.message);
-  });
+  ])(
+    '%s is refused with the same words by the component, the preview panel and the meter',
+    async (_name, change, words) => {
+      const properties = { ...PROPERTIES, ...change } as NPCInspectorProperties;
+      let thrown: Error | undefined;
+      try {
+        npcSetupFromInspector(properties);
+      } catch (error) {
+        thrown = error as Error;
+      }
+      expect(thrown?.message).toMatch(words);
+      const info = readNpcNode(dumpOf(properties))!;
+      expect(setupRefusal(info)).toBe(thrown!.message);
+      const meter = sceneNpcSetup(info, WORLD);
+      expect(meter.ok ? '' : meter.message).toBe(thrown!.message);
+      await expect(componentPrefix(properties)).rejects.toThrow(thrown!.message);
+    },
+  );
 });

@@ -10,7 +10,9 @@ const REPLY = JSON.stringify({ emotion: 'happy', line: 'Aye.' });
 
 describe('bark', () => {
   test('one cleaned line, a low-priority text request; no history, memory or secrets', async () => {
-    const { npc, model } = mira([Script.text('[happy] Mira: "Fresh bread, still warm!"\nAnd another line.')], { memory: { relationship: 100, facts: ['Sam likes stew.'] } });
+    const { npc, model } = mira([Script.text('[happy] Mira: "Fresh bread, still warm!"\nAnd another line.')], {
+      memory: { relationship: 100, facts: ['Sam likes stew.'] },
+    });
     const line = await npc.bark('The morning bread comes out of the oven.');
     expect(line).toBe('Fresh bread, still warm!');
     expect(model.calls).toBe(1);
@@ -28,7 +30,10 @@ describe('bark', () => {
   test('includes the world summary; honours barkMaxTokens and a priority', async () => {
     const { WorldState } = await import('../../src');
     const world = new WorldState({ weather: 'storm' });
-    const { npc, model } = mira([Script.text('What a storm!')], { world, options: { worldContextPaths: ['weather'], barkMaxTokens: 20 } });
+    const { npc, model } = mira([Script.text('What a storm!')], {
+      world,
+      options: { worldContextPaths: ['weather'], barkMaxTokens: 20 },
+    });
     await npc.bark('Thunder rolls.', { priority: 3 });
     expect(model.requests[0].prompt).toContain('weather: storm');
     expect(model.requests[0].maxOutputTokens).toBe(20);
@@ -56,7 +61,11 @@ describe('bark', () => {
 
   test('runs while a conversation turn is in progress', async () => {
     const model = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) => (r.kind === 'text' ? 'Lovely evening!' : { type: 'delay', ms: 10, then: Script.json({ emotion: 'happy', line: 'Hello.' }) })),
+      fallback: Script.dynamic((r) =>
+        r.kind === 'text'
+          ? 'Lovely evening!'
+          : { type: 'delay', ms: 10, then: Script.json({ emotion: 'happy', line: 'Hello.' }) },
+      ),
     });
     const npc = new NPC({ persona: MIRA, model });
     const talking = npc.talk('Hi');
@@ -67,7 +76,9 @@ describe('bark', () => {
 
 /** A model that answers summaries with `summary` and everything else with a short reply. */
 function summarising(summary: (r: GenerationRequest) => ScriptStep | string) {
-  return new ScriptedLanguageModel([], { fallback: Script.dynamic((r) => (r.kind === 'summary' ? summary(r) : REPLY)) });
+  return new ScriptedLanguageModel([], {
+    fallback: Script.dynamic((r) => (r.kind === 'summary' ? summary(r) : REPLY)),
+  });
 }
 
 describe('compaction', () => {
@@ -92,7 +103,9 @@ describe('compaction', () => {
     expect(prompts).toEqual(['three']);
     // The next turn carries the summary in its memory note.
     await npc.talk('four');
-    expect(model.requests[model.requests.length - 1].prompt).toContain('Earlier conversation: Sam asked about stew twice.');
+    expect(model.requests[model.requests.length - 1].prompt).toContain(
+      'Earlier conversation: Sam asked about stew twice.',
+    );
   });
 
   test('the next turn does not wait for the summary', async () => {
@@ -128,7 +141,9 @@ describe('compaction', () => {
   });
 
   test('manual compact(): folds all but keepRecentTurns; with too few turns, null and no model call', async () => {
-    const model = summarising((r) => (r.prompt.includes('Earlier summary: First part.') ? 'Both parts.' : 'First part.'));
+    const model = summarising((r) =>
+      r.prompt.includes('Earlier summary: First part.') ? 'Both parts.' : 'First part.',
+    );
     const npc = new NPC({ persona: MIRA, model, options: { compactAfterTurns: 0, keepRecentTurns: 2 } });
     await npc.talk('one');
     await npc.talk('two');
@@ -222,7 +237,11 @@ describe('saveState and NPC.restore', () => {
     ['a bad transcript', { version: 1, persona: MIRA, memory: {}, transcript: { type: 'nonsense', entries: 5 } }],
   ])('a save with %s is rejected with invalid_request', async (_name, save) => {
     let error: unknown;
-    try { NPC.restore(save, { model: new ScriptedLanguageModel([]) }); } catch (e) { error = e; }
+    try {
+      NPC.restore(save, { model: new ScriptedLanguageModel([]) });
+    } catch (e) {
+      error = e;
+    }
     expect((error as { code?: string }).code).toBe('invalid_request');
   });
 });
@@ -230,7 +249,11 @@ describe('saveState and NPC.restore', () => {
 describe('resetConversation', () => {
   test('forgets the history and keeps the memory; with true, the memory goes too', async () => {
     const { npc, model } = mira(
-      [Script.json({ emotion: 'happy', line: 'One.' }), Script.json({ emotion: 'happy', line: 'Two.' }), Script.json({ emotion: 'happy', line: 'Three.' })],
+      [
+        Script.json({ emotion: 'happy', line: 'One.' }),
+        Script.json({ emotion: 'happy', line: 'Two.' }),
+        Script.json({ emotion: 'happy', line: 'Three.' }),
+      ],
       { memory: { facts: ['Likes ale.'], relationship: 20 } },
     );
     await npc.talk('one');
@@ -249,11 +272,17 @@ describe('resetConversation', () => {
 describe('two NPCs sharing one ModelScheduler', () => {
   test('both work and their priorities reach the model', async () => {
     const inner = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) => (r.kind === 'text' ? 'Fine weather.' : JSON.stringify({ emotion: 'neutral', line: `${r.label} here.` }))),
+      fallback: Script.dynamic((r) =>
+        r.kind === 'text' ? 'Fine weather.' : JSON.stringify({ emotion: 'neutral', line: `${r.label} here.` }),
+      ),
     });
     const scheduler = new ModelScheduler(inner, { callsPerMinute: 0 });
     const mira1 = new NPC({ persona: MIRA, model: scheduler });
-    const gorm = new NPC({ persona: { name: 'Gorm', role: 'blacksmith' }, model: scheduler, options: { priority: 60 } });
+    const gorm = new NPC({
+      persona: { name: 'Gorm', role: 'blacksmith' },
+      model: scheduler,
+      options: { priority: 60 },
+    });
     const [a, b, bark] = await Promise.all([mira1.talk('Hi Mira'), gorm.talk('Hi Gorm'), gorm.bark('Hammer rings.')]);
     expect(a.line).toBe('Mira here.');
     expect(b.line).toBe('Gorm here.');
@@ -278,7 +307,11 @@ describe('a turn rejected while background compaction lands', () => {
           : Script.delay(60, Script.json({ emotion: 'happy', line: '' })); // no words: rejected
       }),
     });
-    const npc = new NPC({ persona: { name: 'Mira' }, model, options: { replyFormat: 'structured', compactAfterTurns: 1, keepRecentTurns: 0 } });
+    const npc = new NPC({
+      persona: { name: 'Mira' },
+      model,
+      options: { replyFormat: 'structured', compactAfterTurns: 1, keepRecentTurns: 0 },
+    });
     await npc.talk('first');
     const second = await npc.talk('second');
     expect(second.isFallback).toBe(true);

@@ -12,7 +12,10 @@ const SECRET = MIRA.secrets[0];
 describe('memory tools', () => {
   test('remember_fact is staged during the turn and committed when it succeeds', async () => {
     const { npc, model } = mira(
-      [Script.call('remember_fact', { fact: 'The player is called Sam.' }), Script.reply({ emotion: 'happy', line: 'Nice to meet you, Sam.' })],
+      [
+        Script.call('remember_fact', { fact: 'The player is called Sam.' }),
+        Script.reply({ emotion: 'happy', line: 'Nice to meet you, Sam.' }),
+      ],
       { options: { memoryTools: 'all' } },
     );
     const stream = npc.talkStream("I'm Sam");
@@ -38,7 +41,10 @@ describe('memory tools', () => {
 
   test('a duplicate fact (other case and punctuation) is not stored twice', async () => {
     const { npc } = mira(
-      [Script.call('remember_fact', { fact: 'the player is called sam' }), Script.reply({ emotion: 'neutral', line: 'I know, Sam.' })],
+      [
+        Script.call('remember_fact', { fact: 'the player is called sam' }),
+        Script.reply({ emotion: 'neutral', line: 'I know, Sam.' }),
+      ],
       { options: { memoryTools: 'all' }, memory: { facts: ['The player is called Sam.'] } },
     );
     const turn = await npc.talk("I'm Sam, remember?");
@@ -47,7 +53,10 @@ describe('memory tools', () => {
   });
 
   test('an empty fact is an error output, nothing stored', async () => {
-    const { npc } = mira([Script.call('remember_fact', { fact: '  ' }), Script.reply({ emotion: 'neutral', line: 'Hm.' })], { options: { memoryTools: 'all' } });
+    const { npc } = mira(
+      [Script.call('remember_fact', { fact: '  ' }), Script.reply({ emotion: 'neutral', line: 'Hm.' })],
+      { options: { memoryTools: 'all' } },
+    );
     const turn = await npc.talk('Remember nothing');
     expect(turn.toolCalls[0].output.kind).toBe('error');
     expect(npc.memory.facts).toEqual([]);
@@ -65,8 +74,10 @@ describe('memory tools', () => {
   test('change_relationship is clamped to ±maxRelationshipChange', async () => {
     const { npc } = mira(
       [
-        Script.call('change_relationship', { reason: 'saved my life', delta: 50 }), Script.reply({ emotion: 'grateful', line: 'Thank you!' }),
-        Script.call('change_relationship', { reason: 'insult', delta: '-40' }), Script.reply({ emotion: 'angry', line: 'How dare you.' }),
+        Script.call('change_relationship', { reason: 'saved my life', delta: 50 }),
+        Script.reply({ emotion: 'grateful', line: 'Thank you!' }),
+        Script.call('change_relationship', { reason: 'insult', delta: '-40' }),
+        Script.reply({ emotion: 'angry', line: 'How dare you.' }),
       ],
       { options: { memoryTools: 'all' } },
     );
@@ -80,7 +91,10 @@ describe('memory tools', () => {
 
   test('a custom maxRelationshipChange is used and described in the tool', async () => {
     const { npc, model } = mira(
-      [Script.call('change_relationship', { reason: 'tip', delta: 9 }), Script.reply({ emotion: 'happy', line: 'Ta!' })],
+      [
+        Script.call('change_relationship', { reason: 'tip', delta: 9 }),
+        Script.reply({ emotion: 'happy', line: 'Ta!' }),
+      ],
       { options: { memoryTools: 'all', maxRelationshipChange: 3 } },
     );
     expect((await npc.talk('Here is a tip')).relationship).toBe(3);
@@ -88,32 +102,59 @@ describe('memory tools', () => {
   });
 
   test('the relationship stays in -100..100', async () => {
-    const up = mira([Script.call('change_relationship', { reason: 'hero', delta: 10 }), Script.reply({ emotion: 'happy', line: 'My hero.' })], { options: { memoryTools: 'all' }, memory: { relationship: 95 } });
+    const up = mira(
+      [
+        Script.call('change_relationship', { reason: 'hero', delta: 10 }),
+        Script.reply({ emotion: 'happy', line: 'My hero.' }),
+      ],
+      { options: { memoryTools: 'all' }, memory: { relationship: 95 } },
+    );
     expect((await up.npc.talk('Hi')).relationship).toBe(100);
-    const down = mira([Script.call('change_relationship', { reason: 'thief', delta: -10 }), Script.reply({ emotion: 'angry', line: 'Thief!' })], { options: { memoryTools: 'all' }, memory: { relationship: -95 } });
+    const down = mira(
+      [
+        Script.call('change_relationship', { reason: 'thief', delta: -10 }),
+        Script.reply({ emotion: 'angry', line: 'Thief!' }),
+      ],
+      { options: { memoryTools: 'all' }, memory: { relationship: -95 } },
+    );
     expect((await down.npc.talk('Hi')).relationship).toBe(-100);
     const restored = mira([], { memory: { relationship: 500 } });
     expect(restored.npc.memory.relationship).toBe(100);
   });
 
   test('a bad delta is an error output and changes nothing', async () => {
-    const { npc } = mira([Script.call('change_relationship', { reason: 'x', delta: 'lots' }), Script.reply({ emotion: 'neutral', line: 'Hm.' })], { options: { memoryTools: 'all' } });
+    const { npc } = mira(
+      [
+        Script.call('change_relationship', { reason: 'x', delta: 'lots' }),
+        Script.reply({ emotion: 'neutral', line: 'Hm.' }),
+      ],
+      { options: { memoryTools: 'all' } },
+    );
     const turn = await npc.talk('Hi');
     expect(turn.toolCalls.every((r) => r.output.kind === 'error' || r.rejected)).toBe(true);
     expect(npc.memory.relationship).toBe(0);
   });
 
   test.each([
-    [-70, 'hostile'], [-30, 'unfriendly'], [0, 'neutral'], [40, 'friendly'], [70, 'trusting'],
+    [-70, 'hostile'],
+    [-30, 'unfriendly'],
+    [0, 'neutral'],
+    [40, 'friendly'],
+    [70, 'trusting'],
   ])('relationship %i → "%s" in the memory note', async (relationship, word) => {
-    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Hm.' })], { options: { memoryTools: 'all' }, memory: { relationship } });
+    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Hm.' })], {
+      options: { memoryTools: 'all' },
+      memory: { relationship },
+    });
     await npc.talk('Hi');
     expect(model.requests[0].prompt).toContain(`You feel ${word} toward the player (${relationship} on -100..100).`);
     expect(npc.memory.attitude).toBe(word);
   });
 
   test('the note holds facts and the summary; a fresh NPC without memory tools adds no note', async () => {
-    const a = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })], { memory: { facts: ['Likes ale.'], summary: 'They met last week.' } });
+    const a = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })], {
+      memory: { facts: ['Likes ale.'], summary: 'They met last week.' },
+    });
     await a.npc.talk('Hi');
     expect(a.model.requests[0].prompt).toContain('You remember: Likes ale.');
     expect(a.model.requests[0].prompt).toContain('Earlier conversation: They met last week.');
@@ -125,8 +166,10 @@ describe('memory tools', () => {
   test('the turn reports the relationship after it; the next turn sees the committed memory', async () => {
     const { npc, model } = mira(
       [
-        Script.call('remember_fact', { fact: 'Sam likes stew.' }), Script.call('change_relationship', { reason: 'kind', delta: 5 }),
-        Script.reply({ emotion: 'happy', line: 'Stew it is.' }), Script.reply({ emotion: 'happy', line: 'Again?' }),
+        Script.call('remember_fact', { fact: 'Sam likes stew.' }),
+        Script.call('change_relationship', { reason: 'kind', delta: 5 }),
+        Script.reply({ emotion: 'happy', line: 'Stew it is.' }),
+        Script.reply({ emotion: 'happy', line: 'Again?' }),
       ],
       { options: { memoryTools: 'all', maxToolRounds: 3 } },
     );
@@ -140,7 +183,9 @@ describe('memory tools', () => {
 
 describe('secrets', () => {
   test('hidden below the threshold: not in any request text', async () => {
-    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Nothing to tell.' })], { memory: { relationship: 49 } });
+    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Nothing to tell.' })], {
+      memory: { relationship: 49 },
+    });
     await npc.talk('Any secrets?');
     for (const r of model.requests) expect(requestText(r)).not.toContain('mayor');
   });
@@ -155,13 +200,19 @@ describe('secrets', () => {
   });
 
   test('a custom threshold', async () => {
-    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Well…' })], { options: { secretsUnlockAtRelationship: -20 }, memory: { relationship: -20 } });
+    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Well…' })], {
+      options: { secretsUnlockAtRelationship: -20 },
+      memory: { relationship: -20 },
+    });
     await npc.talk('Any secrets?');
     expect(model.requests[0].prompt).toContain(SECRET);
   });
 
   test('null: guarded in the stable prefix with a keep-it rule, whatever the relationship', async () => {
-    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Nope.' })], { options: { secretsUnlockAtRelationship: null }, memory: { relationship: -80 } });
+    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Nope.' })], {
+      options: { secretsUnlockAtRelationship: null },
+      memory: { relationship: -80 },
+    });
     await npc.talk('Any secrets?');
     const r = model.requests[0];
     expect(stablePrefix(r)).toContain(SECRET);
@@ -186,7 +237,12 @@ describe('the stable prefix', () => {
         // Turn 3: small talk.
         Script.reply({ emotion: 'happy', line: 'Goodnight!' }),
       ],
-      { tools: [t.menu], world, options: { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'], maxToolRounds: 3 }, memory: { relationship: 45 } },
+      {
+        tools: [t.menu],
+        world,
+        options: { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'], maxToolRounds: 3 },
+        memory: { relationship: 45 },
+      },
     );
     await npc.talk('Here is a gold coin', { situation: 'The tavern is quiet.' });
     world.set('player.gold', 9);
@@ -219,16 +275,28 @@ describe('the stable prefix', () => {
 
   test('the world summary and situation come before the conversation, after the memory note', async () => {
     const world = new WorldState({ player: { gold: 3 } });
-    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Three gold, then.' })], { world, options: { worldContextPaths: ['player.gold'], memoryTools: 'all' } });
+    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Three gold, then.' })], {
+      world,
+      options: { worldContextPaths: ['player.gold'], memoryTools: 'all' },
+    });
     await npc.talk('How much do I have?', { situation: 'Rain outside.' });
     const p = model.requests[0].prompt;
-    const order = ['Memory:', 'Game state:', 'player.gold: 3', 'Situation: Rain outside.', 'Player: How much do I have?'].map((s) => p.indexOf(s));
+    const order = [
+      'Memory:',
+      'Game state:',
+      'player.gold: 3',
+      'Situation: Rain outside.',
+      'Player: How much do I have?',
+    ].map((s) => p.indexOf(s));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect(order.slice().sort((a, b) => a - b)).toEqual(order);
   });
 
   test('history shows only the spoken line of earlier structured replies', async () => {
-    const { npc, model } = mira([Script.json({ emotion: 'happy', line: 'Welcome!' }), Script.json({ emotion: 'happy', line: 'Again!' })]);
+    const { npc, model } = mira([
+      Script.json({ emotion: 'happy', line: 'Welcome!' }),
+      Script.json({ emotion: 'happy', line: 'Again!' }),
+    ]);
     await npc.talk('Hi');
     await npc.talk('Hi again');
     expect(model.requests[1].prompt).toContain('Mira: Welcome!');

@@ -48,7 +48,10 @@ describe('automatic (the default)', () => {
   });
 
   test('streaming: the retry resets what was shown, then the retried line adds up', async () => {
-    const { npc } = mira([Script.fail('guardrail_violation', 'blocked', { afterText: '{"emotion":"happy","line":"Wel' }), Script.text('[happy] Welcome back!', 6)]);
+    const { npc } = mira([
+      Script.fail('guardrail_violation', 'blocked', { afterText: '{"emotion":"happy","line":"Wel' }),
+      Script.text('[happy] Welcome back!', 6),
+    ]);
     const stream = npc.talkStream('Hi');
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
@@ -67,7 +70,11 @@ describe('automatic (the default)', () => {
         BLOCKED(),
         BLOCKED(),
       ],
-      { tools: [t.menu], options: { memoryTools: 'all', maxToolRounds: 3 }, memory: { facts: ['The player likes ale.'], relationship: 10 } },
+      {
+        tools: [t.menu],
+        options: { memoryTools: 'all', maxToolRounds: 3 },
+        memory: { facts: ['The player likes ale.'], relationship: 10 },
+      },
     );
     await npc.talk('Hello', { toolChoice: 'none' });
     const historyBefore = npc.history;
@@ -95,7 +102,11 @@ describe('automatic (the default)', () => {
 
   test('staged memory survives the text retry and is committed when it succeeds', async () => {
     const { npc } = mira(
-      [Script.call('remember_fact', { fact: 'The player is called Sam.' }), BLOCKED(), Script.text('[happy] Nice to meet you, Sam.')],
+      [
+        Script.call('remember_fact', { fact: 'The player is called Sam.' }),
+        BLOCKED(),
+        Script.text('[happy] Nice to meet you, Sam.'),
+      ],
       { options: { memoryTools: 'all' } },
     );
     const turn = await npc.talk("I'm Sam");
@@ -131,7 +142,9 @@ describe('automatic (the default)', () => {
 
 describe('structured', () => {
   test('an unusable reply goes straight to the fallback line, no text retry', async () => {
-    const { npc, model } = mira([BLOCKED(), Script.text('[happy] never asked for')], { options: { replyFormat: 'structured' } });
+    const { npc, model } = mira([BLOCKED(), Script.text('[happy] never asked for')], {
+      options: { replyFormat: 'structured' },
+    });
     const turn = await npc.talk('Hi');
     expect(turn.isFallback).toBe(true);
     expect(model.calls).toBe(1);
@@ -140,7 +153,14 @@ describe('structured', () => {
 
   test('player options and the end flag are read from the structured reply', async () => {
     const { npc, model } = mira(
-      [Script.json({ emotion: 'sad', line: 'Farewell then.', options: ['1. Wait!', 'Player: Bye', 'Bye', 7, 'Stay'], end: true })],
+      [
+        Script.json({
+          emotion: 'sad',
+          line: 'Farewell then.',
+          options: ['1. Wait!', 'Player: Bye', 'Bye', 7, 'Stay'],
+          end: true,
+        }),
+      ],
       { options: { replyFormat: 'structured', playerOptionCount: 2 } },
     );
     const turn = await npc.talk('Goodbye');
@@ -151,7 +171,11 @@ describe('structured', () => {
 
   test('an off-list emotion costs no repair: a synonym is matched, an unknown one is the persona default', async () => {
     const { npc, model } = mira(
-      [Script.json({ emotion: 'flabbergasted', line: 'Well!' }), Script.json({ emotion: 'Scared', line: 'Eek!' }), Script.json({ emotion: 'grumpy', line: 'Hmph.' })],
+      [
+        Script.json({ emotion: 'flabbergasted', line: 'Well!' }),
+        Script.json({ emotion: 'Scared', line: 'Eek!' }),
+        Script.json({ emotion: 'grumpy', line: 'Hmph.' }),
+      ],
       { persona: { name: 'Mira', defaultEmotion: 'curious' } },
     );
     expect(await npc.talk('Boo')).toMatchObject({ emotion: 'curious', line: 'Well!', isFallback: false });
@@ -162,7 +186,9 @@ describe('structured', () => {
   });
 
   test('an emotion outside the NPC subset becomes the nearest allowed one; the prompt lists the subset', async () => {
-    const { npc, model } = mira([Script.json({ emotion: 'furious', line: 'Out!' })], { options: { emotions: ['neutral', 'happy', 'angry'] } });
+    const { npc, model } = mira([Script.json({ emotion: 'furious', line: 'Out!' })], {
+      options: { emotions: ['neutral', 'happy', 'angry'] },
+    });
     expect((await npc.talk('Hi')).emotion).toBe('angry');
     const prompt = `${model.requests[0].promptPrefix}${model.requests[0].prompt}`;
     expect(prompt).toContain('neutral, happy, angry');
@@ -170,16 +196,26 @@ describe('structured', () => {
   });
 
   test('the end flag only counts when the NPC may end conversations', async () => {
-    const { npc } = mira([Script.json({ emotion: 'sad', line: 'Bye.', end: true })], { options: { canEndConversation: false } });
+    const { npc } = mira([Script.json({ emotion: 'sad', line: 'Bye.', end: true })], {
+      options: { canEndConversation: false },
+    });
     expect((await npc.talk('Bye')).endsConversation).toBe(false);
   });
 });
 
 describe('text', () => {
   test('[emotion] line; one respond step; no player options, never ends the conversation', async () => {
-    const { npc, model } = mira([Script.text('[grateful] Thank you kindly.')], { options: { replyFormat: 'text', playerOptionCount: 3 } });
+    const { npc, model } = mira([Script.text('[grateful] Thank you kindly.')], {
+      options: { replyFormat: 'text', playerOptionCount: 3 },
+    });
     const turn = await npc.talk('Here is a tip');
-    expect(turn).toMatchObject({ line: 'Thank you kindly.', emotion: 'grateful', playerOptions: [], endsConversation: false, isFallback: false });
+    expect(turn).toMatchObject({
+      line: 'Thank you kindly.',
+      emotion: 'grateful',
+      playerOptions: [],
+      endsConversation: false,
+      isFallback: false,
+    });
     expect(model.kinds).toEqual(['respond']);
     expect(model.requests[0].systemInstruction).toContain('[happy] Welcome!');
   });
@@ -216,7 +252,9 @@ describe('empty lines', () => {
   });
 
   test('a line that is only a speaker label counts as empty', async () => {
-    const { npc } = mira([Script.json({ emotion: 'happy', line: 'Mira:' })], { options: { replyFormat: 'structured' } });
+    const { npc } = mira([Script.json({ emotion: 'happy', line: 'Mira:' })], {
+      options: { replyFormat: 'structured' },
+    });
     const turn = await npc.talk('Hi');
     expect(turn.isFallback).toBe(true);
   });
@@ -242,7 +280,10 @@ describe('fallback lines', () => {
 
   test("options.fallbackLines win over the persona's", async () => {
     const persona = { name: 'Mira', fallbackLines: ['Persona line.'] };
-    const { npc } = mira(blockedTimes(2), { persona, options: { replyFormat: 'structured', fallbackLines: [' Option one. ', 'Option two.'] } });
+    const { npc } = mira(blockedTimes(2), {
+      persona,
+      options: { replyFormat: 'structured', fallbackLines: [' Option one. ', 'Option two.'] },
+    });
     expect((await npc.talk('Hi')).line).toBe('Option one.');
     expect((await npc.talk('Hi')).line).toBe('Option two.');
   });
@@ -261,16 +302,19 @@ describe('fallback lines', () => {
     expect(npc.history).toEqual([]);
   });
 
-  test.each(['context_size_exceeded', 'invalid_request'] as const)('%s is thrown, never turned into a fallback', async (code) => {
-    const { npc } = mira([Script.fail(code)]);
-    const stream = npc.talkStream('Hi');
-    const { events: evs, error } = await events(stream);
-    expect(error?.code).toBe(code);
-    expect(evs.some((e) => e.type === 'fallback' || e.type === 'completed')).toBe(false);
-    expect((await failure(stream.turn())).code).toBe(code);
-    expect(stream.status).toBe('failed');
-    expect(npc.history).toEqual([]);
-  });
+  test.each(['context_size_exceeded', 'invalid_request'] as const)(
+    '%s is thrown, never turned into a fallback',
+    async (code) => {
+      const { npc } = mira([Script.fail(code)]);
+      const stream = npc.talkStream('Hi');
+      const { events: evs, error } = await events(stream);
+      expect(error?.code).toBe(code);
+      expect(evs.some((e) => e.type === 'fallback' || e.type === 'completed')).toBe(false);
+      expect((await failure(stream.turn())).code).toBe(code);
+      expect(stream.status).toBe('failed');
+      expect(npc.history).toEqual([]);
+    },
+  );
 
   test('other failures (model_unavailable) become a fallback line', async () => {
     const { npc } = mira([Script.fail('model_unavailable')], { options: { replyFormat: 'structured' } });

@@ -11,7 +11,13 @@ test('npc smoke', async () => {
     Script.call('check_menu'),
     Script.reply({ emotion: 'neutral', line: 'Stew is 5 gold, ale 3.' }),
   ]);
-  const npc = new NPC({ persona: { name: 'Mira', role: 'innkeeper', secrets: ['The mayor owes me money'] }, model, tools: [menu], world, options: { worldContextPaths: ['player.gold'], memoryTools: 'all' } });
+  const npc = new NPC({
+    persona: { name: 'Mira', role: 'innkeeper', secrets: ['The mayor owes me money'] },
+    model,
+    tools: [menu],
+    world,
+    options: { worldContextPaths: ['player.gold'], memoryTools: 'all' },
+  });
   const s = npc.talkStream('Hello!');
   const ev: string[] = [];
   s.on('emotion', (e) => ev.push(`emotion:${e.emotion}`));

@@ -39,7 +39,10 @@ describe('talkStream events', () => {
 
   test('an inline reply in the decide step streams the same way (emotion first, deltas add up)', async () => {
     const t = tavernTools();
-    const { npc, model } = mira([Script.reply({ emotion: 'excited', line: 'The stew is fresh and the ale is cold!' }, 14)], { tools: [t.menu] });
+    const { npc, model } = mira(
+      [Script.reply({ emotion: 'excited', line: 'The stew is fresh and the ale is cold!' }, 14)],
+      { tools: [t.menu] },
+    );
     const stream = npc.talkStream('Hello!');
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
@@ -61,12 +64,19 @@ describe('talkStream events', () => {
     const turn = await stream.turn();
     expect(seen[0]).toBe('emotion:curious');
     expect(seen[seen.length - 1]).toBe('completed:Who goes there?');
-    expect(seen.filter((s) => s.startsWith('line:')).map((s) => s.slice(5)).join('')).toBe(turn.line);
+    expect(
+      seen
+        .filter((s) => s.startsWith('line:'))
+        .map((s) => s.slice(5))
+        .join(''),
+    ).toBe(turn.line);
   });
 
   test('tool call, tool result and model step events in order', async () => {
     const t = tavernTools();
-    const { npc } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Stew is 5 gold.' })], { tools: [t.menu, t.order] });
+    const { npc } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Stew is 5 gold.' })], {
+      tools: [t.menu, t.order],
+    });
     const stream = npc.talkStream('What is warm?');
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
@@ -129,7 +139,10 @@ describe('model calls per turn', () => {
 
   test('grounded with a parameterless grounding tool: 1 call, the tool runs first', async () => {
     const t = tavernTools();
-    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Ale 3, stew 5.' })], { tools: [t.menu, t.order], options: { groundingTool: 'check_menu' } });
+    const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Ale 3, stew 5.' })], {
+      tools: [t.menu, t.order],
+      options: { groundingTool: 'check_menu' },
+    });
     const turn = await npc.talk('What do you have?');
     expect(model.calls).toBe(1);
     expect(turn.modelCalls).toBe(1);
@@ -154,7 +167,13 @@ describe('model calls per turn', () => {
 
   test('one decided tool: 2 calls', async () => {
     const t = tavernTools();
-    const { npc, model } = mira([Script.call('take_order', { item: 'stew', quantity: 2 }), Script.reply({ emotion: 'happy', line: 'Two stews!' })], { tools: [t.menu, t.order] });
+    const { npc, model } = mira(
+      [
+        Script.call('take_order', { item: 'stew', quantity: 2 }),
+        Script.reply({ emotion: 'happy', line: 'Two stews!' }),
+      ],
+      { tools: [t.menu, t.order] },
+    );
     const turn = await npc.talk('Two stews');
     expect(model.calls).toBe(2);
     expect(model.kinds).toEqual(['decide', 'decide']);
@@ -165,7 +184,10 @@ describe('model calls per turn', () => {
   describe('seed-compatible mode (inlineReplies: false)', () => {
     test('small talk: 2 calls (decide, then the structured reply)', async () => {
       const t = tavernTools();
-      const { npc, model } = mira([Script.action('respond'), Script.json({ emotion: 'happy', line: 'Welcome!' })], { tools: [t.menu], options: { inlineReplies: false } });
+      const { npc, model } = mira([Script.action('respond'), Script.json({ emotion: 'happy', line: 'Welcome!' })], {
+        tools: [t.menu],
+        options: { inlineReplies: false },
+      });
       const turn = await npc.talk('Hello');
       expect(model.calls).toBe(2);
       expect(turn.modelCalls).toBe(2);
@@ -176,7 +198,11 @@ describe('model calls per turn', () => {
     test('one tool: 3 calls', async () => {
       const t = tavernTools();
       const { npc, model } = mira(
-        [Script.action('check_menu'), Script.action('respond'), Script.json({ emotion: 'neutral', line: 'Stew is 5.' })],
+        [
+          Script.action('check_menu'),
+          Script.action('respond'),
+          Script.json({ emotion: 'neutral', line: 'Stew is 5.' }),
+        ],
         { tools: [t.menu], options: { inlineReplies: false } },
       );
       const turn = await npc.talk('Menu?');
@@ -188,7 +214,10 @@ describe('model calls per turn', () => {
 
     test('a parameterless grounding tool: still 1 call', async () => {
       const t = tavernTools();
-      const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Ale 3.' })], { tools: [t.menu], options: { groundingTool: 'check_menu', inlineReplies: false } });
+      const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Ale 3.' })], {
+        tools: [t.menu],
+        options: { groundingTool: 'check_menu', inlineReplies: false },
+      });
       const turn = await npc.talk('Menu?');
       expect(model.calls).toBe(1);
       expect(turn.modelCalls).toBe(1);
@@ -201,7 +230,11 @@ describe('tool choice per turn', () => {
   test("'none' for one turn: no tools offered, one structured call; the next turn has tools again", async () => {
     const t = tavernTools();
     const { npc, model } = mira(
-      [Script.json({ emotion: 'neutral', line: 'Just chatting.' }), Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Ale 3.' })],
+      [
+        Script.json({ emotion: 'neutral', line: 'Just chatting.' }),
+        Script.call('check_menu'),
+        Script.reply({ emotion: 'neutral', line: 'Ale 3.' }),
+      ],
       { tools: [t.menu] },
     );
     const first = await npc.talk('Hi', { toolChoice: 'none' });
@@ -225,7 +258,10 @@ describe('tool choice per turn', () => {
 
   test("'none' per turn overrides the grounding tool", async () => {
     const t = tavernTools();
-    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Hello.' })], { tools: [t.menu], options: { groundingTool: 'check_menu' } });
+    const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Hello.' })], {
+      tools: [t.menu],
+      options: { groundingTool: 'check_menu' },
+    });
     await npc.talk('Hi', { toolChoice: 'none' });
     expect(t.log).toEqual([]);
     expect(model.calls).toBe(1);
@@ -269,7 +305,11 @@ describe('set-up validation', () => {
 
   test('a persona without a name → invalid_request naming the field', () => {
     let error: unknown;
-    try { new NPC({ persona: { role: 'innkeeper' }, model: model() }); } catch (e) { error = e; }
+    try {
+      new NPC({ persona: { role: 'innkeeper' }, model: model() });
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe('invalid_request');
     expect((error as AgentError).message).toContain('name');
@@ -277,10 +317,18 @@ describe('set-up validation', () => {
 
   test('a persona field of the wrong kind → invalid_request naming the field', () => {
     let error: unknown;
-    try { new NPC({ persona: { name: 'Mira', maxSentences: 'two' }, model: model() }); } catch (e) { error = e; }
+    try {
+      new NPC({ persona: { name: 'Mira', maxSentences: 'two' }, model: model() });
+    } catch (e) {
+      error = e;
+    }
     expect((error as AgentError).code).toBe('invalid_request');
     expect((error as AgentError).message).toContain('maxSentences');
-    try { new NPC({ persona: { name: 'Mira', goals: 'be rich' }, model: model() }); } catch (e) { error = e; }
+    try {
+      new NPC({ persona: { name: 'Mira', goals: 'be rich' }, model: model() });
+    } catch (e) {
+      error = e;
+    }
     expect((error as AgentError).message).toContain('goals');
   });
 
@@ -300,7 +348,11 @@ describe('set-up validation', () => {
       const { AgentTool } = require('../../src') as typeof import('../../src');
       const tool = AgentTool.local({ name, description: 'Mine.' }, () => 'ok');
       let error: unknown;
-      try { new NPC({ persona: MIRA, model: model(), tools: [tool] }); } catch (e) { error = e; }
+      try {
+        new NPC({ persona: MIRA, model: model(), tools: [tool] });
+      } catch (e) {
+        error = e;
+      }
       expect((error as AgentError).code).toBe('invalid_request');
       for (const builtIn of ['read_world_state', 'update_world_state', 'remember_fact', 'change_relationship']) {
         expect((error as AgentError).message).toContain(builtIn);
@@ -311,8 +363,12 @@ describe('set-up validation', () => {
   test('setTools with a clashing name is rejected and the old tools stay', async () => {
     const t = tavernTools();
     const { AgentTool } = require('../../src') as typeof import('../../src');
-    const { npc, model } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Ale 3.' })], { tools: [t.menu] });
-    expect(() => npc.setTools([AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x')])).toThrow(AgentError);
+    const { npc, model } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Ale 3.' })], {
+      tools: [t.menu],
+    });
+    expect(() => npc.setTools([AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x')])).toThrow(
+      AgentError,
+    );
     await npc.talk('Menu?');
     expect(t.log).toEqual(['check_menu']);
     expect(model.requests[0].promptPrefix).toContain('check_menu');
@@ -321,7 +377,11 @@ describe('set-up validation', () => {
   test('an unknown groundingTool → invalid_request naming it and the tools there are', () => {
     const t = tavernTools();
     let error: unknown;
-    try { new NPC({ persona: MIRA, model: model(), tools: [t.menu], options: { groundingTool: 'check_weather' } }); } catch (e) { error = e; }
+    try {
+      new NPC({ persona: MIRA, model: model(), tools: [t.menu], options: { groundingTool: 'check_weather' } });
+    } catch (e) {
+      error = e;
+    }
     expect((error as AgentError).code).toBe('invalid_request');
     expect((error as AgentError).message).toContain('check_weather');
     expect((error as AgentError).message).toContain('check_menu');
@@ -329,7 +389,10 @@ describe('set-up validation', () => {
 
   test('a built-in tool may be the grounding tool', async () => {
     const world = new WorldState({ weather: 'rain' });
-    const { npc, model } = mira([Script.json({ path: 'weather' }), Script.json({ emotion: 'sad', line: 'Rain again.' })], { world, options: { groundingTool: 'read_world_state', maxToolRounds: 1 } });
+    const { npc, model } = mira(
+      [Script.json({ path: 'weather' }), Script.json({ emotion: 'sad', line: 'Rain again.' })],
+      { world, options: { groundingTool: 'read_world_state', maxToolRounds: 1 } },
+    );
     const turn = await npc.talk('Weather?');
     expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['read_world_state']);
     expect(model.requests[1].prompt).toContain('rain');
@@ -349,7 +412,11 @@ describe('set-up validation', () => {
     ];
     for (const [options, name] of bad) {
       let error: unknown;
-      try { new NPC({ persona: MIRA, model: model(), options: options as never }); } catch (e) { error = e; }
+      try {
+        new NPC({ persona: MIRA, model: model(), options: options as never });
+      } catch (e) {
+        error = e;
+      }
       expect(error).toBeInstanceOf(AgentError);
       expect((error as AgentError).code).toBe('invalid_request');
       expect((error as AgentError).message).toContain(name);

@@ -17,7 +17,10 @@ function pickLock(): AgentTool {
 describe('external tools', () => {
   test('answered through externalToolCall + submit; the result reaches the next step', async () => {
     const door = pickLock();
-    const { npc, model } = mira([Script.call('open_door', { door: 'cellar' }), Script.reply({ emotion: 'happy', line: 'The cellar is open.' })], { tools: [door] });
+    const { npc, model } = mira(
+      [Script.call('open_door', { door: 'cellar' }), Script.reply({ emotion: 'happy', line: 'The cellar is open.' })],
+      { tools: [door] },
+    );
     const stream = npc.talkStream('Open the cellar');
     const calls: ToolCall[] = [];
     stream.on('externalToolCall', (e) => {
@@ -37,19 +40,34 @@ describe('external tools', () => {
 
   test('the event order for an external call: externalToolCall, then toolResult', async () => {
     const door = pickLock();
-    const { npc } = mira([Script.call('open_door', { door: 'front' }), Script.reply({ emotion: 'neutral', line: 'Done.' })], { tools: [door] });
+    const { npc } = mira(
+      [Script.call('open_door', { door: 'front' }), Script.reply({ emotion: 'neutral', line: 'Done.' })],
+      { tools: [door] },
+    );
     const stream = npc.talkStream('Open up');
-    stream.on('externalToolCall', (e) => { setTimeout(() => stream.submit(e.call.id, 'opened'), 1); });
+    stream.on('externalToolCall', (e) => {
+      setTimeout(() => stream.submit(e.call.id, 'opened'), 1);
+    });
     const { events: evs } = await events(stream);
-    const types = evs.map((e) => e.type).filter((t) => t === 'externalToolCall' || t === 'toolResult' || t === 'toolCall');
+    const types = evs
+      .map((e) => e.type)
+      .filter((t) => t === 'externalToolCall' || t === 'toolResult' || t === 'toolCall');
     expect(types).toEqual(['externalToolCall', 'toolResult']);
   });
 
   test('answered by a per-turn externalTools handler', async () => {
     const door = pickLock();
-    const { npc, model } = mira([Script.call('open_door', { door: 'attic' }), Script.reply({ emotion: 'neutral', line: 'Attic open.' })], { tools: [door] });
+    const { npc, model } = mira(
+      [Script.call('open_door', { door: 'attic' }), Script.reply({ emotion: 'neutral', line: 'Attic open.' })],
+      { tools: [door] },
+    );
     const seen: string[] = [];
-    const turn = await npc.talk('Attic please', { externalTools: (call) => { seen.push(call.name); return 'The attic hatch opens.'; } });
+    const turn = await npc.talk('Attic please', {
+      externalTools: (call) => {
+        seen.push(call.name);
+        return 'The attic hatch opens.';
+      },
+    });
     expect(seen).toEqual(['open_door']);
     expect(turn.line).toBe('Attic open.');
     expect(model.requests[1].prompt).toContain('The attic hatch opens.');
@@ -58,7 +76,10 @@ describe('external tools', () => {
   test('unanswered → a timeout error output after externalToolTimeoutMs; the NPC still replies', async () => {
     const door = pickLock();
     const { npc, model } = mira(
-      [Script.call('open_door', { door: 'vault' }), Script.reply({ emotion: 'worried', line: 'The vault will not budge.' })],
+      [
+        Script.call('open_door', { door: 'vault' }),
+        Script.reply({ emotion: 'worried', line: 'The vault will not budge.' }),
+      ],
       { tools: [door], options: { externalToolTimeoutMs: 5 } },
     );
     const turn = await npc.talk('Open the vault');
@@ -88,7 +109,13 @@ describe('cancellation', () => {
 
   test('during a tool, after a memory change was staged → cancelled; the staged memory is discarded', async () => {
     let release: () => void = () => undefined;
-    const slow = AgentTool.local({ name: 'brew', description: 'Brews tea.' }, () => new Promise<string>((resolve) => { release = () => resolve('Tea is ready.'); }));
+    const slow = AgentTool.local(
+      { name: 'brew', description: 'Brews tea.' },
+      () =>
+        new Promise<string>((resolve) => {
+          release = () => resolve('Tea is ready.');
+        }),
+    );
     const { npc, model } = mira(
       [
         Script.call('remember_fact', { fact: 'The player likes tea.' }),
@@ -109,7 +136,10 @@ describe('cancellation', () => {
     expect(npc.memory.snapshot()).toEqual({ facts: [], relationship: 0, summary: '' });
     // The next turn commits only its own changes: nothing staged by the cancelled turn comes back.
     await until(() => !npc.isTalking, 'idle');
-    model.append(Script.call('change_relationship', { reason: 'came back', delta: 1 }), Script.reply({ emotion: 'happy', line: 'Welcome back.' }));
+    model.append(
+      Script.call('change_relationship', { reason: 'came back', delta: 1 }),
+      Script.reply({ emotion: 'happy', line: 'Welcome back.' }),
+    );
     const next = await npc.talk('Hi again');
     expect(next.line).toBe('Welcome back.');
     expect(npc.memory.facts).toEqual([]);
@@ -188,7 +218,12 @@ describe('queued turns', () => {
       { tools: [t.menu] },
     );
     const order: string[] = [];
-    const turns = ['a', 'b', 'c'].map((p) => npc.talk(p).then((turn) => { order.push(turn.line); return turn; }));
+    const turns = ['a', 'b', 'c'].map((p) =>
+      npc.talk(p).then((turn) => {
+        order.push(turn.line);
+        return turn;
+      }),
+    );
     const done = await Promise.all(turns);
     expect(done.map((d) => d.line)).toEqual(['First.', 'Second.', 'Third.']);
     expect(order).toEqual(['First.', 'Second.', 'Third.']);

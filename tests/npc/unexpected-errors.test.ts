@@ -4,7 +4,16 @@
  * line; it surfaces as an AgentError marked `unexpected` that keeps the original as its cause.
  * A backend that keeps failing costs the step's own retries only, not a second round as text.
  */
-import { Agent, AgentError, ContentGenerator, DecisionEngine, JsonSchema, NPC, type GenerationRequest, type LanguageModel } from '../../src';
+import {
+  Agent,
+  AgentError,
+  ContentGenerator,
+  DecisionEngine,
+  JsonSchema,
+  NPC,
+  type GenerationRequest,
+  type LanguageModel,
+} from '../../src';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
@@ -34,7 +43,10 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
   test('Agent: one model call, an AgentError marked unexpected whose cause is the TypeError', async () => {
     const model = buggyModel();
     const agent = new Agent(model, {});
-    const error = await agent.run('Hi').response().catch((e: AgentError) => e);
+    const error = await agent
+      .run('Hi')
+      .response()
+      .catch((e: AgentError) => e);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ unexpected: true });
     expect((error as AgentError).cause).toBeInstanceOf(TypeError);
@@ -52,10 +64,17 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
     expect(npc.history).toEqual([]);
   });
 
-  test('a throwing accept hook: not retried, rejected as unexpected with the hook\'s error as cause', async () => {
+  test("a throwing accept hook: not retried, rejected as unexpected with the hook's error as cause", async () => {
     const model = new ScriptedLanguageModel([Script.reply('Hello!')]);
     const agent = new Agent(model, {});
-    const error = await agent.run('Hi', { accept: () => { throw new RangeError('hook bug'); } }).response().catch((e: AgentError) => e);
+    const error = await agent
+      .run('Hi', {
+        accept: () => {
+          throw new RangeError('hook bug');
+        },
+      })
+      .response()
+      .catch((e: AgentError) => e);
     expect(error).toMatchObject({ unexpected: true, message: 'hook bug' });
     expect((error as AgentError).cause).toBeInstanceOf(RangeError);
     expect(model.calls).toBe(1);
@@ -63,9 +82,24 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
   });
 
   test('DecisionEngine and ContentGenerator do not answer a bug with their fallback', async () => {
-    const decision = await new DecisionEngine(buggyModel()).decide({ situation: 'x', options: [{ id: 'a', description: 'A' }, { id: 'b', description: 'B' }], fallback: 'b' }).catch((e: AgentError) => e);
+    const decision = await new DecisionEngine(buggyModel())
+      .decide({
+        situation: 'x',
+        options: [
+          { id: 'a', description: 'A' },
+          { id: 'b', description: 'B' },
+        ],
+        fallback: 'b',
+      })
+      .catch((e: AgentError) => e);
     expect(decision).toMatchObject({ unexpected: true });
-    const content = await new ContentGenerator(buggyModel()).generate({ prompt: 'an item', schema: JsonSchema.obj({ name: JsonSchema.string() }), fallback: { name: 'stick' } }).catch((e: AgentError) => e);
+    const content = await new ContentGenerator(buggyModel())
+      .generate({
+        prompt: 'an item',
+        schema: JsonSchema.obj({ name: JsonSchema.string() }),
+        fallback: { name: 'stick' },
+      })
+      .catch((e: AgentError) => e);
     expect(content).toMatchObject({ unexpected: true });
   });
 
@@ -79,7 +113,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
 });
 
 describe('a backend that keeps failing', () => {
-  test('NPC: generation_failed on every call costs the step\'s 3 tries, then the fallback (not 6 calls)', async () => {
+  test("NPC: generation_failed on every call costs the step's 3 tries, then the fallback (not 6 calls)", async () => {
     const fail = () => Script.fail('generation_failed', 'backend error');
     const model = new ScriptedLanguageModel([fail(), fail(), fail(), fail(), fail(), fail()]);
     const npc = new NPC({ persona: MIRA, model, options: { fallbackLines: ['Hmm, give me a moment.'] } });
@@ -90,7 +124,10 @@ describe('a backend that keeps failing', () => {
   });
 
   test('a blocked answer still gets its one text retry (the backend answered; the content was the problem)', async () => {
-    const model = new ScriptedLanguageModel([Script.fail('guardrail_violation'), Script.text('[sad] I would rather not.')]);
+    const model = new ScriptedLanguageModel([
+      Script.fail('guardrail_violation'),
+      Script.text('[sad] I would rather not.'),
+    ]);
     const npc = new NPC({ persona: MIRA, model });
     const turn = await npc.talk('Hi');
     expect(turn).toMatchObject({ line: 'I would rather not.', isFallback: false });

@@ -4,8 +4,17 @@
  * API stand-in), the opt-in check on Chrome's real model (OAM_CHROME_NANO=1) and the bench.
  */
 import {
-  Agent, ContentGenerator, DecisionEngine, JsonSchema, KeywordModel, NPC, generateText,
-  type GenerationChunk, type GenerationRequest, type KeywordRule, type LanguageModel,
+  Agent,
+  ContentGenerator,
+  DecisionEngine,
+  JsonSchema,
+  KeywordModel,
+  NPC,
+  generateText,
+  type GenerationChunk,
+  type GenerationRequest,
+  type KeywordRule,
+  type LanguageModel,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import miraPersona from '../../demo/tavern/mira.persona.json';
@@ -26,10 +35,21 @@ export interface ScenarioOutcome {
 
 export const TAVERN_RULES: KeywordRule[] = [
   { when: ['hello', 'evening'], reply: { emotion: 'happy', line: 'Welcome in! Sit anywhere you like.' } },
-  { when: ['ale'], tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }], reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' } },
+  {
+    when: ['ale'],
+    tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }],
+    reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' },
+  },
 ];
-const DECISION_RULES: KeywordRule[] = [{ when: /./, reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } } }];
-const CONTENT_RULES: KeywordRule[] = [{ when: /./, reply: { line: '', json: { name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 } } }];
+const DECISION_RULES: KeywordRule[] = [
+  {
+    when: /./,
+    reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } },
+  },
+];
+const CONTENT_RULES: KeywordRule[] = [
+  { when: /./, reply: { line: '', json: { name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 } } },
+];
 
 /**
  * Wraps the backend so each step is counted and, for the stand-in, the brain can answer the
@@ -40,10 +60,19 @@ export class Observed implements LanguageModel {
   readonly requests: GenerationRequest[] = [];
   readonly usage: ScenarioOutcome['steps'] = [];
   constructor(readonly inner: LanguageModel) {}
-  get capabilities() { return this.inner.capabilities; }
-  availability() { return this.inner.availability(); }
-  countTokens(text: string) { return this.inner.countTokens ? this.inner.countTokens(text) : Promise.resolve(null); }
-  async *generate(request: GenerationRequest, signal?: Parameters<LanguageModel['generate']>[1]): AsyncGenerator<GenerationChunk, void, undefined> {
+  get capabilities() {
+    return this.inner.capabilities;
+  }
+  availability() {
+    return this.inner.availability();
+  }
+  countTokens(text: string) {
+    return this.inner.countTokens ? this.inner.countTokens(text) : Promise.resolve(null);
+  }
+  async *generate(
+    request: GenerationRequest,
+    signal?: Parameters<LanguageModel['generate']>[1],
+  ): AsyncGenerator<GenerationChunk, void, undefined> {
     this.current = request;
     this.requests.push(request);
     let last: ScenarioOutcome['steps'][number] | undefined;
@@ -65,7 +94,11 @@ export class Observed implements LanguageModel {
 }
 
 /** A brain for the stand-in: the keyword rules answer the request the core made, as the stand-in model would. */
-export function keywordBrain(observed: Observed, rules: KeywordRule[], check?: (input: BrainInput, request: GenerationRequest) => void): (input: BrainInput) => Promise<string> {
+export function keywordBrain(
+  observed: Observed,
+  rules: KeywordRule[],
+  check?: (input: BrainInput, request: GenerationRequest) => void,
+): (input: BrainInput) => Promise<string> {
   const keyword = new KeywordModel({ rules, otherwise: { emotion: 'neutral', line: 'Hm?' } });
   // The brain sees only the text, as a model would; the request is the step it answers.
   return async (input) => {
@@ -95,7 +128,13 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
       const world = createTavernWorld();
       const npc = new NPC({ persona: miraPersona, model: observed, world, tools: tavernTools(world) });
       const turn = await npc.talkStream('Hello there!').turn();
-      return { name: 'NPC turn', text: turn.line, modelCalls: turn.modelCalls, tools: turn.toolCalls.map((t) => t.call.name), ...observed.take() };
+      return {
+        name: 'NPC turn',
+        text: turn.line,
+        modelCalls: turn.modelCalls,
+        tools: turn.toolCalls.map((t) => t.call.name),
+        ...observed.take(),
+      };
     }
     case 'tool': {
       const world = createTavernWorld();
@@ -105,14 +144,25 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
         config: { labels: { user: 'Guest', assistant: 'Mira' } },
       });
       const r = await agent.run('Two ales, please.').response();
-      return { name: 'tool turn', text: r.text, modelCalls: r.modelCalls, tools: r.toolCalls.map((t) => t.call.name), world: world.get('player.gold'), ...observed.take() };
+      return {
+        name: 'tool turn',
+        text: r.text,
+        modelCalls: r.modelCalls,
+        tools: r.toolCalls.map((t) => t.call.name),
+        world: world.get('player.gold'),
+        ...observed.take(),
+      };
     }
     case 'decision': {
       const world = createTavernWorld();
       const engine = new DecisionEngine(observed);
       const d = await engine.decide({
         situation: 'A stranger walks up to the gate at night with a sword on his back.',
-        options: [{ id: 'let_in', description: 'open the gate' }, { id: 'warn', description: 'tell him to leave his sword' }, { id: 'attack', description: 'raise the alarm' }],
+        options: [
+          { id: 'let_in', description: 'open the gate' },
+          { id: 'warn', description: 'tell him to leave his sword' },
+          { id: 'attack', description: 'raise the alarm' },
+        ],
         actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
         tools: world.tools({ readable: ['player'] }),
       });
@@ -120,9 +170,19 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
     }
     default: {
       const gen = new ContentGenerator(observed);
-      const schema = JsonSchema.obj({ name: JsonSchema.string(), rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']), value: JsonSchema.integer({ minimum: 1, maximum: 100 }) });
+      const schema = JsonSchema.obj({
+        name: JsonSchema.string(),
+        rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']),
+        value: JsonSchema.integer({ minimum: 1, maximum: 100 }),
+      });
       const r = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
-      return { name: 'content', text: JSON.stringify(r.value), modelCalls: r.modelCalls, tools: [], ...observed.take() };
+      return {
+        name: 'content',
+        text: JSON.stringify(r.value),
+        modelCalls: r.modelCalls,
+        tools: [],
+        ...observed.take(),
+      };
     }
   }
 }

@@ -54,11 +54,19 @@ export interface StandInControl {
   /** Sticky activation outside a browser. */
   activated: boolean;
   /** The next operation at this stage fails with a DOMException of this name. */
-  failNext: { stage: 'availability' | 'create' | 'clone' | 'measure' | 'prompt' | 'midstream'; name: string; message?: string } | null;
+  failNext: {
+    stage: 'availability' | 'create' | 'clone' | 'measure' | 'prompt' | 'midstream';
+    name: string;
+    message?: string;
+  } | null;
   /** Fire contextoverflow on the next prompt (as if history had been dropped). */
   overflowNext: boolean;
   readonly log: {
-    creates: Array<{ initialPrompts?: Array<{ role: string; content: string }>; samplingMode?: string; expectedInputs?: unknown }>;
+    creates: Array<{
+      initialPrompts?: Array<{ role: string; content: string }>;
+      samplingMode?: string;
+      expectedInputs?: unknown;
+    }>;
     clones: number;
     prompts: Array<{ input: string; constraint?: object; omitted?: boolean; system: string }>;
     destroyed: number;
@@ -95,7 +103,12 @@ function tick(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-interface AbortSignalLike { aborted: boolean; reason?: unknown; addEventListener(t: 'abort', l: () => void): void; removeEventListener(t: 'abort', l: () => void): void }
+interface AbortSignalLike {
+  aborted: boolean;
+  reason?: unknown;
+  addEventListener(t: 'abort', l: () => void): void;
+  removeEventListener(t: 'abort', l: () => void): void;
+}
 
 /** Builds a fresh stand-in `LanguageModel` class and its control panel. */
 export function createPromptApiStandIn(options: StandInOptions = {}): { api: unknown; control: StandInControl } {
@@ -118,29 +131,49 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
   };
   const legacy = !!options.legacyNames;
   // In a browser, the page's real permissions policy decides, as in Chrome (language-model defaults to 'self').
-  const policy = (globalThis as { document?: { featurePolicy?: { allowsFeature(f: string): boolean; features(): string[] } } }).document?.featurePolicy;
-  if (policy && policy.features().indexOf('language-model') >= 0) control.permissionsAllowed = policy.allowsFeature('language-model');
+  const policy = (
+    globalThis as { document?: { featurePolicy?: { allowsFeature(f: string): boolean; features(): string[] } } }
+  ).document?.featurePolicy;
+  if (policy && policy.features().indexOf('language-model') >= 0)
+    control.permissionsAllowed = policy.allowsFeature('language-model');
 
   function failIf(stage: NonNullable<StandInControl['failNext']>['stage']): void {
     if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
     const f = control.failNext;
     if (f && f.stage === stage) {
       control.failNext = null;
-      throw domError(f.name, f.message ?? `stand-in ${stage} failure`, f.name === 'QuotaExceededError' ? { requested: 10000, quota: windowSize } : undefined);
+      throw domError(
+        f.name,
+        f.message ?? `stand-in ${stage} failure`,
+        f.name === 'QuotaExceededError' ? { requested: 10000, quota: windowSize } : undefined,
+      );
     }
   }
 
   class StandInSession extends EventTarget {
     private destroyedReason: unknown = undefined;
     private readonly aborters = new Set<(reason: unknown) => void>();
-    constructor(readonly system: string, private usage: number, readonly samplingMode: string, private history: Array<{ tokens: number }>) {
+    constructor(
+      readonly system: string,
+      private usage: number,
+      readonly samplingMode: string,
+      private history: Array<{ tokens: number }>,
+    ) {
       super();
       sessions.add(this);
     }
-    get contextUsage(): number | undefined { return legacy ? undefined : this.usage; }
-    get contextWindow(): number | undefined { return legacy ? undefined : windowSize; }
-    get inputUsage(): number | undefined { return legacy ? this.usage : undefined; }
-    get inputQuota(): number | undefined { return legacy ? windowSize : undefined; }
+    get contextUsage(): number | undefined {
+      return legacy ? undefined : this.usage;
+    }
+    get contextWindow(): number | undefined {
+      return legacy ? undefined : windowSize;
+    }
+    get inputUsage(): number | undefined {
+      return legacy ? this.usage : undefined;
+    }
+    get inputQuota(): number | undefined {
+      return legacy ? windowSize : undefined;
+    }
 
     private alive(): void {
       if (this.destroyedReason !== undefined) throw this.destroyedReason;
@@ -168,11 +201,17 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       return legacy ? undefined : (i: string, o?: object) => this.measure(i, o);
     }
 
-    private async measure(input: string, o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {}): Promise<number> {
+    private async measure(
+      input: string,
+      o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {},
+    ): Promise<number> {
       this.alive();
       if (o.signal?.aborted) throw o.signal.reason;
       failIf('measure');
-      return count(input) + (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0);
+      return (
+        count(input) +
+        (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0)
+      );
     }
 
     get measureInputUsage(): ((input: string, o?: object) => Promise<number>) | undefined {
@@ -189,7 +228,10 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       }
     }
 
-    promptStreaming(input: string, o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {}): ReadableStream<string> {
+    promptStreaming(
+      input: string,
+      o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {},
+    ): ReadableStream<string> {
       this.alive();
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
       if (o.signal?.aborted) throw o.signal.reason;
@@ -198,7 +240,12 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       return new ReadableStream<string>({
         async start(c) {
           let stopped = false;
-          const onStop = (reason: unknown) => { if (!stopped) { stopped = true; c.error(reason); } };
+          const onStop = (reason: unknown) => {
+            if (!stopped) {
+              stopped = true;
+              c.error(reason);
+            }
+          };
           stop = onStop;
           session.aborters.add(onStop);
           const onAbort = () => onStop(o.signal?.reason ?? domError('AbortError', 'Aborted.'));
@@ -206,15 +253,24 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
           try {
             failIf('prompt');
             if (o.responseConstraint !== undefined) {
-              if (typeof o.responseConstraint !== 'object' || o.responseConstraint === null) throw new TypeError('responseConstraint must be a JSON Schema object or a RegExp.');
+              if (typeof o.responseConstraint !== 'object' || o.responseConstraint === null)
+                throw new TypeError('responseConstraint must be a JSON Schema object or a RegExp.');
               const bad = usesUnsupported(o.responseConstraint);
               if (bad) throw domError('NotSupportedError', `The JSON Schema keyword ${bad} is not supported.`);
             }
-            if (o.omitResponseConstraintInput && o.responseConstraint === undefined) throw new TypeError('omitResponseConstraintInput needs a responseConstraint.');
-            const needed = count(input) + (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0);
+            if (o.omitResponseConstraintInput && o.responseConstraint === undefined)
+              throw new TypeError('omitResponseConstraintInput needs a responseConstraint.');
+            const needed =
+              count(input) +
+              (o.responseConstraint && !o.omitResponseConstraintInput
+                ? count(JSON.stringify(o.responseConstraint))
+                : 0);
             let used = session.usage;
             if (used - session.historyTokens() + needed > windowSize) {
-              throw domError('QuotaExceededError', 'The input is too large.', { requested: needed, quota: windowSize - (used - session.historyTokens()) });
+              throw domError('QuotaExceededError', 'The input is too large.', {
+                requested: needed,
+                quota: windowSize - (used - session.historyTokens()),
+              });
             }
             let dropped = false;
             while (used + needed > windowSize && session.history.length > 0) {
@@ -226,8 +282,18 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               session.dispatchEvent(new Event('contextoverflow'));
               session.dispatchEvent(new Event('quotaoverflow'));
             }
-            control.log.prompts.push({ input, constraint: o.responseConstraint, omitted: o.omitResponseConstraintInput, system: session.system });
-            let answer = await brain({ system: session.system, prompt: input, constraint: o.responseConstraint, samplingMode: session.samplingMode });
+            control.log.prompts.push({
+              input,
+              constraint: o.responseConstraint,
+              omitted: o.omitResponseConstraintInput,
+              system: session.system,
+            });
+            let answer = await brain({
+              system: session.system,
+              prompt: input,
+              constraint: o.responseConstraint,
+              samplingMode: session.samplingMode,
+            });
             if (stopped) return;
             if (o.responseConstraint !== undefined) {
               // Constrained decoding cannot write a non-matching answer; the stand-in refuses to.
@@ -237,7 +303,8 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               } catch {
                 throw domError('SyntaxError', 'Could not produce a response matching the constraint.');
               }
-              if (!JsonSchema.from(o.responseConstraint).check(value).ok) throw domError('SyntaxError', 'Could not produce a response matching the constraint.');
+              if (!JsonSchema.from(o.responseConstraint).check(value).ok)
+                throw domError('SyntaxError', 'Could not produce a response matching the constraint.');
               answer = JSON.stringify(value);
             }
             session.usage = used + needed;
@@ -250,7 +317,10 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
             // The spec counts prefilled input; the stand-in also keeps the pair in its history.
             session.history.push({ tokens: needed + count(answer) });
             session.usage += count(answer);
-            if (!stopped) { stopped = true; c.close(); }
+            if (!stopped) {
+              stopped = true;
+              c.close();
+            }
           } catch (e) {
             onStop(e);
           } finally {
@@ -276,10 +346,19 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       if (!control.permissionsAllowed) return 'unavailable';
       return control.availability;
     },
-    async create(o: { initialPrompts?: Array<{ role: string; content: string }>; samplingMode?: string; monitor?: (m: EventTarget) => void; signal?: AbortSignalLike; expectedInputs?: unknown } = {}): Promise<StandInSession> {
+    async create(
+      o: {
+        initialPrompts?: Array<{ role: string; content: string }>;
+        samplingMode?: string;
+        monitor?: (m: EventTarget) => void;
+        signal?: AbortSignalLike;
+        expectedInputs?: unknown;
+      } = {},
+    ): Promise<StandInSession> {
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
       if (o.signal?.aborted) throw o.signal.reason;
-      if (!control.permissionsAllowed) throw domError('NotAllowedError', 'The language-model feature is not allowed in this document.');
+      if (!control.permissionsAllowed)
+        throw domError('NotAllowedError', 'The language-model feature is not allowed in this document.');
       const monitor = new EventTarget();
       if (o.monitor) o.monitor(monitor);
       const fire = (loaded: number) => {
@@ -291,7 +370,8 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       };
       failIf('create');
       if (control.availability === 'unavailable') throw domError('NotSupportedError', 'The model is not available.');
-      if (control.availability === 'downloadable' && !hasStickyActivation(control)) throw domError('NotAllowedError', 'Requires a user gesture when availability is "downloadable".');
+      if (control.availability === 'downloadable' && !hasStickyActivation(control))
+        throw domError('NotAllowedError', 'Requires a user gesture when availability is "downloadable".');
       if (control.availability !== 'available') {
         control.availability = 'downloading';
         for (const s of steps) {
@@ -307,10 +387,21 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       for (let i = 0; i < prompts.length; i++) {
         if (prompts[i].role === 'system' && i > 0) throw new TypeError('A system message must come first.');
       }
-      const system = prompts.filter((p) => p.role === 'system').map((p) => p.content).join('\n');
+      const system = prompts
+        .filter((p) => p.role === 'system')
+        .map((p) => p.content)
+        .join('\n');
       const usage = prompts.reduce((n, p) => n + count(p.content), 0);
-      if (usage > windowSize) throw domError('QuotaExceededError', 'The initial prompts are too large.', { requested: usage, quota: windowSize });
-      control.log.creates.push({ initialPrompts: prompts, samplingMode: o.samplingMode, expectedInputs: o.expectedInputs });
+      if (usage > windowSize)
+        throw domError('QuotaExceededError', 'The initial prompts are too large.', {
+          requested: usage,
+          quota: windowSize,
+        });
+      control.log.creates.push({
+        initialPrompts: prompts,
+        samplingMode: o.samplingMode,
+        expectedInputs: o.expectedInputs,
+      });
       const session = new StandInSession(system, usage, o.samplingMode ?? 'balanced', []);
       o.signal?.addEventListener('abort', () => session.destroy());
       return session;
