@@ -13,5 +13,10 @@ declare const console: {
   debug(...args: unknown[]): void;
 };
 declare const performance: { now(): number };
-declare class TextEncoder { encode(input?: string): Uint8Array }
-declare class TextDecoder { constructor(label?: string); decode(input?: Uint8Array, options?: { stream?: boolean }): string }
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare class TextDecoder {
+  constructor(label?: string);
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}

@@ -62,19 +62,65 @@ export type { OpenAICompatibleOptions } from './models/openai-compatible';
 export { GeminiNanoModel, BRIDGE_EVENT } from './models/gemini-nano';
 export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions, BridgeTransport } from './models/gemini-nano';
 export { ChromePromptModel, PreferAvailableModel } from './models/chrome-prompt';
-export type { ChromePromptModelOptions, ChromeDownloadProgress, ChromeDownloadOptions, PromptApi, PromptSession, PromptAvailability, SamplingMode } from './models/chrome-prompt';
+export type {
+  ChromePromptModelOptions,
+  ChromeDownloadProgress,
+  ChromeDownloadOptions,
+  PromptApi,
+  PromptSession,
+  PromptAvailability,
+  SamplingMode,
+} from './models/chrome-prompt';
 
 // The game layer.
-export { NPC, DialogueStream, resolveNPCOptions, npcReplySchema, NPC_SAVE_VERSION, DEFAULT_FALLBACK_LINES, BUILT_IN_TOOLS, readPersonaTest, runPersonaTest, npcSetupFromInspector } from './game/npc';
+export {
+  NPC,
+  DialogueStream,
+  resolveNPCOptions,
+  npcReplySchema,
+  NPC_SAVE_VERSION,
+  DEFAULT_FALLBACK_LINES,
+  BUILT_IN_TOOLS,
+  readPersonaTest,
+  runPersonaTest,
+  npcSetupFromInspector,
+} from './game/npc';
 export type { NPCInspectorProperties, ToolDeclarationProperties } from './game/npc';
-export type { NPCConfig, TalkOptions, BarkOptions, DialogueTurn, NPCEvent, NPCEventType, NPCEventOf, NPCOptions, NPCReplyFormat, MemoryToolsOption, NPCSaveState, PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './game/npc';
+export type {
+  NPCConfig,
+  TalkOptions,
+  BarkOptions,
+  DialogueTurn,
+  NPCEvent,
+  NPCEventType,
+  NPCEventOf,
+  NPCOptions,
+  NPCReplyFormat,
+  MemoryToolsOption,
+  NPCSaveState,
+  PersonaTestFile,
+  PersonaTestTurn,
+  PersonaTurnExpectations,
+  PersonaTestReport,
+  PersonaTurnReport,
+  PersonaCheck,
+  RunPersonaTestInput,
+} from './game/npc';
 export { WorldState, WorldPath, WorldStateError, worldStateTools } from './game/world';
 export type { WorldStateChange, WorldStateListener, WorldStateToolOptions, JsonValue, JsonObject } from './game/world';
 export { DecisionEngine } from './game/decision';
 export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './game/decision';
 export { ContentGenerator } from './game/content';
 export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './game/content';
-export { parsePersona, validatePersona, normalizePersona, renderPersonaInstructions, formatPersonaProblems, PERSONA_SCHEMA, PERSONA_FIELDS } from './game/persona';
+export {
+  parsePersona,
+  validatePersona,
+  normalizePersona,
+  renderPersonaInstructions,
+  formatPersonaProblems,
+  PERSONA_SCHEMA,
+  PERSONA_FIELDS,
+} from './game/persona';
 export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation } from './game/persona';
 export { EMOTIONS, matchEmotion, isEmotion } from './game/emotion';
 export type { Emotion } from './game/emotion';
@@ -91,4 +137,11 @@ export type { AgentErrorOptions, AgentErrorDetails, AgentErrorJSON } from './con
 
 // The JSON-RPC protocol (src/bridge).
 export { BridgeEngine, BridgeError, BRIDGE_CODES, PROTOCOL_VERSION, SERVER_NAME } from './bridge';
-export type { BridgeEngineOptions, BridgeTimers, ModelFactory, BridgeErrorName, RpcErrorObject, RequestId } from './bridge';
+export type {
+  BridgeEngineOptions,
+  BridgeTimers,
+  ModelFactory,
+  BridgeErrorName,
+  RpcErrorObject,
+  RequestId,
+} from './bridge';

@@ -5,7 +5,13 @@
  * Deterministic, instant and always available, so a designer can try an NPC without a phone.
  */
 import type { SignalLike } from '../contract/abort';
-import type { GenerationChunk, GenerationRequest, LanguageModel, ModelAvailability, ModelCapabilities } from '../contract/language-model';
+import type {
+  GenerationChunk,
+  GenerationRequest,
+  LanguageModel,
+  ModelAvailability,
+  ModelCapabilities,
+} from '../contract/language-model';
 import { DEFAULT_CAPABILITIES } from '../contract/language-model';
 import { readRenderedTurn } from '../core/prompt/render-conversation';
 import { ScriptedLanguageModel, Script } from './scripted-model';
@@ -81,14 +87,23 @@ export class KeywordModel implements LanguageModel {
     const turn = AGENT_STEPS.has(request.kind) ? readRenderedTurn(request.prompt) : undefined;
     const said = turn?.prompt || lastPlayerLine(request.prompt);
     // A lookup read into the prompt ahead (`check_menu now: {…}`) counts as its result.
-    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (m) => ({ tool: m[1], args: {}, output: m[2] }));
+    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (m) => ({
+      tool: m[1],
+      args: {},
+      output: m[2],
+    }));
     const results = [...ahead, ...(turn?.toolResults ?? [])];
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
     const rule = this.options.rules.find((r) => matches(r.when, said));
     const offered = offeredTools(request);
-    const pending = (rule?.tools ?? []).filter((t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name));
+    const pending = (rule?.tools ?? []).filter(
+      (t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name),
+    );
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
-    const structured = /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form/.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    const structured =
+      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form/.test(
+        `${request.promptPrefix ?? ''}${request.prompt}`,
+      );
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
     const lineFirst = /as plain text\./.test(`${request.promptPrefix ?? ''}${request.prompt}`);
     const effects = afterReplyTools(request);
@@ -102,7 +117,12 @@ export class KeywordModel implements LanguageModel {
       case 'decide': {
         const needed = lineFirst ? pending.filter((t) => effects.indexOf(t.name) < 0) : pending;
         if (lineFirst && needed.length === 0) {
-          const after = pending.map((t) => `${t.name}(${Object.entries(t.args ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')})`);
+          const after = pending.map(
+            (t) =>
+              `${t.name}(${Object.entries(t.args ?? {})
+                .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+                .join(', ')})`,
+          );
           return lineFirstAnswer(this.reply(rule, ctx), structured, after);
         }
         if (needed.length > 0) {
@@ -122,7 +142,9 @@ export class KeywordModel implements LanguageModel {
       }
       case 'respond': {
         const reply = this.reply(rule, ctx);
-        return reply.emotion && /\[happy\]|brackets/.test(`${request.systemInstruction ?? ''}${request.prompt}`) ? `[${reply.emotion}] ${reply.line}` : reply.line;
+        return reply.emotion && /\[happy\]|brackets/.test(`${request.systemInstruction ?? ''}${request.prompt}`)
+          ? `[${reply.emotion}] ${reply.line}`
+          : reply.line;
       }
       case 'summary':
         return 'The player and the character talked; nothing else of note happened.';
@@ -135,7 +157,7 @@ export class KeywordModel implements LanguageModel {
   }
 
   private reply(rule: KeywordRule | undefined, ctx: KeywordContext): KeywordReply {
-    const source = rule ? rule.reply : this.options.otherwise ?? 'I am not sure what you mean.';
+    const source = rule ? rule.reply : (this.options.otherwise ?? 'I am not sure what you mean.');
     const value = typeof source === 'function' ? source(ctx) : source;
     return typeof value === 'string' ? { emotion: 'neutral', line: value } : value;
   }
@@ -163,7 +185,8 @@ function jsonAnswer(json: unknown, request: GenerationRequest, lineFirst: boolea
   const text = `${request.promptPrefix ?? ''}${request.prompt}`;
   const listed = Array.from(text.matchAll(/^- "([^"]+)"/gm), (m) => m[1]);
   const value: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(json as Record<string, unknown>)) if (listed.length === 0 || listed.indexOf(k) >= 0) value[k] = v;
+  for (const [k, v] of Object.entries(json as Record<string, unknown>))
+    if (listed.length === 0 || listed.indexOf(k) >= 0) value[k] = v;
   const first = lineFirst ? /first the (\w+), as plain text/.exec(text) : null;
   if (!first || typeof value[first[1]] !== 'string') return JSON.stringify(value);
   const words = value[first[1]] as string;

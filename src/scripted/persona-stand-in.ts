@@ -19,7 +19,8 @@ export interface PersonaStandInOptions {
 }
 
 /** What the preview shows next to a stand-in conversation. */
-export const STAND_IN_NOTICE = 'Keyword stand-in: it answers by matching words (from the persona\'s fields, or the sample\'s scripted evening); it is not a language model. Choose a server (or Chrome\'s built-in model) to hear a real one.';
+export const STAND_IN_NOTICE =
+  "Keyword stand-in: it answers by matching words (from the persona's fields, or the sample's scripted evening); it is not a language model. Choose a server (or Chrome's built-in model) to hear a real one.";
 
 const GREETING = /\b(hello|hi|hey|evening|morning|greetings|good day)\b/i;
 const GOODBYE = /\b(bye|goodbye|goodnight|farewell|see you)\b/i;
@@ -27,7 +28,47 @@ const GOALS = /\b(want|need|goal|looking for|after|plan|dream)\b/i;
 const WHO = /\b(who are you|your name|about yourself|what do you do)\b/i;
 const RUMOUR = /\b(secrets?|rumou?rs?|gossip|news|heard|tell me something)\b/i;
 /** Words too common to tie a line to a knowledge entry or a tool. */
-const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'to', 'in', 'on', 'is', 'are', 'was', 'her', 'his', 'their', 'you', 'your', 'me', 'my', 'i', 'it', 'for', 'with', 'what', 'who', 'how', 'do', 'does', 'any', 'some', 'about', 'that', 'this', 'there', 'have', 'has', 'be', 'can', 'tell']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'is',
+  'are',
+  'was',
+  'her',
+  'his',
+  'their',
+  'you',
+  'your',
+  'me',
+  'my',
+  'i',
+  'it',
+  'for',
+  'with',
+  'what',
+  'who',
+  'how',
+  'do',
+  'does',
+  'any',
+  'some',
+  'about',
+  'that',
+  'this',
+  'there',
+  'have',
+  'has',
+  'be',
+  'can',
+  'tell',
+]);
 
 /** Throws invalid_request (naming the problems) for a persona that does not validate. */
 export function createPersonaStandIn(persona: Persona | unknown, options: PersonaStandInOptions = {}): KeywordModel {
@@ -38,12 +79,20 @@ export function createPersonaStandIn(persona: Persona | unknown, options: Person
     { when: GOODBYE, reply: { emotion: p.defaultEmotion, line: 'Farewell, then.', end: true } },
     { when: WHO, reply: { emotion: p.defaultEmotion, line: whoLine(p) } },
     { when: RUMOUR, reply: (ctx) => secretOrDeflection(p, ctx) },
-    ...tools.filter((tool) => tool.parameterless !== false).map((tool): KeywordRule => ({
-      when: new RegExp(`\\b(${toolWords(tool).join('|')})\\b`, 'i'),
-      tools: [{ name: tool.name }],
-      reply: (ctx) => toolLine(p, tool.name, ctx),
-    })),
-    { when: GOALS, reply: { emotion: p.defaultEmotion, line: p.goals.length > 0 ? `What I want? ${sentence(p.goals[0])}` : fallbackLine(p, 0) } },
+    ...tools
+      .filter((tool) => tool.parameterless !== false)
+      .map((tool): KeywordRule => ({
+        when: new RegExp(`\\b(${toolWords(tool).join('|')})\\b`, 'i'),
+        tools: [{ name: tool.name }],
+        reply: (ctx) => toolLine(p, tool.name, ctx),
+      })),
+    {
+      when: GOALS,
+      reply: {
+        emotion: p.defaultEmotion,
+        line: p.goals.length > 0 ? `What I want? ${sentence(p.goals[0])}` : fallbackLine(p, 0),
+      },
+    },
     { when: GREETING, reply: { emotion: 'happy', line: p.greeting || `Well met. I'm ${p.name}.` } },
   ];
   return new KeywordModel({
@@ -91,7 +140,8 @@ function knowledgeLine(p: NormalizedPersona, said: string): KeywordReply | undef
 function toolLine(p: NormalizedPersona, tool: string, ctx: KeywordContext): KeywordReply {
   const result = ctx.toolResults.find((r) => r.tool === tool);
   if (!result) return { emotion: p.defaultEmotion, line: fallbackLine(p, 0) };
-  if (/^error/i.test(result.output) || /"error"/.test(result.output)) return { emotion: 'worried', line: "That didn't work, I'm afraid." };
+  if (/^error/i.test(result.output) || /"error"/.test(result.output))
+    return { emotion: 'worried', line: "That didn't work, I'm afraid." };
   // Said in words: JSON in a line would read as the start of the answer's trailer.
   const said = plainWords(result.output);
   const shown = said.length > 120 ? `${said.slice(0, 117)}...` : said;
@@ -103,9 +153,12 @@ function plainWords(output: string): string {
   try {
     const value = JSON.parse(output) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v)}`).join(', ');
+      return Object.entries(value as Record<string, unknown>)
+        .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v)}`)
+        .join(', ');
     }
-    if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v))).join(', ');
+    if (Array.isArray(value))
+      return value.map((v) => (typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v))).join(', ');
   } catch {
     // not JSON: the text itself
   }
@@ -123,7 +176,10 @@ function toolWords(tool: { name: string; description?: string }): string[] {
 }
 
 function contentWords(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9\u00c0-\uffff]+/).filter((w) => w.length > 2 && !STOP.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9\u00c0-\uffff]+/)
+    .filter((w) => w.length > 2 && !STOP.has(w));
 }
 
 /** The first word of four letters or more that says what an entry is about ("mine"). */

@@ -44,7 +44,11 @@ export const Script = {
   action(action: string, args: Record<string, unknown> = {}, chunks = 3): ScriptStep {
     return { type: 'text', text: JSON.stringify({ action, arguments: args }), chunks };
   },
-  fail(code: AgentErrorCode, message?: string, options: { retryAfterMs?: number; afterText?: string } = {}): ScriptStep {
+  fail(
+    code: AgentErrorCode,
+    message?: string,
+    options: { retryAfterMs?: number; afterText?: string } = {},
+  ): ScriptStep {
     return { type: 'fail', code, message, ...options };
   },
   delay(ms: number, then: ScriptStep): ScriptStep {
@@ -96,7 +100,10 @@ export class ScriptedLanguageModel implements LanguageModel {
    * `"scripted"`), so one script plays the same on every platform (see native-script.ts).
    * A bad step is invalid_request naming its index, thrown here, before any model call.
    */
-  static fromNativeScript(script: NativeScript, options: Omit<ScriptedModelOptions, 'fallback'> = {}): ScriptedLanguageModel {
+  static fromNativeScript(
+    script: NativeScript,
+    options: Omit<ScriptedModelOptions, 'fallback'> = {},
+  ): ScriptedLanguageModel {
     const { steps, fallback } = readNativeScript(script);
     const model = new ScriptedLanguageModel([], options);
     model.player = new NativeScriptPlayer(steps, fallback);
@@ -144,7 +151,10 @@ export class ScriptedLanguageModel implements LanguageModel {
     if (signal?.aborted) throw abortError(signal);
     let step = this.steps.shift() ?? this.player?.next(request) ?? this.fallback;
     if (!step) {
-      throw new AgentError('invalid_request', `ScriptedLanguageModel: the script is exhausted after ${this.played} steps; add a step for request #${this.requests.length} (kind ${request.kind}).`);
+      throw new AgentError(
+        'invalid_request',
+        `ScriptedLanguageModel: the script is exhausted after ${this.played} steps; add a step for request #${this.requests.length} (kind ${request.kind}).`,
+      );
     }
     this.played++;
     while (step.type === 'delay' || step.type === 'dynamic') {
@@ -164,13 +174,22 @@ export class ScriptedLanguageModel implements LanguageModel {
     }
     if (step.type === 'fail') {
       if (step.afterText) yield* this.stream(step.afterText, 2, signal, false);
-      throw new AgentError(step.code, step.message ?? `Scripted failure (${step.code}).`, step.retryAfterMs !== undefined ? { retryAfterMs: step.retryAfterMs } : {});
+      throw new AgentError(
+        step.code,
+        step.message ?? `Scripted failure (${step.code}).`,
+        step.retryAfterMs !== undefined ? { retryAfterMs: step.retryAfterMs } : {},
+      );
     }
     const text = step.type === 'template' ? fillTemplate(step.template, request) : step.text;
     yield* this.stream(text, step.chunks ?? 3, signal, true);
   }
 
-  private async *stream(text: string, chunks: number, signal: SignalLike | undefined, final: boolean): AsyncGenerator<GenerationChunk> {
+  private async *stream(
+    text: string,
+    chunks: number,
+    signal: SignalLike | undefined,
+    final: boolean,
+  ): AsyncGenerator<GenerationChunk> {
     const pieces = splitChunks(text, Math.max(1, chunks));
     let sofar = '';
     for (let i = 0; i < pieces.length; i++) {

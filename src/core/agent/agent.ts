@@ -19,7 +19,15 @@ import { TokenCounter } from '../prompt/prompt-builder';
 import { PrefixCache } from '../prompt/prefix-cache';
 import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
 import type { ExternalToolHandler } from './tool-runner';
-import { clone, checkEntry, splitTurns, transcriptFromJSON, transcriptToJSON, type TranscriptData, type TranscriptEntry } from '../transcript';
+import {
+  clone,
+  checkEntry,
+  splitTurns,
+  transcriptFromJSON,
+  transcriptToJSON,
+  type TranscriptData,
+  type TranscriptEntry,
+} from '../transcript';
 
 export interface AgentOptions {
   instructions?: string;
@@ -102,15 +110,22 @@ function wholeSentences(text: string): string {
 /** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
 const SUMMARY_MAX_TOKENS = 200;
 
-const DEFAULT_SUMMARY_INSTRUCTIONS = 'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
+const DEFAULT_SUMMARY_INSTRUCTIONS =
+  'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
 
 let runCounter = 0;
 
 /** A checked setup: the tools as a set (unique names, none reserved), the settings over the defaults. */
-export function createAgentSetup(input: { instructions?: string; tools?: readonly AgentTool[]; config?: AgentConfigInput } = {}): AgentSetup {
+export function createAgentSetup(
+  input: { instructions?: string; tools?: readonly AgentTool[]; config?: AgentConfigInput } = {},
+): AgentSetup {
   const tools = (input.tools ?? []).slice();
   checkToolSet(tools);
-  return Object.freeze({ instructions: input.instructions ?? '', tools: Object.freeze(tools), config: resolveConfig(input.config) });
+  return Object.freeze({
+    instructions: input.instructions ?? '',
+    tools: Object.freeze(tools),
+    config: resolveConfig(input.config),
+  });
 }
 
 /** A try's options checked against the setup, before any model call. */
@@ -127,15 +142,28 @@ function prepareAttempt(attempt: TurnAttempt, setup: AgentSetup): PreparedAttemp
   if (attempt.context !== undefined && typeof attempt.context !== 'string' && typeof attempt.context !== 'function') {
     throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
   }
-  if (attempt.accept !== undefined && typeof attempt.accept !== 'function') throw new AgentError('invalid_request', 'The accept option must be a function.');
-  if (attempt.enabledTools !== undefined && (!Array.isArray(attempt.enabledTools) || attempt.enabledTools.some((name) => typeof name !== 'string'))) {
+  if (attempt.accept !== undefined && typeof attempt.accept !== 'function')
+    throw new AgentError('invalid_request', 'The accept option must be a function.');
+  if (
+    attempt.enabledTools !== undefined &&
+    (!Array.isArray(attempt.enabledTools) || attempt.enabledTools.some((name) => typeof name !== 'string'))
+  ) {
     throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
   }
-  const choice = attempt.toolChoice !== undefined ? validateToolChoice(attempt.toolChoice) : setup.config.toolPolicy.choice;
+  const choice =
+    attempt.toolChoice !== undefined ? validateToolChoice(attempt.toolChoice) : setup.config.toolPolicy.choice;
   let schema: JsonSchema | undefined;
-  if (attempt.schema !== undefined) schema = attempt.schema instanceof JsonSchema ? attempt.schema : JsonSchema.from(attempt.schema);
+  if (attempt.schema !== undefined)
+    schema = attempt.schema instanceof JsonSchema ? attempt.schema : JsonSchema.from(attempt.schema);
   resolveTurnTools(setup.tools, choice, attempt.enabledTools ?? setup.config.toolPolicy.enabledTools);
-  return { schema, refine: attempt.refine, choice, enabledTools: attempt.enabledTools, context: attempt.context, accept: attempt.accept };
+  return {
+    schema,
+    refine: attempt.refine,
+    choice,
+    enabledTools: attempt.enabledTools,
+    context: attempt.context,
+    accept: attempt.accept,
+  };
 }
 
 const HOOKS = ['retry', 'fallback', 'onStart', 'onCommit'] as const;
@@ -185,7 +213,8 @@ export class Agent {
       if (this.closed) throw new AgentError('invalid_request', this.closedMessage);
       if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
       for (const hook of HOOKS) {
-        if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new AgentError('invalid_request', `The ${hook} option must be a function.`);
+        if (options[hook] !== undefined && typeof options[hook] !== 'function')
+          throw new AgentError('invalid_request', `The ${hook} option must be a function.`);
       }
       first = prepareAttempt(options, setup);
     } catch (error) {
@@ -206,7 +235,13 @@ export class Agent {
    * commit point); when none is and there is a fallback, its answer is given and nothing is kept.
    * Every try shares the turn's counters, so usage and model calls count the failed ones too.
    */
-  private async runTurn(job: { run: AgentRun; prompt: string; options: RunOptions; setup: AgentSetup; first: PreparedAttempt }): Promise<void> {
+  private async runTurn(job: {
+    run: AgentRun;
+    prompt: string;
+    options: RunOptions;
+    setup: AgentSetup;
+    first: PreparedAttempt;
+  }): Promise<void> {
     const { run, prompt, options, setup } = job;
     if (options.onStart) options.onStart();
     const state = new TurnState(this.model, setup.config, run.signal, (event) => run.emit(event));
@@ -219,8 +254,22 @@ export class Agent {
         const context = typeof attempt.context === 'function' ? attempt.context() : attempt.context;
         const engine = new TurnEngine({
           turn: state,
-          setup: { instructions: setup.instructions, contextNote: this._contextNote, tools: setup.tools, history: this._history, counter: this.counter, prefixes: this.prefixes },
-          input: { prompt, schema: attempt.schema, refine: attempt.refine, choice: attempt.choice, enabledTools: attempt.enabledTools, context },
+          setup: {
+            instructions: setup.instructions,
+            contextNote: this._contextNote,
+            tools: setup.tools,
+            history: this._history,
+            counter: this.counter,
+            prefixes: this.prefixes,
+          },
+          input: {
+            prompt,
+            schema: attempt.schema,
+            refine: attempt.refine,
+            choice: attempt.choice,
+            enabledTools: attempt.enabledTools,
+            context,
+          },
           external: run.external,
           entries,
         });
@@ -231,7 +280,11 @@ export class Agent {
         this.running = null;
         // A cancel is final: never retried, never covered by a fallback, nothing kept.
         if (run.signal.aborted) throw run.cancelReason();
-        const failure: TurnFailure = { error: AgentError.from(error), attempt: index, toolCalls: state.toolCalls.slice() };
+        const failure: TurnFailure = {
+          error: AgentError.from(error),
+          attempt: index,
+          toolCalls: state.toolCalls.slice(),
+        };
         const next = options.retry ? options.retry(failure) : undefined;
         if (next) {
           attempt = prepareAttempt(next, setup);
@@ -291,7 +344,11 @@ export class Agent {
     return {
       instructions: this._setup.instructions,
       contextNote: this._contextNote,
-      tools: this._setup.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters.json })),
+      tools: this._setup.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters.json,
+      })),
       entries: clone(entries),
     };
   }
@@ -357,13 +414,17 @@ export class Agent {
   replaceHistory(entries: TranscriptEntry[]): Promise<void> {
     // Bad input rejects the promise (like every other failure of this async API), never throws.
     try {
-      if (!Array.isArray(entries)) throw new AgentError('invalid_request', 'replaceHistory needs an array of transcript entries.');
+      if (!Array.isArray(entries))
+        throw new AgentError('invalid_request', 'replaceHistory needs an array of transcript entries.');
       entries.forEach((e, i) => checkEntry(e, i));
     } catch (e) {
       return Promise.reject(AgentError.from(e, 'invalid_request'));
     }
     const copy = clone(entries);
-    return this.enqueue(() => { this._history = copy; this.epoch++; });
+    return this.enqueue(() => {
+      this._history = copy;
+      this.epoch++;
+    });
   }
 
   /** Clears history and context note (keeps instructions and tools), after running turns finish. */
@@ -387,7 +448,11 @@ export class Agent {
     const keep = options.keepRecentTurns ?? 2;
     if (!(keep >= 0)) return Promise.reject(new AgentError('invalid_request', 'keepRecentTurns must be ≥ 0.'));
     return this.enqueue(async () => {
-      const result = await this.summarizeOldTurns({ ...options, keepRecentTurns: keep, earlierSummary: this._contextNote });
+      const result = await this.summarizeOldTurns({
+        ...options,
+        keepRecentTurns: keep,
+        earlierSummary: this._contextNote,
+      });
       // Null also when the history was replaced meanwhile: the summary would repeat kept turns.
       if (!result || !this.dropOldestTurns(result.turns, result.epoch)) return null;
       this._contextNote = result.summary;
@@ -401,7 +466,9 @@ export class Agent {
    * An NPC does this in the background and keeps the summary in its memory. Null when there is
    * nothing to summarise; an empty summary is generation_failed.
    */
-  async summarizeOldTurns(options: CompactOptions & { earlierSummary?: string; priority?: number } = {}): Promise<{ summary: string; turns: number; epoch: number } | null> {
+  async summarizeOldTurns(
+    options: CompactOptions & { earlierSummary?: string; priority?: number } = {},
+  ): Promise<{ summary: string; turns: number; epoch: number } | null> {
     const keep = options.keepRecentTurns ?? 2;
     const epoch = this.epoch;
     const turns = splitTurns(this._history);
@@ -409,25 +476,34 @@ export class Agent {
     const old = turns.slice(0, turns.length - keep);
     const { config } = this._setup;
     const render = config.structuredReplyRenderer ?? renderStructuredPlain;
-    const lines = old.map((t) => entryLines(t, config.labels, config.context.maxToolOutputChars, render).join('\n')).join('\n');
+    const lines = old
+      .map((t) => entryLines(t, config.labels, config.context.maxToolOutputChars, render).join('\n'))
+      .join('\n');
     const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
     const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
-    const { text, finishReason } = await generateText(this.model, {
-      kind: 'summary',
-      prompt,
-      temperature: config.decisionTemperature,
-      // Bounded: a summary runs in the background, but a turn may still wait for its slot (a
-      // scheduler preempts it; a bare model does not). 120 words are about 160 tokens.
-      maxOutputTokens: SUMMARY_MAX_TOKENS,
-      priority: options.priority ?? 0,
-      label: config.label,
-    }, options.signal);
+    const { text, finishReason } = await generateText(
+      this.model,
+      {
+        kind: 'summary',
+        prompt,
+        temperature: config.decisionTemperature,
+        // Bounded: a summary runs in the background, but a turn may still wait for its slot (a
+        // scheduler preempts it; a bare model does not). 120 words are about 160 tokens.
+        maxOutputTokens: SUMMARY_MAX_TOKENS,
+        priority: options.priority ?? 0,
+        label: config.label,
+      },
+      options.signal,
+    );
     // Cut by the cap, a summary keeps its whole sentences only: half a fact is worse than none.
     const summary = finishReason === 'max_tokens' ? wholeSentences(text) : text.trim();
     if (!summary) {
-      throw new AgentError('generation_failed', finishReason === 'max_tokens'
-        ? `The summary was cut off at ${SUMMARY_MAX_TOKENS} tokens before a sentence ended; the history was left as it was (ask for fewer words).`
-        : 'The summary came back empty; the history was left as it was.');
+      throw new AgentError(
+        'generation_failed',
+        finishReason === 'max_tokens'
+          ? `The summary was cut off at ${SUMMARY_MAX_TOKENS} tokens before a sentence ended; the history was left as it was (ask for fewer words).`
+          : 'The summary came back empty; the history was left as it was.',
+      );
     }
     return { summary, turns: old.length, epoch };
   }

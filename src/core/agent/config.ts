@@ -27,7 +27,6 @@ export interface RetryPolicy {
   retriesGuardrailViolations: boolean;
 }
 
-
 export interface AgentConfig {
   toolPolicy: ToolPolicy;
   context: ContextPolicy;
@@ -79,8 +78,18 @@ export type AgentConfigInput = Partial<Omit<AgentConfig, 'toolPolicy' | 'context
 };
 
 export const DEFAULT_TOOL_POLICY: ToolPolicy = { choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 };
-export const DEFAULT_CONTEXT_POLICY: ContextPolicy = { trimsHistory: true, reservedTokens: 256, maxToolOutputChars: 1500, minimumRecentTurns: 1 };
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, initialDelayMs: 300, maxRetryAfterMs: 5000, retriesGuardrailViolations: false };
+export const DEFAULT_CONTEXT_POLICY: ContextPolicy = {
+  trimsHistory: true,
+  reservedTokens: 256,
+  maxToolOutputChars: 1500,
+  minimumRecentTurns: 1,
+};
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 3,
+  initialDelayMs: 300,
+  maxRetryAfterMs: 5000,
+  retriesGuardrailViolations: false,
+};
 
 const DEFAULT_CONFIG: AgentConfig = {
   toolPolicy: DEFAULT_TOOL_POLICY,
@@ -104,7 +113,11 @@ const DEFAULT_CONFIG: AgentConfig = {
  */
 export function resolveConfig(input: AgentConfigInput = {}, base?: AgentConfig): AgentConfig {
   const b = base ?? DEFAULT_CONFIG;
-  const config = overlay(b as unknown as Record<string, unknown>, input as Record<string, unknown>, DEFAULT_CONFIG as unknown as Record<string, unknown>) as unknown as AgentConfig;
+  const config = overlay(
+    b as unknown as Record<string, unknown>,
+    input as Record<string, unknown>,
+    DEFAULT_CONFIG as unknown as Record<string, unknown>,
+  ) as unknown as AgentConfig;
   config.toolPolicy = overlay(b.toolPolicy, input.toolPolicy, DEFAULT_TOOL_POLICY) as AgentConfig['toolPolicy'];
   config.context = overlay(b.context, input.context, DEFAULT_CONTEXT_POLICY) as AgentConfig['context'];
   config.retry = overlay(b.retry, input.retry, DEFAULT_RETRY_POLICY) as AgentConfig['retry'];
@@ -132,7 +145,10 @@ export function validateToolChoice(choice: unknown): ToolChoice {
   if (typeof choice === 'object' && choice !== null && typeof (choice as { tool?: unknown }).tool === 'string') {
     return { tool: (choice as { tool: string }).tool };
   }
-  throw new AgentError('invalid_request', `toolChoice must be "auto", "none", "required", "explicit" or {tool: name}; got ${JSON.stringify(choice)}.`);
+  throw new AgentError(
+    'invalid_request',
+    `toolChoice must be "auto", "none", "required", "explicit" or {tool: name}; got ${JSON.stringify(choice)}.`,
+  );
 }
 
 /** Reads the wire forms, including OpenAI's {"type":"function","function":{"name"}}, {"name"} and "any". */
@@ -148,7 +164,8 @@ export function parseToolChoice(value: unknown): ToolChoice {
 }
 
 function nonNegativeInt(name: string, v: number): void {
-  if (!Number.isInteger(v) || v < 0) throw new AgentError('invalid_request', `${name} must be a whole number ≥ 0; got ${v}.`);
+  if (!Number.isInteger(v) || v < 0)
+    throw new AgentError('invalid_request', `${name} must be a whole number ≥ 0; got ${v}.`);
 }
 
 export function validateConfig(c: AgentConfig): void {
@@ -161,24 +178,38 @@ export function validateConfig(c: AgentConfig): void {
   nonNegativeInt('toolPolicy.maxToolCalls', c.toolPolicy.maxToolCalls);
   nonNegativeInt('context.reservedTokens', c.context.reservedTokens);
   nonNegativeInt('context.minimumRecentTurns', c.context.minimumRecentTurns);
-  if (typeof c.retry.retriesGuardrailViolations !== 'boolean') throw new AgentError('invalid_request', 'retry.retriesGuardrailViolations must be true or false.');
-  if (!(c.context.maxToolOutputChars >= 50)) throw new AgentError('invalid_request', 'context.maxToolOutputChars must be at least 50.');
+  if (typeof c.retry.retriesGuardrailViolations !== 'boolean')
+    throw new AgentError('invalid_request', 'retry.retriesGuardrailViolations must be true or false.');
+  if (!(c.context.maxToolOutputChars >= 50))
+    throw new AgentError('invalid_request', 'context.maxToolOutputChars must be at least 50.');
   if (c.context.maxInputTokens !== undefined && !(c.context.maxInputTokens >= 256)) {
     throw new AgentError('invalid_request', 'context.maxInputTokens must be at least 256.');
   }
   if (!(c.retry.maxAttempts >= 1)) throw new AgentError('invalid_request', 'retry.maxAttempts must be at least 1.');
   if (!(c.retry.initialDelayMs >= 0)) throw new AgentError('invalid_request', 'retry.initialDelayMs must be ≥ 0.');
   if (!(c.retry.maxRetryAfterMs >= 0)) throw new AgentError('invalid_request', 'retry.maxRetryAfterMs must be ≥ 0.');
-  for (const [k, v] of [['temperature', c.temperature], ['decisionTemperature', c.decisionTemperature]] as const) {
-    if (v !== undefined && !(v >= 0 && v <= 2)) throw new AgentError('invalid_request', `${k} must be from 0 to 2; got ${v}.`);
+  for (const [k, v] of [
+    ['temperature', c.temperature],
+    ['decisionTemperature', c.decisionTemperature],
+  ] as const) {
+    if (v !== undefined && !(v >= 0 && v <= 2))
+      throw new AgentError('invalid_request', `${k} must be from 0 to 2; got ${v}.`);
   }
-  if (c.topK !== undefined && !(Number.isInteger(c.topK) && c.topK >= 1)) throw new AgentError('invalid_request', `topK must be a whole number ≥ 1; got ${c.topK}.`);
+  if (c.topK !== undefined && !(Number.isInteger(c.topK) && c.topK >= 1))
+    throw new AgentError('invalid_request', `topK must be a whole number ≥ 1; got ${c.topK}.`);
   if (!(c.decisionMaxTokens >= 16)) throw new AgentError('invalid_request', 'decisionMaxTokens must be at least 16.');
   if (!(c.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
-  if (!(c.externalToolTimeoutMs >= 0)) throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
-  for (const [k, v] of [['labels.user', c.labels.user], ['labels.assistant', c.labels.assistant]] as const) {
+  if (!(c.externalToolTimeoutMs >= 0))
+    throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
+  for (const [k, v] of [
+    ['labels.user', c.labels.user],
+    ['labels.assistant', c.labels.assistant],
+  ] as const) {
     if (typeof v !== 'string' || !v.trim() || /[\n:]/.test(v)) {
-      throw new AgentError('invalid_request', `${k} must be a short name without ":" or line breaks; got ${JSON.stringify(v)}.`);
+      throw new AgentError(
+        'invalid_request',
+        `${k} must be a short name without ":" or line breaks; got ${JSON.stringify(v)}.`,
+      );
     }
   }
 }

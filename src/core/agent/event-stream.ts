@@ -19,7 +19,9 @@ export class EventStream<E extends { type: string }, R> {
   protected _status: StreamStatus = 'queued';
 
   constructor(callerSignal?: SignalLike) {
-    this.result = new Promise<R>((resolve, reject) => { this.settle = { resolve, reject }; });
+    this.result = new Promise<R>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
     this.result.catch(() => undefined); // failures reach whoever awaits the result; never unhandled
     this.unlinkCaller = linkSignal(callerSignal, this.canceller);
   }
@@ -30,7 +32,10 @@ export class EventStream<E extends { type: string }, R> {
   }
 
   /** Listens to one kind of event ('error' for the failure); returns the unsubscribe function. */
-  on<K extends E['type'] | 'error'>(type: K, handler: (event: K extends 'error' ? AgentError : Extract<E, { type: K }>) => void): () => void {
+  on<K extends E['type'] | 'error'>(
+    type: K,
+    handler: (event: K extends 'error' ? AgentError : Extract<E, { type: K }>) => void,
+  ): () => void {
     // A game's listener that throws is a bug in the game: it is logged, and neither the turn nor
     // the other listeners (nor the turns queued behind it) pay for it.
     const h = (event: unknown) => {

@@ -2,9 +2,33 @@ export { Agent, createAgentSetup } from './agent';
 export type { AgentOptions, RunOptions, CompactOptions, AgentSetup, TurnAttempt, TurnFailure } from './agent';
 export { AgentRun } from './run';
 export type { RunStatus } from './run';
-export { resolveConfig, parseToolChoice, validateToolChoice, DEFAULT_TOOL_POLICY, DEFAULT_CONTEXT_POLICY, DEFAULT_RETRY_POLICY } from './config';
-export type { AgentConfig, AgentConfigInput, ToolChoice, ToolPolicy, ContextPolicy, RetryPolicy, AgentLabels } from './config';
-export type { AgentEvent, AgentEventType, AgentEventOf, AgentResponse, ModelStepInfo, StepRecord, ToolRecord, ToolCallingMode } from './events';
+export {
+  resolveConfig,
+  parseToolChoice,
+  validateToolChoice,
+  DEFAULT_TOOL_POLICY,
+  DEFAULT_CONTEXT_POLICY,
+  DEFAULT_RETRY_POLICY,
+} from './config';
+export type {
+  AgentConfig,
+  AgentConfigInput,
+  ToolChoice,
+  ToolPolicy,
+  ContextPolicy,
+  RetryPolicy,
+  AgentLabels,
+} from './config';
+export type {
+  AgentEvent,
+  AgentEventType,
+  AgentEventOf,
+  AgentResponse,
+  ModelStepInfo,
+  StepRecord,
+  ToolRecord,
+  ToolCallingMode,
+} from './events';
 export type { ExternalToolHandler } from './tool-runner';
 // The transcript lives in core/transcript; re-exported for the agent's callers that save and restore.
 export { transcriptFromJSON, transcriptToJSON, splitTurns, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from '../transcript';

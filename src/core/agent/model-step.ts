@@ -98,15 +98,19 @@ export async function runModelStep(
       const e = AgentError.from(error);
       const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > config.retry.maxRetryAfterMs;
       // A scheduler in front of the model has retried busy/rate_limited already.
-      const retriedBelow = model.capabilities.retriesTransientErrors === true && (e.code === 'busy' || e.code === 'rate_limited');
-      const retryable = RETRYABLE.has(e.code) || (e.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations);
+      const retriedBelow =
+        model.capabilities.retriesTransientErrors === true && (e.code === 'busy' || e.code === 'rate_limited');
+      const retryable =
+        RETRYABLE.has(e.code) || (e.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations);
       if (e.unexpected || !retryable || attempt + 1 >= maxAttempts || tooLong || retriedBelow) throw markFromBackend(e);
       const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
       await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
       turn.resetText();
     } finally {
       // Ends the model's stream (early stop, cancel, failure) without waiting for it.
-      Promise.resolve().then(() => iterator.return?.()).catch(() => undefined);
+      Promise.resolve()
+        .then(() => iterator.return?.())
+        .catch(() => undefined);
       unlink();
       stepCanceller.abort();
     }

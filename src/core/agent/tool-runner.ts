@@ -42,8 +42,17 @@ export class ExternalCalls {
         if (timer !== undefined) clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
       };
-      const onAbort = () => { done(); reject(abortError(signal)); };
-      this.pending.set(call.id, { call, resolve: (o) => { done(); resolve(o); } });
+      const onAbort = () => {
+        done();
+        reject(abortError(signal));
+      };
+      this.pending.set(call.id, {
+        call,
+        resolve: (o) => {
+          done();
+          resolve(o);
+        },
+      });
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
           done();
@@ -60,7 +69,10 @@ export class ExternalCalls {
     if (!handler) return;
     Promise.resolve()
       .then(() => (signal.aborted ? undefined : handler(call, signal)))
-      .then((value) => this.submit(call.id, value), (err) => this.submit(call.id, ToolOutput.error(errorText(err))));
+      .then(
+        (value) => this.submit(call.id, value),
+        (err) => this.submit(call.id, ToolOutput.error(errorText(err))),
+      );
   }
 
   clear(): void {
@@ -68,7 +80,12 @@ export class ExternalCalls {
   }
 }
 
-export async function runTool(turn: TurnState, tool: AgentTool, call: ToolCall, external: ExternalCalls): Promise<ToolRecord> {
+export async function runTool(
+  turn: TurnState,
+  tool: AgentTool,
+  call: ToolCall,
+  external: ExternalCalls,
+): Promise<ToolRecord> {
   const started = Date.now();
   let output: ToolOutput;
   // Nothing of a cancelled turn starts after the cancel: not before the call is announced, and
@@ -94,7 +111,12 @@ export async function runTool(turn: TurnState, tool: AgentTool, call: ToolCall, 
   return record;
 }
 
-async function runLocal(tool: AgentTool, call: ToolCall, timeoutMs: number, turnSignal: SignalLike): Promise<ToolOutput> {
+async function runLocal(
+  tool: AgentTool,
+  call: ToolCall,
+  timeoutMs: number,
+  turnSignal: SignalLike,
+): Promise<ToolOutput> {
   const canceller = new Canceller();
   const unlink = linkSignal(turnSignal, canceller);
   let timer: unknown;
@@ -120,7 +142,10 @@ async function runLocal(tool: AgentTool, call: ToolCall, timeoutMs: number, turn
     cancelled.catch(() => undefined);
     // A handler left running after a timeout finishes on its own; its result is ignored.
     return await Promise.race([
-      work.then((v) => ToolOutput.of(v), (err) => ToolOutput.error(errorText(err))),
+      work.then(
+        (v) => ToolOutput.of(v),
+        (err) => ToolOutput.error(errorText(err)),
+      ),
       timeout,
       cancelled,
     ]);

@@ -43,7 +43,9 @@ export class TurnQueue {
         await work();
       })
       .catch((e) => stream.fail(AgentError.from(e)))
-      .finally(() => { this.pending--; });
+      .finally(() => {
+        this.pending--;
+      });
     const cancelQueued = () => {
       if (stream.status === 'queued') stream.fail(stream.cancelReason());
     };

@@ -13,7 +13,14 @@ import { CompletionScanner, extractJson, hasCompleteObject, isPlainObject } from
 import { PartialJsonReader } from '../json/partial-reader';
 import { buildStepPrompt, type StablePrompt, type TokenCounter } from '../prompt/prompt-builder';
 import type { PrefixCache } from '../prompt/prefix-cache';
-import { argumentsTask, decideTask, lineFirstTask, repairNote, respondTask, structuredTask } from '../prompt/task-lines';
+import {
+  argumentsTask,
+  decideTask,
+  lineFirstTask,
+  repairNote,
+  respondTask,
+  structuredTask,
+} from '../prompt/task-lines';
 import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
@@ -74,17 +81,30 @@ interface AfterReplyCall {
 
 type DecideOutcome =
   | { kind: 'call'; tool: AgentTool; args: Record<string, unknown> }
-  | { kind: 'reply'; inline?: unknown; envelope?: unknown; after?: AfterReplyCall[]; refused?: Pick<LineFirstAnswer, 'calls' | 'unread'> }
+  | {
+      kind: 'reply';
+      inline?: unknown;
+      envelope?: unknown;
+      after?: AfterReplyCall[];
+      refused?: Pick<LineFirstAnswer, 'calls' | 'unread'>;
+    }
   | { kind: 'rejected'; tool: AgentTool; args: Record<string, unknown>; problem: string }
   | { kind: 'gaveUp' };
 
 /** Checks the turn's tool settings before any model call; throws invalid_request. */
-export function resolveTurnTools(tools: readonly AgentTool[], choice: ToolChoice, enabledNames?: readonly string[]): { enabled: AgentTool[]; forced?: AgentTool } {
+export function resolveTurnTools(
+  tools: readonly AgentTool[],
+  choice: ToolChoice,
+  enabledNames?: readonly string[],
+): { enabled: AgentTool[]; forced?: AgentTool } {
   let enabled = tools.slice();
   if (enabledNames) {
     for (const n of enabledNames) {
       if (!tools.some((t) => t.name === n)) {
-        throw new AgentError('invalid_request', `enabledTools names "${n}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+        throw new AgentError(
+          'invalid_request',
+          `enabledTools names "${n}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+        );
       }
     }
     enabled = tools.filter((t) => enabledNames.indexOf(t.name) >= 0);
@@ -93,14 +113,21 @@ export function resolveTurnTools(tools: readonly AgentTool[], choice: ToolChoice
   if (typeof choice === 'object') {
     forced = tools.find((t) => t.name === choice.tool);
     if (!forced) {
-      throw new AgentError('invalid_request', `toolChoice names "${choice.tool}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`);
+      throw new AgentError(
+        'invalid_request',
+        `toolChoice names "${choice.tool}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+      );
     }
   }
   return { enabled, forced };
 }
 
 /** What the stable prefix of a turn depends on. */
-export function prefixInput(setup: Pick<TurnSetup, 'instructions' | 'tools'>, config: AgentConfig, schema: JsonSchema | undefined): PrefixInput {
+export function prefixInput(
+  setup: Pick<TurnSetup, 'instructions' | 'tools'>,
+  config: AgentConfig,
+  schema: JsonSchema | undefined,
+): PrefixInput {
   return {
     instructions: setup.instructions,
     tools: setup.tools,
@@ -161,14 +188,21 @@ export class TurnEngine {
     this.lineFirst = writesLineFirst(prefix);
     this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
     this.tagKey = this.lineField ? replyTrailerOf(input.schema, this.lineField).tagKey : undefined;
-    this.contextNote = [setup.contextNote, input.context ?? ''].map((s) => s.trim()).filter(Boolean).join('\n\n');
+    this.contextNote = [setup.contextNote, input.context ?? '']
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .join('\n\n');
     this.labels = [config.labels.assistant, 'Assistant', 'AI'];
   }
 
   async run(): Promise<AgentResponse> {
     const { config } = this.turn;
     const { choice } = this.input;
-    const resolved = resolveTurnTools(this.setup.tools, choice, this.input.enabledTools ?? config.toolPolicy.enabledTools);
+    const resolved = resolveTurnTools(
+      this.setup.tools,
+      choice,
+      this.input.enabledTools ?? config.toolPolicy.enabledTools,
+    );
     const forced = resolved.forced;
     let enabled = resolved.enabled;
     this.current.push({ type: 'prompt', text: this.input.prompt });
@@ -188,10 +222,14 @@ export class TurnEngine {
       if (first && forced) {
         if (enabled.indexOf(forced) < 0) break; // forced but not enabled: straight to the reply
         // A parameterless forced tool needs no model step: it just runs (below).
-        outcome = forced.isParameterless ? { kind: 'call', tool: forced, args: {} } : await this.argumentsStep(forced, enabled);
+        outcome = forced.isParameterless
+          ? { kind: 'call', tool: forced, args: {} }
+          : await this.argumentsStep(forced, enabled);
       } else if (first && choice === 'required' && enabled.length === 1) {
         // The only tool the model may use takes no arguments: nothing to ask.
-        outcome = enabled[0].isParameterless ? { kind: 'call', tool: enabled[0], args: {} } : await this.argumentsStep(enabled[0], enabled);
+        outcome = enabled[0].isParameterless
+          ? { kind: 'call', tool: enabled[0], args: {} }
+          : await this.argumentsStep(enabled[0], enabled);
       } else {
         outcome = await this.decideStep(enabled, first && choice === 'required');
       }
@@ -257,30 +295,51 @@ export class TurnEngine {
       const lines = this.lineFirst && !required ? new LineFirstReader(this.trailerKinds()) : undefined;
       const scanner = new CompletionScanner();
       // In a JSON envelope mode the whole answer has a schema: a constraining backend honours it.
-      const responseSchema = this.lineFirst && !required ? undefined
-        : envelopeSchema({ tools: enabled, allowReply: !required, replySchema: this.input.schema, seedForm: !config.inlineReplies });
-      const text = await this.step({ kind: 'decide', task, isRepair: attempt > 0, mode: required ? 'required' : 'allowed', enabledTools: names, responseSchema, onText: (t) => {
-        // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
-        // does not end the stream.
-        const answer = stripReasoning(t);
-        const state = lines ? lines.push(answer) : undefined;
-        // Words first: shown as they come; the JSON lines after them end the answer by themselves.
-        if (state && state.kind === 'line') return this.showLine(state.text);
-        if (state && state.kind === 'unknown') return false;
-        if (reader) this.showInline(reader.push(answer));
-        return scanner.push(answer);
-      } });
+      const responseSchema =
+        this.lineFirst && !required
+          ? undefined
+          : envelopeSchema({
+              tools: enabled,
+              allowReply: !required,
+              replySchema: this.input.schema,
+              seedForm: !config.inlineReplies,
+            });
+      const text = await this.step({
+        kind: 'decide',
+        task,
+        isRepair: attempt > 0,
+        mode: required ? 'required' : 'allowed',
+        enabledTools: names,
+        responseSchema,
+        onText: (t) => {
+          // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
+          // does not end the stream.
+          const answer = stripReasoning(t);
+          const state = lines ? lines.push(answer) : undefined;
+          // Words first: shown as they come; the JSON lines after them end the answer by themselves.
+          if (state && state.kind === 'line') return this.showLine(state.text);
+          if (state && state.kind === 'unknown') return false;
+          if (reader) this.showInline(reader.push(answer));
+          return scanner.push(answer);
+        },
+      });
       const written = lines ? readLineFirst(stripReasoning(text), this.trailerKinds()) : undefined;
       // Words before a call whose result is needed ("Let me look.\ncheck_menu()") are a
       // preamble: the call is the answer.
-      const needed = written ? written.calls.find((c) => enabled.some((t) => t.name === c.tool && !t.sideEffect)) : undefined;
+      const needed = written
+        ? written.calls.find((c) => enabled.some((t) => t.name === c.tool && !t.sideEffect))
+        : undefined;
       if (needed) {
         const tool = enabled.find((t) => t.name === needed.tool) as AgentTool;
         const checked = checkArguments(tool, needed.argCandidates);
         if (checked.ok) return { kind: 'call', tool, args: checked.args };
       }
       // Words that are a call themselves (`check_menu`, `[check_menu()]`) are read as the call.
-      if (written && !needed && parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call') {
+      if (
+        written &&
+        !needed &&
+        parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call'
+      ) {
         // Cut by the token limit: the words may stop mid-word, so the reply step writes them whole.
         if (this.lastFinishReason === 'max_tokens') return { kind: 'reply', inline: undefined };
         return this.lineFirstReply(written, enabled);
@@ -291,7 +350,11 @@ export class TurnEngine {
         // that ended early) must not become the final reply, cut mid-word: the reply step
         // writes it whole instead (its text shown so far is reset).
         const whole = env.reply === undefined || hasCompleteObject(text);
-        return { kind: 'reply', inline: whole ? env.reply : undefined, envelope: whole ? extractJson(text)?.value : undefined };
+        return {
+          kind: 'reply',
+          inline: whole ? env.reply : undefined,
+          envelope: whole ? extractJson(text)?.value : undefined,
+        };
       }
       if (env.kind === 'call') {
         const tool = enabled.find((t) => t.name === env.tool) as AgentTool;
@@ -320,8 +383,13 @@ export class TurnEngine {
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       const scanner = new CompletionScanner();
       const text = await this.step({
-        kind: 'toolArguments', task, isRepair: attempt > 0, mode: 'required', enabledTools: enabled.map((t) => t.name),
-        onText: (t) => scanner.push(t), responseSchema: tool.parameters.json,
+        kind: 'toolArguments',
+        task,
+        isRepair: attempt > 0,
+        mode: 'required',
+        enabledTools: enabled.map((t) => t.name),
+        onText: (t) => scanner.push(t),
+        responseSchema: tool.parameters.json,
       });
       const checked = checkArguments(tool, argumentCandidates(text, tool.name));
       if (checked.ok) return { kind: 'call', tool, args: checked.args };
@@ -343,12 +411,21 @@ export class TurnEngine {
     // Line first, a model may still write actions after its words here (tools are off now):
     // they are cut from the words and recorded as not made.
     const lines = this.lineFirst && this.setup.tools.length > 0 ? new LineFirstReader(this.trailerKinds()) : undefined;
-    const text = await this.step({ kind: 'respond', task, isRepair: false, mode: 'disallowed', enabledTools: [], raw, onText: (t) => {
-      const state = lines ? lines.push(t) : undefined;
-      const shown = state && state.kind === 'line' ? state.text : state && state.kind === 'unknown' ? undefined : reader.push(t);
-      if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
-      return false;
-    } });
+    const text = await this.step({
+      kind: 'respond',
+      task,
+      isRepair: false,
+      mode: 'disallowed',
+      enabledTools: [],
+      raw,
+      onText: (t) => {
+        const state = lines ? lines.push(t) : undefined;
+        const shown =
+          state && state.kind === 'line' ? state.text : state && state.kind === 'unknown' ? undefined : reader.push(t);
+        if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
+        return false;
+      },
+    });
     const written = lines ? readLineFirst(text, this.trailerKinds()) : undefined;
     if (written) this.refuseCalls(written, 'no tools can be used in this step');
     const reply = cleanReplyText(written ? written.line : PlainReplyReader.final(text), this.labels, true);
@@ -356,34 +433,48 @@ export class TurnEngine {
     return reply;
   }
 
-  private async structuredStep(schema: JsonSchema, inlineProblem?: { problem: string; previous: string }): Promise<unknown> {
+  private async structuredStep(
+    schema: JsonSchema,
+    inlineProblem?: { problem: string; previous: string },
+  ): Promise<unknown> {
     const { config } = this.turn;
     const usedTools = this.records.length > 0;
     let problem = inlineProblem?.problem ?? '';
     let previous = inlineProblem?.previous ?? '';
-    const attempts = inlineProblem ? 1 : (config.repairsInvalidOutput ? 2 : 1);
+    const attempts = inlineProblem ? 1 : config.repairsInvalidOutput ? 2 : 1;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const isRepair = inlineProblem !== undefined || attempt > 0;
       const lineField = this.lineField;
-      let task = lineField ? lineFirstTask(config.labels, schema, lineField, usedTools) : structuredTask(config.labels, schema, usedTools);
+      let task = lineField
+        ? lineFirstTask(config.labels, schema, lineField, usedTools)
+        : structuredTask(config.labels, schema, usedTools);
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
       const partials = new PartialJsonReader();
       const scanner = new CompletionScanner();
       const lines = lineField ? new LineFirstReader(this.trailerKinds()) : undefined;
       const raw = this.setup.tools.length === 0 && this.setup.history.length === 0;
       // Written as JSON (no spoken line first), the answer can be constrained to the schema.
-      const text = await this.step({ kind: 'structured', task, isRepair, mode: 'disallowed', enabledTools: [], raw, responseSchema: lineField ? undefined : schema.json, onText: (full) => {
-        // Reasoning first (a thinking model) is never shown or read as the answer.
-        const t = stripReasoning(full);
-        const state = lines ? lines.push(t) : undefined;
-        if (state && state.kind === 'line') return this.showLine(state.text);
-        if (state && state.kind === 'unknown') return false;
-        // Every chunk, so a line read token by token shows token by token; while a string is
-        // open at the end, a push decodes only the new characters.
-        const partial = partials.push(t);
-        if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
-        return scanner.push(t);
-      } });
+      const text = await this.step({
+        kind: 'structured',
+        task,
+        isRepair,
+        mode: 'disallowed',
+        enabledTools: [],
+        raw,
+        responseSchema: lineField ? undefined : schema.json,
+        onText: (full) => {
+          // Reasoning first (a thinking model) is never shown or read as the answer.
+          const t = stripReasoning(full);
+          const state = lines ? lines.push(t) : undefined;
+          if (state && state.kind === 'line') return this.showLine(state.text);
+          if (state && state.kind === 'unknown') return false;
+          // Every chunk, so a line read token by token shows token by token; while a string is
+          // open at the end, a push decodes only the new characters.
+          const partial = partials.push(t);
+          if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
+          return scanner.push(t);
+        },
+      });
       const answer = stripReasoning(text);
       const written = lineField ? readLineFirst(answer, this.trailerKinds()) : undefined;
       if (written) this.refuseCalls(written, 'no tools can be used in this step');
@@ -401,7 +492,10 @@ export class TurnEngine {
       }
       previous = text;
     }
-    throw new AgentError('generation_failed', `The structured output stayed invalid after a repair attempt: ${problem}.`);
+    throw new AgentError(
+      'generation_failed',
+      `The structured output stayed invalid after a repair attempt: ${problem}.`,
+    );
   }
 
   private async step(step: StepInput): Promise<string> {
@@ -422,7 +516,9 @@ export class TurnEngine {
       req.temperature = config.decisionTemperature;
       // A line-first decide step may carry the whole reply: it gets the reply's room too.
       const carriesReply = kind === 'decide' && this.lineFirst && mode !== 'required';
-      req.maxOutputTokens = carriesReply ? Math.max(config.decisionMaxTokens, config.maxResponseTokens ?? LINE_FIRST_MIN_TOKENS) : config.decisionMaxTokens;
+      req.maxOutputTokens = carriesReply
+        ? Math.max(config.decisionMaxTokens, config.maxResponseTokens ?? LINE_FIRST_MIN_TOKENS)
+        : config.decisionMaxTokens;
     } else {
       if (config.temperature !== undefined) req.temperature = config.temperature;
       if (config.maxResponseTokens !== undefined) req.maxOutputTokens = config.maxResponseTokens;
@@ -515,7 +611,12 @@ export class TurnEngine {
       // A repeat runs once, also of a call that already ran earlier in this turn.
       if (seen.has(key) || (this.turn.config.dedupesToolCalls && this.succeeded.has(key))) continue;
       seen.add(key);
-      if (this.calls >= this.turn.config.toolPolicy.maxToolCalls) this.reject(call.tool, args, `the turn already used its ${this.turn.config.toolPolicy.maxToolCalls} tool calls`);
+      if (this.calls >= this.turn.config.toolPolicy.maxToolCalls)
+        this.reject(
+          call.tool,
+          args,
+          `the turn already used its ${this.turn.config.toolPolicy.maxToolCalls} tool calls`,
+        );
       else if (!checked.ok) this.reject(call.tool, args, checked.problem);
       else if (!ToolOutput.isError((await this.execute(call.tool, checked.args)).output)) this.succeeded.add(key);
     }
@@ -535,12 +636,18 @@ export class TurnEngine {
    * the wrapper and writes the reply object itself (`{"emotion": …, "line": …}`): that whole
    * envelope counts when it fits the schema, instead of costing a repair.
    */
-  private acceptInline(value: unknown, envelope?: unknown): { ok: true; value: unknown } | { ok: false; failure: { problem: string; previous: string } } {
+  private acceptInline(
+    value: unknown,
+    envelope?: unknown,
+  ): { ok: true; value: unknown } | { ok: false; failure: { problem: string; previous: string } } {
     const schema = this.input.schema;
     if (!schema) {
-      if (typeof value !== 'string') return { ok: false, failure: { problem: 'the reply must be text', previous: JSON.stringify(value) } };
+      if (typeof value !== 'string')
+        return { ok: false, failure: { problem: 'the reply must be text', previous: JSON.stringify(value) } };
       const text = cleanReplyText(value, this.labels, true);
-      return text ? { ok: true, value: text } : { ok: false, failure: { problem: 'the reply was empty', previous: '' } };
+      return text
+        ? { ok: true, value: text }
+        : { ok: false, failure: { problem: 'the reply was empty', previous: '' } };
     }
     const checked = this.checkReply(schema, value);
     if (checked.ok) return { ok: true, value: checked.value };
@@ -552,7 +659,10 @@ export class TurnEngine {
   }
 
   /** The schema's check, then the run's own. */
-  private checkReply(schema: JsonSchema, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
+  private checkReply(
+    schema: JsonSchema,
+    value: unknown,
+  ): { ok: true; value: unknown } | { ok: false; problem: string } {
     const checked = schema.check(value);
     if (!checked.ok || !this.input.refine) return checked;
     const problem = this.input.refine(checked.value);
@@ -591,7 +701,9 @@ export class TurnEngine {
     if (!structured) this.turn.showText(text);
     // Actions written after the words come after them in the transcript too, so the next
     // prompt shows the line, then what the game really did (a failed order included).
-    const after = this.afterReply ? this.current.splice(this.afterReply.from, this.afterReply.to - this.afterReply.from) : [];
+    const after = this.afterReply
+      ? this.current.splice(this.afterReply.from, this.afterReply.to - this.afterReply.from)
+      : [];
     this.current.push(structured ? { type: 'response', text, structured: reply } : { type: 'response', text });
     this.current.push(...after);
     const response: AgentResponse = {
@@ -613,8 +725,10 @@ function firstObject(candidates: unknown[]): Record<string, unknown> {
 }
 
 /** Coerces and validates argument candidates in order; the first valid one wins. */
-function checkArguments(tool: AgentTool, candidates: unknown[]):
-  { ok: true; args: Record<string, unknown> } | { ok: false; problem: string; firstArgs: Record<string, unknown> } {
+function checkArguments(
+  tool: AgentTool,
+  candidates: unknown[],
+): { ok: true; args: Record<string, unknown> } | { ok: false; problem: string; firstArgs: Record<string, unknown> } {
   const list = candidates.length > 0 ? candidates : [{}];
   let firstProblem = '';
   for (const c of list) {
@@ -623,6 +737,7 @@ function checkArguments(tool: AgentTool, candidates: unknown[]):
     if (!firstProblem) firstProblem = checked.problem;
   }
   const first = list[0];
-  const firstArgs = first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
+  const firstArgs =
+    first && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : {};
   return { ok: false, problem: `the arguments for ${tool.name} are invalid: ${firstProblem}`, firstArgs };
 }
