@@ -25,18 +25,30 @@ export async function barkLine(
   const state = worldSummary ? `Game state:\n${worldSummary}\n` : '';
   const prompt = `${state}Situation: ${situation.trim()}\n\nPlayer: (The player says nothing.)\n\nWrite one short line ${persona.name} says aloud now. Only the words.`;
   const useSystem = model.capabilities.systemInstructions;
-  const { text } = await generateText(model, {
-    kind: 'text',
-    systemInstruction: useSystem ? system : undefined,
-    prompt: useSystem ? prompt : `${system}\n\n${prompt}`,
-    temperature: options.temperature,
-    maxOutputTokens: options.barkMaxTokens,
-    priority: bark.priority ?? 10,
-    deadline: bark.deadline,
-    label: `${persona.name} (bark)`,
-  }, bark.signal);
-  const first = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const { text } = await generateText(
+    model,
+    {
+      kind: 'text',
+      systemInstruction: useSystem ? system : undefined,
+      prompt: useSystem ? prompt : `${system}\n\n${prompt}`,
+      temperature: options.temperature,
+      maxOutputTokens: options.barkMaxTokens,
+      priority: bark.priority ?? 10,
+      deadline: bark.deadline,
+      label: `${persona.name} (bark)`,
+    },
+    bark.signal,
+  );
+  const first =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   const line = cleanLine(first.replace(/^\[[^\]]{1,30}\]\s*/, ''), [persona.name]);
-  if (!line) throw new AgentError('generation_failed', `${persona.name}'s bark came back empty; try again or use an authored line.`);
+  if (!line)
+    throw new AgentError(
+      'generation_failed',
+      `${persona.name}'s bark came back empty; try again or use an authored line.`,
+    );
   return line;
 }

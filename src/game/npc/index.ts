@@ -8,6 +8,24 @@ export { npcReplySchema } from './reply-format';
 export { readSaveState, NPC_SAVE_VERSION } from './save-state';
 export type { NPCSaveState } from './save-state';
 export { readPersonaTest, runPersonaTest } from './persona-test';
-export type { PersonaTestFile, PersonaTestTurn, PersonaTurnExpectations, PersonaTestReport, PersonaTurnReport, PersonaCheck, RunPersonaTestInput } from './persona-test';
-export { npcSetupFromInspector, npcOptionsFromInspector, readToolDeclarations, INSPECTOR_REPLY_FORMATS } from './inspector-setup';
-export type { NPCInspectorProperties, ToolDeclarationProperties, DeclaredTool, InspectorSetup } from './inspector-setup';
+export type {
+  PersonaTestFile,
+  PersonaTestTurn,
+  PersonaTurnExpectations,
+  PersonaTestReport,
+  PersonaTurnReport,
+  PersonaCheck,
+  RunPersonaTestInput,
+} from './persona-test';
+export {
+  npcSetupFromInspector,
+  npcOptionsFromInspector,
+  readToolDeclarations,
+  INSPECTOR_REPLY_FORMATS,
+} from './inspector-setup';
+export type {
+  NPCInspectorProperties,
+  ToolDeclarationProperties,
+  DeclaredTool,
+  InspectorSetup,
+} from './inspector-setup';

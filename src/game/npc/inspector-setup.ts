@@ -92,7 +92,8 @@ export function npcOptionsFromInspector(properties: NPCInspectorProperties): NPC
   if (properties.worldContextPaths) options.worldContextPaths = properties.worldContextPaths.slice();
   const grounding = (properties.groundingTool ?? '').trim();
   if (grounding) options.groundingTool = grounding;
-  if (properties.replyFormat !== undefined) options.replyFormat = INSPECTOR_REPLY_FORMATS[properties.replyFormat] ?? 'automatic';
+  if (properties.replyFormat !== undefined)
+    options.replyFormat = INSPECTOR_REPLY_FORMATS[properties.replyFormat] ?? 'automatic';
   if (properties.rememberFacts !== undefined || properties.trackRelationship !== undefined) {
     options.memoryTools = { facts: !!properties.rememberFacts, relationship: !!properties.trackRelationship };
   }
@@ -114,7 +115,9 @@ export function npcOptionsFromInspector(properties: NPCInspectorProperties): NPC
 }
 
 /** The declared tools as read; an entry without a name is kept (the NPC names it in its refusal). */
-export function readToolDeclarations(declarations: ReadonlyArray<ToolDeclarationProperties | null | undefined>): DeclaredTool[] {
+export function readToolDeclarations(
+  declarations: ReadonlyArray<ToolDeclarationProperties | null | undefined>,
+): DeclaredTool[] {
   return declarations.map((declaration, index) => {
     if (!declaration) return { name: '', description: '', parametersError: 'the entry is empty' };
     const tool: DeclaredTool = { name: declaration.name ?? '', description: declaration.description ?? '' };
@@ -135,7 +138,8 @@ function readParametersSchema(text: string | undefined): { value?: Record<string
   } catch (error) {
     return { error: `the parameters schema is not JSON (${(error as Error).message})` };
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'the parameters schema is not a JSON object' };
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { error: 'the parameters schema is not a JSON object' };
   return { value: parsed as Record<string, unknown> };
 }
 

@@ -12,7 +12,10 @@ export class LineTracker {
   private cleaner: LineCleaner;
   private raw = '';
 
-  constructor(private readonly names: string[], private readonly emit: (e: NPCEvent) => void) {
+  constructor(
+    private readonly names: string[],
+    private readonly emit: (e: NPCEvent) => void,
+  ) {
     this.cleaner = new LineCleaner(names);
   }
 

@@ -97,7 +97,10 @@ export const DEFAULT_FALLBACK_LINES = ['Hmm, give me a moment.', 'Sorry, what wa
 function whole(name: string, value: number | undefined, def: number, min: number, max: number): number {
   if (value === undefined) return def;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new AgentError('invalid_request', `NPC option ${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `NPC option ${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
@@ -120,7 +123,10 @@ function paths(name: string, value: unknown, def: string[]): string[] {
 
 export function resolveNPCOptions(o: NPCOptions = {}): ResolvedNPCOptions {
   if (o.replyFormat !== undefined && ['automatic', 'structured', 'text'].indexOf(o.replyFormat) < 0) {
-    throw new AgentError('invalid_request', `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(o.replyFormat)}.`);
+    throw new AgentError(
+      'invalid_request',
+      `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(o.replyFormat)}.`,
+    );
   }
   const emotions = o.emotions ?? EMOTIONS.slice();
   if (!Array.isArray(emotions) || emotions.length === 0 || emotions.some((e) => !isEmotion(e))) {
@@ -128,7 +134,10 @@ export function resolveNPCOptions(o: NPCOptions = {}): ResolvedNPCOptions {
   }
   const threshold = o.secretsUnlockAtRelationship === undefined ? 50 : o.secretsUnlockAtRelationship;
   if (threshold !== null && (typeof threshold !== 'number' || !(threshold >= -100 && threshold <= 100))) {
-    throw new AgentError('invalid_request', 'NPC option secretsUnlockAtRelationship must be null or a number from -100 to 100.');
+    throw new AgentError(
+      'invalid_request',
+      'NPC option secretsUnlockAtRelationship must be null or a number from -100 to 100.',
+    );
   }
   const lines = o.fallbackLines;
   if (lines !== undefined && (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string' || !l.trim()))) {

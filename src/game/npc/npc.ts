@@ -21,8 +21,22 @@ import type { JsonSchema } from '../../core/schema';
 import { Priority, type LanguageModel } from '../../contract/language-model';
 import { extractJson, isPlainObject } from '../../core/json';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
-import { normalizePersona, parsePersona, renderPersonaInstructions, cleanLine, type NormalizedPersona, type Persona } from '../persona';
-import { MemoryStage, memoryTools, MEMORY_TOOL_NAMES, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
+import {
+  normalizePersona,
+  parsePersona,
+  renderPersonaInstructions,
+  cleanLine,
+  type NormalizedPersona,
+  type Persona,
+} from '../persona';
+import {
+  MemoryStage,
+  memoryTools,
+  MEMORY_TOOL_NAMES,
+  NPCMemory,
+  renderMemoryNote,
+  type NPCMemoryState,
+} from '../memory';
 import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, type WorldState } from '../world';
 import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
@@ -58,7 +72,12 @@ const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMOR
 /** Content problems worth one more try as plain text with tools off. */
 const RETRY_AS_TEXT = new Set<AgentErrorCode>(['guardrail_violation', 'refusal', 'generation_failed']);
 /** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
-const NEVER_FALLBACK = new Set<AgentErrorCode>(['cancelled', 'invalid_request', 'invalid_schema', 'context_size_exceeded']);
+const NEVER_FALLBACK = new Set<AgentErrorCode>([
+  'cancelled',
+  'invalid_request',
+  'invalid_schema',
+  'context_size_exceeded',
+]);
 
 /** What `buildSetup` checks together: nothing of it is applied unless all of it is valid. */
 interface NPCSetupParts {
@@ -118,7 +137,8 @@ export class NPC {
   talkStream(playerLine: string, options: TalkOptions = {}): DialogueStream {
     let choice: ToolChoice;
     try {
-      if (options.situation !== undefined && typeof options.situation !== 'string') throw new AgentError('invalid_request', 'situation must be a string.');
+      if (options.situation !== undefined && typeof options.situation !== 'string')
+        throw new AgentError('invalid_request', 'situation must be a string.');
       choice = this.turnChoice(options.toolChoice);
     } catch (error) {
       return DialogueStream.refused(AgentError.from(error));
@@ -136,42 +156,56 @@ export class NPC {
     // A reply without words is rejected before the agent commits it, so a retry or a fallback
     // leaves the history as it was.
     const readReply = (reading: ReplyReading) => (response: AgentResponse) => {
-      reply = reading === 'structured'
-        ? readStructuredReply(response.structured, settings, names, persona.defaultEmotion)
-        : readTextReply({ text: response.text, modelOutput: lastOutput, options: settings, names, defaultEmotion: persona.defaultEmotion });
+      reply =
+        reading === 'structured'
+          ? readStructuredReply(response.structured, settings, names, persona.defaultEmotion)
+          : readTextReply({
+              text: response.text,
+              modelOutput: lastOutput,
+              options: settings,
+              names,
+              defaultEmotion: persona.defaultEmotion,
+            });
     };
-    const run = this.agent.run(typeof playerLine === 'string' ? playerLine.trim() || '(The player says nothing.)' : playerLine, {
-      schema: readings[0] === 'structured' ? this.replySchema : undefined,
-      toolChoice: choice,
-      context: () => (note = this.turnNote(options.situation)),
-      signal: options.signal,
-      externalTools: options.externalTools,
-      accept: readReply(readings[0]),
-      onStart: () => this.stage.discard(),
-      retry: (failure) => {
-        if (settings.replyFormat !== 'automatic' || failure.attempt > 0 || !retriesAsText(failure.error)) return undefined;
-        // One more try as emotion-tagged text with tools off; tools that already ran are passed
-        // in as facts so their side effects are not repeated.
-        readings.push('text');
-        return {
-          toolChoice: 'none',
-          context: [note, textRetryNote(failure.toolCalls, settings.emotions)].filter(Boolean).join('\n\n'),
-          accept: readReply('text'),
-        };
+    const run = this.agent.run(
+      typeof playerLine === 'string' ? playerLine.trim() || '(The player says nothing.)' : playerLine,
+      {
+        schema: readings[0] === 'structured' ? this.replySchema : undefined,
+        toolChoice: choice,
+        context: () => (note = this.turnNote(options.situation)),
+        signal: options.signal,
+        externalTools: options.externalTools,
+        accept: readReply(readings[0]),
+        onStart: () => this.stage.discard(),
+        retry: (failure) => {
+          if (settings.replyFormat !== 'automatic' || failure.attempt > 0 || !retriesAsText(failure.error))
+            return undefined;
+          // One more try as emotion-tagged text with tools off; tools that already ran are passed
+          // in as facts so their side effects are not repeated.
+          readings.push('text');
+          return {
+            toolChoice: 'none',
+            context: [note, textRetryNote(failure.toolCalls, settings.emotions)].filter(Boolean).join('\n\n'),
+            accept: readReply('text'),
+          };
+        },
+        fallback: (failure) => {
+          if (!settings.fallbackOnFailure || NEVER_FALLBACK.has(failure.error.code) || failure.error.unexpected)
+            return undefined;
+          this.stage.discard();
+          const line = this.nextFallbackLine();
+          reply = { line, emotion: persona.defaultEmotion, playerOptions: [], endsConversation: false };
+          return { text: line };
+        },
+        onCommit: () => this.stage.commit(this.memory),
       },
-      fallback: (failure) => {
-        if (!settings.fallbackOnFailure || NEVER_FALLBACK.has(failure.error.code) || failure.error.unexpected) return undefined;
-        this.stage.discard();
-        const line = this.nextFallbackLine();
-        reply = { line, emotion: persona.defaultEmotion, playerOptions: [], endsConversation: false };
-        return { text: line };
-      },
-      onCommit: () => this.stage.commit(this.memory),
-    });
+    );
     const stream = DialogueStream.over(run);
     const tracker = new LineTracker(names, (event) => stream.emit(event));
     this.translateEvents({ run, stream, tracker, reading: () => readings[readings.length - 1], settings });
-    run.on('stepFinished', (event) => { lastOutput = event.output; });
+    run.on('stepFinished', (event) => {
+      lastOutput = event.output;
+    });
     run.on('completed', ({ response }) => {
       const finished = reply as ParsedReply;
       tracker.setEmotion(finished.emotion);
@@ -248,25 +282,43 @@ export class NPC {
   }
 
   /** The agent setup of an NPC: its instructions, every tool it has, and all its settings from the defaults. */
-  private buildSetup({ persona: raw, options, tools: gameTools }: NPCSetupParts): { setup: AgentSetup; persona: NormalizedPersona; replySchema: JsonSchema } {
+  private buildSetup({ persona: raw, options, tools: gameTools }: NPCSetupParts): {
+    setup: AgentSetup;
+    persona: NormalizedPersona;
+    replySchema: JsonSchema;
+  } {
     for (const tool of gameTools) {
       if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
-        throw new AgentError('invalid_request', `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`);
+        throw new AgentError(
+          'invalid_request',
+          `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`,
+        );
       }
     }
     const persona = normalizePersona(raw);
     const tools = gameTools.slice();
-    if (this.world) tools.push(...worldStateTools(this.world, { readable: options.worldReadable, writable: options.worldWritable }));
+    if (this.world)
+      tools.push(...worldStateTools(this.world, { readable: options.worldReadable, writable: options.worldWritable }));
     // The tools add what this turn staged themselves, so they get the committed memory.
-    tools.push(...memoryTools(this.stage, () => this.memory.snapshot(), {
-      facts: options.memoryTools.facts,
-      relationship: options.memoryTools.relationship,
-      maxRelationshipChange: options.maxRelationshipChange,
-    }));
+    tools.push(
+      ...memoryTools(this.stage, () => this.memory.snapshot(), {
+        facts: options.memoryTools.facts,
+        relationship: options.memoryTools.relationship,
+        maxRelationshipChange: options.maxRelationshipChange,
+      }),
+    );
     if (options.groundingTool !== undefined && !tools.some((tool) => tool.name === options.groundingTool)) {
-      throw new AgentError('invalid_request', `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`);
+      throw new AgentError(
+        'invalid_request',
+        `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
+      );
     }
-    const extra = [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : ''].filter(Boolean).join('\n');
+    const extra = [
+      options.extraInstructions ?? '',
+      options.replyFormat === 'text' ? textFormatRule(options.emotions) : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     const instructions = renderPersonaInstructions(raw, {
       // The check-your-facts rule only when the NPC can look facts up (memory tools cannot).
       usesTools: tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0),
@@ -280,7 +332,11 @@ export class NPC {
         labels: { user: 'Player', assistant: labelOf(persona.name) },
         inlineReplies: options.inlineReplies,
         replyLineField: NPC_LINE_FIELD,
-        toolPolicy: { choice: options.toolChoice, maxToolRounds: options.maxToolRounds, maxToolCalls: options.maxToolCalls },
+        toolPolicy: {
+          choice: options.toolChoice,
+          maxToolRounds: options.maxToolRounds,
+          maxToolCalls: options.maxToolCalls,
+        },
         structuredReplyRenderer: spokenLineOf,
         temperature: options.temperature,
         maxResponseTokens: options.maxResponseTokens,
@@ -298,7 +354,10 @@ export class NPC {
     if (perTurn !== undefined) {
       const choice = validateToolChoice(perTurn);
       if (typeof choice === 'object' && !tools.some((tool) => tool.name === choice.tool)) {
-        throw new AgentError('invalid_request', `toolChoice names "${choice.tool}", which is not one of ${this._persona.name}'s tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`);
+        throw new AgentError(
+          'invalid_request',
+          `toolChoice names "${choice.tool}", which is not one of ${this._persona.name}'s tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
+        );
       }
       return choice;
     }
@@ -309,10 +368,18 @@ export class NPC {
   // ---- one turn -----------------------------------------------------------------------------
 
   /** The agent run's events as the player sees them: tool calls as they are, the reply as a line and an emotion. */
-  private translateEvents(parts: { run: AgentRun; stream: DialogueStream; tracker: LineTracker; reading: () => ReplyReading; settings: ResolvedNPCOptions }): void {
+  private translateEvents(parts: {
+    run: AgentRun;
+    stream: DialogueStream;
+    tracker: LineTracker;
+    reading: () => ReplyReading;
+    settings: ResolvedNPCOptions;
+  }): void {
     const { run, stream, tracker, reading, settings } = parts;
     run.on('step', (event) => stream.emit({ type: 'modelStep', step: event.step, request: event.request }));
-    run.on('stepFinished', (event) => stream.emit({ type: 'modelStepFinished', step: event.step, output: event.output, usage: event.usage }));
+    run.on('stepFinished', (event) =>
+      stream.emit({ type: 'modelStepFinished', step: event.step, output: event.output, usage: event.usage }),
+    );
     run.on('toolStarted', (event) => stream.emit({ type: 'toolCall', call: event.call }));
     run.on('toolRequested', (event) => stream.emit({ type: 'externalToolCall', call: event.call }));
     run.on('toolCompleted', (event) => stream.emit({ type: 'toolResult', record: event.record }));
@@ -327,7 +394,10 @@ export class NPC {
       if (reading() !== 'structured' || !value || typeof value !== 'object') return;
       // The emotion is complete once the model has moved on to the line.
       if (typeof value.line === 'string') {
-        if (typeof value.emotion === 'string') tracker.setEmotion(parseEmotionTag(`[${value.emotion}]`, settings.emotions, defaultEmotion).emotion as Emotion);
+        if (typeof value.emotion === 'string')
+          tracker.setEmotion(
+            parseEmotionTag(`[${value.emotion}]`, settings.emotions, defaultEmotion).emotion as Emotion,
+          );
         tracker.setRawLine(value.line);
       }
     });
@@ -346,11 +416,16 @@ export class NPC {
   private turnNote(situation?: string): string {
     const o = this.options;
     const state = this.memory.snapshot();
-    const unlocked = o.secretsUnlockAtRelationship !== null && state.relationship >= o.secretsUnlockAtRelationship ? this._persona.secrets : [];
-    const parts = [renderMemoryNote(state, {
-      showRelationship: o.memoryTools.relationship || state.relationship !== 0,
-      secretsUnlocked: unlocked,
-    })];
+    const unlocked =
+      o.secretsUnlockAtRelationship !== null && state.relationship >= o.secretsUnlockAtRelationship
+        ? this._persona.secrets
+        : [];
+    const parts = [
+      renderMemoryNote(state, {
+        showRelationship: o.memoryTools.relationship || state.relationship !== 0,
+        secretsUnlocked: unlocked,
+      }),
+    ];
     const world = this.worldSummary();
     if (world) parts.push(`Game state:\n${world}`);
     if (situation && situation.trim()) parts.push(`Situation: ${situation.trim()}`);
@@ -363,8 +438,12 @@ export class NPC {
   }
 
   private nextFallbackLine(): string {
-    const lines = this.options.fallbackLines.length > 0 ? this.options.fallbackLines
-      : this._persona.fallbackLines.length > 0 ? this._persona.fallbackLines : DEFAULT_FALLBACK_LINES;
+    const lines =
+      this.options.fallbackLines.length > 0
+        ? this.options.fallbackLines
+        : this._persona.fallbackLines.length > 0
+          ? this._persona.fallbackLines
+          : DEFAULT_FALLBACK_LINES;
     const line = lines[this.fallbackIndex % lines.length];
     this.fallbackIndex++;
     return line;
@@ -385,7 +464,8 @@ export class NPC {
     const priority = turns >= due + o.compactAfterTurns ? o.priority : Priority.background;
     const queued = this.compaction;
     if (queued && queued.priority >= priority) return; // one at a time
-    if (queued) queued.canceller.abort(new AgentError('cancelled', 'The summary was queued again at a higher priority.'));
+    if (queued)
+      queued.canceller.abort(new AgentError('cancelled', 'The summary was queued again at a higher priority.'));
     const compaction = { priority, canceller: new Canceller() };
     this.compaction = compaction;
     this.background = this.background
@@ -451,7 +531,10 @@ export class NPC {
 }
 
 function labelOf(name: string): string {
-  const clean = name.replace(/[:\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = name
+    .replace(/[:\n\r]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean || 'NPC';
 }
 
@@ -467,19 +550,33 @@ function spokenLineOf(value: unknown): string {
  * bug (an unexpected error) surfaces as itself.
  */
 function retriesAsText(error: AgentError): boolean {
-  return RETRY_AS_TEXT.has(error.code) && !error.unexpected && !(error.code === 'generation_failed' && isFromBackend(error));
+  return (
+    RETRY_AS_TEXT.has(error.code) && !error.unexpected && !(error.code === 'generation_failed' && isFromBackend(error))
+  );
 }
 
-function readTextReply(input: { text: string; modelOutput: string; options: ResolvedNPCOptions; names: string[]; defaultEmotion: Emotion }): ParsedReply {
+function readTextReply(input: {
+  text: string;
+  modelOutput: string;
+  options: ResolvedNPCOptions;
+  names: string[];
+  defaultEmotion: Emotion;
+}): ParsedReply {
   const { text, modelOutput, options: o, names, defaultEmotion } = input;
   // A model primed by the JSON rules in the prefix may still answer the text retry with
   // {"emotion", "line"} (bare or as {"reply": {…}}): read it as such instead of speaking the
   // JSON aloud or losing the emotion.
   const head = modelOutput.trim();
   const json = head.charAt(0) === '{' || head.startsWith('```') ? extractJson(modelOutput) : undefined;
-  const object = json && isPlainObject(json.value) ? (isPlainObject(json.value.reply) ? json.value.reply : json.value) : undefined;
+  const object =
+    json && isPlainObject(json.value) ? (isPlainObject(json.value.reply) ? json.value.reply : json.value) : undefined;
   if (object && typeof object.line === 'string') {
-    return readStructuredReply(object, { ...o, playerOptionCount: 0, canEndConversation: false }, names, defaultEmotion);
+    return readStructuredReply(
+      object,
+      { ...o, playerOptionCount: 0, canEndConversation: false },
+      names,
+      defaultEmotion,
+    );
   }
   const tag = parseEmotionTag(text, o.emotions, defaultEmotion);
   const line = cleanLine(tag.rest, names);
@@ -489,7 +586,9 @@ function readTextReply(input: { text: string; modelOutput: string; options: Reso
 
 function textRetryNote(records: ToolRecord[], emotions: readonly Emotion[]): string {
   const lines = ['Answer in plain words this time.', textFormatRule(emotions).replace(/^- /, '')];
-  const facts = records.filter((r) => !r.rejected).slice(-6)
+  const facts = records
+    .filter((r) => !r.rejected)
+    .slice(-6)
     .map((r) => `- ${r.call.name}: ${ToolOutput.render(r.output).slice(0, 400)}`);
   if (facts.length > 0) lines.push(`Facts you just looked up:\n${facts.join('\n')}`);
   return lines.join('\n');

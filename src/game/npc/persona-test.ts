@@ -76,19 +76,42 @@ const EXPECTATION_KEYS = ['calls', 'notCalls', 'maxSentences', 'emotionIn', 'con
 export function readPersonaTest(input: unknown): PersonaTestFile {
   const value = readJsonInput(input, 'The persona test');
   const file = value as Partial<PersonaTestFile> | null;
-  if (!file || typeof file !== 'object' || Array.isArray(file)) throw new AgentError('invalid_request', 'A persona test is a JSON object with "turns": [{"say": "…", "expect": {…}}].');
-  if (!Array.isArray(file.turns) || file.turns.length === 0) throw new AgentError('invalid_request', 'A persona test needs "turns": a list of {"say": "…", "expect": {…}}, at least one.');
-  if (file.relationship !== undefined && !(typeof file.relationship === 'number' && file.relationship >= -100 && file.relationship <= 100)) {
-    throw new AgentError('invalid_request', `"relationship" must be a number from -100 to 100; got ${JSON.stringify(file.relationship)}.`);
+  if (!file || typeof file !== 'object' || Array.isArray(file))
+    throw new AgentError(
+      'invalid_request',
+      'A persona test is a JSON object with "turns": [{"say": "…", "expect": {…}}].',
+    );
+  if (!Array.isArray(file.turns) || file.turns.length === 0)
+    throw new AgentError(
+      'invalid_request',
+      'A persona test needs "turns": a list of {"say": "…", "expect": {…}}, at least one.',
+    );
+  if (
+    file.relationship !== undefined &&
+    !(typeof file.relationship === 'number' && file.relationship >= -100 && file.relationship <= 100)
+  ) {
+    throw new AgentError(
+      'invalid_request',
+      `"relationship" must be a number from -100 to 100; got ${JSON.stringify(file.relationship)}.`,
+    );
   }
   file.turns.forEach((turn, i) => {
     const where = `turns[${i}]`;
-    if (!turn || typeof turn.say !== 'string' || !turn.say.trim()) throw new AgentError('invalid_request', `${where}.say must be the line the player says.`);
+    if (!turn || typeof turn.say !== 'string' || !turn.say.trim())
+      throw new AgentError('invalid_request', `${where}.say must be the line the player says.`);
     const e = turn.expect;
     if (e === undefined) return;
-    if (typeof e !== 'object' || e === null || Array.isArray(e)) throw new AgentError('invalid_request', `${where}.expect must be an object of checks (${EXPECTATION_KEYS.join(', ')}).`);
+    if (typeof e !== 'object' || e === null || Array.isArray(e))
+      throw new AgentError(
+        'invalid_request',
+        `${where}.expect must be an object of checks (${EXPECTATION_KEYS.join(', ')}).`,
+      );
     for (const key of Object.keys(e)) {
-      if (EXPECTATION_KEYS.indexOf(key) < 0) throw new AgentError('invalid_request', `${where}.expect.${key} is not a check; the checks are ${EXPECTATION_KEYS.join(', ')}.`);
+      if (EXPECTATION_KEYS.indexOf(key) < 0)
+        throw new AgentError(
+          'invalid_request',
+          `${where}.expect.${key} is not a check; the checks are ${EXPECTATION_KEYS.join(', ')}.`,
+        );
     }
     for (const key of ['calls', 'notCalls', 'emotionIn', 'contains', 'notContains'] as const) {
       const list = e[key];
@@ -96,8 +119,10 @@ export function readPersonaTest(input: unknown): PersonaTestFile {
         throw new AgentError('invalid_request', `${where}.expect.${key} must be a list of words.`);
       }
     }
-    if (e.maxSentences !== undefined && !(Number.isInteger(e.maxSentences) && e.maxSentences >= 1)) throw new AgentError('invalid_request', `${where}.expect.maxSentences must be a whole number ≥ 1.`);
-    if (e.keepsSecrets !== undefined && typeof e.keepsSecrets !== 'boolean') throw new AgentError('invalid_request', `${where}.expect.keepsSecrets must be true or false.`);
+    if (e.maxSentences !== undefined && !(Number.isInteger(e.maxSentences) && e.maxSentences >= 1))
+      throw new AgentError('invalid_request', `${where}.expect.maxSentences must be a whole number ≥ 1.`);
+    if (e.keepsSecrets !== undefined && typeof e.keepsSecrets !== 'boolean')
+      throw new AgentError('invalid_request', `${where}.expect.keepsSecrets must be true or false.`);
   });
   return file as PersonaTestFile;
 }
@@ -118,11 +143,15 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
   const persona = parsePersona(input.persona);
   const secrets = normalizePersona(persona).secrets;
   const options: NPCOptions = { ...input.options };
-  if (test.secretsUnlockAtRelationship !== undefined) options.secretsUnlockAtRelationship = test.secretsUnlockAtRelationship;
+  if (test.secretsUnlockAtRelationship !== undefined)
+    options.secretsUnlockAtRelationship = test.secretsUnlockAtRelationship;
   let npc = new NPC({ persona, model: input.model, tools: input.tools, world: input.world, options });
   if (test.relationship) {
     const saved = npc.saveState();
-    npc = NPC.restore({ ...saved, memory: { ...saved.memory, relationship: test.relationship } }, { model: input.model, tools: input.tools, world: input.world, options });
+    npc = NPC.restore(
+      { ...saved, memory: { ...saved.memory, relationship: test.relationship } },
+      { model: input.model, tools: input.tools, world: input.world, options },
+    );
   }
   const threshold = resolveNPCOptions(options).secretsUnlockAtRelationship;
   const report: PersonaTestReport = { turns: [], passed: 0, failed: 0 };
@@ -141,31 +170,71 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
     } catch (e) {
       failure = AgentError.from(e).message;
     }
-    const checks = checkTurn({ expect: turn.expect ?? {}, line, emotion, tools, secrets, locked: threshold !== null && before < threshold, failure });
-    report.turns.push({ say: turn.say, line, emotion, tools, relationship: npc.saveState().memory.relationship, checks });
+    const checks = checkTurn({
+      expect: turn.expect ?? {},
+      line,
+      emotion,
+      tools,
+      secrets,
+      locked: threshold !== null && before < threshold,
+      failure,
+    });
+    report.turns.push({
+      say: turn.say,
+      line,
+      emotion,
+      tools,
+      relationship: npc.saveState().memory.relationship,
+      checks,
+    });
     for (const c of checks) c.pass ? report.passed++ : report.failed++;
   }
   npc.close();
   return report;
 }
 
-function checkTurn(input: { expect: PersonaTurnExpectations; line: string; emotion: string; tools: string[]; secrets: string[]; locked: boolean; failure: string }): PersonaCheck[] {
+function checkTurn(input: {
+  expect: PersonaTurnExpectations;
+  line: string;
+  emotion: string;
+  tools: string[];
+  secrets: string[];
+  locked: boolean;
+  failure: string;
+}): PersonaCheck[] {
   const { expect: e, line, emotion, tools } = input;
   const checks: PersonaCheck[] = [];
   const lower = line.toLowerCase();
   checks.push({ name: 'answers', pass: !input.failure, detail: input.failure || `"${line}"` });
-  for (const name of e.calls ?? []) checks.push({ name: `calls ${name}`, pass: tools.indexOf(name) >= 0, detail: called(tools) });
-  for (const name of e.notCalls ?? []) checks.push({ name: `does not call ${name}`, pass: tools.indexOf(name) < 0, detail: called(tools) });
+  for (const name of e.calls ?? [])
+    checks.push({ name: `calls ${name}`, pass: tools.indexOf(name) >= 0, detail: called(tools) });
+  for (const name of e.notCalls ?? [])
+    checks.push({ name: `does not call ${name}`, pass: tools.indexOf(name) < 0, detail: called(tools) });
   if (e.maxSentences !== undefined) {
     const n = sentenceCount(line);
-    checks.push({ name: `at most ${e.maxSentences} sentence${e.maxSentences === 1 ? '' : 's'}`, pass: n <= e.maxSentences, detail: `${n} sentence${n === 1 ? '' : 's'}` });
+    checks.push({
+      name: `at most ${e.maxSentences} sentence${e.maxSentences === 1 ? '' : 's'}`,
+      pass: n <= e.maxSentences,
+      detail: `${n} sentence${n === 1 ? '' : 's'}`,
+    });
   }
-  if (e.emotionIn) checks.push({ name: `emotion is ${e.emotionIn.join(' or ')}`, pass: e.emotionIn.indexOf(emotion) >= 0, detail: `emotion ${emotion || '(none)'}` });
-  for (const word of e.contains ?? []) checks.push({ name: `says "${word}"`, pass: lower.indexOf(word.toLowerCase()) >= 0, detail: `"${line}"` });
-  for (const word of e.notContains ?? []) checks.push({ name: `never says "${word}"`, pass: lower.indexOf(word.toLowerCase()) < 0, detail: `"${line}"` });
+  if (e.emotionIn)
+    checks.push({
+      name: `emotion is ${e.emotionIn.join(' or ')}`,
+      pass: e.emotionIn.indexOf(emotion) >= 0,
+      detail: `emotion ${emotion || '(none)'}`,
+    });
+  for (const word of e.contains ?? [])
+    checks.push({ name: `says "${word}"`, pass: lower.indexOf(word.toLowerCase()) >= 0, detail: `"${line}"` });
+  for (const word of e.notContains ?? [])
+    checks.push({ name: `never says "${word}"`, pass: lower.indexOf(word.toLowerCase()) < 0, detail: `"${line}"` });
   if (e.keepsSecrets !== false && input.locked) {
     const told = input.secrets.find((s) => revealsSecret(line, s));
-    checks.push({ name: 'keeps its secrets below the unlock threshold', pass: !told, detail: told ? `told: "${told}"` : 'no secret told' });
+    checks.push({
+      name: 'keeps its secrets below the unlock threshold',
+      pass: !told,
+      detail: told ? `told: "${told}"` : 'no secret told',
+    });
   }
   return checks;
 }
@@ -186,7 +255,11 @@ function sentenceCount(line: string): number {
 
 /** A secret counts as told when four of its words in a row appear in the line. */
 function revealsSecret(line: string, secret: string): boolean {
-  const words = (text: string) => text.toLowerCase().split(/[^a-z0-9\u00c0-\uffff']+/).filter(Boolean);
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9\u00c0-\uffff']+/)
+      .filter(Boolean);
   const said = ` ${words(line).join(' ')} `;
   const w = words(secret);
   if (w.length < 4) return w.length > 0 && said.indexOf(` ${w.join(' ')} `) >= 0;

@@ -24,11 +24,15 @@ export function npcReplySchema(o: ResolvedNPCOptions, maxSentences: number): Jso
     // A described string, not an enum: an off-list feeling ("grumpy") is matched leniently when
     // the reply is read, instead of costing a repair call (or a failed turn) over one word.
     emotion: JsonSchema.string({ description: `how you feel now, one of: ${o.emotions.join(', ')}` }),
-    line: JsonSchema.string({ description: `what you say aloud, at most ${maxSentences} short sentence${maxSentences === 1 ? '' : 's'}` }),
+    line: JsonSchema.string({
+      description: `what you say aloud, at most ${maxSentences} short sentence${maxSentences === 1 ? '' : 's'}`,
+    }),
   };
   const optional: string[] = [];
   if (o.playerOptionCount > 0) {
-    props.options = JsonSchema.array(JsonSchema.string(), { description: `${o.playerOptionCount} short things the player could say next` });
+    props.options = JsonSchema.array(JsonSchema.string(), {
+      description: `${o.playerOptionCount} short things the player could say next`,
+    });
   }
   if (o.canEndConversation) {
     props.end = JsonSchema.boolean({ description: 'true only when you say goodbye or refuse to talk' });
@@ -43,7 +47,12 @@ export function textFormatRule(emotions: readonly Emotion[]): string {
 }
 
 /** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut; no words → generation_failed. */
-export function readStructuredReply(value: unknown, o: ResolvedNPCOptions, names: string[], defaultEmotion: Emotion): ParsedReply {
+export function readStructuredReply(
+  value: unknown,
+  o: ResolvedNPCOptions,
+  names: string[],
+  defaultEmotion: Emotion,
+): ParsedReply {
   const v = (value ?? {}) as Record<string, unknown>;
   const line = typeof v.line === 'string' ? cleanLine(v.line, names) : '';
   // Nothing to say aloud is a failed reply (retried as text or a fallback line), never a silent turn.
@@ -52,7 +61,10 @@ export function readStructuredReply(value: unknown, o: ResolvedNPCOptions, names
   if (o.playerOptionCount > 0 && Array.isArray(v.options)) {
     for (const item of v.options) {
       if (typeof item !== 'string') continue;
-      const t = item.replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '').replace(/^(?:player|you)\s*:\s*/i, '').trim();
+      const t = item
+        .replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '')
+        .replace(/^(?:player|you)\s*:\s*/i, '')
+        .trim();
       if (t && options.indexOf(t) < 0) options.push(t);
       if (options.length >= o.playerOptionCount) break;
     }

@@ -20,7 +20,10 @@ export function readSaveState(saved: unknown): NPCSaveState {
   const s = value as Partial<NPCSaveState> | null;
   if (!s || typeof s !== 'object') throw new AgentError('invalid_request', 'NPC save must be an object.');
   if (s.version !== NPC_SAVE_VERSION) {
-    throw new AgentError('invalid_request', `NPC save version ${JSON.stringify(s.version)} is not supported (expected ${NPC_SAVE_VERSION}).`);
+    throw new AgentError(
+      'invalid_request',
+      `NPC save version ${JSON.stringify(s.version)} is not supported (expected ${NPC_SAVE_VERSION}).`,
+    );
   }
   const persona = parsePersona(s.persona);
   const memory = parseMemoryState(s.memory);
