@@ -11,7 +11,16 @@
  * once so the player never waits for nothing.
  */
 import { _decorator, Component, JsonAsset, CCString, CCInteger, Enum } from 'cc';
-import { NPC, AgentTool, AgentError, ToolOutput, Canceller, validatePersona, formatPersonaProblems, npcSetupFromInspector } from '../runtime/oam-core.js';
+import {
+  NPC,
+  AgentTool,
+  AgentError,
+  ToolOutput,
+  Canceller,
+  validatePersona,
+  formatPersonaProblems,
+  npcSetupFromInspector,
+} from '../runtime/oam-core.js';
 import type {
   DialogueStream,
   DialogueTurn,
@@ -116,7 +125,7 @@ export class NPCComponent extends Component {
   @property({ type: JsonAsset, tooltip: 'The persona (a JSON asset: name, role, personality, goals, secrets…).' })
   persona: JsonAsset | null = null;
 
-  @property({ type: WorldStateStore, tooltip: 'The scene\'s shared state. Without one the NPC has no world tools.' })
+  @property({ type: WorldStateStore, tooltip: "The scene's shared state. Without one the NPC has no world tools." })
   worldStore: WorldStateStore | null = null;
 
   @property({ type: [CCString], tooltip: 'World paths the NPC may read ("" = everything; empty list = no read tool).' })
@@ -140,22 +149,36 @@ export class NPCComponent extends Component {
   @property({ tooltip: 'The NPC tracks its relationship with the player (change_relationship tool).' })
   trackRelationship = false;
 
-  @property({ type: CCInteger, range: [-100, 100, 1], tooltip: 'Secrets stay out of the prompt until the relationship reaches this (−100…100).' })
+  @property({
+    type: CCInteger,
+    range: [-100, 100, 1],
+    tooltip: 'Secrets stay out of the prompt until the relationship reaches this (−100…100).',
+  })
   secretsUnlockAt = 50;
 
-  @property({ tooltip: 'Keep the secrets in the prompt from the start, guarded by a rule not to tell (ignores Secrets Unlock At).' })
+  @property({
+    tooltip:
+      'Keep the secrets in the prompt from the start, guarded by a rule not to tell (ignores Secrets Unlock At).',
+  })
   secretsAlwaysGuarded = false;
 
   @property({ type: [CCString], tooltip: 'Emotions the NPC may show (empty = all 16).' })
   emotions: string[] = [];
 
-  @property({ type: CCInteger, range: [0, 4, 1], tooltip: 'Suggested player replies per turn (each costs about a second on a phone).' })
+  @property({
+    type: CCInteger,
+    range: [0, 4, 1],
+    tooltip: 'Suggested player replies per turn (each costs about a second on a phone).',
+  })
   playerOptionCount = 0;
 
   @property({ tooltip: 'The NPC may end the conversation.' })
   canEndConversation = true;
 
-  @property({ type: [CCString], tooltip: 'Lines used when the model cannot answer (empty = the persona\'s, then built-in ones).' })
+  @property({
+    type: [CCString],
+    tooltip: "Lines used when the model cannot answer (empty = the persona's, then built-in ones).",
+  })
   fallbackLines: string[] = [];
 
   @property({ type: [ToolDeclaration], tooltip: 'Game actions answered through the npc-external-tool event.' })
@@ -170,10 +193,12 @@ export class NPCComponent extends Component {
   @property({ type: CCInteger, tooltip: 'How long a local tool may run (ms).' })
   toolTimeoutMs = 10000;
 
-  @property({ type: CCInteger, tooltip: 'Scheduler priority of this NPC\'s turns (100 = the one the player talks to).' })
+  @property({ type: CCInteger, tooltip: "Scheduler priority of this NPC's turns (100 = the one the player talks to)." })
   priority = 100;
 
-  @property({ tooltip: 'Load the on-device model when the scene starts, so the first reply does not pay the ~2 s cold start.' })
+  @property({
+    tooltip: 'Load the on-device model when the scene starts, so the first reply does not pay the ~2 s cold start.',
+  })
   prewarmOnStart = true;
 
   onLoad(): void {
@@ -187,7 +212,13 @@ export class NPCComponent extends Component {
     // A warm-up failure only means the first reply is slower: log it, never fail the scene.
     if (this.prewarmOnStart && npc) {
       const name = this.nodeName();
-      npc.prewarm().catch((e: unknown) => console.warn(`[oam] ${name}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`));
+      npc
+        .prewarm()
+        .catch((e: unknown) =>
+          console.warn(
+            `[oam] ${name}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`,
+          ),
+        );
     }
   }
 
@@ -233,7 +264,12 @@ export class NPCComponent extends Component {
     try {
       const persona = this.readPersona();
       const setup = this.coreSetup();
-      state.npc = new NPC({ persona, ...setup, memory: saved ? saved.memory : undefined, transcript: saved ? saved.transcript : undefined });
+      state.npc = new NPC({
+        persona,
+        ...setup,
+        memory: saved ? saved.memory : undefined,
+        transcript: saved ? saved.transcript : undefined,
+      });
       state.problem = null;
     } catch (e) {
       state.npc = null;
@@ -247,8 +283,16 @@ export class NPCComponent extends Component {
 
   /** Adds a tool that runs in the game's code (or replaces one of the same name). */
   registerTool(tool: AgentTool): void {
-    if (!(tool instanceof AgentTool)) throw new AgentError('invalid_request', 'registerTool needs an AgentTool (AgentTool.local(...) or AgentTool.external(...)).');
-    this.applyTools(live(this).localTools.filter((t) => t.name !== tool.name).concat([tool]));
+    if (!(tool instanceof AgentTool))
+      throw new AgentError(
+        'invalid_request',
+        'registerTool needs an AgentTool (AgentTool.local(...) or AgentTool.external(...)).',
+      );
+    this.applyTools(
+      live(this)
+        .localTools.filter((t) => t.name !== tool.name)
+        .concat([tool]),
+    );
   }
 
   /** Removes a tool added with registerTool; returns whether it was there. */
@@ -284,23 +328,27 @@ export class NPCComponent extends Component {
       const i = barks.indexOf(canceller);
       if (i >= 0) barks.splice(i, 1);
     };
-    return npc.bark(situation, { signal: canceller.signal }).then((line) => {
-      forget();
-      this.emitNode(NPC_BARK, line);
-      return line;
-    }, (e: unknown) => {
-      forget();
-      const error = AgentError.from(e);
-      if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
-      throw error;
-    });
+    return npc.bark(situation, { signal: canceller.signal }).then(
+      (line) => {
+        forget();
+        this.emitNode(NPC_BARK, line);
+        return line;
+      },
+      (e: unknown) => {
+        forget();
+        const error = AgentError.from(e);
+        if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
+        throw error;
+      },
+    );
   }
 
   /** Cancels the running turn, the queued ones and barks; nothing of them is kept. */
   cancel(reason?: string): void {
     const state = live(this);
     for (const stream of state.streams.slice()) stream.cancel(reason);
-    for (const canceller of state.barkCancellers.splice(0)) canceller.abort(new AgentError('cancelled', reason || 'The bark was cancelled.'));
+    for (const canceller of state.barkCancellers.splice(0))
+      canceller.abort(new AgentError('cancelled', reason || 'The bark was cancelled.'));
   }
 
   /**
@@ -379,9 +427,14 @@ export class NPCComponent extends Component {
   }
 
   private readPersona(): Persona {
-    if (!this.persona) throw new AgentError('invalid_request', 'no persona asset; set the Persona property to a persona JSON asset.');
+    if (!this.persona)
+      throw new AgentError('invalid_request', 'no persona asset; set the Persona property to a persona JSON asset.');
     const check = validatePersona(this.persona.json);
-    if (!check.ok) throw new AgentError('invalid_request', `the persona asset "${this.persona.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`);
+    if (!check.ok)
+      throw new AgentError(
+        'invalid_request',
+        `the persona asset "${this.persona.name}" is not a valid persona: ${formatPersonaProblems(check.problems)}`,
+      );
     return check.persona;
   }
 
@@ -389,7 +442,9 @@ export class NPCComponent extends Component {
     let world: WorldState | undefined;
     if (this.worldStore) world = this.worldStore.world;
     else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
-      console.warn(`[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`);
+      console.warn(
+        `[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`,
+      );
     }
     const { options, tools } = npcSetupFromInspector(this.inspectorProperties());
     return { model: OamRuntime.model, tools: tools.concat(live(this).localTools), world, options };
@@ -451,7 +506,9 @@ export class NPCComponent extends Component {
       fail: (message: string) => stream.submit(call.id, ToolOutput.error(String(message))),
     };
     if (!this.node || !this.node.hasEventListener(NPC_EXTERNAL_TOOL)) {
-      console.warn(`[oam] NPC on "${this.nodeName()}" called ${call.name}, but nothing listens to "${NPC_EXTERNAL_TOOL}"; refusing the call.`);
+      console.warn(
+        `[oam] NPC on "${this.nodeName()}" called ${call.name}, but nothing listens to "${NPC_EXTERNAL_TOOL}"; refusing the call.`,
+      );
       request.fail(`The game cannot do ${call.name} right now.`);
       return;
     }

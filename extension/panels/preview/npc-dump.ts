@@ -38,8 +38,14 @@ export interface WorldStoreInfo {
 }
 
 /** A dumped property: `{ value, type, … }`. */
-interface DumpProperty { value?: unknown; type?: string }
-interface DumpComponent { type?: string; value?: Record<string, DumpProperty> }
+interface DumpProperty {
+  value?: unknown;
+  type?: string;
+}
+interface DumpComponent {
+  type?: string;
+  value?: Record<string, DumpProperty>;
+}
 
 /** The NPC component of a node dump, or null when the node has none. */
 export function readNpcNode(dump: unknown): NpcNodeInfo | null {
@@ -83,14 +89,17 @@ export function readWorldStore(dump: unknown): WorldStoreInfo | null {
 }
 
 /** The initial world from JSON text (the asset file or the inline JSON): an object, or a problem. */
-export function parseInitialWorld(text: string): { ok: true; world: Record<string, unknown> } | { ok: false; problem: string } {
+export function parseInitialWorld(
+  text: string,
+): { ok: true; world: Record<string, unknown> } | { ok: false; problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     return { ok: false, problem: `the world state is not JSON (${(e as Error).message})` };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the world state is not a JSON object' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problem: 'the world state is not a JSON object' };
   return { ok: true, world: value as Record<string, unknown> };
 }
 
@@ -111,7 +120,9 @@ function readProperties(props: Record<string, DumpProperty>): NPCInspectorProper
   const properties: NPCInspectorProperties = {};
   const strings = (key: string) => {
     const list = plain(props[key]);
-    return Array.isArray(list) ? list.map(plain).filter((entry): entry is string => typeof entry === 'string') : undefined;
+    return Array.isArray(list)
+      ? list.map(plain).filter((entry): entry is string => typeof entry === 'string')
+      : undefined;
   };
   const flag = (key: string) => (typeof plain(props[key]) === 'boolean' ? (plain(props[key]) as boolean) : undefined);
   const number = (key: string) => (typeof plain(props[key]) === 'number' ? (plain(props[key]) as number) : undefined);
@@ -128,7 +139,14 @@ function readProperties(props: Record<string, DumpProperty>): NPCInspectorProper
     const value = flag(key);
     if (value !== undefined) properties[key] = value;
   }
-  const numbers = ['replyFormat', 'secretsUnlockAt', 'playerOptionCount', 'externalToolTimeoutMs', 'toolTimeoutMs', 'priority'] as const;
+  const numbers = [
+    'replyFormat',
+    'secretsUnlockAt',
+    'playerOptionCount',
+    'externalToolTimeoutMs',
+    'toolTimeoutMs',
+    'priority',
+  ] as const;
   for (const key of numbers) {
     const value = number(key);
     if (value !== undefined) properties[key] = value;
