@@ -60,20 +60,34 @@ function timing(run: ScenarioRun, c: Condition): Timing {
   const cached = (i: number) => !(c.cold && i === 0);
   const ends: number[] = [];
   let t = 0;
-  steps.forEach((s, i) => { t += stepSeconds(s, cached(i), c.model); ends.push(t); });
+  steps.forEach((s, i) => {
+    t += stepSeconds(s, cached(i), c.model);
+    ends.push(t);
+  });
   const fw = run.firstWord;
   if (!fw || fw.step < 0) return { firstWord: t, total: t };
   const before = fw.step > 0 ? ends[fw.step - 1] : 0;
-  return { firstWord: before + firstTokenSeconds(steps[fw.step], cached(fw.step), c.model) + fw.tokens / c.model.decodeTokensPerSecond, total: t };
+  return {
+    firstWord:
+      before + firstTokenSeconds(steps[fw.step], cached(fw.step), c.model) + fw.tokens / c.model.decodeTokensPerSecond,
+    total: t,
+  };
 }
 
 function floorTiming(run: ScenarioRun, scenario: Scenario, c: Condition): Timing & { outputTokens: number } {
   const last = stepCosts(run)[run.requests.length - 1];
   let outputTokens = gemmaTokens(run.floorText);
-  for (const a of run.floorActions) outputTokens += 1 + Object.values(a.args).reduce<number>((n, v) => n + gemmaTokens(typeof v === 'string' ? v : JSON.stringify(v)), 0);
+  for (const a of run.floorActions)
+    outputTokens +=
+      1 +
+      Object.values(a.args).reduce<number>((n, v) => n + gemmaTokens(typeof v === 'string' ? v : JSON.stringify(v)), 0);
   const first = firstTokenSeconds(last, !c.cold, c.model);
   const total = first + outputTokens / c.model.decodeTokensPerSecond;
-  return { firstWord: scenario.delivers === 'value' ? total : first + 1 / c.model.decodeTokensPerSecond, total, outputTokens };
+  return {
+    firstWord: scenario.delivers === 'value' ? total : first + 1 / c.model.decodeTokensPerSecond,
+    total,
+    outputTokens,
+  };
 }
 
 async function cpuPerStep(play: () => Promise<ScenarioRun>): Promise<number> {
@@ -111,13 +125,18 @@ async function main(): Promise<void> {
       }
     }
   }
-  const find = (s: Scenario, mode: Mode, turn: 1 | 12) => recorded.find((r) => r.scenario === s && r.mode === mode && r.turn === turn) as Recorded;
+  const find = (s: Scenario, mode: Mode, turn: 1 | 12) =>
+    recorded.find((r) => r.scenario === s && r.mode === mode && r.turn === turn) as Recorded;
 
   console.log('oam-cocos benchmark: scripted scenarios, default mode vs seed-compatible mode vs the floor');
   console.log('cost model (each figure with its source and strength):');
   for (const c of COST_SOURCES) console.log(`  - ${c.figure}: ${c.source} [${c.strength}]`);
-  console.log('tokens: Gemma 3 tokenizer; the stand-in streams one token per chunk. first word: the first text delta of the line (a decision or content: when the value is known).');
-  console.log(`core ms/step: process CPU time of the whole turn (core, stand-in, tools) / model calls, median of ${REPEATS} runs (an upper bound on the core's own time)\n`);
+  console.log(
+    'tokens: Gemma 3 tokenizer; the stand-in streams one token per chunk. first word: the first text delta of the line (a decision or content: when the value is known).',
+  );
+  console.log(
+    `core ms/step: process CPU time of the whole turn (core, stand-in, tools) / model calls, median of ${REPEATS} runs (an upper bound on the core's own time)\n`,
+  );
 
   const base = CONDITIONS[0];
   console.log(`fresh conversation, warm prefix, ${base.model.decodeTokensPerSecond} tok/s:`);
@@ -129,15 +148,23 @@ async function main(): Promise<void> {
     const sum = (k: keyof StepCost) => steps.reduce((a, s) => a + s[k], 0);
     const t = timing(r.run, base);
     const f = floorTiming(find(r.scenario, 'default', 1).run, r.scenario, base);
-    console.log(`${r.scenario.name.padEnd(28)} ${r.mode.padEnd(7)} ${pad(r.run.modelCalls, 5)} ${pad(sum('promptTokens'), 6)} ${pad(sum('cacheableTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(sec(t.firstWord), 8)} ${pad(sec(t.total), 7)} ${pad(`${f.firstWord.toFixed(2)}/${f.total.toFixed(2)} s`, 15)} ${pad(`${(t.firstWord / f.firstWord).toFixed(2)}/${(t.total / f.total).toFixed(2)}`, 16)} ${pad((r.coreMsPerStep ?? 0).toFixed(3), 12)}`);
+    console.log(
+      `${r.scenario.name.padEnd(28)} ${r.mode.padEnd(7)} ${pad(r.run.modelCalls, 5)} ${pad(sum('promptTokens'), 6)} ${pad(sum('cacheableTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(sec(t.firstWord), 8)} ${pad(sec(t.total), 7)} ${pad(`${f.firstWord.toFixed(2)}/${f.total.toFixed(2)} s`, 15)} ${pad(`${(t.firstWord / f.firstWord).toFixed(2)}/${(t.total / f.total).toFixed(2)}`, 16)} ${pad((r.coreMsPerStep ?? 0).toFixed(3), 12)}`,
+    );
   }
 
-  console.log('\nunder each condition (sums over the ten scenarios; first word: the worst ratio to the floor among the conversation scenarios):');
+  console.log(
+    '\nunder each condition (sums over the ten scenarios; first word: the worst ratio to the floor among the conversation scenarios):',
+  );
   const chead = `${'condition'.padEnd(44)} ${pad('default', 8)} ${pad('seed', 8)} ${pad('floor', 8)} ${pad('def/floor', 9)} ${pad('def/seed', 8)} ${pad('worst 1st-word ×floor', 36)} ${pad('NPC small talk 1st', 18)} ${pad('NPC memory 1st', 14)}`;
   console.log(chead);
   console.log('-'.repeat(chead.length));
   for (const c of CONDITIONS) {
-    let d = 0, seed = 0, floor = 0, worst = 0, worstName = '';
+    let d = 0,
+      seed = 0,
+      floor = 0,
+      worst = 0,
+      worstName = '';
     for (const s of SCENARIOS) {
       const dr = find(s, 'default', c.turn).run;
       const td = timing(dr, c);
@@ -145,17 +172,25 @@ async function main(): Promise<void> {
       d += td.total;
       seed += timing(find(s, 'seed', c.turn).run, c).total;
       floor += f.total;
-      if (s.delivers !== 'value' && td.firstWord / f.firstWord > worst) { worst = td.firstWord / f.firstWord; worstName = s.name; }
+      if (s.delivers !== 'value' && td.firstWord / f.firstWord > worst) {
+        worst = td.firstWord / f.firstWord;
+        worstName = s.name;
+      }
     }
-    const npcFirst = (name: string) => timing(find(SCENARIOS.find((s) => s.name === name) as Scenario, 'default', c.turn).run, c).firstWord;
-    console.log(`${c.name.padEnd(44)} ${pad(sec(d), 8)} ${pad(sec(seed), 8)} ${pad(sec(floor), 8)} ${pad(`${(d / floor).toFixed(2)}×`, 9)} ${pad(`${(d / seed).toFixed(2)}×`, 8)} ${pad(`${worst.toFixed(2)}× (${worstName})`, 36)} ${pad(sec(npcFirst('NPC small talk')), 18)} ${pad(sec(npcFirst('NPC memory update')), 14)}`);
+    const npcFirst = (name: string) =>
+      timing(find(SCENARIOS.find((s) => s.name === name) as Scenario, 'default', c.turn).run, c).firstWord;
+    console.log(
+      `${c.name.padEnd(44)} ${pad(sec(d), 8)} ${pad(sec(seed), 8)} ${pad(sec(floor), 8)} ${pad(`${(d / floor).toFixed(2)}×`, 9)} ${pad(`${(d / seed).toFixed(2)}×`, 8)} ${pad(`${worst.toFixed(2)}× (${worstName})`, 36)} ${pad(sec(npcFirst('NPC small talk')), 18)} ${pad(sec(npcFirst('NPC memory update')), 14)}`,
+    );
   }
 
   // Prefill ahead (npc.prepare() while the player types): what it could save, from the recording.
   const small = SCENARIOS.find((x) => x.name === 'NPC small talk') as Scenario;
   const late = stepCosts(find(small, 'default', 12).run)[0];
   const uncached = late.promptTokens - late.cacheableTokens;
-  console.log(`\nprefill ahead: at turn 12, NPC small talk's first step prefills ${uncached} tokens outside the stable prefix (memory, summary, history, note): ${(uncached / base.model.prefillTokensPerSecond).toFixed(2)} s of its first word a prepare() could move before the player's line, for one more request per turn against the per-app quota (not built; see the README)`);
+  console.log(
+    `\nprefill ahead: at turn 12, NPC small talk's first step prefills ${uncached} tokens outside the stable prefix (memory, summary, history, note): ${(uncached / base.model.prefillTokensPerSecond).toFixed(2)} s of its first word a prepare() could move before the player's line, for one more request per turn against the per-app quota (not built; see the README)`,
+  );
 
   const bundle = 'assets/runtime/oam-core.js';
   if (existsSync(bundle)) {
@@ -167,4 +202,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(benchLongOutputs).then(benchWebBackend).catch((e) => { console.error(e); process.exit(1); });
+main()
+  .then(benchLongOutputs)
+  .then(benchWebBackend)
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

