@@ -7,12 +7,28 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AgentError, OpenAICompatibleModel, parsePersona, readPersonaTest, runPersonaTest, type AgentTool, type LanguageModel, type Persona, type WorldState } from '../src';
+import {
+  AgentError,
+  OpenAICompatibleModel,
+  parsePersona,
+  readPersonaTest,
+  runPersonaTest,
+  type AgentTool,
+  type LanguageModel,
+  type Persona,
+  type WorldState,
+} from '../src';
 import { ScriptedLanguageModel, createPersonaStandIn } from '../src/testing';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
 import { createMiraModel } from './tavern/mira-model';
 
-interface Flags { file?: string; tavern: boolean; url?: string; model?: string; script?: string }
+interface Flags {
+  file?: string;
+  tavern: boolean;
+  url?: string;
+  model?: string;
+  script?: string;
+}
 
 function parseFlags(argv: string[]): Flags {
   const flags: Flags = { tavern: false };
@@ -30,14 +46,24 @@ function parseFlags(argv: string[]): Flags {
 }
 
 function stop(message: string): never {
-  console.error(`persona-test: ${message}\nusage: npm run persona-test -- file.persona-test.json [--tavern] [--url URL --model NAME] [--script steps.json]`);
+  console.error(
+    `persona-test: ${message}\nusage: npm run persona-test -- file.persona-test.json [--tavern] [--url URL --model NAME] [--script steps.json]`,
+  );
   process.exit(2);
 }
 
 function readJson(path: string, what: string): unknown {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch (e) { return stop(`cannot read the ${what} ${path}: ${(e as Error).message}`); }
-  try { return JSON.parse(text); } catch (e) { return stop(`the ${what} ${path} is not JSON: ${(e as Error).message}`); }
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return stop(`cannot read the ${what} ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    return stop(`the ${what} ${path} is not JSON: ${(e as Error).message}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -45,11 +71,21 @@ async function main(): Promise<void> {
   if (!flags.file) stop('give the persona test file.');
   const path = resolve(flags.file);
   let test;
-  try { test = readPersonaTest(readJson(path, 'persona test')); } catch (e) { return stop(AgentError.from(e).message); }
-  const personaSource = typeof test.persona === 'string' ? readJson(resolve(dirname(path), test.persona), 'persona') : test.persona;
-  if (personaSource === undefined) stop('the test names no "persona" (an object, or a path relative to the test file).');
+  try {
+    test = readPersonaTest(readJson(path, 'persona test'));
+  } catch (e) {
+    return stop(AgentError.from(e).message);
+  }
+  const personaSource =
+    typeof test.persona === 'string' ? readJson(resolve(dirname(path), test.persona), 'persona') : test.persona;
+  if (personaSource === undefined)
+    stop('the test names no "persona" (an object, or a path relative to the test file).');
   let persona: Persona;
-  try { persona = parsePersona(personaSource); } catch (e) { return stop(AgentError.from(e).message); }
+  try {
+    persona = parsePersona(personaSource);
+  } catch (e) {
+    return stop(AgentError.from(e).message);
+  }
 
   let world: WorldState | undefined;
   let tools: AgentTool[] = [];
@@ -69,19 +105,34 @@ async function main(): Promise<void> {
     model = createMiraModel();
     label = "the tavern's keyword stand-in";
   } else {
-    model = createPersonaStandIn(persona, { tools: tools.map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })) });
+    model = createPersonaStandIn(persona, {
+      tools: tools.map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })),
+    });
     label = `${persona.name}'s keyword stand-in (not a language model)`;
   }
 
   console.log(`persona test ${flags.file}: ${persona.name} on ${label}\n`);
-  const report = await runPersonaTest({ test, persona, model, tools, world, options: flags.tavern ? { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'] } : undefined });
+  const report = await runPersonaTest({
+    test,
+    persona,
+    model,
+    tools,
+    world,
+    options: flags.tavern ? { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'] } : undefined,
+  });
   report.turns.forEach((turn, i) => {
     console.log(`${i + 1}. You: ${turn.say}`);
-    console.log(`   ${persona.name}: ${turn.line || '(no answer)'}  [${turn.emotion || '-'}${turn.tools.length ? `; ${turn.tools.join(', ')}` : ''}; relationship ${turn.relationship}]`);
-    for (const c of turn.checks) console.log(`   ${c.pass ? 'pass' : 'FAIL'}  ${c.name}${c.pass ? '' : `: ${c.detail}`}`);
+    console.log(
+      `   ${persona.name}: ${turn.line || '(no answer)'}  [${turn.emotion || '-'}${turn.tools.length ? `; ${turn.tools.join(', ')}` : ''}; relationship ${turn.relationship}]`,
+    );
+    for (const c of turn.checks)
+      console.log(`   ${c.pass ? 'pass' : 'FAIL'}  ${c.name}${c.pass ? '' : `: ${c.detail}`}`);
   });
   console.log(`\n${report.passed} passed, ${report.failed} failed`);
   process.exit(report.failed > 0 ? 1 : 0);
 }
 
-main().catch((e) => { console.error(`persona-test: ${AgentError.from(e).message}`); process.exit(2); });
+main().catch((e) => {
+  console.error(`persona-test: ${AgentError.from(e).message}`);
+  process.exit(2);
+});

@@ -5,7 +5,14 @@
  * calls, tokens and the estimated time on a phone.
  */
 import { readFileSync } from 'node:fs';
-import { NPC, OpenAICompatibleModel, estimateTokens, parsePersona, type LanguageModel, type GenerationRequest } from '../src';
+import {
+  NPC,
+  OpenAICompatibleModel,
+  estimateTokens,
+  parsePersona,
+  type LanguageModel,
+  type GenerationRequest,
+} from '../src';
 import { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from '../src/testing';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
 import { createMiraModel } from './tavern/mira-model';
@@ -13,7 +20,12 @@ import { EVENING } from './tavern/evening';
 import { stepSeconds } from '../bench/cost-model';
 import miraPersona from './tavern/mira.persona.json';
 
-interface Flags { persona?: string; url?: string; model?: string; fast: boolean }
+interface Flags {
+  persona?: string;
+  url?: string;
+  model?: string;
+  fast: boolean;
+}
 
 function parseFlags(argv: string[]): Flags {
   const flags: Flags = { fast: false };
@@ -29,7 +41,9 @@ function parseFlags(argv: string[]): Flags {
     else if (a === '--model') flags.model = value();
     else if (a === '--fast') flags.fast = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run demo -- [--persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]');
+      console.log(
+        'usage: npm run demo -- [--persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]',
+      );
       process.exit(0);
     } else fail(`Unknown flag ${a}; try --help.`);
   }
@@ -52,40 +66,76 @@ async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
   let persona: unknown = miraPersona;
   if (flags.persona) {
-    try { persona = readFileSync(flags.persona, 'utf8'); } catch (e) { fail(`cannot read ${flags.persona}: ${(e as Error).message}`); }
+    try {
+      persona = readFileSync(flags.persona, 'utf8');
+    } catch (e) {
+      fail(`cannot read ${flags.persona}: ${(e as Error).message}`);
+    }
   }
   let model: LanguageModel;
   const world = createTavernWorld();
   // Another persona gets a stand-in built from its own fields and its own first lines, never Mira's.
   let ownPersona: ReturnType<typeof parsePersona> | undefined;
   if (flags.persona) {
-    try { ownPersona = parsePersona(typeof persona === 'string' ? JSON.parse(persona) : persona); } catch (e) { fail((e as Error).message); }
+    try {
+      ownPersona = parsePersona(typeof persona === 'string' ? JSON.parse(persona) : persona);
+    } catch (e) {
+      fail((e as Error).message);
+    }
   }
   if (flags.url) {
     // A server that accepts and never answers must not leave the terminal silent: a 5 s check,
     // and each step gives up after 20 s with a message.
-    const remote = new OpenAICompatibleModel({ baseUrl: flags.url, model: flags.model ?? 'default', requestTimeoutMs: STEP_TIMEOUT_MS });
+    const remote = new OpenAICompatibleModel({
+      baseUrl: flags.url,
+      model: flags.model ?? 'default',
+      requestTimeoutMs: STEP_TIMEOUT_MS,
+    });
     console.log(dim(`checking ${flags.url} (up to ${CHECK_TIMEOUT_MS / 1000} s)…`));
     const a = await Promise.race([
       remote.availability(),
-      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => setTimeout(() => done({ status: 'unavailable', reason: 'no answer', detail: `nothing came back within ${CHECK_TIMEOUT_MS / 1000} s` }), CHECK_TIMEOUT_MS).unref()),
+      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) =>
+        setTimeout(
+          () =>
+            done({
+              status: 'unavailable',
+              reason: 'no answer',
+              detail: `nothing came back within ${CHECK_TIMEOUT_MS / 1000} s`,
+            }),
+          CHECK_TIMEOUT_MS,
+        ).unref(),
+      ),
     ]);
     if (a.status !== 'available') {
-      fail(`the OpenAI-compatible server at ${flags.url} is not reachable (${a.status === 'unavailable' ? `${a.reason}${a.detail ? `: ${a.detail}` : ''}` : a.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`);
+      fail(
+        `the OpenAI-compatible server at ${flags.url} is not reachable (${a.status === 'unavailable' ? `${a.reason}${a.detail ? `: ${a.detail}` : ''}` : a.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`,
+      );
     }
     model = remote;
   } else if (ownPersona) {
-    model = createPersonaStandIn(ownPersona, { tools: tavernTools(world).map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })), chunkDelayMs: flags.fast ? 0 : 25 });
+    model = createPersonaStandIn(ownPersona, {
+      tools: tavernTools(world).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameterless: t.isParameterless,
+      })),
+      chunkDelayMs: flags.fast ? 0 : 25,
+    });
     console.log(dim(STAND_IN_NOTICE));
   } else {
     model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });
   }
 
-  world.onChange((c) => console.log(dim(`    world: ${c.path} ${JSON.stringify(c.oldValue)} → ${JSON.stringify(c.newValue)}`)));
+  world.onChange((c) =>
+    console.log(dim(`    world: ${c.path} ${JSON.stringify(c.oldValue)} → ${JSON.stringify(c.newValue)}`)),
+  );
   let npc: NPC;
   try {
     npc = new NPC({
-      persona, model, world, tools: tavernTools(world),
+      persona,
+      model,
+      world,
+      tools: tavernTools(world),
       options: { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] },
     });
   } catch (e) {
@@ -96,7 +146,8 @@ async function main(): Promise<void> {
   const startingGold = world.get<number>('player.gold') ?? 0;
   console.log(dim(`(model: ${model.capabilities.modelName}; you carry ${startingGold} gold)\n`));
 
-  const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> = [];
+  const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> =
+    [];
   const lines = ownPersona ? personaSuggestions(ownPersona) : EVENING;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -109,17 +160,38 @@ async function main(): Promise<void> {
     stream.on('modelStepFinished', (e) => outputs.push(e.output));
     // A side effect runs after the words it goes with: end the streamed line before showing it.
     let lineOpen = false;
-    const endLine = () => { if (lineOpen) { process.stdout.write('\n'); lineOpen = false; } };
-    stream.on('toolCall', (e) => { endLine(); console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`)); });
-    stream.on('toolResult', (e) => console.log(dim(`    → ${e.record.output.kind === 'json' ? JSON.stringify(e.record.output.value) : e.record.output.kind === 'text' ? e.record.output.text : `error: ${e.record.output.message}`}`)));
+    const endLine = () => {
+      if (lineOpen) {
+        process.stdout.write('\n');
+        lineOpen = false;
+      }
+    };
+    stream.on('toolCall', (e) => {
+      endLine();
+      console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`));
+    });
+    stream.on('toolResult', (e) =>
+      console.log(
+        dim(
+          `    → ${e.record.output.kind === 'json' ? JSON.stringify(e.record.output.value) : e.record.output.kind === 'text' ? e.record.output.text : `error: ${e.record.output.message}`}`,
+        ),
+      ),
+    );
     stream.on('line', (e) => {
-      if (!started) { process.stdout.write(`${bold(`${name}:`)} `); started = true; }
+      if (!started) {
+        process.stdout.write(`${bold(`${name}:`)} `);
+        started = true;
+      }
       process.stdout.write(e.isReset ? `\n${e.line}` : e.delta);
       lineOpen = true;
     });
     const turn = await stream.turn().catch((e) => fail(`${name} could not answer: ${e.message}`));
     if (!started) process.stdout.write(`${bold(`${name}:`)} ${turn.line}`);
-    console.log(dim(`  [${turn.emotion}${turn.isFallback ? ', fallback' : ''}${turn.endsConversation ? ', ends the conversation' : ''}; relationship ${turn.relationship}]`));
+    console.log(
+      dim(
+        `  [${turn.emotion}${turn.isFallback ? ', fallback' : ''}${turn.endsConversation ? ', ends the conversation' : ''}; relationship ${turn.relationship}]`,
+      ),
+    );
     let seconds = 0;
     let prompt = 0;
     let cached = 0;
@@ -128,7 +200,9 @@ async function main(): Promise<void> {
       const p = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? '') + s.prompt);
       const c = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? ''));
       const o = estimateTokens(outputs[k] ?? '');
-      prompt += p; cached += c; output += o;
+      prompt += p;
+      cached += c;
+      output += o;
       seconds += stepSeconds({ promptTokens: p, cacheableTokens: c, outputTokens: o }, rows.length > 0 || k > 0);
     });
     rows.push({ turn: i + 1, calls: turn.modelCalls, prompt, cached, output, seconds });
@@ -139,11 +213,15 @@ async function main(): Promise<void> {
   console.log(bold('Per turn (tokens estimated at 4 characters each; time from bench/cost-model.ts):'));
   console.log('turn  model calls  prompt tokens  cacheable  output tokens  est. phone time');
   for (const r of rows) {
-    console.log(`${String(r.turn).padStart(4)}  ${String(r.calls).padStart(11)}  ${String(r.prompt).padStart(13)}  ${String(r.cached).padStart(9)}  ${String(r.output).padStart(13)}  ${r.seconds.toFixed(2).padStart(13)} s`);
+    console.log(
+      `${String(r.turn).padStart(4)}  ${String(r.calls).padStart(11)}  ${String(r.prompt).padStart(13)}  ${String(r.cached).padStart(9)}  ${String(r.output).padStart(13)}  ${r.seconds.toFixed(2).padStart(13)} s`,
+    );
   }
   const total = rows.reduce((s, r) => s + r.calls, 0);
   const taken = startingGold - (world.get<number>('player.gold') ?? 0);
-  console.log(`total: ${total} model calls for ${rows.length} turns; ${name} took ${taken} gold of your ${startingGold} (${world.get('player.gold')} left) and remembers ${npc.memory.facts.length} facts.`);
+  console.log(
+    `total: ${total} model calls for ${rows.length} turns; ${name} took ${taken} gold of your ${startingGold} (${world.get('player.gold')} left) and remembers ${npc.memory.facts.length} facts.`,
+  );
 }
 
 main().catch((e) => fail(e instanceof Error ? e.message : String(e)));

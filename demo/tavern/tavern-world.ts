@@ -24,7 +24,11 @@ export function createTavernWorld(): WorldState {
 export function tavernTools(world: WorldState, options: { orderIsSideEffect?: boolean } = {}): AgentTool[] {
   const checkMenu = AgentTool.local(
     // The menu is known in advance: a line-first turn reads it in its prompt instead of a call.
-    { name: 'check_menu', description: "Lists tonight's food and drink with prices in gold.", snapshot: () => world.get('tavern.menu') },
+    {
+      name: 'check_menu',
+      description: "Lists tonight's food and drink with prices in gold.",
+      snapshot: () => world.get('tavern.menu'),
+    },
     () => world.get('tavern.menu'),
   );
   const takeOrder = AgentTool.local(
@@ -44,7 +48,8 @@ export function tavernTools(world: WorldState, options: { orderIsSideEffect?: bo
       const price = world.get<number>(`tavern.menu.${args.item}`) ?? 0;
       const cost = price * args.quantity;
       const gold = world.get<number>('player.gold') ?? 0;
-      if (cost > gold) return ToolOutput.error(`The player has ${gold} gold; ${args.quantity} ${args.item} cost ${cost}.`);
+      if (cost > gold)
+        return ToolOutput.error(`The player has ${gold} gold; ${args.quantity} ${args.item} cost ${cost}.`);
       world.set('player.gold', gold - cost);
       world.modify<string[]>('player.inventory', (inv) => (inv ?? []).concat(Array(args.quantity).fill(args.item)));
       return { served: args.quantity, item: args.item, cost, goldLeft: gold - cost };
