@@ -28,13 +28,21 @@ await build({
   logLevel: 'warning',
 });
 
-execFileSync(process.execPath, [
-  join(root, 'node_modules', 'dts-bundle-generator', 'dist', 'bin', 'dts-bundle-generator.js'),
-  '--project', join(root, 'tsconfig.src.json'),
-  '--no-banner', '--silent', '--no-check', // src is type-checked on its own by the test command
-  '-o', join(outDir, 'oam-core.d.ts'),
-  join(root, 'src', 'bundle.ts'),
-], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [
+    join(root, 'node_modules', 'dts-bundle-generator', 'dist', 'bin', 'dts-bundle-generator.js'),
+    '--project',
+    join(root, 'tsconfig.src.json'),
+    '--no-banner',
+    '--silent',
+    '--no-check', // src is type-checked on its own by the test command
+    '-o',
+    join(outDir, 'oam-core.d.ts'),
+    join(root, 'src', 'bundle.ts'),
+  ],
+  { stdio: 'inherit' },
+);
 const dts = join(outDir, 'oam-core.d.ts');
 writeFileSync(dts, `${banner}\n${readFileSync(dts, 'utf8')}`);
 

@@ -35,13 +35,16 @@ export function installExtension(projectDir, { from = REPO, name = 'oam-cocos' }
   if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run \`npm run build\` first.`);
   const target = join(project, 'extensions', name);
   if (existsSync(target) && lstatSync(target).isSymbolicLink()) {
-    throw new Error(`${target} is a link; remove it first (Creator cannot resolve scripts through a linked extension, see README.md).`);
+    throw new Error(
+      `${target} is a link; remove it first (Creator cannot resolve scripts through a linked extension, see README.md).`,
+    );
   }
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   for (const entry of SHIPPED) {
     const source = join(from, entry);
-    if (existsSync(source)) cpSync(source, join(target, entry), { recursive: true, filter: (path) => isShipped(from, path) });
+    if (existsSync(source))
+      cpSync(source, join(target, entry), { recursive: true, filter: (path) => isShipped(from, path) });
   }
   return target;
 }
@@ -54,7 +57,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] || '').href) {
   }
   try {
     const target = installExtension(project);
-    console.log(`oam-cocos copied to ${target}. Open the project in Creator and enable oam-cocos in Extension Manager.`);
+    console.log(
+      `oam-cocos copied to ${target}. Open the project in Creator and enable oam-cocos in Extension Manager.`,
+    );
   } catch (error) {
     console.error(`install-into: ${error.message}`);
     process.exit(1);

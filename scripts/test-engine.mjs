@@ -14,7 +14,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_INDEX_URL, FEATURE_UNIT_PREFIX, FEATURE_UNITS, PREREQUISITE_IMPORTS_URL, packProject } from './creator/pipeline.mjs';
+import {
+  ENGINE_INDEX_URL,
+  FEATURE_UNIT_PREFIX,
+  FEATURE_UNITS,
+  PREREQUISITE_IMPORTS_URL,
+  packProject,
+} from './creator/pipeline.mjs';
 import { installExtension } from './install-extension.mjs';
 import { compressUuid } from '../samples/tavern/tools/uuid.mjs';
 
@@ -26,21 +32,32 @@ function say(line) {
 }
 
 function isPrepared(dir) {
-  return existsSync(join(dir, 'exports', 'base.ts')) && existsSync(join(dir, 'node_modules', 'jest', 'bin', 'jest.js')) && existsSync(join(dir, 'tests', 'init.ts'));
+  return (
+    existsSync(join(dir, 'exports', 'base.ts')) &&
+    existsSync(join(dir, 'node_modules', 'jest', 'bin', 'jest.js')) &&
+    existsSync(join(dir, 'tests', 'init.ts'))
+  );
 }
 
 /** The engine tree to test on, prepared when needed; null when there is none. */
 function locateEngine() {
   const given = process.env.OAM_COCOS_ENGINE;
   if (given) {
-    if (!isPrepared(given)) throw new Error(`OAM_COCOS_ENGINE=${given} is not a prepared engine tree (run prepare.sh on it: it needs exports/, tests/init.ts and node_modules/jest).`);
+    if (!isPrepared(given))
+      throw new Error(
+        `OAM_COCOS_ENGINE=${given} is not a prepared engine tree (run prepare.sh on it: it needs exports/, tests/init.ts and node_modules/jest).`,
+      );
     return resolve(given);
   }
   const source = process.env.OAM_COCOS_ENGINE_SOURCE || join(REPO, '..', 'shared', 'cocos-engine');
   if (!existsSync(join(source, 'prepare.sh'))) return null;
   const cache = process.env.OAM_ENGINE_CACHE || join(homedir(), '.cache', 'oam-cocos', 'cocos-engine-3.8.5');
-  if (!isPrepared(cache) || !existsSync(join(cache, '.prepared'))) say(`preparing the engine in ${cache} (once, about a minute)`);
-  const run = spawnSync('bash', [join(source, 'prepare.sh'), cache], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (!isPrepared(cache) || !existsSync(join(cache, '.prepared')))
+    say(`preparing the engine in ${cache} (once, about a minute)`);
+  const run = spawnSync('bash', [join(source, 'prepare.sh'), cache], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`prepare.sh failed (exit ${run.status})`);
   return cache;
 }
@@ -49,7 +66,8 @@ function locateEngine() {
 async function packSample(workDir) {
   const project = join(workDir, 'tavern');
   mkdirSync(project, { recursive: true });
-  for (const entry of ['assets', 'settings', 'package.json']) cpSync(join(REPO, 'samples', 'tavern', entry), join(project, entry), { recursive: true });
+  for (const entry of ['assets', 'settings', 'package.json'])
+    cpSync(join(REPO, 'samples', 'tavern', entry), join(project, entry), { recursive: true });
   const extension = installExtension(project);
   const workspace = join(workDir, 'pack');
   const result = await packProject({
@@ -69,7 +87,14 @@ async function packSample(workDir) {
     engineIndex: ENGINE_INDEX_URL,
     featureUnitPrefix: FEATURE_UNIT_PREFIX,
     featureUnits: FEATURE_UNITS,
-    scripts: result.scripts.map((s) => ({ url: s.url, uuid: s.uuid, classId: compressUuid(s.uuid, 5), mount: s.mount, name: basename(s.path).replace(/\.(ts|js)$/, ''), path: s.path })),
+    scripts: result.scripts.map((s) => ({
+      url: s.url,
+      uuid: s.uuid,
+      classId: compressUuid(s.uuid, 5),
+      mount: s.mount,
+      name: basename(s.path).replace(/\.(ts|js)$/, ''),
+      path: s.path,
+    })),
   };
   writeFileSync(join(workspace, 'pack.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return { workspace, count: result.scripts.length };
@@ -84,7 +109,9 @@ async function main() {
     return 1;
   }
   if (!engine) {
-    say('NOT RUN: no Cocos engine v3.8.5 tree. Set OAM_COCOS_ENGINE to a prepared tree, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (README.md, "Tests on the real engine").');
+    say(
+      'NOT RUN: no Cocos engine v3.8.5 tree. Set OAM_COCOS_ENGINE to a prepared tree, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (README.md, "Tests on the real engine").',
+    );
     return NOT_RUN;
   }
   const work = mkdtempSync(join(tmpdir(), 'oam-engine-'));
@@ -98,15 +125,30 @@ async function main() {
     cpSync(join(REPO, 'tests', 'cocos', 'cc-double.ts'), join(suiteDir, 'double', 'cc-double.ts'));
     const results = join(REPO, 'tests', 'artifacts', 'engine-results.json');
     mkdirSync(dirname(results), { recursive: true });
-    const jest = spawnSync(process.execPath, [join(engine, 'node_modules', 'jest', 'bin', 'jest.js'), '--config', join(suiteDir, 'jest.config.js'), '--ci', '--json', `--outputFile=${results}`, ...process.argv.slice(2)], {
-      cwd: engine,
-      stdio: 'inherit',
-      env: { ...process.env, OAM_PACK_DIR: pack.workspace },
-    });
+    const jest = spawnSync(
+      process.execPath,
+      [
+        join(engine, 'node_modules', 'jest', 'bin', 'jest.js'),
+        '--config',
+        join(suiteDir, 'jest.config.js'),
+        '--ci',
+        '--json',
+        `--outputFile=${results}`,
+        ...process.argv.slice(2),
+      ],
+      {
+        cwd: engine,
+        stdio: 'inherit',
+        env: { ...process.env, OAM_PACK_DIR: pack.workspace },
+      },
+    );
     if (existsSync(results)) {
       const r = JSON.parse(readFileSync(results, 'utf8'));
-      const broken = r.numFailedTestSuites > 0 ? `, ${r.numFailedTestSuites} of ${r.numTotalTestSuites} files failed` : '';
-      say(`${r.numPassedTests} passed, ${r.numFailedTests} failed in ${r.numTotalTestSuites} files on the real engine${broken}`);
+      const broken =
+        r.numFailedTestSuites > 0 ? `, ${r.numFailedTestSuites} of ${r.numTotalTestSuites} files failed` : '';
+      say(
+        `${r.numPassedTests} passed, ${r.numFailedTests} failed in ${r.numTotalTestSuites} files on the real engine${broken}`,
+      );
     }
     return jest.status === 0 ? 0 : 1;
   } finally {

@@ -20,7 +20,10 @@ const VARIANTS = [
   { name: 'allowDeclareFields', settings: { allowDeclareFields: true } },
   { name: 'loose', settings: { loose: true } },
   { name: 'guessCommonJsExports', settings: { guessCommonJsExports: true } },
-  { name: 'all on', settings: { useDefineForClassFields: true, allowDeclareFields: true, loose: true, guessCommonJsExports: true } },
+  {
+    name: 'all on',
+    settings: { useDefineForClassFields: true, allowDeclareFields: true, loose: true, guessCommonJsExports: true },
+  },
 ];
 
 /**
@@ -42,7 +45,8 @@ function stageProject(mode) {
   const dir = mkdtempSync(join(tmpdir(), 'oam-creator-'));
   const project = join(dir, 'tavern');
   mkdirSync(project);
-  for (const entry of ['assets', 'settings', 'package.json', 'tsconfig.json']) cpSync(join(SAMPLE, entry), join(project, entry), { recursive: true });
+  for (const entry of ['assets', 'settings', 'package.json', 'tsconfig.json'])
+    cpSync(join(SAMPLE, entry), join(project, entry), { recursive: true });
   let extension;
   if (mode === 'copy') extension = installExtension(project);
   else {
@@ -86,24 +90,32 @@ for (const install of INSTALLS) {
       expected: install.expect,
     };
     rows.push(row);
-    const asExpected = install.expect === 'compiles' ? ok : result.errors.length > 0 && result.errors.every((e) => NOT_FOUND.test(e));
+    const asExpected =
+      install.expect === 'compiles' ? ok : result.errors.length > 0 && result.errors.every((e) => NOT_FOUND.test(e));
     if (!asExpected) failed += 1;
     if (install.expect !== 'compiles' && ok) {
-      console.log(`note: a linked install now compiles with preserveSymlinks off (${variant.name}); README.md's install advice can be relaxed.`);
+      console.log(
+        `note: a linked install now compiles with preserveSymlinks off (${variant.name}); README.md's install advice can be relaxed.`,
+      );
     }
   }
 }
 
 console.log('install                         settings                 scripts (ext)  packed  errors  expected');
 for (const r of rows) {
-  console.log(`${r.install.padEnd(31)} ${r.variant.padEnd(24)} ${String(r.scripts).padStart(7)} (${r.extensionScripts})  ${String(r.packed).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.expected}`);
+  console.log(
+    `${r.install.padEnd(31)} ${r.variant.padEnd(24)} ${String(r.scripts).padStart(7)} (${r.extensionScripts})  ${String(r.packed).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.expected}`,
+  );
   if (r.firstError) console.log(`    ${r.firstError}`);
 }
 const jsonAt = process.argv.indexOf('--json');
-if (jsonAt > 0 && process.argv[jsonAt + 1]) writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(rows, null, 2)}\n`);
+if (jsonAt > 0 && process.argv[jsonAt + 1])
+  writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(rows, null, 2)}\n`);
 if (failed > 0) {
   console.error(`creator pipeline: ${failed} run(s) did not end as expected`);
   process.exit(1);
 }
 const compiled = rows.filter((r) => r.expected === 'compiles');
-console.log(`creator pipeline: ${compiled.length} runs compiled and packed all ${compiled[0].scripts} scripts with 0 errors; a link without preserveSymlinks fails as documented`);
+console.log(
+  `creator pipeline: ${compiled.length} runs compiled and packed all ${compiled[0].scripts} scripts with 0 errors; a link without preserveSymlinks fails as documented`,
+);

@@ -51,7 +51,8 @@ function typeOnlyExports(path) {
   for (const s of file.statements) {
     const exported = hasModifier(s, ts.SyntaxKind.ExportKeyword);
     if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && exported) types.add(s.name.text);
-    else if ((ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s) || ts.isEnumDeclaration(s)) && exported && s.name) values.add(s.name.text);
+    else if ((ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s) || ts.isEnumDeclaration(s)) && exported && s.name)
+      values.add(s.name.text);
     else if (ts.isVariableStatement(s) && exported) {
       for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
     } else if (ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause)) {
@@ -81,7 +82,7 @@ function check(path) {
   // Names imported or declared only as types in this file (for `export { X }` without a source).
   const localTypes = new Set();
   for (const s of file.statements) {
-    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s))) localTypes.add(s.name.text);
+    if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) localTypes.add(s.name.text);
     if (ts.isImportDeclaration(s) && s.importClause) {
       const c = s.importClause;
       if (c.namedBindings && ts.isNamedImports(c.namedBindings)) {
@@ -92,30 +93,44 @@ function check(path) {
 
   const visit = (node) => {
     if (ts.isEnumDeclaration(node) && hasModifier(node, ts.SyntaxKind.ConstKeyword)) {
-      report(node, `const enum ${node.name.text}: Creator's Babel turns it into a plain object at best; use a plain enum or an object.`);
+      report(
+        node,
+        `const enum ${node.name.text}: Creator's Babel turns it into a plain object at best; use a plain enum or an object.`,
+      );
     }
     if (ts.SyntaxKind.SatisfiesExpression !== undefined && node.kind === ts.SyntaxKind.SatisfiesExpression) {
-      report(node, '`satisfies` (TS 4.9) is newer than Creator\'s TypeScript 4.1 support.');
+      report(node, "`satisfies` (TS 4.9) is newer than Creator's TypeScript 4.1 support.");
     }
     if (ts.isTypeParameterDeclaration(node) && hasModifier(node, ts.SyntaxKind.ConstKeyword)) {
-      report(node, '`const` type parameters (TS 5.0) are not supported by Creator\'s Babel.');
+      report(node, "`const` type parameters (TS 5.0) are not supported by Creator's Babel.");
     }
     if (ts.isVariableDeclarationList(node) && (node.flags & ts.NodeFlags.Using) !== 0) {
-      report(node, '`using` declarations are not supported by Creator\'s Babel.');
+      report(node, "`using` declarations are not supported by Creator's Babel.");
     }
     if (ts.isPropertyDeclaration(node) && hasModifier(node, ts.SyntaxKind.DeclareKeyword)) {
       report(node, '`declare` class fields need allowDeclareFields in the project; avoid them.');
     }
     if (ts.isImportEqualsDeclaration(node)) report(node, '`import x = …` is not supported; use an ES import.');
     if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.exportClause && ts.isNamedExports(node.exportClause)) {
-      const target = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? resolveSpecifier(path, node.moduleSpecifier.text) : null;
+      const target =
+        node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+          ? resolveSpecifier(path, node.moduleSpecifier.text)
+          : null;
       const types = target ? typeOnlyExports(target) : node.moduleSpecifier ? new Set() : localTypes;
       for (const e of node.exportClause.elements) {
         const name = (e.propertyName || e.name).text;
-        if (!e.isTypeOnly && types.has(name)) report(e, `"${name}" is a type: re-export it with \`export type { ${name} }\` (Babel cannot tell types from values).`);
+        if (!e.isTypeOnly && types.has(name))
+          report(
+            e,
+            `"${name}" is a type: re-export it with \`export type { ${name} }\` (Babel cannot tell types from values).`,
+          );
       }
     }
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && (node.expression.text === 'window' || node.expression.text === 'global')) {
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      (node.expression.text === 'window' || node.expression.text === 'global')
+    ) {
       report(node, `\`${node.expression.text}.\` does not exist in every Cocos runtime; use globalThis.`);
     }
     ts.forEachChild(node, visit);

@@ -61,7 +61,8 @@ export function listScripts(physical, missingMeta = []) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') && !existsSync(`${path}.meta`)) missingMeta.push(path);
+      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts') && !existsSync(`${path}.meta`))
+        missingMeta.push(path);
       else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) {
         const meta = JSON.parse(readFileSync(`${path}.meta`, 'utf8'));
         if (meta.importer !== 'typescript' && meta.importer !== 'javascript') continue;
@@ -133,8 +134,14 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   const featureUnits = FEATURE_UNITS.map((unit) => `${FEATURE_UNIT_PREFIX}${unit}`);
   modLo.setExternals(['cc/env', 'cc/userland/macro', ...featureUnits]);
   // The editor loads its cr reporter from its install folder; ours records what it reports.
-  modLo.addMemoryModule(CR_REPORTER, 'export const reports = [];\nexport function report(...args) { reports.push(args); }\n');
-  modLo.addMemoryModule(ENGINE_INDEX_URL, featureUnits.map((unit) => `export * from ${JSON.stringify(unit)};`).join('\n'));
+  modLo.addMemoryModule(
+    CR_REPORTER,
+    'export const reports = [];\nexport function report(...args) { reports.push(args); }\n',
+  );
+  modLo.addMemoryModule(
+    ENGINE_INDEX_URL,
+    featureUnits.map((unit) => `export * from ${JSON.stringify(unit)};`).join('\n'),
+  );
 
   const imports = { cc: ENGINE_INDEX_URL };
   const assetPrefixes = [];
@@ -164,14 +171,21 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
     try {
       await quickPack.loadCache();
       // The reporter is an entry too, so a test can load it and read what it recorded.
-      ({ depsGraph } = await quickPack.build([ENGINE_INDEX_URL, PREREQUISITE_IMPORTS_URL, CR_REPORTER, ...urls], { retryResolutionOnUnchangedModule: true, cleanResolution: true }));
+      ({ depsGraph } = await quickPack.build([ENGINE_INDEX_URL, PREREQUISITE_IMPORTS_URL, CR_REPORTER, ...urls], {
+        retryResolutionOnUnchangedModule: true,
+        cleanResolution: true,
+      }));
     } catch (error) {
       thrown = error;
     }
   });
   const importMapPath = join(workspace, 'import-map.json');
-  const packed = existsSync(importMapPath) ? Object.keys(JSON.parse(readFileSync(importMapPath, 'utf8')).imports || {}) : [];
-  const chunksOfScripts = scripts.filter((s) => packed.includes(s.url) || packed.includes(pathToFileURL(safeRealpath(s.path)).href));
+  const packed = existsSync(importMapPath)
+    ? Object.keys(JSON.parse(readFileSync(importMapPath, 'utf8')).imports || {})
+    : [];
+  const chunksOfScripts = scripts.filter(
+    (s) => packed.includes(s.url) || packed.includes(pathToFileURL(safeRealpath(s.path)).href),
+  );
   return {
     settings: options,
     target,
@@ -180,7 +194,12 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
     depsGraph,
     importMapPath,
     errors: log.errors
-      .concat(missingMeta.map((path) => `${path} has no .meta: commit one with a fixed uuid (Creator would make a new uuid on every fresh checkout).`))
+      .concat(
+        missingMeta.map(
+          (path) =>
+            `${path} has no .meta: commit one with a fixed uuid (Creator would make a new uuid on every fresh checkout).`,
+        ),
+      )
       .concat(thrown ? [String(thrown && thrown.stack ? thrown.stack : thrown)] : []),
     warnings: log.warnings,
   };
