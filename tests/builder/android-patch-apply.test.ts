@@ -34,7 +34,13 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(report.ok).toBe(true);
     expect(report.written).toBe(true);
 
-    expect(linesBetween(project.read('proj/build.gradle'), '    dependencies {', '        // NOTE: Do not place your application dependencies here; they belong')).toEqual([
+    expect(
+      linesBetween(
+        project.read('proj/build.gradle'),
+        '    dependencies {',
+        '        // NOTE: Do not place your application dependencies here; they belong',
+      ),
+    ).toEqual([
       '    dependencies {',
       `        // ${START}`,
       "        classpath 'com.android.tools.build:gradle:8.13.2'",
@@ -56,7 +62,9 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     ]);
 
     const properties = project.read('proj/gradle.properties');
-    expect(linesBetween(properties, '# Android SDK version that will be used as the compile project', '# <<< oam-cocos')).toEqual([
+    expect(
+      linesBetween(properties, '# Android SDK version that will be used as the compile project', '# <<< oam-cocos'),
+    ).toEqual([
       '# Android SDK version that will be used as the compile project',
       `# ${START}`,
       'PROP_COMPILE_SDK_VERSION=35',
@@ -64,7 +72,11 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
       '# <<< oam-cocos',
     ]);
     expect(
-      linesBetween(properties, '# Android SDK version that will be used as the earliest version of android this application can run on', '# was: PROP_MIN_SDK_VERSION=21'),
+      linesBetween(
+        properties,
+        '# Android SDK version that will be used as the earliest version of android this application can run on',
+        '# was: PROP_MIN_SDK_VERSION=21',
+      ),
     ).toEqual([
       '# Android SDK version that will be used as the earliest version of android this application can run on',
       `# ${START}`,
@@ -72,7 +84,9 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
       '# was: PROP_MIN_SDK_VERSION=21',
     ]);
     // The only live value of each key is ours: Cocos's per-build rewrite hits the first match.
-    expect(properties.split('\n').filter((line) => line.startsWith('PROP_MIN_SDK_VERSION='))).toEqual(['PROP_MIN_SDK_VERSION=26']);
+    expect(properties.split('\n').filter((line) => line.startsWith('PROP_MIN_SDK_VERSION='))).toEqual([
+      'PROP_MIN_SDK_VERSION=26',
+    ]);
 
     expect(project.read('proj/gradle/wrapper/gradle-wrapper.properties').split('\n')).toEqual([
       'distributionBase=GRADLE_USER_HOME',
@@ -86,7 +100,13 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
       '',
     ]);
 
-    expect(linesBetween(project.read('app/build.gradle'), 'dependencies {', "    implementation fileTree(dir: '../libs', include: ['*.jar','*.aar'])")).toEqual([
+    expect(
+      linesBetween(
+        project.read('app/build.gradle'),
+        'dependencies {',
+        "    implementation fileTree(dir: '../libs', include: ['*.jar','*.aar'])",
+      ),
+    ).toEqual([
       'dependencies {',
       `    // ${START}`,
       "    implementation project(':oam-nano')",
@@ -102,10 +122,13 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
   test('apply copies the module without build output and marks the copy', () => {
     apply(true);
     const moduleDir = path.join(project.files.root, 'oam-nano');
-    expect(fs.readFileSync(path.join(moduleDir, 'build.gradle'), 'utf8')).toBe(fs.readFileSync(path.join(project.moduleSource, 'build.gradle'), 'utf8'));
+    expect(fs.readFileSync(path.join(moduleDir, 'build.gradle'), 'utf8')).toBe(
+      fs.readFileSync(path.join(project.moduleSource, 'build.gradle'), 'utf8'),
+    );
     expect(fs.existsSync(path.join(moduleDir, 'src/main/kotlin/oam/nano/Bridge.kt'))).toBe(true);
     expect(fs.existsSync(path.join(moduleDir, '.oam-cocos'))).toBe(true);
-    for (const left of ['build', '.gradle', 'settings.gradle']) expect(fs.existsSync(path.join(moduleDir, left))).toBe(false);
+    for (const left of ['build', '.gradle', 'settings.gradle'])
+      expect(fs.existsSync(path.join(moduleDir, left))).toBe(false);
   });
 
   test('the report lists every change with the file it is in', () => {
@@ -115,7 +138,10 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
       'Android Gradle Plugin 8.0.2 → 8.13.2 (its R8 reads the Kotlin 2.3 metadata of ML Kit; compileSdk 35)',
       'Kotlin Gradle plugin 2.3.0 on the buildscript classpath',
     ]);
-    expect(changed['proj/gradle.properties']).toEqual(['PROP_MIN_SDK_VERSION 21 → 26', 'PROP_COMPILE_SDK_VERSION 34 → 35']);
+    expect(changed['proj/gradle.properties']).toEqual([
+      'PROP_MIN_SDK_VERSION 21 → 26',
+      'PROP_COMPILE_SDK_VERSION 34 → 35',
+    ]);
     expect(changed['app/build.gradle']).toEqual(["implementation project(':oam-nano')"]);
     expect(changed['proj/oam-nano/']).toHaveLength(1);
     expect(report.files.every((file) => file.notDone.length === 0)).toBe(true);
@@ -136,7 +162,9 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
   // the hook never puts a value back there (a build panel's API 36 must not become 34). Without
   // that rewrite (as here) the raised values stay, without markers; every other file is restored.
   const raisedProperties = (text: string) =>
-    text.replace('PROP_COMPILE_SDK_VERSION=34', 'PROP_COMPILE_SDK_VERSION=35').replace('PROP_MIN_SDK_VERSION=21', 'PROP_MIN_SDK_VERSION=26');
+    text
+      .replace('PROP_COMPILE_SDK_VERSION=34', 'PROP_COMPILE_SDK_VERSION=35')
+      .replace('PROP_MIN_SDK_VERSION=21', 'PROP_MIN_SDK_VERSION=26');
 
   test('reverting restores every file byte for byte but gradle.properties, whose current values stay, and removes the module', () => {
     const before = project.snapshot();
@@ -145,10 +173,13 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     expect(report.ok).toBe(true);
     expect(report.written).toBe(true);
     const after = project.snapshot();
-    for (const [file, bytes] of before) if (!file.endsWith('proj/gradle.properties')) expect([file, after.get(file)]).toEqual([file, bytes]);
+    for (const [file, bytes] of before)
+      if (!file.endsWith('proj/gradle.properties')) expect([file, after.get(file)]).toEqual([file, bytes]);
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const label of PROJECT_LABELS) {
-      expect(project.read(label)).toBe(label === 'proj/gradle.properties' ? raisedProperties(fixture(label)) : fixture(label));
+      expect(project.read(label)).toBe(
+        label === 'proj/gradle.properties' ? raisedProperties(fixture(label)) : fixture(label),
+      );
     }
   });
 
@@ -182,7 +213,8 @@ describe('applyNanoPatch on the Cocos 3.8 template', () => {
     apply(false);
     apply(true);
     const again = project.snapshot();
-    for (const [file, bytes] of applied) if (!file.endsWith('proj/gradle.properties')) expect([file, again.get(file)]).toEqual([file, bytes]);
+    for (const [file, bytes] of applied)
+      if (!file.endsWith('proj/gradle.properties')) expect([file, again.get(file)]).toEqual([file, bytes]);
     const live = (text: string) => text.split('\n').filter((line) => /^PROP_(MIN|COMPILE)_SDK_VERSION=/.test(line));
     expect(live(project.read('proj/gradle.properties'))).toEqual(live(appliedProperties));
   });

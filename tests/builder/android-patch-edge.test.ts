@@ -15,16 +15,19 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     projects.push(project);
     return project;
   };
-  const apply = (project: TempProject, enable = true) => applyNanoPatch(project.files, { enable, moduleSource: project.moduleSource });
+  const apply = (project: TempProject, enable = true) =>
+    applyNanoPatch(project.files, { enable, moduleSource: project.moduleSource });
 
   test('lines added by hand before and after the blocks survive apply and revert', () => {
     const project = make();
     apply(project);
-    const gradle = project.read('app/build.gradle').replace(
-      'dependencies {\n',
-      "dependencies {\n    implementation 'com.example:before:1.0' // hand-added\n",
+    const gradle = project
+      .read('app/build.gradle')
+      .replace('dependencies {\n', "dependencies {\n    implementation 'com.example:before:1.0' // hand-added\n");
+    const withAfter = gradle.replace(
+      '    // <<< oam-cocos\n',
+      "    // <<< oam-cocos\n    implementation 'com.example:after:1.0' // hand-added\n",
     );
-    const withAfter = gradle.replace("    // <<< oam-cocos\n", "    // <<< oam-cocos\n    implementation 'com.example:after:1.0' // hand-added\n");
     project.write('app/build.gradle', withAfter);
     const settings = project.read('proj/settings.gradle') + "include ':my-own'\n";
     project.write('proj/settings.gradle', settings);
@@ -57,10 +60,14 @@ describe('applyNanoPatch on edited and unusual projects', () => {
 
     apply(project, false);
     const reverted = project.read('app/build.gradle');
-    expect(reverted).toContain("dependencies {\n    implementation 'com.example:before:1.0' // hand-added\n    implementation 'com.example:after:1.0' // hand-added\n    implementation fileTree");
+    expect(reverted).toContain(
+      "dependencies {\n    implementation 'com.example:before:1.0' // hand-added\n    implementation 'com.example:after:1.0' // hand-added\n    implementation fileTree",
+    );
     expect(reverted).not.toContain('oam-cocos');
     expect(project.read('proj/settings.gradle')).toBe(settings.replace(/\/\/ >>> oam-cocos[^]*?<<< oam-cocos\n/, ''));
-    expect(project.read('proj/settings.gradle').endsWith('rootProject.name = "CocosGame"\n' + "include ':my-own'\n")).toBe(true);
+    expect(
+      project.read('proj/settings.gradle').endsWith('rootProject.name = "CocosGame"\n' + "include ':my-own'\n"),
+    ).toBe(true);
   });
 
   test('a Gradle file without the expected lines: the report names file and anchor, nothing is written', () => {
@@ -93,7 +100,9 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     const report = apply(project);
     expect(report.ok).toBe(false);
     expect(project.snapshot()).toEqual(before);
-    const blocking = report.files.flatMap((file) => file.notDone.filter((item) => item.blocking).map((item) => `${file.label}: ${item.reason}`));
+    const blocking = report.files.flatMap((file) =>
+      file.notDone.filter((item) => item.blocking).map((item) => `${file.label}: ${item.reason}`),
+    );
     expect(blocking).toEqual([
       "proj/build.gradle: no line matching `classpath 'com.android.tools.build:gradle:<version>'` was found",
       'proj/gradle/wrapper/gradle-wrapper.properties: the file does not exist',
@@ -102,7 +111,10 @@ describe('applyNanoPatch on edited and unusual projects', () => {
 
   test('a missing PROP_MIN_SDK_VERSION key is reported against gradle.properties', () => {
     const project = make();
-    project.write('proj/gradle.properties', project.read('proj/gradle.properties').replace('PROP_MIN_SDK_VERSION=21\n', ''));
+    project.write(
+      'proj/gradle.properties',
+      project.read('proj/gradle.properties').replace('PROP_MIN_SDK_VERSION=21\n', ''),
+    );
     const before = project.snapshot();
     const report = apply(project);
     expect(report.ok).toBe(false);
@@ -115,12 +127,19 @@ describe('applyNanoPatch on edited and unusual projects', () => {
   test('a broken marker block is reported, and neither apply nor revert writes anything', () => {
     const project = make();
     apply(project);
-    project.write('proj/build.gradle', project.read('proj/build.gradle').replace("        // <<< oam-cocos\n        // >>> oam-cocos", '        // >>> oam-cocos'));
+    project.write(
+      'proj/build.gradle',
+      project
+        .read('proj/build.gradle')
+        .replace('        // <<< oam-cocos\n        // >>> oam-cocos', '        // >>> oam-cocos'),
+    );
     const before = project.snapshot();
     for (const enable of [true, false]) {
       const report = apply(project, enable);
       expect(report.ok).toBe(false);
-      expect(report.files.find((file) => file.label === 'proj/build.gradle')?.notDone[0].reason).toMatch(/block starts before the block opened on line 10 ends/);
+      expect(report.files.find((file) => file.label === 'proj/build.gradle')?.notDone[0].reason).toMatch(
+        /block starts before the block opened on line 10 ends/,
+      );
       expect(project.snapshot()).toEqual(before);
     }
   });
@@ -129,9 +148,14 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     const project = make();
     const rootBuild = project
       .read('proj/build.gradle')
-      .replace("gradle:8.0.2'", "gradle:8.13.3'\n        classpath \"org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.10\"");
+      .replace(
+        "gradle:8.0.2'",
+        'gradle:8.13.3\'\n        classpath "org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.10"',
+      );
     project.write('proj/build.gradle', rootBuild);
-    const wrapper = project.read('proj/gradle/wrapper/gradle-wrapper.properties').replace('gradle-8.0.2-bin', 'gradle-8.14-all');
+    const wrapper = project
+      .read('proj/gradle/wrapper/gradle-wrapper.properties')
+      .replace('gradle-8.0.2-bin', 'gradle-8.14-all');
     project.write('proj/gradle/wrapper/gradle-wrapper.properties', wrapper);
     const report = apply(project);
     expect(report.ok).toBe(true);
@@ -141,15 +165,19 @@ describe('applyNanoPatch on edited and unusual projects', () => {
       'Android Gradle Plugin 8.13.3 (at least 8.13.2)',
       'Kotlin Gradle plugin 2.3.10 (at least 2.3.0)',
     ]);
-    expect(report.files.find((file) => file.label === 'proj/gradle/wrapper/gradle-wrapper.properties')?.alreadyThere).toEqual(['Gradle 8.14 (at least 8.13)']);
+    expect(
+      report.files.find((file) => file.label === 'proj/gradle/wrapper/gradle-wrapper.properties')?.alreadyThere,
+    ).toEqual(['Gradle 8.14 (at least 8.13)']);
   });
 
   test('an older Kotlin plugin is raised in place and restored on revert', () => {
     const project = make();
-    const rootBuild = project.read('proj/build.gradle').replace(
-      "gradle:8.0.2'\n",
-      "gradle:8.0.2'\n        classpath 'org.jetbrains.kotlin:kotlin-gradle-plugin:1.9.22'\n",
-    );
+    const rootBuild = project
+      .read('proj/build.gradle')
+      .replace(
+        "gradle:8.0.2'\n",
+        "gradle:8.0.2'\n        classpath 'org.jetbrains.kotlin:kotlin-gradle-plugin:1.9.22'\n",
+      );
     project.write('proj/build.gradle', rootBuild);
     apply(project);
     expect(project.read('proj/build.gradle')).toContain(
@@ -176,7 +204,12 @@ describe('applyNanoPatch on edited and unusual projects', () => {
 
   test('an AGP version given by a variable is reported, not guessed, and the rest is applied', () => {
     const project = make();
-    project.write('proj/build.gradle', project.read('proj/build.gradle').replace("'com.android.tools.build:gradle:8.0.2'", '"com.android.tools.build:gradle:$agpVersion"'));
+    project.write(
+      'proj/build.gradle',
+      project
+        .read('proj/build.gradle')
+        .replace("'com.android.tools.build:gradle:8.0.2'", '"com.android.tools.build:gradle:$agpVersion"'),
+    );
     const report = apply(project);
     expect(report.ok).toBe(true);
     expect(report.files[0].notDone).toEqual([
@@ -186,8 +219,12 @@ describe('applyNanoPatch on edited and unusual projects', () => {
         blocking: false,
       },
     ]);
-    expect(project.read('proj/build.gradle')).toContain('        classpath "com.android.tools.build:gradle:$agpVersion"\n');
-    expect(project.read('proj/build.gradle')).toContain('        classpath "org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.0"\n');
+    expect(project.read('proj/build.gradle')).toContain(
+      '        classpath "com.android.tools.build:gradle:$agpVersion"\n',
+    );
+    expect(project.read('proj/build.gradle')).toContain(
+      '        classpath "org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.0"\n',
+    );
   });
 
   test('minSdk already at least 26 (and compileSdk 35) in gradle.properties is untouched', () => {
@@ -208,7 +245,10 @@ describe('applyNanoPatch on edited and unusual projects', () => {
 
   test('a literal minSdkVersion in app/build.gradle is patched there, not in gradle.properties', () => {
     const project = make();
-    project.write('app/build.gradle', project.read('app/build.gradle').replace('minSdkVersion PROP_MIN_SDK_VERSION', 'minSdkVersion 24'));
+    project.write(
+      'app/build.gradle',
+      project.read('app/build.gradle').replace('minSdkVersion PROP_MIN_SDK_VERSION', 'minSdkVersion 24'),
+    );
     const properties = project.read('proj/gradle.properties');
     apply(project);
     expect(project.read('app/build.gradle')).toContain(
@@ -229,20 +269,37 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     const app = project.read('app/build.gradle').replace('minSdkVersion PROP_MIN_SDK_VERSION', 'minSdk = 30');
     project.write('app/build.gradle', app);
     const report = apply(project);
-    expect(report.files.find((file) => file.label === 'app/build.gradle')?.alreadyThere).toContain('minSdk 30 (at least 26)');
-    expect(project.read('app/build.gradle').split('\n').filter((line) => line.includes('minSdk'))).toEqual(['        minSdk = 30']);
+    expect(report.files.find((file) => file.label === 'app/build.gradle')?.alreadyThere).toContain(
+      'minSdk 30 (at least 26)',
+    );
+    expect(
+      project
+        .read('app/build.gradle')
+        .split('\n')
+        .filter((line) => line.includes('minSdk')),
+    ).toEqual(['        minSdk = 30']);
   });
 
   test('a dependency or include written by hand is recognised and not duplicated', () => {
     const project = make();
-    project.write('app/build.gradle', project.read('app/build.gradle').replace("implementation project(':libcocos')", "implementation project(':libcocos')\n    implementation project(':oam-nano')"));
+    project.write(
+      'app/build.gradle',
+      project
+        .read('app/build.gradle')
+        .replace(
+          "implementation project(':libcocos')",
+          "implementation project(':libcocos')\n    implementation project(':oam-nano')",
+        ),
+    );
     const settings = project.read('proj/settings.gradle') + "include ':oam-nano'\n";
     project.write('proj/settings.gradle', settings);
     const report = apply(project);
     expect(report.ok).toBe(true);
     expect(project.read('proj/settings.gradle')).toBe(settings);
     expect(project.read('app/build.gradle')).not.toContain('>>> oam-cocos');
-    expect(report.files.find((file) => file.label === 'app/build.gradle')?.alreadyThere).toContain("implementation project(':oam-nano') (written by hand)");
+    expect(report.files.find((file) => file.label === 'app/build.gradle')?.alreadyThere).toContain(
+      "implementation project(':oam-nano') (written by hand)",
+    );
   });
 
   test('CRLF files keep their line endings through apply and revert', () => {
@@ -292,7 +349,15 @@ describe('applyNanoPatch on edited and unusual projects', () => {
   });
 
   test('oam-patch.json can rename the module and change the versions', () => {
-    const project = make({ patchConfig: { moduleName: 'nano-bridge', minSdk: 27, androidGradlePlugin: '8.7.0', gradle: '8.9', kotlin: '2.2.0' } });
+    const project = make({
+      patchConfig: {
+        moduleName: 'nano-bridge',
+        minSdk: 27,
+        androidGradlePlugin: '8.7.0',
+        gradle: '8.9',
+        kotlin: '2.2.0',
+      },
+    });
     apply(project);
     expect(fs.existsSync(path.join(project.files.root, 'nano-bridge', 'build.gradle'))).toBe(true);
     expect(project.read('proj/settings.gradle')).toContain("\ninclude ':nano-bridge'\n");
@@ -307,7 +372,10 @@ describe('applyNanoPatch on edited and unusual projects', () => {
   test('an oam-patch.json that is not JSON, or has wrong fields, blocks the patch', () => {
     for (const [raw, message] of [
       ['{ not json', /oam-patch\.json is not valid JSON/],
-      [JSON.stringify({ minSdk: 'high', moduleName: '../escape', manifest: { activity: [] } }), /"moduleName" must be a string.*"minSdk" must be a positive integer.*"manifest" has unknown keys: activity/],
+      [
+        JSON.stringify({ minSdk: 'high', moduleName: '../escape', manifest: { activity: [] } }),
+        /"moduleName" must be a string.*"minSdk" must be a positive integer.*"manifest" has unknown keys: activity/,
+      ],
       [JSON.stringify([1]), /must hold a JSON object/],
     ] as const) {
       const project = make();
@@ -330,7 +398,9 @@ describe('applyNanoPatch on edited and unusual projects', () => {
 
     const notGradle = make();
     fs.rmSync(path.join(notGradle.moduleSource, 'build.gradle'));
-    expect(apply(notGradle).files.find((file) => file.label === 'proj/oam-nano/')?.notDone[0].reason).toMatch(/no build.gradle/);
+    expect(apply(notGradle).files.find((file) => file.label === 'proj/oam-nano/')?.notDone[0].reason).toMatch(
+      /no build.gradle/,
+    );
   });
 
   test("a folder of the module's name that the hook did not make is neither overwritten nor deleted", () => {
@@ -361,6 +431,8 @@ describe('applyNanoPatch on edited and unusual projects', () => {
     project.write('proj/gradle.properties', properties.replace(/PROP_MIN_SDK_VERSION=.*/, 'PROP_MIN_SDK_VERSION=24'));
     apply(project);
     // Raised again, and the block now saves what Creator wrote (24), not the 21 it saw a build earlier.
-    expect(project.read('proj/gradle.properties')).toBe(properties.replace('# was: PROP_MIN_SDK_VERSION=21', '# was: PROP_MIN_SDK_VERSION=24'));
+    expect(project.read('proj/gradle.properties')).toBe(
+      properties.replace('# was: PROP_MIN_SDK_VERSION=21', '# was: PROP_MIN_SDK_VERSION=24'),
+    );
   });
 });

@@ -9,7 +9,12 @@ const english = require('../../i18n/en.js') as Record<string, unknown>;
 const chinese = require('../../i18n/zh.js') as Record<string, unknown>;
 
 function lookup(table: Record<string, unknown>, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), table);
+  return key
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined),
+      table,
+    );
 }
 
 describe('the build-plugin entry', () => {
@@ -53,7 +58,9 @@ describe('finding the Android project of a build', () => {
   afterEach(() => removeTempProject(project));
 
   test('NATIVE_DIR from gradle.properties, with .properties escapes undone', () => {
-    expect(nativeDirFromProperties('A=1\nNATIVE_DIR=C\\:/game/native/engine/android\n')).toBe('C:/game/native/engine/android');
+    expect(nativeDirFromProperties('A=1\nNATIVE_DIR=C\\:/game/native/engine/android\n')).toBe(
+      'C:/game/native/engine/android',
+    );
     expect(nativeDirFromProperties('NATIVE_DIR=\n')).toBeNull();
     expect(nativeDirFromProperties('nothing')).toBeNull();
   });
@@ -65,7 +72,9 @@ describe('finding the Android project of a build', () => {
     expect(resolveAndroidProject(dest, 'google-play', gameDir)).toEqual(project.files); // falls back to native/engine/android
     expect(resolveAndroidProject(dest, 'android', null)).toBeNull();
 
-    const properties = project.read('proj/gradle.properties').replace('NATIVE_DIR=\n', `NATIVE_DIR=${project.files.nativeDir}\n`);
+    const properties = project
+      .read('proj/gradle.properties')
+      .replace('NATIVE_DIR=\n', `NATIVE_DIR=${project.files.nativeDir}\n`);
     project.write('proj/gradle.properties', properties);
     expect(resolveAndroidProject(dest, 'android', null)).toEqual(project.files);
   });
@@ -83,10 +92,15 @@ describe('finding the Android project of a build', () => {
       expect(project.read('app/build.gradle')).toContain("implementation project(':oam-nano')");
       expect(log.mock.calls[0][0]).toMatch(/^oam-cocos: apply Gemini Nano support: done/);
 
-      await runNanoHook({ platform: 'android', packages: { 'oam-cocos': { enableNano: false } } }, { dest }, environment);
+      await runNanoHook(
+        { platform: 'android', packages: { 'oam-cocos': { enableNano: false } } },
+        { dest },
+        environment,
+      );
       // Every file as before but gradle.properties, whose values are Creator's to set (tests/builder/real-template.test.ts).
       const after = project.snapshot();
-      for (const [file, bytes] of before) if (!file.endsWith('proj/gradle.properties')) expect([file, after.get(file)]).toEqual([file, bytes]);
+      for (const [file, bytes] of before)
+        if (!file.endsWith('proj/gradle.properties')) expect([file, after.get(file)]).toEqual([file, bytes]);
       expect([...after.keys()]).toEqual([...before.keys()]);
     } finally {
       log.mockRestore();
@@ -97,19 +111,25 @@ describe('finding the Android project of a build', () => {
     const dest = path.join(project.base, 'game');
     project.write('app/build.gradle', 'android {}\n');
     const before = project.snapshot();
-    await expect(runNanoHook({ platform: 'android' }, { dest }, { moduleSource: project.moduleSource, projectPath: dest })).rejects.toThrow(
-      /could not apply Gemini Nano support; no file was changed[^]*app\/build.gradle: ERROR/,
-    );
+    await expect(
+      runNanoHook({ platform: 'android' }, { dest }, { moduleSource: project.moduleSource, projectPath: dest }),
+    ).rejects.toThrow(/could not apply Gemini Nano support; no file was changed[^]*app\/build.gradle: ERROR/);
     expect(project.snapshot()).toEqual(before);
   });
 
   test('runNanoHook without an Android project: an error when enabled, a warning when disabled', async () => {
     const empty = fs.mkdtempSync(path.join(project.base, 'empty-'));
     const environment = { moduleSource: project.moduleSource, projectPath: empty };
-    await expect(runNanoHook({ platform: 'android' }, { dest: empty }, environment)).rejects.toThrow(/cannot find the Android project/);
+    await expect(runNanoHook({ platform: 'android' }, { dest: empty }, environment)).rejects.toThrow(
+      /cannot find the Android project/,
+    );
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
-      await runNanoHook({ platform: 'android', packages: { 'oam-cocos': { enableNano: false } } }, { dest: empty }, environment);
+      await runNanoHook(
+        { platform: 'android', packages: { 'oam-cocos': { enableNano: false } } },
+        { dest: empty },
+        environment,
+      );
       expect(warn).toHaveBeenCalledTimes(1);
     } finally {
       warn.mockRestore();

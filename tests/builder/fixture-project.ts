@@ -61,7 +61,10 @@ export function makeTempProject(options: { patchConfig?: unknown; withModule?: b
   copyTree(FIXTURE_DIR, path.join(base, 'game'));
   const moduleSource = path.join(base, 'native-android');
   if (options.withModule !== false) writeModuleSource(moduleSource, options.patchConfig);
-  const files = { root: path.join(base, 'game', 'proj'), nativeDir: path.join(base, 'game', 'native', 'engine', 'android') };
+  const files = {
+    root: path.join(base, 'game', 'proj'),
+    nativeDir: path.join(base, 'game', 'native', 'engine', 'android'),
+  };
   const file = (label: string): string =>
     label.startsWith('proj/') ? path.join(files.root, label.slice('proj/'.length)) : path.join(files.nativeDir, label);
   return {

@@ -19,7 +19,9 @@ function listFiles(dir: string, base = ''): string[] {
 
 describe('the hook with the real native-android module', () => {
   let project: TempProject;
-  beforeEach(() => { project = makeTempProject(); });
+  beforeEach(() => {
+    project = makeTempProject();
+  });
   afterEach(() => removeTempProject(project));
 
   test('copies the library sources and manifest, leaves out the JVM test sources and mirrors', () => {
@@ -39,6 +41,8 @@ describe('the hook with the real native-android module', () => {
     expect(moduleGradle).toMatch(/apply plugin: 'kotlin-android'/);
     expect(moduleGradle).not.toMatch(/^\s*buildscript\s*\{/m);
     expect(moduleGradle).toMatch(/minSdk 26/);
-    expect(project.read('proj/build.gradle')).toMatch(/classpath 'org\.jetbrains\.kotlin:kotlin-gradle-plugin:2\.3\.\d+'/);
+    expect(project.read('proj/build.gradle')).toMatch(
+      /classpath 'org\.jetbrains\.kotlin:kotlin-gradle-plugin:2\.3\.\d+'/,
+    );
   });
 });

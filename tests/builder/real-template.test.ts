@@ -23,13 +23,23 @@ const MODULE = path.join(REPO, 'native-android');
 function templateDir(): string | null {
   const candidates = process.env.OAM_COCOS_ENGINE
     ? [path.join(process.env.OAM_COCOS_ENGINE, 'templates', 'android')]
-    : [path.join(process.env.OAM_COCOS_ENGINE_SOURCE || path.join(REPO, '..', 'shared', 'cocos-engine'), 'cocos-engine-3.8.5', 'templates', 'android')];
+    : [
+        path.join(
+          process.env.OAM_COCOS_ENGINE_SOURCE || path.join(REPO, '..', 'shared', 'cocos-engine'),
+          'cocos-engine-3.8.5',
+          'templates',
+          'android',
+        ),
+      ];
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'template', 'app', 'build.gradle'))) ?? null;
 }
 
 const TEMPLATE = templateDir();
 const skip = !TEMPLATE && process.env.OAM_SKIP_ENGINE === '1';
-if (skip) console.warn('real-template.test.ts: SKIPPED (OAM_SKIP_ENGINE=1, no Cocos engine tree): this run says nothing about the real template');
+if (skip)
+  console.warn(
+    'real-template.test.ts: SKIPPED (OAM_SKIP_ENGINE=1, no Cocos engine tree): this run says nothing about the real template',
+  );
 
 function listTree(root: string, relative = ''): string[] {
   const out: string[] = [];
@@ -55,7 +65,8 @@ interface Panel {
   let log: jest.SpyInstance;
 
   const read = (file: string) => fs.readFileSync(file, 'utf8');
-  const property = (key: string) => new RegExp(`^${key}=(.*)$`, 'm').exec(read(path.join(proj, 'gradle.properties')))?.[1];
+  const property = (key: string) =>
+    new RegExp(`^${key}=(.*)$`, 'm').exec(read(path.join(proj, 'gradle.properties')))?.[1];
   const templateFile = (relative: string) => read(path.join(TEMPLATE as string, relative));
 
   /** What Creator does for one Android build, then the hook. */
@@ -74,7 +85,8 @@ interface Panel {
       APPLICATION_ID: 'com.example.tavern',
       PROP_IS_DEBUG: 'false',
     };
-    for (const [key, value] of Object.entries(values)) text = text.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
+    for (const [key, value] of Object.entries(values))
+      text = text.replace(new RegExp(`^${key}=.*$`, 'm'), `${key}=${value}`);
     fs.writeFileSync(file, text);
     await runNanoHook(
       { platform: 'android', packages: { 'oam-cocos': { enableNano: panel.enableNano } } },
@@ -100,7 +112,9 @@ interface Panel {
     const summary = await creatorBuild({ apiLevel: 34, minSdk: 21, enableNano: true });
     expect(summary).toMatch(/^oam-cocos: apply Gemini Nano support: done/);
     expect(read(path.join(proj, 'build.gradle'))).toContain("classpath 'com.android.tools.build:gradle:8.13.2'");
-    expect(read(path.join(proj, 'build.gradle'))).toContain("classpath 'org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.0'");
+    expect(read(path.join(proj, 'build.gradle'))).toContain(
+      "classpath 'org.jetbrains.kotlin:kotlin-gradle-plugin:2.3.0'",
+    );
     // The applied native/engine/android/build.gradle has its own buildscript: the same AGP, so one AGP is resolved.
     const applied = read(path.join(nativeDir, 'build.gradle'));
     expect(applied).toContain("classpath 'com.android.tools.build:gradle:8.13.2'");
@@ -108,13 +122,22 @@ interface Panel {
     expect(read(path.join(proj, 'gradle', 'wrapper', 'gradle-wrapper.properties'))).toContain('gradle-8.13-bin.zip');
     expect(read(path.join(proj, 'settings.gradle'))).toMatch(/^include ':oam-nano'$/m);
     expect(read(path.join(nativeDir, 'app', 'build.gradle'))).toMatch(/^ {4}implementation project\(':oam-nano'\)$/m);
-    expect([property('PROP_COMPILE_SDK_VERSION'), property('PROP_MIN_SDK_VERSION'), property('PROP_TARGET_SDK_VERSION')]).toEqual(['35', '26', '34']);
+    expect([
+      property('PROP_COMPILE_SDK_VERSION'),
+      property('PROP_MIN_SDK_VERSION'),
+      property('PROP_TARGET_SDK_VERSION'),
+    ]).toEqual(['35', '26', '34']);
     // The instant app (on in the template's gradle.properties) keeps its files byte for byte, and the report says why.
     expect(property('PROP_ENABLE_INSTANT_APP')).toBe('true');
     for (const file of listTree(path.join(TEMPLATE as string, 'template', 'instantapp'))) {
-      expect([file, read(path.join(nativeDir, 'instantapp', file))]).toEqual([file, templateFile(`template/instantapp/${file}`)]);
+      expect([file, read(path.join(nativeDir, 'instantapp', file))]).toEqual([
+        file,
+        templateFile(`template/instantapp/${file}`),
+      ]);
     }
-    expect(summary).toContain("proj/oam-nano/: not done: add :oam-nano to the instant app (instantapp/): by design: the instant app has no Gemini Nano");
+    expect(summary).toContain(
+      'proj/oam-nano/: not done: add :oam-nano to the instant app (instantapp/): by design: the instant app has no Gemini Nano',
+    );
     // The module copy: library sources, no JVM tests.
     const copied = listTree(path.join(proj, 'oam-nano'));
     expect(copied).toContain('src/main/kotlin/com/oamcocos/nano/core/BridgeGate.kt');
@@ -123,20 +146,31 @@ interface Panel {
 
   test('a second build after Creator rewrote gradle.properties (API 36): nothing is lowered, and the module build outputs survive', async () => {
     await creatorBuild({ apiLevel: 34, minSdk: 21, enableNano: true });
-    const outputs = ['build/intermediates/javac/classes.jar', 'build/tmp/kotlin-classes/release/Foo.class', '.gradle/8.13/checksums.bin', '.kotlin/sessions/a'];
+    const outputs = [
+      'build/intermediates/javac/classes.jar',
+      'build/tmp/kotlin-classes/release/Foo.class',
+      '.gradle/8.13/checksums.bin',
+      '.kotlin/sessions/a',
+    ];
     for (const file of outputs) {
       fs.mkdirSync(path.dirname(path.join(proj, 'oam-nano', file)), { recursive: true });
       fs.writeFileSync(path.join(proj, 'oam-nano', file), `output ${file}\n`);
     }
     const summary = await creatorBuild({ apiLevel: 36, minSdk: 21, enableNano: true });
     expect(summary).toMatch(/^oam-cocos: apply Gemini Nano support: done/);
-    expect([property('PROP_COMPILE_SDK_VERSION'), property('PROP_TARGET_SDK_VERSION'), property('PROP_MIN_SDK_VERSION')]).toEqual(['36', '36', '26']);
+    expect([
+      property('PROP_COMPILE_SDK_VERSION'),
+      property('PROP_TARGET_SDK_VERSION'),
+      property('PROP_MIN_SDK_VERSION'),
+    ]).toEqual(['36', '36', '26']);
     expect(read(path.join(proj, 'gradle.properties'))).not.toContain('# was: PROP_COMPILE_SDK_VERSION');
     expect(summary).toContain('proj/gradle.properties: already there: PROP_COMPILE_SDK_VERSION=36 (at least 35)');
     for (const file of outputs) expect(read(path.join(proj, 'oam-nano', file))).toBe(`output ${file}\n`);
     // A third build with the same panel ends with the same files (Creator wrote minSdk 21 again; the hook raised it again).
     const before = listTree(game).map((file) => [file, read(path.join(game, file))]);
-    expect(await creatorBuild({ apiLevel: 36, minSdk: 21, enableNano: true })).toContain('proj/gradle.properties: changed: PROP_MIN_SDK_VERSION 21 → 26');
+    expect(await creatorBuild({ apiLevel: 36, minSdk: 21, enableNano: true })).toContain(
+      'proj/gradle.properties: changed: PROP_MIN_SDK_VERSION 21 → 26',
+    );
     expect(listTree(game).map((file) => [file, read(path.join(game, file))])).toEqual(before);
   });
 
@@ -144,15 +178,23 @@ interface Panel {
     await creatorBuild({ apiLevel: 34, minSdk: 21, enableNano: true });
     const off = await creatorBuild({ apiLevel: 36, minSdk: 21, enableNano: false });
     expect(off).toMatch(/^oam-cocos: remove Gemini Nano support: done/);
-    expect([property('PROP_COMPILE_SDK_VERSION'), property('PROP_TARGET_SDK_VERSION'), property('PROP_MIN_SDK_VERSION')]).toEqual(['36', '36', '21']);
+    expect([
+      property('PROP_COMPILE_SDK_VERSION'),
+      property('PROP_TARGET_SDK_VERSION'),
+      property('PROP_MIN_SDK_VERSION'),
+    ]).toEqual(['36', '36', '21']);
     expect(fs.existsSync(path.join(proj, 'oam-nano'))).toBe(false);
     for (const relative of ['build.gradle', 'app/build.gradle', 'app/AndroidManifest.xml', 'instantapp/build.gradle']) {
-      expect([relative, read(path.join(nativeDir, relative))]).toEqual([relative, templateFile(`template/${relative}`)]);
+      expect([relative, read(path.join(nativeDir, relative))]).toEqual([
+        relative,
+        templateFile(`template/${relative}`),
+      ]);
     }
     for (const relative of ['build.gradle', 'settings.gradle', 'gradle/wrapper/gradle-wrapper.properties']) {
       expect([relative, read(path.join(proj, relative))]).toEqual([relative, templateFile(`build/${relative}`)]);
     }
-    for (const file of listTree(game)) expect([file, read(path.join(game, file)).includes('oam-cocos')]).toEqual([file, false]);
+    for (const file of listTree(game))
+      expect([file, read(path.join(game, file)).includes('oam-cocos')]).toEqual([file, false]);
 
     const on = await creatorBuild({ apiLevel: 36, minSdk: 21, enableNano: true });
     expect(on).toMatch(/^oam-cocos: apply Gemini Nano support: done/);

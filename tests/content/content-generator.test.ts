@@ -20,7 +20,9 @@ function generator(steps: Array<ScriptStep | string>, options = {}) {
 
 describe('generate', () => {
   test('valid output, keys in schema order, one structured call', async () => {
-    const { model, gen } = generator([Script.json({ tags: ['fire'], price: 120, rarity: 'rare', name: 'Ember Blade' })]);
+    const { model, gen } = generator([
+      Script.json({ tags: ['fire'], price: 120, rarity: 'rare', name: 'Ember Blade' }),
+    ]);
     const r = await gen.generate<{ name: string }>({ prompt: 'A sword for a fire mage.', schema: ITEM });
     expect(r.value).toEqual({ name: 'Ember Blade', rarity: 'rare', price: 120, tags: ['fire'] });
     expect(Object.keys(r.value as object)).toEqual(['name', 'rarity', 'price', 'tags']);
@@ -34,7 +36,11 @@ describe('generate', () => {
     const { gen } = generator([Script.json({ title: 'Rats in the Cellar', reward: '5' })]);
     const r = await gen.generate({
       prompt: 'A quest.',
-      schema: { type: 'object', properties: { title: { type: 'string' }, reward: { type: 'integer' } }, required: ['title', 'reward'] },
+      schema: {
+        type: 'object',
+        properties: { title: { type: 'string' }, reward: { type: 'integer' } },
+        required: ['title', 'reward'],
+      },
     });
     expect(r.value).toEqual({ title: 'Rats in the Cellar', reward: 5 });
   });
@@ -46,7 +52,9 @@ describe('generate', () => {
   });
 
   test('instructions per request win over the generator default', async () => {
-    const { model, gen } = generator([Script.json({ name: 'X', rarity: 'common', price: 1, tags: [] })], { instructions: 'Generator default.' });
+    const { model, gen } = generator([Script.json({ name: 'X', rarity: 'common', price: 1, tags: [] })], {
+      instructions: 'Generator default.',
+    });
     await gen.generate({ prompt: 'An item.', schema: ITEM, instructions: 'Write grim, dark items.' });
     const text = `${model.requests[0].systemInstruction ?? ''}${model.requests[0].promptPrefix ?? ''}${model.requests[0].prompt}`;
     expect(text).toContain('Write grim, dark items.');
@@ -54,14 +62,25 @@ describe('generate', () => {
   });
 
   test('invalid output is repaired once', async () => {
-    const { model, gen } = generator([Script.json({ name: 'Blade', rarity: 'mythic', price: 5000 }), Script.json({ name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] })]);
+    const { model, gen } = generator([
+      Script.json({ name: 'Blade', rarity: 'mythic', price: 5000 }),
+      Script.json({ name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] }),
+    ]);
     const r = await gen.generate({ prompt: 'A sword.', schema: ITEM });
-    expect(r).toMatchObject({ value: { name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] }, isFallback: false, modelCalls: 2 });
+    expect(r).toMatchObject({
+      value: { name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] },
+      isFallback: false,
+      modelCalls: 2,
+    });
     expect(model.requests[1].isRepair).toBe(true);
   });
 
   test('still invalid after the repair → generation_failed', async () => {
-    const { model, gen } = generator([Script.json({ name: 'Blade' }), 'not json at all', Script.json({ name: 'never asked' })]);
+    const { model, gen } = generator([
+      Script.json({ name: 'Blade' }),
+      'not json at all',
+      Script.json({ name: 'never asked' }),
+    ]);
     const e = await failure(gen.generate({ prompt: 'A sword.', schema: ITEM }));
     expect(e.code).toBe('generation_failed');
     expect(model.calls).toBe(2);
@@ -83,12 +102,16 @@ describe('generate', () => {
     const a = generator([Script.fail('guardrail_violation')]);
     expect((await a.gen.generate({ prompt: 'Something nasty.', schema: ITEM, fallback })).isFallback).toBe(true);
     const b = generator([Script.fail('guardrail_violation')]);
-    expect((await failure(b.gen.generate({ prompt: 'Something nasty.', schema: ITEM }))).code).toBe('guardrail_violation');
+    expect((await failure(b.gen.generate({ prompt: 'Something nasty.', schema: ITEM }))).code).toBe(
+      'guardrail_violation',
+    );
   });
 
   test('an invalid fallback is rejected up front, before any model call', async () => {
     const { model, gen } = generator([Script.json({ name: 'X', rarity: 'common', price: 1, tags: [] })]);
-    const e = await failure(gen.generate({ prompt: 'An item.', schema: ITEM, fallback: { name: 'X', rarity: 'mythic', price: 1, tags: [] } }));
+    const e = await failure(
+      gen.generate({ prompt: 'An item.', schema: ITEM, fallback: { name: 'X', rarity: 'mythic', price: 1, tags: [] } }),
+    );
     expect(e.code).toBe('invalid_request');
     expect(e.message).toMatch(/fallback/i);
     expect(model.calls).toBe(0);
@@ -116,7 +139,10 @@ describe('generate', () => {
 
   test('tools run before the content; the content uses their results', async () => {
     const looked: string[] = [];
-    const prices = AgentTool.local({ name: 'market_prices', description: "Today's prices." }, () => { looked.push('market_prices'); return { sword: 140 }; });
+    const prices = AgentTool.local({ name: 'market_prices', description: "Today's prices." }, () => {
+      looked.push('market_prices');
+      return { sword: 140 };
+    });
     const { model, gen } = generator([
       Script.call('market_prices'),
       Script.reply({ name: 'Market Sword', rarity: 'common', price: 140, tags: [] }),
@@ -138,7 +164,12 @@ describe('generate', () => {
   test('cancellation → cancelled, even with a fallback', async () => {
     const c = new Canceller();
     const { model, gen } = generator([Script.hang()]);
-    const p = gen.generate({ prompt: 'A sword.', schema: ITEM, signal: c.signal, fallback: { name: 'B', rarity: 'common', price: 1, tags: [] } });
+    const p = gen.generate({
+      prompt: 'A sword.',
+      schema: ITEM,
+      signal: c.signal,
+      fallback: { name: 'B', rarity: 'common', price: 1, tags: [] },
+    });
     await until(() => model.calls === 1, 'the model call');
     c.abort();
     expect((await failure(p)).code).toBe('cancelled');
@@ -148,15 +179,31 @@ describe('generate', () => {
     const c = new Canceller();
     c.abort();
     const { model, gen } = generator([Script.json({ name: 'B', rarity: 'common', price: 1, tags: [] })]);
-    expect((await failure(gen.generate({ prompt: 'A sword.', schema: ITEM, signal: c.signal }))).code).toBe('cancelled');
+    expect((await failure(gen.generate({ prompt: 'A sword.', schema: ITEM, signal: c.signal }))).code).toBe(
+      'cancelled',
+    );
     expect(model.calls).toBe(0);
   });
 
   test('loot lists: an array of objects', async () => {
-    const LOOT = JsonSchema.obj({ items: JsonSchema.array(JsonSchema.obj({ name: JsonSchema.string(), qty: JsonSchema.integer({ minimum: 1 }) })) });
-    const { gen } = generator([Script.json({ items: [{ qty: 2, name: 'Arrow' }, { name: 'Potion', qty: '1' }] })]);
+    const LOOT = JsonSchema.obj({
+      items: JsonSchema.array(JsonSchema.obj({ name: JsonSchema.string(), qty: JsonSchema.integer({ minimum: 1 }) })),
+    });
+    const { gen } = generator([
+      Script.json({
+        items: [
+          { qty: 2, name: 'Arrow' },
+          { name: 'Potion', qty: '1' },
+        ],
+      }),
+    ]);
     const r = await gen.generate({ prompt: 'Loot from a goblin.', schema: LOOT });
-    expect(r.value).toEqual({ items: [{ name: 'Arrow', qty: 2 }, { name: 'Potion', qty: 1 }] });
+    expect(r.value).toEqual({
+      items: [
+        { name: 'Arrow', qty: 2 },
+        { name: 'Potion', qty: 1 },
+      ],
+    });
     expect(Object.keys((r.value as { items: object[] }).items[0])).toEqual(['name', 'qty']);
   });
 });

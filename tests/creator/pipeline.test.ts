@@ -21,14 +21,24 @@ function pack(files: Record<string, string>, extra: (dir: string) => void = () =
     for (const [name, source] of Object.entries(files)) {
       writeFileSync(join(assets, name), source);
       const uuid = `0000000${n++}-0000-4000-8000-000000000000`;
-      writeFileSync(join(assets, `${name}.meta`), JSON.stringify({ ver: '4.0.24', importer: name.endsWith('.js') ? 'javascript' : 'typescript', uuid, userData: {} }));
+      writeFileSync(
+        join(assets, `${name}.meta`),
+        JSON.stringify({
+          ver: '4.0.24',
+          importer: name.endsWith('.js') ? 'javascript' : 'typescript',
+          uuid,
+          userData: {},
+        }),
+      );
     }
     extra(assets);
     const script = `import('${join(REPO, 'scripts', 'creator', 'pipeline.mjs')}').then(async ({ packProject }) => {
       const r = await packProject({ projectRoot: ${JSON.stringify(dir)}, workspace: ${JSON.stringify(join(dir, 'pack'))}, mounts: [{ root: 'db://assets/', physical: ${JSON.stringify(assets)} }] });
       process.stdout.write(JSON.stringify(r.errors));
     });`;
-    return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -42,7 +52,15 @@ describe("Creator's pipeline", () => {
     const errors = pack({ 'user.ts': USER }, (assets) => {
       mkdirSync(join(assets, 'runtime'));
       writeFileSync(join(assets, 'runtime', 'core.js'), BUNDLE);
-      writeFileSync(join(assets, 'runtime', 'core.js.meta'), JSON.stringify({ ver: '4.0.24', importer: 'javascript', uuid: '0000000a-0000-4000-8000-000000000000', userData: { isPlugin: false } }));
+      writeFileSync(
+        join(assets, 'runtime', 'core.js.meta'),
+        JSON.stringify({
+          ver: '4.0.24',
+          importer: 'javascript',
+          uuid: '0000000a-0000-4000-8000-000000000000',
+          userData: { isPlugin: false },
+        }),
+      );
       writeFileSync(join(assets, 'package.json'), '{"name": "an-extension"}');
     });
     expect(errors.join('\n')).toMatch(/Unexpected export statement in CJS module/);
@@ -52,7 +70,15 @@ describe("Creator's pipeline", () => {
     const errors = pack({ 'user.ts': USER }, (assets) => {
       mkdirSync(join(assets, 'runtime'));
       writeFileSync(join(assets, 'runtime', 'core.js'), BUNDLE);
-      writeFileSync(join(assets, 'runtime', 'core.js.meta'), JSON.stringify({ ver: '4.0.24', importer: 'javascript', uuid: '0000000a-0000-4000-8000-000000000000', userData: { isPlugin: false } }));
+      writeFileSync(
+        join(assets, 'runtime', 'core.js.meta'),
+        JSON.stringify({
+          ver: '4.0.24',
+          importer: 'javascript',
+          uuid: '0000000a-0000-4000-8000-000000000000',
+          userData: { isPlugin: false },
+        }),
+      );
       cpSync(join(REPO, 'assets', 'runtime', 'package.json'), join(assets, 'runtime', 'package.json'));
       writeFileSync(join(assets, 'package.json'), '{"name": "an-extension"}');
     });
@@ -60,7 +86,9 @@ describe("Creator's pipeline", () => {
   });
 
   test('a script without a .meta is an error (Creator would give it a new uuid on every fresh checkout)', () => {
-    const errors = pack({ 'a.ts': 'export const a = 1;\n' }, (assets) => writeFileSync(join(assets, 'b.ts'), 'export const b = 2;\n'));
+    const errors = pack({ 'a.ts': 'export const a = 1;\n' }, (assets) =>
+      writeFileSync(join(assets, 'b.ts'), 'export const b = 2;\n'),
+    );
     expect(errors.join('\n')).toMatch(/b\.ts has no \.meta/);
   });
 
@@ -90,13 +118,19 @@ describe('scripts/creator/limits.mjs: what the real pipeline cannot tell', () =>
     try {
       writeFileSync(join(dir, 'lib.d.ts'), 'export interface Shape { a: number }\nexport declare class Box {}\n');
       writeFileSync(join(dir, 'lib.js'), 'export class Box {}\n');
-      writeFileSync(join(dir, 'bad.ts'), [
-        "export { Shape, Box } from './lib.js';",
-        'export const enum Mode { A }',
-        'const o = { a: 1 } satisfies object;',
-        "window.alert('x');",
-      ].join('\n'));
-      writeFileSync(join(dir, 'good.ts'), "export type { Shape } from './lib.js';\nexport { Box } from './lib.js';\nexport const g = globalThis;\n");
+      writeFileSync(
+        join(dir, 'bad.ts'),
+        [
+          "export { Shape, Box } from './lib.js';",
+          'export const enum Mode { A }',
+          'const o = { a: 1 } satisfies object;',
+          "window.alert('x');",
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(dir, 'good.ts'),
+        "export type { Shape } from './lib.js';\nexport { Box } from './lib.js';\nexport const g = globalThis;\n",
+      );
       const { code, out } = run(dir);
       expect(code).toBe(1);
       expect(out).toMatch(/bad\.ts:1: "Shape" is a type/);

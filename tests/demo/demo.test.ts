@@ -16,8 +16,12 @@ function runDemo(args: string[]): Promise<{ status: number | null; out: string }
   return new Promise((done) => {
     const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', ...args], { cwd: ROOT });
     let out = '';
-    child.stdout.on('data', (d) => { out += String(d); });
-    child.stderr.on('data', (d) => { out += String(d); });
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      out += String(d);
+    });
     child.on('close', (status) => done({ status, out }));
   });
 }
@@ -25,7 +29,16 @@ function runDemo(args: string[]): Promise<{ status: number | null; out: string }
 test('--persona: a blacksmith answers as the blacksmith, from his own lines, and the page says it is a stand-in', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'oam-demo-'));
   const file = join(dir, 'gorm.persona');
-  writeFileSync(file, JSON.stringify({ name: 'Gorm', role: 'the village blacksmith', greeting: 'Mind the sparks.', knowledge: ['The old mine in the hills still has iron'], fallbackLines: ['Hrm.'] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'Gorm',
+      role: 'the village blacksmith',
+      greeting: 'Mind the sparks.',
+      knowledge: ['The old mine in the hills still has iron'],
+      fallbackLines: ['Hrm.'],
+    }),
+  );
   const { status, out } = await runDemo(['--persona', file]);
   expect(status).toBe(0);
   expect(out).toContain('Keyword stand-in: it answers by matching words');
@@ -53,7 +66,10 @@ test('a broken persona file is refused with its problems before anything runs', 
   const dir = mkdtempSync(join(tmpdir(), 'oam-demo-'));
   const file = join(dir, 'bad.persona');
   writeFileSync(file, JSON.stringify({ role: 'no name' }));
-  const r = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', file], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   expect(r.status).toBe(1);
   expect(`${r.stdout}${r.stderr}`).toMatch(/demo: .*name/);
 });

@@ -1,5 +1,11 @@
 import {
-  emptyForm, fieldOfProblem, formFromPersona, personaFromForm, personaJsonText, validateForm, withoutUnknownFields,
+  emptyForm,
+  fieldOfProblem,
+  formFromPersona,
+  personaFromForm,
+  personaJsonText,
+  validateForm,
+  withoutUnknownFields,
 } from '../../extension/persona/form-model';
 import { PERSONA_TEMPLATE, readPersonaFile } from '../../extension/persona/persona-file';
 import { PERSONA_FIELDS } from '../../src/game/persona';
@@ -58,7 +64,9 @@ describe('the inspector form model', () => {
     const form = formFromPersona({ name: 'Bo', speaking_style: 'gruff' });
     expect(personaFromForm(form)).toEqual({ name: 'Bo', speaking_style: 'gruff' });
     const v = validateForm(form);
-    expect(v.byField.general).toEqual([{ field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' }]);
+    expect(v.byField.general).toEqual([
+      { field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' },
+    ]);
     expect(personaFromForm(withoutUnknownFields(form))).toEqual({ name: 'Bo' });
   });
 

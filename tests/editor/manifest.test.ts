@@ -17,8 +17,16 @@ test('it is a Creator 3.8 extension manifest named oam-cocos', () => {
 });
 
 test('every entry file the manifest names exists after the build', () => {
-  const files = [pkg.main, c.builder, c['asset-db'].script, ...Object.values(c.inspector.section.asset), ...Object.values(pkg.panels).map((p) => (p as { main: string }).main)];
-  const missing = files.map((f) => (/\.js$/.test(f as string) ? f : `${f}.js`) as string).filter((f) => !existsSync(join(root, f)));
+  const files = [
+    pkg.main,
+    c.builder,
+    c['asset-db'].script,
+    ...Object.values(c.inspector.section.asset),
+    ...Object.values(pkg.panels).map((p) => (p as { main: string }).main),
+  ];
+  const missing = files
+    .map((f) => (/\.js$/.test(f as string) ? f : `${f}.js`) as string)
+    .filter((f) => !existsSync(join(root, f)));
   expect(missing).toEqual([]);
   expect(existsSync(join(root, c['asset-db'].mount.path))).toBe(true);
 });
@@ -35,7 +43,12 @@ test('every i18n key the manifest uses exists in English and Chinese', () => {
   for (const lang of ['en', 'zh']) {
     const texts = require(join(root, 'i18n', `${lang}.js`));
     for (const key of keys) {
-      const value = key.split('.').reduce((o: Record<string, unknown> | undefined, k) => (o ? (o[k] as Record<string, unknown>) : undefined), texts);
+      const value = key
+        .split('.')
+        .reduce(
+          (o: Record<string, unknown> | undefined, k) => (o ? (o[k] as Record<string, unknown>) : undefined),
+          texts,
+        );
       expect({ lang, key, found: typeof value === 'string' }).toEqual({ lang, key, found: true });
     }
   }

@@ -2,7 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import {
-  PERSONA_TEMPLATE, PERSONA_SCHEMA_URL, hasPersonaMarker, personaTemplateText, readPersonaFile,
+  PERSONA_TEMPLATE,
+  PERSONA_SCHEMA_URL,
+  hasPersonaMarker,
+  personaTemplateText,
+  readPersonaFile,
 } from '../../extension/persona/persona-file';
 import { checkPersonaAsset, createPersonaHandler } from '../../extension/asset-db/persona-handler';
 import type { PersonaHandlerDeps } from '../../extension/asset-db/persona-handler';
@@ -66,20 +70,26 @@ describe('readPersonaFile', () => {
   });
 
   it('names every field of the wrong type', () => {
-    const report = readPersonaFile(JSON.stringify({ name: 'Mira', goals: 'be rich', maxSentences: 0, knowledge: ['a', 3], defaultEmotion: 'hapy' }));
+    const report = readPersonaFile(
+      JSON.stringify({ name: 'Mira', goals: 'be rich', maxSentences: 0, knowledge: ['a', 3], defaultEmotion: 'hapy' }),
+    );
     expect(report.status).toBe('warning');
     expect(report.fatal).toBe(false);
     const fields = report.problems.map((p) => p.field).sort();
     expect(fields).toEqual(['persona.defaultEmotion', 'persona.goals', 'persona.knowledge[1]', 'persona.maxSentences']);
     expect(report.problems.find((p) => p.field === 'persona.goals')!.message).toBe('must be a list; got "be rich"');
     expect(report.problems.find((p) => p.field === 'persona.maxSentences')!.message).toBe('must be at least 1; got 0');
-    expect(report.problems.find((p) => p.field === 'persona.defaultEmotion')!.message).toMatch(/^must be one of neutral, happy, .*; got "hapy"/);
+    expect(report.problems.find((p) => p.field === 'persona.defaultEmotion')!.message).toMatch(
+      /^must be one of neutral, happy, .*; got "hapy"/,
+    );
   });
 
   it('hints at the field an unknown key probably meant', () => {
     const report = readPersonaFile(JSON.stringify({ name: 'Mira', speaking_style: 'short' }));
     expect(report.status).toBe('warning');
-    expect(report.problems).toEqual([{ field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' }]);
+    expect(report.problems).toEqual([
+      { field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' },
+    ]);
   });
 });
 
@@ -98,7 +108,9 @@ describe('the Create → Persona template', () => {
 
 describe('the .persona asset handler', () => {
   let dir: string;
-  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oam-persona-')); });
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oam-persona-'));
+  });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   function deps(): PersonaHandlerDeps & { warnings: string[]; errors: string[] } {
@@ -144,7 +156,9 @@ describe('the .persona asset handler', () => {
     await expect(checkPersonaAsset(asset, d)).resolves.toBe(false);
     expect(asset.userData.status).toBe('error');
     expect(d.errors).toHaveLength(1);
-    expect(d.errors[0]).toMatch(/^oam-cocos: broken\.persona is not a persona: persona is not JSON: .*line 1, column 19/);
+    expect(d.errors[0]).toMatch(
+      /^oam-cocos: broken\.persona is not a persona: persona is not JSON: .*line 1, column 19/,
+    );
   });
 
   it('imports a persona without a name but logs an error naming the field', async () => {

@@ -29,25 +29,54 @@ const SCENE_WORLD = { player: { gold: 12 }, time: 'evening' };
 const field = (value: unknown) => ({ value });
 const NPC_NODE_DUMP = {
   name: field('Mira'),
-  __comps__: [{
-    type: 'oam.NPCComponent',
-    value: {
-      persona: field({ uuid: 'uuid-of-mira' }),
-      worldStore: field({ uuid: 'store-1' }),
-      worldReadable: field([field('')]),
-      worldWritable: field([field('player.gold')]),
-      rememberFacts: field(true),
-      trackRelationship: field(true),
-      replyFormat: field(1),
-      playerOptionCount: field(2),
-      externalTools: field([{ type: 'oam.ToolDeclaration', value: { name: field('pour_drink'), description: field('Pours the player a drink.'), parametersSchema: field('{"type":"object","properties":{"drink":{"type":"string"}}}') } }]),
+  __comps__: [
+    {
+      type: 'oam.NPCComponent',
+      value: {
+        persona: field({ uuid: 'uuid-of-mira' }),
+        worldStore: field({ uuid: 'store-1' }),
+        worldReadable: field([field('')]),
+        worldWritable: field([field('player.gold')]),
+        rememberFacts: field(true),
+        trackRelationship: field(true),
+        replyFormat: field(1),
+        playerOptionCount: field(2),
+        externalTools: field([
+          {
+            type: 'oam.ToolDeclaration',
+            value: {
+              name: field('pour_drink'),
+              description: field('Pours the player a drink.'),
+              parametersSchema: field('{"type":"object","properties":{"drink":{"type":"string"}}}'),
+            },
+          },
+        ]),
+      },
     },
-  }],
+  ],
 };
 const SCENE = {
-  tree: { name: 'tavern', uuid: 'scene-1', children: [{ name: 'Canvas', uuid: 'n-canvas', components: [], children: [{ name: 'Mira', uuid: 'n-mira', components: [{ type: 'oam.NPCComponent', value: 'c-mira' }], children: [] }] }] },
+  tree: {
+    name: 'tavern',
+    uuid: 'scene-1',
+    children: [
+      {
+        name: 'Canvas',
+        uuid: 'n-canvas',
+        components: [],
+        children: [
+          { name: 'Mira', uuid: 'n-mira', components: [{ type: 'oam.NPCComponent', value: 'c-mira' }], children: [] },
+        ],
+      },
+    ],
+  },
   nodes: { 'n-mira': NPC_NODE_DUMP },
-  components: { 'store-1': { type: 'oam.WorldStateStore', value: { initialState: field(null), initialJson: field(JSON.stringify(SCENE_WORLD)) } } },
+  components: {
+    'store-1': {
+      type: 'oam.WorldStateStore',
+      value: { initialState: field(null), initialJson: field(JSON.stringify(SCENE_WORLD)) },
+    },
+  },
 };
 
 let dir: string;
@@ -113,7 +142,12 @@ async function harness(): Promise<string> {
   return file;
 }
 
-interface Start { text?: string; personaUuid?: string; sceneOpen?: boolean; width?: number }
+interface Start {
+  text?: string;
+  personaUuid?: string;
+  sceneOpen?: boolean;
+  width?: number;
+}
 
 /** A fresh page with the inspector on it (Mira's file, her NPC in the open scene, unless told). */
 async function open(start: Start = {}): Promise<Page> {
@@ -122,7 +156,9 @@ async function open(start: Start = {}): Promise<Page> {
   p.on('pageerror', (e) => errors.push(e.message));
   await p.goto(`file://${harnessFile}`);
   await p.evaluate((s) => (window as unknown as { start(s: unknown): void }).start(s), {
-    text: start.text ?? MIRA_TEXT, personaUuid: start.personaUuid ?? 'uuid-of-mira', sceneOpen: start.sceneOpen ?? true,
+    text: start.text ?? MIRA_TEXT,
+    personaUuid: start.personaUuid ?? 'uuid-of-mira',
+    sceneOpen: start.sceneOpen ?? true,
   });
   await p.waitForSelector('[data-role="token-meter"]', { state: 'attached' });
   expect(errors).toEqual([]);
@@ -135,7 +171,9 @@ beforeAll(async () => {
   browser = await chromium.launch(launchOptions);
   page = await open();
   // The scene is read in the background: wait until Mira's NPC is measured.
-  await page.waitForFunction(() => document.querySelector('[data-role="meter-source"]')!.textContent!.includes('Canvas/Mira'));
+  await page.waitForFunction(() =>
+    document.querySelector('[data-role="meter-source"]')!.textContent!.includes('Canvas/Mira'),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -151,7 +189,8 @@ const miraNpcSetup = () => {
   if (!setup.ok) throw new Error(setup.message);
   return setup.setup;
 };
-const withMira = (changes: Record<string, unknown>) => `${JSON.stringify({ ...JSON.parse(MIRA_TEXT), ...changes }, null, 2)}\n`;
+const withMira = (changes: Record<string, unknown>) =>
+  `${JSON.stringify({ ...JSON.parse(MIRA_TEXT), ...changes }, null, 2)}\n`;
 
 describe('the persona inspector in Chromium', () => {
   it('shows a field for every persona field, filled from the file, with English texts', async () => {
@@ -165,7 +204,7 @@ describe('the persona inspector in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { missingKeys: string[] }).missingKeys)).toEqual([]);
   });
 
-  it('measures by default with what the NPC really sends: the open scene\'s NPC using this persona', async () => {
+  it("measures by default with what the NPC really sends: the open scene's NPC using this persona", async () => {
     expect(await page.inputValue('[data-role="tool-preset"]')).toBe('npc');
     expect(await page.isVisible('[data-role="scene-npc-box"]')).toBe(true);
     expect(await page.inputValue('[data-role="scene-npc"]')).toBe('n-mira');
@@ -182,29 +221,49 @@ describe('the persona inspector in Chromium', () => {
   it('measures by default as a new NPCComponent sends it when no NPC of the scene uses the persona', async () => {
     for (const start of [{ personaUuid: 'uuid-of-greta' }, { sceneOpen: false }]) {
       const other = await open(start);
-      await other.waitForFunction(() => document.querySelector('[data-role="meter-source"]')!.textContent!.startsWith('Measured as a new NPCComponent'));
+      await other.waitForFunction(() =>
+        document.querySelector('[data-role="meter-source"]')!.textContent!.startsWith('Measured as a new NPCComponent'),
+      );
       expect(await other.inputValue('[data-role="tool-preset"]')).toBe('none');
       const expected = measurePersona(JSON.parse(MIRA_TEXT), componentDefaultsSetup());
       expect(await figure('prefix', other)).toBe(expected.prefixTokens);
       expect(await figure('tools', other)).toBe(0);
-      expect(await text('[data-role="meter-source"]', other)).toBe(start.sceneOpen === false
-        ? 'Measured as a new NPCComponent sends it (no tools, no world store).'
-        : 'Measured as a new NPCComponent sends it (no tools, no world store); no NPC of the open scene uses this persona.');
+      expect(await text('[data-role="meter-source"]', other)).toBe(
+        start.sceneOpen === false
+          ? 'Measured as a new NPCComponent sends it (no tools, no world store).'
+          : 'Measured as a new NPCComponent sends it (no tools, no world store); no NPC of the open scene uses this persona.',
+      );
       await other.close();
     }
   });
 
   it('splits the bar by persona field, tools, reply format and secrets, with a row for each part', async () => {
     const expected = measurePersona(JSON.parse(MIRA_TEXT), miraNpcSetup());
-    const parts = await page.$$eval('[data-role="meter-bar"] .seg', (segs) => segs.map((s) => ({ key: s.getAttribute('data-part'), width: parseFloat((s as HTMLElement).style.width) })));
-    expect(parts.map((p) => p.key)).toEqual(['rules', 'role', 'personality', 'speakingStyle', 'backstory', 'goals', 'knowledge', 'tools', 'replyFormat', 'secrets']);
+    const parts = await page.$$eval('[data-role="meter-bar"] .seg', (segs) =>
+      segs.map((s) => ({ key: s.getAttribute('data-part'), width: parseFloat((s as HTMLElement).style.width) })),
+    );
+    expect(parts.map((p) => p.key)).toEqual([
+      'rules',
+      'role',
+      'personality',
+      'speakingStyle',
+      'backstory',
+      'goals',
+      'knowledge',
+      'tools',
+      'replyFormat',
+      'secrets',
+    ]);
     expect(parts.map((p) => p.key)).toEqual(expected.parts.map((p) => p.key));
     // Widths are shares of the usable budget; together they are the meter's share.
     const total = parts.reduce((sum, p) => sum + p.width, 0);
     expect(total).toBeCloseTo(expected.share * 100, 3);
-    for (const part of expected.parts.filter((p) => p.group === 'persona')) expect(await figure(`part-${part.key}`)).toBe(part.tokens);
+    for (const part of expected.parts.filter((p) => p.group === 'persona'))
+      expect(await figure(`part-${part.key}`)).toBe(part.tokens);
     expect(await text('[data-part-row="backstory"] td')).toBe('Background');
-    expect(expected.parts.filter((p) => p.group === 'persona').reduce((sum, p) => sum + p.tokens, 0)).toBe(expected.personaTokens);
+    expect(expected.parts.filter((p) => p.group === 'persona').reduce((sum, p) => sum + p.tokens, 0)).toBe(
+      expected.personaTokens,
+    );
     const percent = Math.round(expected.share * 100);
     expect(await text('[data-role="meter-verdict"]')).toBe(
       `${percent}% of the usable budget: ${expected.prefixTokens + expected.secretsTokens} of 3744 tokens, ${expected.conversationTokens} left for memory, world and the conversation.`,
@@ -226,12 +285,18 @@ describe('the persona inspector in Chromium', () => {
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('ok');
     await page.fill('#oam-persona-backstory', 'x'.repeat(11000));
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('danger');
-    expect(await text('[data-role="meter-verdict"]')).toMatch(/^\d+% of the usable budget: only \d+ tokens left, so the NPC soon forgets the start of a conversation and long turns may fail\. Shorten Background \(\d+ tokens\), the largest part\.$/);
+    expect(await text('[data-role="meter-verdict"]')).toMatch(
+      /^\d+% of the usable budget: only \d+ tokens left, so the NPC soon forgets the start of a conversation and long turns may fail\. Shorten Background \(\d+ tokens\), the largest part\.$/,
+    );
   });
 
   it('says in plain words when the persona is over budget: every turn fails, and which part to shorten by how much', async () => {
     await page.fill('#oam-persona-backstory', 'x'.repeat(16000));
-    const persona = JSON.parse(await page.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()));
+    const persona = JSON.parse(
+      await page.evaluate(() =>
+        (window as unknown as { inspector: { currentText(): string } }).inspector.currentText(),
+      ),
+    );
     const f = measurePersona(persona, componentDefaultsSetup());
     const used = f.prefixTokens + f.secretsTokens;
     expect(f.level).toBe('over');
@@ -251,16 +316,27 @@ describe('the persona inspector in Chromium', () => {
     await page.selectOption('[data-role="tool-preset"]', 'npc');
     await page.waitForSelector('[data-role="scene-npc"] option[value="n-mira"]', { state: 'attached' });
     expect(await page.getAttribute('[data-role="scene-npc"] option[value="n-mira"]', 'data-this-persona')).toBe('true');
-    expect(await text('[data-role="scene-npc"] option[value="n-mira"]')).toBe('★ Mira (Canvas/Mira) · uses this persona');
+    expect(await text('[data-role="scene-npc"] option[value="n-mira"]')).toBe(
+      '★ Mira (Canvas/Mira) · uses this persona',
+    );
     await page.selectOption('[data-role="scene-npc"]', '');
     expect(await figure('tools')).toBe(0);
     await page.selectOption('[data-role="scene-npc"]', 'n-mira');
-    const persona = JSON.parse(await page.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()));
+    const persona = JSON.parse(
+      await page.evaluate(() =>
+        (window as unknown as { inspector: { currentText(): string } }).inspector.currentText(),
+      ),
+    );
     const expected = measurePersona(persona, miraNpcSetup());
-    await page.waitForFunction((n) => document.querySelector('[data-figure="tools"]')!.textContent === String(n), expected.toolsTokens);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-figure="tools"]')!.textContent === String(n),
+      expected.toolsTokens,
+    );
     expect(await figure('prefix')).toBe(expected.prefixTokens);
     const requests = await page.evaluate(() => (window as unknown as { requests: string[] }).requests);
-    expect(requests).toEqual(expect.arrayContaining(['scene:query-node-tree', 'scene:query-node', 'scene:query-component']));
+    expect(requests).toEqual(
+      expect.arrayContaining(['scene:query-node-tree', 'scene:query-node', 'scene:query-component']),
+    );
   });
 
   it('reports an invalid custom tool list as invalid and measures nothing, never 0 tool tokens', async () => {
@@ -274,7 +350,9 @@ describe('the persona inspector in Chromium', () => {
       expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('invalid');
       const problem = await text('[data-role="custom-tools-problem"]');
       expect(problem.replace(/^Custom tools: /, '')).toMatch(reason);
-      expect(await text('[data-role="meter-verdict"]')).toMatch(/^Not measured: the custom tool list is not valid \(.+\)\. Fix it or choose another set-up\.$/);
+      expect(await text('[data-role="meter-verdict"]')).toMatch(
+        /^Not measured: the custom tool list is not valid \(.+\)\. Fix it or choose another set-up\.$/,
+      );
       expect(await text('[data-figure="tools"]')).toBe('—');
       expect(await text('[data-figure="prefix"]')).toBe('—');
       expect(await page.locator('[data-role="meter-bar"] .seg').count()).toBe(0);
@@ -288,11 +366,17 @@ describe('the persona inspector in Chromium', () => {
   it('shows a bad default emotion as it is, with the message, never as the default', async () => {
     const p = await open({ text: withMira({ defaultEmotion: 'grumpy' }) });
     expect(await p.inputValue('#oam-persona-defaultEmotion')).toBe('grumpy');
-    expect(await p.$eval('#oam-persona-defaultEmotion', (s) => (s as HTMLSelectElement).selectedOptions[0].textContent)).toBe('"grumpy" (not an emotion)');
+    expect(
+      await p.$eval('#oam-persona-defaultEmotion', (s) => (s as HTMLSelectElement).selectedOptions[0].textContent),
+    ).toBe('"grumpy" (not an emotion)');
     expect(await p.getAttribute('#oam-persona-defaultEmotion', 'class')).toContain('invalid');
-    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', p)).toMatch(/^Not one of the emotions: "grumpy"\. Pick one from the list\./);
+    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', p)).toMatch(
+      /^Not one of the emotions: "grumpy"\. Pick one from the list\./,
+    );
     await p.click('[data-action="save"]');
-    expect(await text('[data-role="save-status"]', p)).toBe('Not saved: an NPC would refuse this persona; fix the 1 problem(s) marked in red first.');
+    expect(await text('[data-role="save-status"]', p)).toBe(
+      'Not saved: an NPC would refuse this persona; fix the 1 problem(s) marked in red first.',
+    );
     expect(await savedCount(p)).toBe(0);
     // Picking a real emotion clears it, and the bad value is not offered again.
     await p.selectOption('#oam-persona-defaultEmotion', 'happy');
@@ -305,30 +389,47 @@ describe('the persona inspector in Chromium', () => {
     const broken = '{\n  "name": "Bo",\n  "role": "smith"\n  "goals": []\n}\n';
     const p = await open({ text: broken });
     expect(await p.isVisible('[data-role="file-error"]')).toBe(true);
-    expect(await text('[data-role="file-error-message"]', p)).toMatch(/^The file is not JSON: .+ \(line 4, column 3\)\.$/);
+    expect(await text('[data-role="file-error-message"]', p)).toMatch(
+      /^The file is not JSON: .+ \(line 4, column 3\)\.$/,
+    );
     expect(await text('[data-role="file-text"]', p)).toBe(broken);
     expect(await p.isVisible('[data-role="persona-form"]')).toBe(false);
     expect(await p.isVisible('[data-role="token-meter"]')).toBe(false);
     expect(await p.isDisabled('[data-action="save"]')).toBe(true);
     await p.click('[data-action="save"]', { force: true });
     expect(await savedCount(p)).toBe(0);
-    expect(await p.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText())).toBe(broken);
+    expect(
+      await p.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()),
+    ).toBe(broken);
     // JSON that is not an object is no persona either; a fixed file opens the form again.
     await p.evaluate(() => (window as unknown as { inspector: { load(t: string): void } }).inspector.load('[1, 2]'));
-    expect(await text('[data-role="file-error-message"]', p)).toBe('The file is JSON but not a persona (an object with a "name"); got a list.');
-    await p.evaluate((t) => (window as unknown as { inspector: { load(t: string): void } }).inspector.load(t), MIRA_TEXT);
+    expect(await text('[data-role="file-error-message"]', p)).toBe(
+      'The file is JSON but not a persona (an object with a "name"); got a list.',
+    );
+    await p.evaluate(
+      (t) => (window as unknown as { inspector: { load(t: string): void } }).inspector.load(t),
+      MIRA_TEXT,
+    );
     expect(await p.isVisible('[data-role="file-error"]')).toBe(false);
     expect(await p.isDisabled('[data-action="save"]')).toBe(false);
     expect(await p.inputValue('#oam-persona-name')).toBe('Mira');
-    await p.evaluate(() => (window as unknown as { inspector: { loadUnreadable(r: string): void } }).inspector.loadUnreadable('EACCES: permission denied'));
-    expect(await text('[data-role="file-error-message"]', p)).toBe('The file could not be read: EACCES: permission denied.');
+    await p.evaluate(() =>
+      (window as unknown as { inspector: { loadUnreadable(r: string): void } }).inspector.loadUnreadable(
+        'EACCES: permission denied',
+      ),
+    );
+    expect(await text('[data-role="file-error-message"]', p)).toBe(
+      'The file could not be read: EACCES: permission denied.',
+    );
     expect(await p.isDisabled('[data-action="save"]')).toBe(true);
     await p.close();
   });
 
   it('refuses to save with an empty name and says so', async () => {
     await page.fill('#oam-persona-name', '');
-    expect(await text('[data-field="name"] [data-role="problems"]')).toBe('Required: give the character a name; an NPC cannot use a persona without one.');
+    expect(await text('[data-field="name"] [data-role="problems"]')).toBe(
+      'Required: give the character a name; an NPC cannot use a persona without one.',
+    );
     expect(await page.getAttribute('#oam-persona-name', 'class')).toContain('invalid');
     await page.click('[data-action="save"]');
     expect(await text('[data-role="save-status"]')).toBe('Not saved: give the character a name first.');
@@ -342,14 +443,18 @@ describe('the persona inspector in Chromium', () => {
     expect(await text('[data-role="save-status"]')).toBe('');
   });
 
-  it('refuses sentences per reply outside the schema\'s 1 to 8, and text that is not a whole number', async () => {
+  it("refuses sentences per reply outside the schema's 1 to 8, and text that is not a whole number", async () => {
     for (const typed of ['999', '0', '9', '-1', '2.5', 'two']) {
       await page.fill('#oam-persona-maxSentences', typed);
       const got = /^-?\d+$/.test(typed) ? typed : `"${typed}"`;
-      expect(await text('[data-field="maxSentences"] [data-role="problems"]')).toBe(`Must be a whole number from 1 to 8; got ${got}.`);
+      expect(await text('[data-field="maxSentences"] [data-role="problems"]')).toBe(
+        `Must be a whole number from 1 to 8; got ${got}.`,
+      );
       expect(await page.inputValue('#oam-persona-maxSentences')).toBe(typed);
       await page.click('[data-action="save"]');
-      expect(await text('[data-role="save-status"]')).toBe('Not saved: an NPC would refuse this persona; fix the 1 problem(s) marked in red first.');
+      expect(await text('[data-role="save-status"]')).toBe(
+        'Not saved: an NPC would refuse this persona; fix the 1 problem(s) marked in red first.',
+      );
     }
     expect(await savedCount(page)).toBe(0);
     for (const typed of ['1', '8', '3']) {
@@ -359,8 +464,20 @@ describe('the persona inspector in Chromium', () => {
   });
 
   it('words every message in one voice: a sentence, the bad value as the file has it', async () => {
-    const p = await open({ text: JSON.stringify({ name: 'Bo', role: 5, goals: 'eat', defaultEmotion: 'Happy', maxSentences: 999, speaking_style: 'gruff' }) });
-    const messages = await p.$$eval('[data-role="general-problems"] .problem, [data-role="persona-form"] .problem', (nodes) => nodes.map((n) => n.textContent ?? '').filter(Boolean));
+    const p = await open({
+      text: JSON.stringify({
+        name: 'Bo',
+        role: 5,
+        goals: 'eat',
+        defaultEmotion: 'Happy',
+        maxSentences: 999,
+        speaking_style: 'gruff',
+      }),
+    });
+    const messages = await p.$$eval(
+      '[data-role="general-problems"] .problem, [data-role="persona-form"] .problem',
+      (nodes) => nodes.map((n) => n.textContent ?? '').filter(Boolean),
+    );
     expect(messages).toEqual([
       '"speaking_style" is not a persona field; an NPC refuses the file until it is removed. Did you mean "speakingStyle"?',
       'Must be text; got 5.',
@@ -376,10 +493,14 @@ describe('the persona inspector in Chromium', () => {
     await p.close();
   });
 
-  it('fits the Inspector panel\'s width (300 px) without sideways scrolling', async () => {
+  it("fits the Inspector panel's width (300 px) without sideways scrolling", async () => {
     const p = await open({ width: 300, text: withMira({ defaultEmotion: 'grumpy' }) });
-    await p.waitForFunction(() => document.querySelector('[data-role="meter-source"]')!.textContent!.includes('Canvas/Mira'));
-    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await p.waitForFunction(() =>
+      document.querySelector('[data-role="meter-source"]')!.textContent!.includes('Canvas/Mira'),
+    );
+    const overflow = await p.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     await p.screenshot({ path: NARROW_SCREENSHOT, fullPage: true });
     expect(fs.statSync(NARROW_SCREENSHOT).size).toBeGreaterThan(10_000);
@@ -396,7 +517,9 @@ describe('the persona inspector in Chromium', () => {
 
     await page.click('[data-action="save"]');
     await page.waitForFunction(() => document.querySelector('[data-role="save-status"]')!.textContent === 'Saved.');
-    const saved = await page.evaluate(() => (window as unknown as { saved: Array<{ pkg: string; message: string; uuid: string; text: string }> }).saved);
+    const saved = await page.evaluate(
+      () => (window as unknown as { saved: Array<{ pkg: string; message: string; uuid: string; text: string }> }).saved,
+    );
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ pkg: 'asset-db', message: 'save-asset', uuid: 'uuid-of-mira' });
     const json = JSON.parse(saved[0].text);

@@ -18,16 +18,24 @@ describe('persona problems in one voice', () => {
     expect(PERSONA_SCHEMA.properties.maxSentences).toMatchObject({ type: 'integer', minimum: 1, maximum: 8 });
   });
 
-  it('words the core\'s problems as sentences with the value as the file has it', () => {
-    expect(problemsOf({ name: '' })).toEqual(['Required: give the character a name; an NPC cannot use a persona without one.']);
+  it("words the core's problems as sentences with the value as the file has it", () => {
+    expect(problemsOf({ name: '' })).toEqual([
+      'Required: give the character a name; an NPC cannot use a persona without one.',
+    ]);
     expect(problemsOf({})).toEqual(['Required: give the character a name; an NPC cannot use a persona without one.']);
     expect(problemsOf({ name: 'Bo', maxSentences: 999 })).toEqual(['Must be a whole number from 1 to 8; got 999.']);
     expect(problemsOf({ name: 'Bo', maxSentences: 0 })).toEqual(['Must be a whole number from 1 to 8; got 0.']);
     expect(problemsOf({ name: 'Bo', maxSentences: 'two' })).toEqual(['Must be a whole number from 1 to 8; got "two".']);
     expect(problemsOf({ name: 'Bo', goals: [1] })).toEqual(['Entry 1: Must be text; got 1.']);
-    expect(problemsOf({ name: 'Bo', defaultEmotion: 'cheerful' })[0]).toMatch(/^Not one of the emotions: "cheerful"\. Pick one from the list\./);
-    expect(problemsOf({ name: 'Bo', style: 'gruff' })).toEqual(['"style" is not a persona field; an NPC refuses the file until it is removed. Did you mean "speakingStyle"?']);
-    expect(problemsOf('{"name": ')).toEqual([expect.stringMatching(/^The file is not JSON: .+\(line 1, column 10\)\.$/)]);
+    expect(problemsOf({ name: 'Bo', defaultEmotion: 'cheerful' })[0]).toMatch(
+      /^Not one of the emotions: "cheerful"\. Pick one from the list\./,
+    );
+    expect(problemsOf({ name: 'Bo', style: 'gruff' })).toEqual([
+      '"style" is not a persona field; an NPC refuses the file until it is removed. Did you mean "speakingStyle"?',
+    ]);
+    expect(problemsOf('{"name": ')).toEqual([
+      expect.stringMatching(/^The file is not JSON: .+\(line 1, column 10\)\.$/),
+    ]);
     expect(problemsOf('3')).toEqual(['The file is JSON but not a persona (an object with a "name"); got 3.']);
     // In the box at the top, a field's problem names the field.
     expect(problemsOf({ name: 'Bo', role: 5 }, false)).toEqual(['Role: Must be text; got 5.']);
@@ -46,4 +54,3 @@ describe('persona problems in one voice', () => {
     if (!result.ok) expect(problemText(result.problems[0], zt, true)).toBe('必须是 1 到 8 之间的整数；当前为 999。');
   });
 });
-

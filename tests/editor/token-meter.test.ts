@@ -1,8 +1,16 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  componentDefaultsSetup, customToolsSetup, levelOf, measurePersona, noToolsSetup, tavernSetup, NANO_INPUT_BUDGET,
-  NPC_COMPONENT_DEFAULT_OPTIONS, RESERVED_TOKENS, USABLE_TOKENS,
+  componentDefaultsSetup,
+  customToolsSetup,
+  levelOf,
+  measurePersona,
+  noToolsSetup,
+  tavernSetup,
+  NANO_INPUT_BUDGET,
+  NPC_COMPONENT_DEFAULT_OPTIONS,
+  RESERVED_TOKENS,
+  USABLE_TOKENS,
 } from '../../extension/token-meter/token-meter';
 import type { MeterSetup } from '../../extension/token-meter/token-meter';
 import { NPC } from '../../src/game/npc';
@@ -10,7 +18,6 @@ import { estimateTokens } from '../../src/contract/language-model';
 import type { GenerationRequest } from '../../src/contract/language-model';
 import { MIRA, recordingModel } from './meter-support';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
-
 
 const BARE = { name: 'Bo' };
 
@@ -28,7 +35,15 @@ describe('the token meter', () => {
 
   it('measures a bare persona with no tools', () => {
     const f = measurePersona(BARE, noToolsSetup());
-    expect(f).toMatchObject({ personaTokens: 48, toolsTokens: 0, replyFormatTokens: 91, prefixTokens: 139, secretsTokens: 0, conversationTokens: 3605, level: 'ok' });
+    expect(f).toMatchObject({
+      personaTokens: 48,
+      toolsTokens: 0,
+      replyFormatTokens: 91,
+      prefixTokens: 139,
+      secretsTokens: 0,
+      conversationTokens: 3605,
+      level: 'ok',
+    });
     // By hand: 189 characters of instructions → ⌈189/4⌉ = 48; with the 364-character reply block, ⌈553/4⌉ = 139.
     expect([f.systemInstruction.length, f.promptPrefix.length]).toEqual([189, 364]);
     expect(f.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
@@ -38,18 +53,43 @@ describe('the token meter', () => {
 
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
     const none = measurePersona(MIRA, noToolsSetup());
-    expect(none).toMatchObject({ personaTokens: 157, toolsTokens: 0, replyFormatTokens: 92, prefixTokens: 249, secretsTokens: 40, conversationTokens: 3455 });
+    expect(none).toMatchObject({
+      personaTokens: 157,
+      toolsTokens: 0,
+      replyFormatTokens: 92,
+      prefixTokens: 249,
+      secretsTokens: 40,
+      conversationTokens: 3455,
+    });
 
     const tavern = measurePersona(MIRA, tavernSetup());
-    expect(tavern).toMatchObject({ personaTokens: 165, toolsTokens: 402, replyFormatTokens: 91, prefixTokens: 658, secretsTokens: 40, conversationTokens: 3046 });
+    expect(tavern).toMatchObject({
+      personaTokens: 165,
+      toolsTokens: 402,
+      replyFormatTokens: 91,
+      prefixTokens: 658,
+      secretsTokens: 40,
+      conversationTokens: 3046,
+    });
 
-    const custom = customToolsSetup(JSON.stringify([
-      { name: 'open_gate', description: 'Opens the town gate.' },
-      { name: 'give_item', description: 'Gives the player an item.', parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } },
-    ]));
+    const custom = customToolsSetup(
+      JSON.stringify([
+        { name: 'open_gate', description: 'Opens the town gate.' },
+        {
+          name: 'give_item',
+          description: 'Gives the player an item.',
+          parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
+        },
+      ]),
+    );
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
-    expect(withCustom).toMatchObject({ personaTokens: 165, toolsTokens: 167, replyFormatTokens: 91, prefixTokens: 423 });
+    expect(withCustom).toMatchObject({
+      personaTokens: 165,
+      toolsTokens: 167,
+      replyFormatTokens: 91,
+      prefixTokens: 423,
+    });
 
     for (const f of [none, tavern, withCustom]) {
       expect(sumOfRows(f)).toBe(f.prefixTokens);
@@ -62,7 +102,10 @@ describe('the token meter', () => {
     const requests: GenerationRequest[] = [];
     const world = createTavernWorld();
     const npc = new NPC({
-      persona: MIRA, model: recordingModel(requests), world, tools: tavernTools(world),
+      persona: MIRA,
+      model: recordingModel(requests),
+      world,
+      tools: tavernTools(world),
       options: { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] },
     });
     await npc.talk('Evening!', { toolChoice: 'none' });
@@ -82,7 +125,7 @@ describe('the token meter', () => {
   });
 
   it('grows as the persona grows and turns amber past 50% and red past 75%', () => {
-    const long = (n: number) => ({ name: 'Bo', knowledge: [ 'x'.repeat(n) ] });
+    const long = (n: number) => ({ name: 'Bo', knowledge: ['x'.repeat(n)] });
     const small = measurePersona(long(100), noToolsSetup());
     const bigger = measurePersona(long(200), noToolsSetup());
     expect(bigger.personaTokens - small.personaTokens).toBe(25);
@@ -91,7 +134,14 @@ describe('the token meter', () => {
     const over = measurePersona(long(16000), noToolsSetup());
     expect(over.conversationTokens).toBeLessThan(0);
     expect(over.share).toBeGreaterThan(1);
-    expect([levelOf(0.5), levelOf(0.5001), levelOf(0.75), levelOf(0.7501), levelOf(1), levelOf(1.0001)]).toEqual(['ok', 'warn', 'warn', 'danger', 'danger', 'over']);
+    expect([levelOf(0.5), levelOf(0.5001), levelOf(0.75), levelOf(0.7501), levelOf(1), levelOf(1.0001)]).toEqual([
+      'ok',
+      'warn',
+      'warn',
+      'danger',
+      'danger',
+      'over',
+    ]);
     expect(over.level).toBe('over');
     expect(over.largestPart).toMatchObject({ key: 'knowledge', group: 'persona' });
   });
@@ -104,10 +154,22 @@ describe('the token meter', () => {
 
   it('explains bad custom tool JSON', () => {
     expect(customToolsSetup('')).toEqual({ ok: true, setup: { tools: [], options: {} } });
-    expect(customToolsSetup('[{"name": "x"')).toMatchObject({ ok: false, message: expect.stringMatching(/^not JSON: /) });
-    expect(customToolsSetup('[3]')).toEqual({ ok: false, message: 'tool 1 must be an object with a name and a description' });
-    expect(customToolsSetup('[{"name": "bad name!"}]')).toMatchObject({ ok: false, message: expect.stringMatching(/^tool 1: /) });
-    expect(customToolsSetup('[{"name": "a", "description": ""}, {"name": "a", "description": ""}]')).toEqual({ ok: false, message: 'two tools are called "a"' });
+    expect(customToolsSetup('[{"name": "x"')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^not JSON: /),
+    });
+    expect(customToolsSetup('[3]')).toEqual({
+      ok: false,
+      message: 'tool 1 must be an object with a name and a description',
+    });
+    expect(customToolsSetup('[{"name": "bad name!"}]')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^tool 1: /),
+    });
+    expect(customToolsSetup('[{"name": "a", "description": ""}, {"name": "a", "description": ""}]')).toEqual({
+      ok: false,
+      message: 'two tools are called "a"',
+    });
     expect(customToolsSetup('{"name": "ring_bell", "description": "Rings the bell."}')).toMatchObject({ ok: true });
   });
 
@@ -123,12 +185,23 @@ describe('the token meter', () => {
     const none = measurePersona(MIRA, noToolsSetup());
     // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 20 + 17 + 24 + 19 + 19 = 157).
     expect(none.parts.map((p) => `${p.key}:${p.tokens}`)).toEqual([
-      'rules:49', 'role:9', 'personality:20', 'speakingStyle:17', 'backstory:24', 'goals:19', 'knowledge:19', 'replyFormat:92', 'secrets:40',
+      'rules:49',
+      'role:9',
+      'personality:20',
+      'speakingStyle:17',
+      'backstory:24',
+      'goals:19',
+      'knowledge:19',
+      'replyFormat:92',
+      'secrets:40',
     ]);
     expect(none.largestPart.key).toBe('replyFormat');
     expect(measurePersona(MIRA, tavernSetup()).largestPart.key).toBe('tools');
     // Secrets guarded in the prefix are a persona field; the NPC's extra instructions their own slice.
-    const guarded = measurePersona(MIRA, { tools: [], options: { secretsUnlockAtRelationship: null, extraInstructions: 'Never mention the war.' } });
+    const guarded = measurePersona(MIRA, {
+      tools: [],
+      options: { secretsUnlockAtRelationship: null, extraInstructions: 'Never mention the war.' },
+    });
     expect(guarded.parts.filter((p) => p.key === 'secrets').map((p) => p.group)).toEqual(['persona']);
     expect(guarded.parts.find((p) => p.key === 'extra')!.tokens).toBeGreaterThan(0);
     expect(guarded.secretsTokens).toBe(0);
@@ -140,24 +213,47 @@ describe('the token meter', () => {
     for (const m of source.matchAll(/^ {2}(\w+)(?:: [^=\n]+)? = ([^;\n]+);$/gm)) defaults[m[1]] = m[2];
     const o = NPC_COMPONENT_DEFAULT_OPTIONS;
     expect({
-      worldStore: defaults.worldStore, externalTools: defaults.externalTools, groundingTool: defaults.groundingTool,
-      emotions: defaults.emotions, fallbackLines: defaults.fallbackLines, extraInstructions: defaults.extraInstructions,
+      worldStore: defaults.worldStore,
+      externalTools: defaults.externalTools,
+      groundingTool: defaults.groundingTool,
+      emotions: defaults.emotions,
+      fallbackLines: defaults.fallbackLines,
+      extraInstructions: defaults.extraInstructions,
       secretsAlwaysGuarded: defaults.secretsAlwaysGuarded,
-    }).toEqual({ worldStore: 'null', externalTools: '[]', groundingTool: "''", emotions: '[]', fallbackLines: '[]', extraInstructions: "''", secretsAlwaysGuarded: 'false' });
+    }).toEqual({
+      worldStore: 'null',
+      externalTools: '[]',
+      groundingTool: "''",
+      emotions: '[]',
+      fallbackLines: '[]',
+      extraInstructions: "''",
+      secretsAlwaysGuarded: 'false',
+    });
     expect(defaults.worldReadable).toBe(JSON.stringify(o.worldReadable).replace(/"/g, "'"));
-    expect([defaults.worldWritable, defaults.worldContextPaths]).toEqual([JSON.stringify(o.worldWritable), JSON.stringify(o.worldContextPaths)]);
-    expect({ facts: defaults.rememberFacts === 'true', relationship: defaults.trackRelationship === 'true' }).toEqual(o.memoryTools);
+    expect([defaults.worldWritable, defaults.worldContextPaths]).toEqual([
+      JSON.stringify(o.worldWritable),
+      JSON.stringify(o.worldContextPaths),
+    ]);
+    expect({ facts: defaults.rememberFacts === 'true', relationship: defaults.trackRelationship === 'true' }).toEqual(
+      o.memoryTools,
+    );
     expect(defaults.replyFormat).toBe('ReplyFormat.Automatic');
     expect(o.replyFormat).toBe('automatic');
     expect(Number(defaults.secretsUnlockAt)).toBe(o.secretsUnlockAtRelationship);
     expect(Number(defaults.playerOptionCount)).toBe(o.playerOptionCount);
     expect(defaults.canEndConversation === 'true').toBe(o.canEndConversation);
-    expect([Number(defaults.externalToolTimeoutMs), Number(defaults.toolTimeoutMs), Number(defaults.priority)]).toEqual([o.externalToolTimeoutMs, o.toolTimeoutMs, o.priority]);
+    expect([Number(defaults.externalToolTimeoutMs), Number(defaults.toolTimeoutMs), Number(defaults.priority)]).toEqual(
+      [o.externalToolTimeoutMs, o.toolTimeoutMs, o.priority],
+    );
   });
 
-  it('counts exactly the prefix a real NPC with a new NPCComponent\'s options sends', async () => {
+  it("counts exactly the prefix a real NPC with a new NPCComponent's options sends", async () => {
     const requests: GenerationRequest[] = [];
-    const npc = new NPC({ persona: MIRA, model: recordingModel(requests), options: { ...NPC_COMPONENT_DEFAULT_OPTIONS } });
+    const npc = new NPC({
+      persona: MIRA,
+      model: recordingModel(requests),
+      options: { ...NPC_COMPONENT_DEFAULT_OPTIONS },
+    });
     await npc.talk('Evening!');
     const f = measurePersona(MIRA, componentDefaultsSetup());
     expect(requests[0].systemInstruction).toBe(f.systemInstruction);

@@ -29,12 +29,21 @@ function options(...pairs: Array<[string, string]>) {
 
 describe('DecisionComponent', () => {
   test('picks one of the Inspector options and emits decision', async () => {
-    const model = new ScriptedLanguageModel([Script.dynamic((r) => {
-      const answer = { choice: 'flee', reason: 'Outnumbered.', confidence: 80 };
-      return JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer);
-    })]);
+    const model = new ScriptedLanguageModel([
+      Script.dynamic((r) => {
+        const answer = { choice: 'flee', reason: 'Outnumbered.', confidence: 80 };
+        return JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer);
+      }),
+    ]);
     C.OamRuntime.configure({ languageModel: model });
-    const d = mount(C.DecisionComponent, { options: options(['attack', 'Charge'], ['flee', 'Run away']), actor: persona({ name: 'Goblin', personality: 'cowardly' }) }, new Node('goblin'));
+    const d = mount(
+      C.DecisionComponent,
+      {
+        options: options(['attack', 'Charge'], ['flee', 'Run away']),
+        actor: persona({ name: 'Goblin', personality: 'cowardly' }),
+      },
+      new Node('goblin'),
+    );
     const seen = record(d.node, [C.DECISION]);
     const decision = await d.decide('Three knights approach.', { hp: 3 });
     expect(decision).toMatchObject({ optionId: 'flee', isFallback: false });
@@ -44,7 +53,11 @@ describe('DecisionComponent', () => {
 
   test('the time budget runs out: the fallback option is used', async () => {
     C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([Script.hang()]) });
-    const d = mount(C.DecisionComponent, { options: options(['attack', 'Charge'], ['wait', 'Hold']), fallbackOption: 'wait', timeBudgetMs: 20 });
+    const d = mount(C.DecisionComponent, {
+      options: options(['attack', 'Charge'], ['wait', 'Hold']),
+      fallbackOption: 'wait',
+      timeBudgetMs: 20,
+    });
     await expect(d.decide('A noise in the dark.')).resolves.toMatchObject({ optionId: 'wait', isFallback: true });
   });
 
@@ -52,7 +65,10 @@ describe('DecisionComponent', () => {
     C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([]) });
     const d = mount(C.DecisionComponent, { options: options(['a', 'x'], ['a', 'y']) });
     const errors = record(d.node, [C.DECISION_ERROR]);
-    await expect(d.decide('now')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/appears twice/) });
+    await expect(d.decide('now')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/appears twice/),
+    });
     d.options = options(['a', 'x'], ['b', 'y']);
     d.timeBudgetMs = 100;
     await expect(d.decide('now')).rejects.toThrow(/fallback/);
@@ -77,7 +93,11 @@ describe('DecisionComponent', () => {
 
 describe('WorldStateStore', () => {
   test('initial state from a JsonAsset wins over inline JSON; save and restore', () => {
-    const store = mount(C.WorldStateStore, { initialState: persona({ gold: 5 }, 'world.json'), initialJson: '{"gold":1}' }, new Node('world'));
+    const store = mount(
+      C.WorldStateStore,
+      { initialState: persona({ gold: 5 }, 'world.json'), initialJson: '{"gold":1}' },
+      new Node('world'),
+    );
     const changes = record(store.node, [C.WORLD_CHANGED]);
     expect(store.get('gold')).toBe(5);
     expect(store.set('gold', 6)).toBe(true);

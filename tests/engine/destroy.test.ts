@@ -48,7 +48,11 @@ function giveItem(): InstanceType<LoadedOam['C']['ToolDeclaration']> {
 /** What every destroy must leave: no TypeError logged, no queued or running request, no timer started since `timersBefore`. */
 async function expectNothingLeft(timersBefore: unknown[]): Promise<void> {
   await settle(10);
-  expect(guards.error.mock.calls.filter((c) => String(c[0]).includes('TypeError') || c.some((a: unknown) => a instanceof TypeError))).toEqual([]);
+  expect(
+    guards.error.mock.calls.filter(
+      (c) => String(c[0]).includes('TypeError') || c.some((a: unknown) => a instanceof TypeError),
+    ),
+  ).toEqual([]);
   expect(oam.C.OamRuntime.model.stats()).toMatchObject({ queued: 0, running: 0 });
   expect(newTimers(timersBefore)).toEqual([]);
 }
@@ -58,8 +62,13 @@ function observerCount(world: object): number {
   return (world as unknown as { observers: unknown[] }).observers.length;
 }
 
-function settleOutcome<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: { code?: string; name?: string } }> {
-  return promise.then((value) => ({ ok: true as const, value }), (error) => ({ ok: false as const, error }));
+function settleOutcome<T>(
+  promise: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: { code?: string; name?: string } }> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error) => ({ ok: false as const, error }),
+  );
 }
 
 describe.each(WAYS)('destroy by %s', (way) => {
@@ -93,14 +102,17 @@ describe.each(WAYS)('destroy by %s', (way) => {
 
   test('while the model streams the line: cancelled, the line stops, history stays empty', async () => {
     const timers = pendingTimerIds();
-    const line = 'Well, now, listen, traveller, this is a long story about the old mill, and the silver, and the mayor.';
+    const line =
+      'Well, now, listen, traveller, this is a long story about the old mill, and the silver, and the mayor.';
     // Plain-text replies stream chunk by chunk (structured ones are re-read in larger pieces).
     const model = useScript([oam.core.Script.text(line, 60)], 10);
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA), replyFormat: oam.C.ReplyFormat.Text });
     const node = npc.node;
     const core = npc.core!;
     const lines: string[] = [];
-    node.on(oam.C.NPC_EVENTS.line, (e: { line: string }) => { lines.push(e.line); });
+    node.on(oam.C.NPC_EVENTS.line, (e: { line: string }) => {
+      lines.push(e.line);
+    });
     const turn = settleOutcome(npc.talk('Tell me a story'));
     await until(() => lines.length > 0, 'the first streamed words');
     destroyBy(way, node);
@@ -118,7 +130,12 @@ describe.each(WAYS)('destroy by %s', (way) => {
     const timers = pendingTimerIds();
     useScript([oam.core.Script.call('give_item', { item: 'key' }), say(oam, 'Here.')]);
     const store = mount(oam.C.WorldStateStore, { initialJson: '{"keys": 1}' }, new Node('world'));
-    const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA), externalTools: [giveItem()], worldStore: store, externalToolTimeoutMs: 60000 });
+    const npc = mount(oam.C.NPCComponent, {
+      persona: jsonAsset(MIRA),
+      externalTools: [giveItem()],
+      worldStore: store,
+      externalToolTimeoutMs: 60000,
+    });
     let request: ExternalToolRequest | undefined;
     npc.node.on(oam.C.NPC_EVENTS.externalTool, (r: ExternalToolRequest) => {
       request = r;
@@ -168,8 +185,15 @@ describe.each(WAYS)('destroy by %s', (way) => {
   test('a decision in flight rejects with cancelled; decide() after rejects with cancelled', async () => {
     const timers = pendingTimerIds();
     const model = useScript([oam.core.Script.hang()]);
-    const options = [['attack', 'Charge'], ['flee', 'Run']].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
-    const decider = mount(oam.C.DecisionComponent, { options, timeBudgetMs: 60000, fallbackOption: 'flee' }, new Node('goblin'));
+    const options = [
+      ['attack', 'Charge'],
+      ['flee', 'Run'],
+    ].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
+    const decider = mount(
+      oam.C.DecisionComponent,
+      { options, timeBudgetMs: 60000, fallbackOption: 'flee' },
+      new Node('goblin'),
+    );
     const seen = record(decider.node, [oam.C.DECISION, oam.C.DECISION_ERROR]);
     const decision = settleOutcome(decider.decide('Knights!'));
     await until(() => model.calls === 1, 'the decision request');
@@ -217,7 +241,10 @@ describe('what a destroy leaves behind', () => {
     freshScene().addChild(hidden);
     const npc = hidden.addComponent(oam.C.NPCComponent);
     npc.persona = jsonAsset(MIRA);
-    const options = [['a', 'A'], ['b', 'B']].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
+    const options = [
+      ['a', 'A'],
+      ['b', 'B'],
+    ].map(([id, description]) => Object.assign(new oam.C.DecisionOptionEntry(), { id, description }));
     const decider = hidden.addComponent(oam.C.DecisionComponent);
     decider.options = options;
     hidden.destroy(); // no onLoad ran, so the engine calls no onDestroy; fields are nulled all the same
@@ -248,7 +275,11 @@ describe('what a destroy leaves behind', () => {
   test('destroying one NPC mid-turn leaves the other NPC on the shared scheduler working', async () => {
     const model = useScript([oam.core.Script.hang(), say(oam, 'Still here.')]);
     const doomed = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) }, new Node('doomed'));
-    const other = mount(oam.C.NPCComponent, { persona: jsonAsset({ name: 'Brann', role: 'guard' }) }, new Node('brann'));
+    const other = mount(
+      oam.C.NPCComponent,
+      { persona: jsonAsset({ name: 'Brann', role: 'guard' }) },
+      new Node('brann'),
+    );
     const lost = settleOutcome(doomed.talk('hello'));
     await until(() => model.calls === 1, 'the first call');
     const kept = other.talk('and you?');

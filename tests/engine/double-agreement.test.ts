@@ -59,7 +59,10 @@ function probeBody(Base: new () => object, trace: string[]) {
 const ENGINE: Host = {
   name: 'engine',
   newNode: (name) => new engine.Node(name) as unknown as NodeLike,
-  probe: (trace) => engine._decorator.ccclass(`oam.test.Probe${probes++}`)(probeBody(engine.Component as unknown as new () => object, trace)) as never,
+  probe: (trace) =>
+    engine._decorator.ccclass(`oam.test.Probe${probes++}`)(
+      probeBody(engine.Component as unknown as new () => object, trace),
+    ) as never,
   attach: (node) => (engine.director.getScene() as unknown as { addChild(n: unknown): void }).addChild(node),
   endFrame: () => frame(),
 };

@@ -13,6 +13,11 @@ module.exports = {
   rootDir: engineRoot,
   testRegex: '/tests/oam-cocos/.*\\.test\\.ts$',
   testEnvironment: '<rootDir>/tests/oam-cocos/harness/environment.ts',
-  setupFiles: ['<rootDir>/tests/oam-cocos/harness/timers.ts', ...engine.setupFiles, '<rootDir>/tests/oam-cocos/harness/cc-module.ts', '<rootDir>/tests/oam-cocos/harness/canvas-2d.ts'],
+  setupFiles: [
+    '<rootDir>/tests/oam-cocos/harness/timers.ts',
+    ...engine.setupFiles,
+    '<rootDir>/tests/oam-cocos/harness/cc-module.ts',
+    '<rootDir>/tests/oam-cocos/harness/canvas-2d.ts',
+  ],
   testTimeout: 20000,
 };

@@ -4,7 +4,11 @@
  * the shared scheduler. (Destroy at every point of a turn: destroy.test.ts.)
  */
 import { Node } from 'cc';
-import type { DialogueTurn, AgentError as AgentErrorType, AgentTool as AgentToolType } from '../../assets/runtime/oam-core.js';
+import type {
+  DialogueTurn,
+  AgentError as AgentErrorType,
+  AgentTool as AgentToolType,
+} from '../../assets/runtime/oam-core.js';
 import type { ExternalToolRequest } from '../../assets/index';
 import { freshScene, jsonAsset, mount, record, settle } from './harness/scene';
 import { guard } from './harness/guards';
@@ -46,7 +50,6 @@ function giveItemDeclaration(timeoutMs = 0) {
   return d;
 }
 
-
 describe('NPCComponent talk and events', () => {
   test('a turn streams emotion and line events, then npc-turn with the finished turn', async () => {
     useModel([say('Welcome to the Gilded Goose!', 'happy')]);
@@ -67,7 +70,9 @@ describe('NPCComponent talk and events', () => {
   test('a local tool registered from code runs, reported by npc-tool-call and npc-tool-result', async () => {
     const model = useModel([Script.call('check_menu'), say('Stew is 5 gold.')]);
     const npc = mount(C.NPCComponent, { persona: persona() });
-    npc.registerTool(AgentTool.local({ name: 'check_menu', description: 'Lists the menu with prices.' }, () => ({ stew: 5 })));
+    npc.registerTool(
+      AgentTool.local({ name: 'check_menu', description: 'Lists the menu with prices.' }, () => ({ stew: 5 })),
+    );
     const seen = record(npc.node, [E.toolCall, E.toolResult]);
     const turn = await npc.talk('What is on the menu?');
     expect(turn.line).toBe('Stew is 5 gold.');
@@ -143,7 +148,9 @@ describe('external tools answered through node events', () => {
     useModel([Script.call('give_item', { item: 'ale' }), say('Enjoy.')]);
     const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
     let callId = '';
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => { callId = r.call.id; });
+    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
+      callId = r.call.id;
+    });
     const pending = npc.talk('Ale!');
     while (!callId) await flush();
     expect(npc.pendingToolCalls.map((c) => c.id)).toEqual([callId]);
@@ -157,7 +164,9 @@ describe('external tools answered through node events', () => {
     useModel([Script.call('give_item', { item: 'map' }), say('Hm, never mind the map.')]);
     const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration(30)] });
     let request: ExternalToolRequestLike | undefined;
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => { request = r; });
+    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
+      request = r;
+    });
     const turn = await npc.talk('A map?');
     expect(turn.line).toBe('Hm, never mind the map.');
     expect(turn.toolCalls[0].output.kind).toBe('error');
@@ -166,7 +175,11 @@ describe('external tools answered through node events', () => {
 
   test('with no listener at all the call is refused at once (with a warning), not left to time out', async () => {
     useModel([Script.call('give_item', { item: 'map' }), say('Another time.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()], externalToolTimeoutMs: 3_600_000 });
+    const npc = mount(C.NPCComponent, {
+      persona: persona(),
+      externalTools: [giveItemDeclaration()],
+      externalToolTimeoutMs: 3_600_000,
+    });
     const turn = await npc.talk('A map?');
     expect(turn.line).toBe('Another time.');
     expect(turn.toolCalls[0].output).toMatchObject({ kind: 'error' });
@@ -219,13 +232,19 @@ describe('bad set-ups', () => {
   test('registerTool refuses a clash with a built-in tool and keeps the old tools', () => {
     useModel([]);
     const npc = mount(C.NPCComponent, { persona: persona(), rememberFacts: true });
-    expect(() => npc.registerTool(AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x'))).toThrow(/built-in/);
+    expect(() => npc.registerTool(AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x'))).toThrow(
+      /built-in/,
+    );
     expect(() => npc.registerTool({} as AgentToolType)).toThrow(/AgentTool/);
   });
 
   test('a missing WorldStateStore: world paths warn, the NPC still talks without world tools', async () => {
     const model = useModel([say('No ledger here.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), worldWritable: ['player.gold'], worldContextPaths: ['player.gold'] });
+    const npc = mount(C.NPCComponent, {
+      persona: persona(),
+      worldWritable: ['player.gold'],
+      worldContextPaths: ['player.gold'],
+    });
     expect(npc.setupError).toBeNull();
     expect(quiet.warn.mock.calls.join(' ')).toMatch(/no WorldStateStore/);
     await expect(npc.talk('How much gold do I have?')).resolves.toMatchObject({ line: 'No ledger here.' });
@@ -276,9 +295,13 @@ describe('cancel and the shared scheduler', () => {
     expect(npc.core?.turnCount).toBe(1);
   });
 
-  test('two NPCs share one scheduler: the player\'s NPC goes first, one generation at a time', async () => {
+  test("two NPCs share one scheduler: the player's NPC goes first, one generation at a time", async () => {
     const model = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) => (r.kind === 'decide' ? JSON.stringify({ reply: { emotion: 'neutral', line: `${r.label} speaks` } }) : JSON.stringify({ emotion: 'neutral', line: `${r.label} speaks` }))),
+      fallback: Script.dynamic((r) =>
+        r.kind === 'decide'
+          ? JSON.stringify({ reply: { emotion: 'neutral', line: `${r.label} speaks` } })
+          : JSON.stringify({ emotion: 'neutral', line: `${r.label} speaks` }),
+      ),
     });
     C.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
     const mira = mount(C.NPCComponent, { persona: persona(), priority: 100 }, new Node('mira'));
@@ -294,7 +317,12 @@ describe('cancel and the shared scheduler', () => {
   test('inspector properties reach the core NPC (reply format, options, grounding tool)', async () => {
     // The grounding tool runs without a model step; the decide step after it replies inline.
     const model = useModel([Script.reply({ emotion: 'happy', line: 'Stew.', options: ['Thanks!', 'Anything else?'] })]);
-    const npc = mount(C.NPCComponent, { persona: persona(MIRA), replyFormat: C.ReplyFormat.Structured, playerOptionCount: 2, emotions: ['happy', 'sad'] });
+    const npc = mount(C.NPCComponent, {
+      persona: persona(MIRA),
+      replyFormat: C.ReplyFormat.Structured,
+      playerOptionCount: 2,
+      emotions: ['happy', 'sad'],
+    });
     npc.registerTool(AgentTool.local({ name: 'check_menu', description: 'Lists the menu.' }, () => 'stew'));
     npc.groundingTool = 'check_menu';
     expect(npc.rebuild()).toBe(true);

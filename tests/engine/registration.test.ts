@@ -16,7 +16,9 @@ const index = () => pack.script<Record<string, Ctor>>('index');
 
 /** The Inspector's view of one property: CCClass.Attr entries without the tooltip text. */
 function attrs(ctor: Ctor, prop: string): Record<string, unknown> {
-  const all = (CCClass as unknown as { Attr: { getClassAttrs(c: Ctor): Record<string, unknown> } }).Attr.getClassAttrs(ctor);
+  const all = (CCClass as unknown as { Attr: { getClassAttrs(c: Ctor): Record<string, unknown> } }).Attr.getClassAttrs(
+    ctor,
+  );
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(all)) {
     const [name, attr] = key.split('$_$');
@@ -53,12 +55,31 @@ describe('class registration', () => {
 describe('Inspector properties as the engine records them', () => {
   test('NPCComponent: every property, in Inspector order, with type, default, enum and range', () => {
     const ctor = index().NPCComponent;
-    const props = (ctor as unknown as { __props__: string[] }).__props__.filter((p) => !p.startsWith('_') && p !== 'node');
+    const props = (ctor as unknown as { __props__: string[] }).__props__.filter(
+      (p) => !p.startsWith('_') && p !== 'node',
+    );
     expect(props).toEqual([
-      'persona', 'worldStore', 'worldReadable', 'worldWritable', 'worldContextPaths', 'groundingTool', 'replyFormat',
-      'rememberFacts', 'trackRelationship', 'secretsUnlockAt', 'secretsAlwaysGuarded', 'emotions', 'playerOptionCount',
-      'canEndConversation', 'fallbackLines', 'externalTools', 'extraInstructions', 'externalToolTimeoutMs', 'toolTimeoutMs',
-      'priority', 'prewarmOnStart',
+      'persona',
+      'worldStore',
+      'worldReadable',
+      'worldWritable',
+      'worldContextPaths',
+      'groundingTool',
+      'replyFormat',
+      'rememberFacts',
+      'trackRelationship',
+      'secretsUnlockAt',
+      'secretsAlwaysGuarded',
+      'emotions',
+      'playerOptionCount',
+      'canEndConversation',
+      'fallbackLines',
+      'externalTools',
+      'extraInstructions',
+      'externalToolTimeoutMs',
+      'toolTimeoutMs',
+      'priority',
+      'prewarmOnStart',
     ]);
     expect(attrs(ctor, 'persona')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
     expect(attrs(ctor, 'worldStore')).toMatchObject({ type: 'Object', ctor: index().WorldStateStore, default: null });
@@ -67,12 +88,23 @@ describe('Inspector properties as the engine records them', () => {
     }
     const defaults = new (ctor as new () => Record<string, unknown>)();
     expect(defaults.worldReadable).toEqual(['']);
-    for (const empty of ['worldWritable', 'worldContextPaths', 'emotions', 'fallbackLines', 'externalTools']) expect(defaults[empty]).toEqual([]);
+    for (const empty of ['worldWritable', 'worldContextPaths', 'emotions', 'fallbackLines', 'externalTools'])
+      expect(defaults[empty]).toEqual([]);
     expect(attrs(ctor, 'groundingTool')).toMatchObject({ default: '' });
     const format = attrs(ctor, 'replyFormat');
     expect(format).toMatchObject({ type: 'Enum', default: 0 });
-    expect((format.enumList as Array<{ name: string; value: number }>).map((e) => [e.name, e.value])).toEqual([['Automatic', 0], ['Structured', 1], ['Text', 2]]);
-    expect(attrs(ctor, 'secretsUnlockAt')).toMatchObject({ type: CCInteger, default: 50, min: -100, max: 100, step: 1 });
+    expect((format.enumList as Array<{ name: string; value: number }>).map((e) => [e.name, e.value])).toEqual([
+      ['Automatic', 0],
+      ['Structured', 1],
+      ['Text', 2],
+    ]);
+    expect(attrs(ctor, 'secretsUnlockAt')).toMatchObject({
+      type: CCInteger,
+      default: 50,
+      min: -100,
+      max: 100,
+      step: 1,
+    });
     expect(attrs(ctor, 'playerOptionCount')).toMatchObject({ type: CCInteger, default: 0, min: 0, max: 4, step: 1 });
     expect(attrs(ctor, 'externalTools')).toMatchObject({ type: 'Object', ctor: index().ToolDeclaration });
     expect(attrs(ctor, 'extraInstructions')).toMatchObject({ default: '', multiline: true });
@@ -80,7 +112,8 @@ describe('Inspector properties as the engine records them', () => {
     expect(attrs(ctor, 'toolTimeoutMs')).toMatchObject({ type: CCInteger, default: 10000 });
     expect(attrs(ctor, 'priority')).toMatchObject({ type: CCInteger, default: 100 });
     // Booleans carry no type attribute; the Inspector shows a checkbox from the default's type.
-    for (const flag of ['rememberFacts', 'trackRelationship', 'secretsAlwaysGuarded']) expect(attrs(ctor, flag)).toEqual({ default: false });
+    for (const flag of ['rememberFacts', 'trackRelationship', 'secretsAlwaysGuarded'])
+      expect(attrs(ctor, flag)).toEqual({ default: false });
     for (const flag of ['canEndConversation', 'prewarmOnStart']) expect(attrs(ctor, flag)).toEqual({ default: true });
   });
 
@@ -102,7 +135,12 @@ describe('Inspector properties as the engine records them', () => {
     expect(attrs(i.OamRuntimeSettings, 'openaiModel')).toMatchObject({ default: 'default' });
     expect(attrs(i.OamRuntimeSettings, 'callsPerMinute')).toMatchObject({ type: CCInteger, default: 30 });
     expect(attrs(i.NanoStatus, 'message')).toMatchObject({ default: '', readonly: true, multiline: true });
-    expect((i.ToolDeclaration as unknown as { __props__: string[] }).__props__).toEqual(['name', 'description', 'parametersSchema', 'timeoutMs']);
+    expect((i.ToolDeclaration as unknown as { __props__: string[] }).__props__).toEqual([
+      'name',
+      'description',
+      'parametersSchema',
+      'timeoutMs',
+    ]);
     expect(attrs(i.ToolDeclaration, 'name')).toMatchObject({ default: '' });
     expect(attrs(i.ToolDeclaration, 'description')).toMatchObject({ default: '', multiline: true });
     expect(attrs(i.ToolDeclaration, 'parametersSchema')).toMatchObject({ default: '', multiline: true });
@@ -122,7 +160,9 @@ describe('Inspector properties as the engine records them', () => {
 
 describe("Creator's circular-reference reporter", () => {
   test('loading every packed script reported no circular import', async () => {
-    const reporter = await (globalThis as unknown as { System: { import(id: string): Promise<{ reports: unknown[] }> } }).System.import('cce:/internal/code-quality/cr.mjs');
+    const reporter = await (
+      globalThis as unknown as { System: { import(id: string): Promise<{ reports: unknown[] }> } }
+    ).System.import('cce:/internal/code-quality/cr.mjs');
     expect(reporter.reports).toEqual([]);
   });
 });

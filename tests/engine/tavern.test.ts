@@ -73,7 +73,9 @@ function openTavern(): { node(path: string): Node; get<T>(path: string, name: st
   const project = (oam.pack.manifest as unknown as { project: string }).project;
   const json = JSON.parse(readFileSync(`${project}/assets/scenes/tavern.scene`, 'utf8'));
   const details = new deserialize.Details();
-  const asset = deserialize(json, details, { reportMissingClass: (id: string) => missing.push(id) } as never) as SceneAsset;
+  const asset = deserialize(json, details, {
+    reportMissingClass: (id: string) => missing.push(id),
+  } as never) as SceneAsset;
   const assets = projectAssets(`${project}/assets`);
   details.assignAssetsBy((uuid: string) => {
     const known = assets.get(uuid);
@@ -88,7 +90,9 @@ function openTavern(): { node(path: string): Node; get<T>(path: string, name: st
   frame(); // start() runs on the first frame
   const scene = director.getScene()!;
   const node = (path: string): Node => {
-    const found = path.split('/').reduce<Node | null>((n, name) => (n ? n.getChildByName(name) : null), scene as unknown as Node);
+    const found = path
+      .split('/')
+      .reduce<Node | null>((n, name) => (n ? n.getChildByName(name) : null), scene as unknown as Node);
     if (!found) throw new Error(`no node ${path} in tavern.scene`);
     return found;
   };
@@ -186,7 +190,9 @@ describe('tavern.scene on the real engine', () => {
     const turn = await ui.say('Two ales, please.');
     expect(turn!.line).toBe("Your purse is a bit light for that, I'm afraid.");
     expect(world.get('player.gold')).toBe(4);
-    expect(scene.get<TavernGame>('Game', 'tavern.TavernGame').answered).toEqual([{ tool: 'take_order', answer: { ok: false, error: 'The player has 4 gold; 2 ale cost 6.' } }]);
+    expect(scene.get<TavernGame>('Game', 'tavern.TavernGame').answered).toEqual([
+      { tool: 'take_order', answer: { ok: false, error: 'The player has 4 gold; 2 ale cost 6.' } },
+    ]);
   });
 
   test('typed lines go through the EditBox; blank lines are ignored', async () => {
@@ -235,7 +241,10 @@ describe('tavern.scene on the real engine', () => {
     const scene = openTavern();
     const ui = scene.get<DialogueUI>('Canvas/Dialogue', 'tavern.DialogueUI');
     const mira = scene.get<NPCComponent>('Canvas/Mira', 'oam.NPCComponent');
-    const turn = mira.talk('Evening!').then(() => 'completed', (e: { code: string }) => e.code);
+    const turn = mira.talk('Evening!').then(
+      () => 'completed',
+      (e: { code: string }) => e.code,
+    );
     ui.busy = true;
     director.runSceneImmediate(new Scene('next'));
     frame();
@@ -246,13 +255,20 @@ describe('tavern.scene on the real engine', () => {
 
 describe("the sample's game logic, as packed", () => {
   type ToolAnswer = { ok: true; output: unknown } | { ok: false; error: string };
-  interface TavernState { get<T = unknown>(path: string): T | undefined; set(path: string, value: unknown): boolean }
-  const WORLD = { player: { gold: 20, inventory: [] as string[] }, tavern: { menu: { ale: 3, stew: 5, bread: 1, cider: 4 } } };
-  const tavern = () => oam.pack.script<{
-    checkMenu(state: TavernState): ToolAnswer;
-    takeOrder(state: TavernState, args: Record<string, unknown>): ToolAnswer;
-    answerTavernTool(state: TavernState, name: string, args: Record<string, unknown>): ToolAnswer;
-  }>('TavernGame');
+  interface TavernState {
+    get<T = unknown>(path: string): T | undefined;
+    set(path: string, value: unknown): boolean;
+  }
+  const WORLD = {
+    player: { gold: 20, inventory: [] as string[] },
+    tavern: { menu: { ale: 3, stew: 5, bread: 1, cider: 4 } },
+  };
+  const tavern = () =>
+    oam.pack.script<{
+      checkMenu(state: TavernState): ToolAnswer;
+      takeOrder(state: TavernState, args: Record<string, unknown>): ToolAnswer;
+      answerTavernTool(state: TavernState, name: string, args: Record<string, unknown>): ToolAnswer;
+    }>('TavernGame');
   const worldOf = (json: object): TavernState => new oam.core.WorldState(JSON.parse(JSON.stringify(json)));
 
   test('check_menu answers the menu from the world', () => {
@@ -262,10 +278,16 @@ describe("the sample's game logic, as packed", () => {
 
   test('take_order takes the gold and fills the inventory', () => {
     const state = worldOf(WORLD);
-    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({ ok: true, output: { served: 2, item: 'ale', cost: 6, goldLeft: 14 } });
+    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({
+      ok: true,
+      output: { served: 2, item: 'ale', cost: 6, goldLeft: 14 },
+    });
     expect(state.get('player.gold')).toBe(14);
     expect(state.get('player.inventory')).toEqual(['ale', 'ale']);
-    expect(tavern().takeOrder(state, { item: 'Stew ', quantity: 1 })).toMatchObject({ ok: true, output: { item: 'stew', goldLeft: 9 } });
+    expect(tavern().takeOrder(state, { item: 'Stew ', quantity: 1 })).toMatchObject({
+      ok: true,
+      output: { item: 'stew', goldLeft: 9 },
+    });
   });
 
   test('take_order refuses what the player cannot pay, unknown items and bad quantities, changing nothing', () => {
@@ -281,10 +303,16 @@ describe("the sample's game logic, as packed", () => {
       { item: 'ale', quantity: NaN },
     ];
     for (const args of bad) expect(tavern().takeOrder(state, args)).toEqual({ ok: false, error: expect.any(String) });
-    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({ ok: false, error: 'The player has 5 gold; 2 ale cost 6.' });
+    expect(tavern().takeOrder(state, { item: 'ale', quantity: 2 })).toEqual({
+      ok: false,
+      error: 'The player has 5 gold; 2 ale cost 6.',
+    });
     expect(state.get('player.gold')).toBe(5);
     expect(state.get('player.inventory')).toEqual([]);
-    expect(tavern().answerTavernTool(worldOf(WORLD), 'open_door', {})).toEqual({ ok: false, error: 'The tavern cannot do open_door.' });
+    expect(tavern().answerTavernTool(worldOf(WORLD), 'open_door', {})).toEqual({
+      ok: false,
+      error: 'The tavern cannot do open_door.',
+    });
   });
 
   test('describeDecision covers fallbacks and unknown ids; the download bar explains progress and unsupported devices', () => {
@@ -294,9 +322,15 @@ describe("the sample's game logic, as packed", () => {
     expect(guardBrain.describeDecision({ ...d, optionId: 'dance', isFallback: false })).toBe('Brann decides: dance.');
 
     const scene = openTavern();
-    const bar = scene.get<DownloadBar & { onAvailability(e: object): void; onProgress(p: object): void }>('Canvas/ModelStatus', 'tavern.DownloadBar');
+    const bar = scene.get<DownloadBar & { onAvailability(e: object): void; onProgress(p: object): void }>(
+      'Canvas/ModelStatus',
+      'tavern.DownloadBar',
+    );
     const button = scene.node('Canvas/ModelStatus/Download');
-    bar.onAvailability({ status: 'downloadable', message: 'The on-device AI model needs a download before first use.' });
+    bar.onAvailability({
+      status: 'downloadable',
+      message: 'The on-device AI model needs a download before first use.',
+    });
     expect(button.active).toBe(true);
     bar.onProgress({ bytesDownloaded: 512 * 1024 * 1024, totalBytes: 1024 * 1024 * 1024, fraction: 0.5 });
     expect(bar.bar.progress).toBe(0.5);

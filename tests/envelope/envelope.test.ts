@@ -56,7 +56,10 @@ describe('parseEnvelope: seed form', () => {
 
   it('reads respond with inline text in the arguments', () => {
     expect(parse('{"action":"respond","arguments":{"text":"Hi"}}')).toEqual({ kind: 'respond', reply: 'Hi' });
-    expect(parse('{"action":"respond","arguments":{"message":"Hi","mood":"calm"}}')).toEqual({ kind: 'respond', reply: 'Hi' });
+    expect(parse('{"action":"respond","arguments":{"message":"Hi","mood":"calm"}}')).toEqual({
+      kind: 'respond',
+      reply: 'Hi',
+    });
   });
 
   it('reads a structured reply written as the arguments', () => {
@@ -69,7 +72,10 @@ describe('parseEnvelope: seed form', () => {
   it('reads inline text at the top level and plain-text arguments', () => {
     expect(parse('{"action":"respond","text":"Hello"}')).toEqual({ kind: 'respond', reply: 'Hello' });
     expect(parse('{"action":"respond","arguments":"Hello there"}')).toEqual({ kind: 'respond', reply: 'Hello there' });
-    expect(parse('{"action":"respond","arguments":"{\\"text\\": \\"Hi\\"}"}')).toEqual({ kind: 'respond', reply: 'Hi' });
+    expect(parse('{"action":"respond","arguments":"{\\"text\\": \\"Hi\\"}"}')).toEqual({
+      kind: 'respond',
+      reply: 'Hi',
+    });
   });
 });
 
@@ -105,15 +111,24 @@ describe('parseEnvelope: bare words', () => {
     expect(parse(text)).toEqual(expected);
   });
 
-  it.each(['', '   ', 'Welcome to the inn, traveller!', 'dance', 'check_menu\nplease', 'x'.repeat(65), 'check_menu '.repeat(7)])(
-    '%j is not an envelope',
-    (text) => {
-      expect(parse(text)).toEqual({ kind: 'invalid', problem: PROBLEM_NOT_JSON });
-    },
-  );
+  it.each([
+    '',
+    '   ',
+    'Welcome to the inn, traveller!',
+    'dance',
+    'check_menu\nplease',
+    'x'.repeat(65),
+    'check_menu '.repeat(7),
+  ])('%j is not an envelope', (text) => {
+    expect(parse(text)).toEqual({ kind: 'invalid', problem: PROBLEM_NOT_JSON });
+  });
 
   it('reads a tool name written before its arguments object', () => {
-    expect(parse('take_order {"item": "ale"}')).toEqual({ kind: 'call', tool: 'take_order', argCandidates: [{ item: 'ale' }] });
+    expect(parse('take_order {"item": "ale"}')).toEqual({
+      kind: 'call',
+      tool: 'take_order',
+      argCandidates: [{ item: 'ale' }],
+    });
   });
 });
 
@@ -155,7 +170,8 @@ describe('parseEnvelope: wrappers and synonyms', () => {
   });
 
   it('orders candidates: nested function arguments, argument key, sibling keys', () => {
-    const text = '{"function": {"name": "take_order", "arguments": {"item": "stew"}}, "arguments": {"item": "ale"}, "item": "bread", "reasoning": "x", "type": "function"}';
+    const text =
+      '{"function": {"name": "take_order", "arguments": {"item": "stew"}}, "arguments": {"item": "ale"}, "item": "bread", "reasoning": "x", "type": "function"}';
     expect(parse(text)).toEqual({
       kind: 'call',
       tool: 'take_order',
@@ -173,7 +189,11 @@ describe('parseEnvelope: wrappers and synonyms', () => {
 
   it('treats blank, null and empty-string arguments as {}', () => {
     for (const args of ['""', '"  "', 'null', '{}', '"null"']) {
-      expect(parse('{"action": "check_menu", "arguments": ' + args + '}')).toEqual({ kind: 'call', tool: 'check_menu', argCandidates: [{}] });
+      expect(parse('{"action": "check_menu", "arguments": ' + args + '}')).toEqual({
+        kind: 'call',
+        tool: 'check_menu',
+        argCandidates: [{}],
+      });
     }
   });
 
@@ -185,9 +205,34 @@ describe('parseEnvelope: wrappers and synonyms', () => {
     });
   });
 
-  it.each(['respond', 'respond_directly', 'reply', 'answer', 'final', 'final_answer', 'none', 'no_tool', 'talk', 'say', 'speak', 'chat',
-    'response', 'direct_response', 'respond_to_user', 'reply_to_user', 'finish', 'done', 'no_action', 'nothing', 'direct_reply',
-    'reply_directly', 'answer_directly', 'respondDirectly', 'FinalAnswer', 'Respond.'])('respond word %s', (word) => {
+  it.each([
+    'respond',
+    'respond_directly',
+    'reply',
+    'answer',
+    'final',
+    'final_answer',
+    'none',
+    'no_tool',
+    'talk',
+    'say',
+    'speak',
+    'chat',
+    'response',
+    'direct_response',
+    'respond_to_user',
+    'reply_to_user',
+    'finish',
+    'done',
+    'no_action',
+    'nothing',
+    'direct_reply',
+    'reply_directly',
+    'answer_directly',
+    'respondDirectly',
+    'FinalAnswer',
+    'Respond.',
+  ])('respond word %s', (word) => {
     expect(parse(JSON.stringify({ action: word, arguments: {} }))).toEqual({ kind: 'respond' });
   });
 
@@ -244,13 +289,22 @@ describe('parseEnvelope: problems', () => {
     if (result.kind === 'invalid') expect(result.problem.length).toBeLessThan(140);
   });
 
-  it.each(['', '{', '}', '[]', '[1, 2]', 'null', '"respond"', '{"a": [{"b": ', '\u0000\uffff\ud800', '{'.repeat(5000), '"'.repeat(3000)])(
-    'never throws on %j',
-    (text) => {
-      expect(() => parse(text)).not.toThrow();
-      expect(['invalid', 'respond', 'call']).toContain(parse(text).kind);
-    },
-  );
+  it.each([
+    '',
+    '{',
+    '}',
+    '[]',
+    '[1, 2]',
+    'null',
+    '"respond"',
+    '{"a": [{"b": ',
+    '\u0000\uffff\ud800',
+    '{'.repeat(5000),
+    '"'.repeat(3000),
+  ])('never throws on %j', (text) => {
+    expect(() => parse(text)).not.toThrow();
+    expect(['invalid', 'respond', 'call']).toContain(parse(text).kind);
+  });
 
   it('handles huge input', () => {
     const huge = 'prose '.repeat(50000) + '{"tool": "check_menu"}' + ' more'.repeat(50000);
@@ -295,15 +349,12 @@ describe('argumentCandidates', () => {
   });
 
   it('then the arguments of an envelope around them, then argument keys', () => {
-    expect(argumentCandidates('```json\n{"action": "take_order", "arguments": {"item": "ale"}}\n```', 'take_order')).toEqual([
-      { action: 'take_order', arguments: { item: 'ale' } },
-      { item: 'ale' },
-    ]);
-    expect(argumentCandidates('{"args": {"item": "ale"}, "parameters": "{\\"item\\": \\"stew\\"}"}', 'take_order')).toEqual([
-      { args: { item: 'ale' }, parameters: '{"item": "stew"}' },
-      { item: 'ale' },
-      { item: 'stew' },
-    ]);
+    expect(
+      argumentCandidates('```json\n{"action": "take_order", "arguments": {"item": "ale"}}\n```', 'take_order'),
+    ).toEqual([{ action: 'take_order', arguments: { item: 'ale' } }, { item: 'ale' }]);
+    expect(
+      argumentCandidates('{"args": {"item": "ale"}, "parameters": "{\\"item\\": \\"stew\\"}"}', 'take_order'),
+    ).toEqual([{ args: { item: 'ale' }, parameters: '{"item": "stew"}' }, { item: 'ale' }, { item: 'stew' }]);
   });
 
   it('reads truncated arguments and returns nothing without JSON', () => {

@@ -8,7 +8,42 @@ const ctx = { toolNames: ['check_menu', 'take_order'], allowRespond: true };
 
 /** Text made of the characters that matter to the parsers, so odd paths are reached often. */
 const jsonish = fc.string({
-  unit: fc.constantFrom('{', '}', '[', ']', '"', "'", '`', ':', '=', ',', '\\', 'u', 'd', '8', '0', 'a', 'e', ' ', '\n', '/', '*', '|', '+', '-', '1', '.', 'tool', 'reply', 'action', 'respond', 'take_order', 'null', 'true', '```'),
+  unit: fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    "'",
+    '`',
+    ':',
+    '=',
+    ',',
+    '\\',
+    'u',
+    'd',
+    '8',
+    '0',
+    'a',
+    'e',
+    ' ',
+    '\n',
+    '/',
+    '*',
+    '|',
+    '+',
+    '-',
+    '1',
+    '.',
+    'tool',
+    'reply',
+    'action',
+    'respond',
+    'take_order',
+    'null',
+    'true',
+    '```',
+  ),
   maxLength: 80,
 });
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 120 }), jsonish);
@@ -48,7 +83,8 @@ describe('never throws, never hangs', () => {
         for (let i = 0; i <= json.length; i++) {
           const prefix = json.slice(0, i);
           exerciseEverything(prefix);
-          if (i > 0 && (json[0] === '{' || json[0] === '[')) expect(parseLenient(prefix, { partial: true }).ok).toBe(true);
+          if (i > 0 && (json[0] === '{' || json[0] === '['))
+            expect(parseLenient(prefix, { partial: true }).ok).toBe(true);
         }
       }),
       { seed: SEED, numRuns: RUNS },
@@ -76,7 +112,10 @@ describe('valid envelopes round-trip', () => {
     fc.assert(
       fc.property(toolNamesArb, argsArb, fc.nat(), (names, args, pick) => {
         const tool = names[pick % names.length];
-        for (const text of [JSON.stringify({ tool, args }), JSON.stringify({ action: tool, arguments: args }, null, 2)]) {
+        for (const text of [
+          JSON.stringify({ tool, args }),
+          JSON.stringify({ action: tool, arguments: args }, null, 2),
+        ]) {
           const parsed = parseEnvelope(text, { toolNames: names, allowRespond: pick % 2 === 0 });
           expect(parsed.kind).toBe('call');
           if (parsed.kind === 'call') {
@@ -102,7 +141,10 @@ describe('valid envelopes round-trip', () => {
   });
 
   it('an envelope cut just before its final "}" (a max-token cut) reads the same', () => {
-    const objectArgsArb = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { minKeys: 1, maxKeys: 5 });
+    const objectArgsArb = fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), {
+      minKeys: 1,
+      maxKeys: 5,
+    });
     fc.assert(
       fc.property(toolNamesArb, objectArgsArb, replyArb, fc.nat(), (names, args, reply, pick) => {
         const tool = names[pick % names.length];
@@ -127,44 +169,58 @@ describe('valid envelopes round-trip', () => {
 
   it('a streamed reply reads on every prefix what a fresh reader reads', () => {
     fc.assert(
-      fc.property(replyArb, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 }), fc.nat(2), (reply, sizes, form) => {
-        const envelope = [{ reply }, { action: 'respond', arguments: { text: reply } }, { say: reply, mood: reply }][form];
-        const text = JSON.stringify(envelope);
-        const reader = new InlineReplyReader(['take_order']);
-        let at = 0;
-        let k = 0;
-        while (at < text.length) {
-          at = Math.min(text.length, at + sizes[k++ % sizes.length]);
-          const prefix = text.slice(0, at);
-          expect(reader.push(prefix)).toEqual(new InlineReplyReader(['take_order']).push(prefix));
-        }
-      }),
+      fc.property(
+        replyArb,
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 }),
+        fc.nat(2),
+        (reply, sizes, form) => {
+          const envelope = [{ reply }, { action: 'respond', arguments: { text: reply } }, { say: reply, mood: reply }][
+            form
+          ];
+          const text = JSON.stringify(envelope);
+          const reader = new InlineReplyReader(['take_order']);
+          let at = 0;
+          let k = 0;
+          while (at < text.length) {
+            at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+            const prefix = text.slice(0, at);
+            expect(reader.push(prefix)).toEqual(new InlineReplyReader(['take_order']).push(prefix));
+          }
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
 
   it('streamed replies grow monotonically to the final text', () => {
     fc.assert(
-      fc.property(replyArb, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }), fc.boolean(), (reply, sizes, seedForm) => {
-        const text = seedForm ? JSON.stringify({ action: 'respond', arguments: { text: reply } }) : JSON.stringify({ reply });
-        const reader = new InlineReplyReader(['take_order']);
-        let shown = '';
-        let at = 0;
-        let k = 0;
-        while (at < text.length) {
-          at = Math.min(text.length, at + sizes[k++ % sizes.length]);
-          const state = reader.push(text.slice(0, at));
-          expect(state.kind === 'unknown' || state.kind === 'reply-text').toBe(true);
-          if (state.kind === 'reply-text') {
-            expect(state.text.startsWith(shown)).toBe(true);
-            shown = state.text;
+      fc.property(
+        replyArb,
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }),
+        fc.boolean(),
+        (reply, sizes, seedForm) => {
+          const text = seedForm
+            ? JSON.stringify({ action: 'respond', arguments: { text: reply } })
+            : JSON.stringify({ reply });
+          const reader = new InlineReplyReader(['take_order']);
+          let shown = '';
+          let at = 0;
+          let k = 0;
+          while (at < text.length) {
+            at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+            const state = reader.push(text.slice(0, at));
+            expect(state.kind === 'unknown' || state.kind === 'reply-text').toBe(true);
+            if (state.kind === 'reply-text') {
+              expect(state.text.startsWith(shown)).toBe(true);
+              shown = state.text;
+            }
           }
-        }
-        // A reply ending in a lone high surrogate keeps it held back; everything else arrives.
-        const last = reply.charCodeAt(reply.length - 1);
-        const expected = last >= 0xd800 && last <= 0xdbff ? reply.slice(0, -1) : reply;
-        expect(shown).toBe(expected);
-      }),
+          // A reply ending in a lone high surrogate keeps it held back; everything else arrives.
+          const last = reply.charCodeAt(reply.length - 1);
+          const expected = last >= 0xd800 && last <= 0xdbff ? reply.slice(0, -1) : reply;
+          expect(shown).toBe(expected);
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });

@@ -189,11 +189,14 @@ describe('InlineReplyReader reading only the new characters of an open reply', (
     expect(reader.push('{"reply": "Say ')).toEqual({ kind: 'reply-text', text: 'Say ' });
     expect(reader.push('{"reply": "Say " ')).toEqual({ kind: 'reply-text', text: 'Say ' });
     expect(reader.push('{"reply": "Say " hi')).toEqual({ kind: 'reply-text', text: 'Say " hi' });
-    expect(reader.push("{\"reply\": \"Say \" hi\\'")).toEqual({ kind: 'reply-text', text: "Say \" hi'" });
+    expect(reader.push('{"reply": "Say " hi\\\'')).toEqual({ kind: 'reply-text', text: 'Say " hi\'' });
   });
 
   it('reads single-quoted replies', () => {
-    expect(lastOf(stream("{'reply': 'It\\'s \"fine\" here'}", 3))).toEqual({ kind: 'reply-text', text: 'It\'s "fine" here' });
+    expect(lastOf(stream("{'reply': 'It\\'s \"fine\" here'}", 3))).toEqual({
+      kind: 'reply-text',
+      text: 'It\'s "fine" here',
+    });
   });
 
   it('starts over from a full read when the text does not extend the last one', () => {
@@ -210,7 +213,13 @@ describe('InlineReplyReader reading only the new characters of an open reply', (
   });
 
   it('answers on every prefix exactly what a fresh reader would (valid envelopes)', () => {
-    const replies = ['', 'Hi', 'Say "hi"\n\tthen \\ leave', 'Grinning 😀 👍🏽 é', 'a'.repeat(300) + '"b"' + 'c'.repeat(50)];
+    const replies = [
+      '',
+      'Hi',
+      'Say "hi"\n\tthen \\ leave',
+      'Grinning 😀 👍🏽 é',
+      'a'.repeat(300) + '"b"' + 'c'.repeat(50),
+    ];
     for (const reply of replies) {
       const texts = [
         JSON.stringify({ reply }),

@@ -5,7 +5,33 @@ const SEED = 20240611;
 
 /** Text made of the characters that drive the scanner's decisions. */
 const jsonish = fc.string({
-  unit: fc.constantFrom('{', '}', '[', ']', '"', "'", '`', ':', ',', '\\', 'u', 'a', ' ', '\t', '\n', '/', '*', '=', '|', '1', 'x', '"a"', '{"a":', '}}', '```'),
+  unit: fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    '"',
+    "'",
+    '`',
+    ':',
+    ',',
+    '\\',
+    'u',
+    'a',
+    ' ',
+    '\t',
+    '\n',
+    '/',
+    '*',
+    '=',
+    '|',
+    '1',
+    'x',
+    '"a"',
+    '{"a":',
+    '}}',
+    '```',
+  ),
   maxLength: 60,
 });
 
@@ -31,8 +57,10 @@ describe('CompletionScanner', () => {
 
   it('agrees with hasCompleteObject whatever the chunk sizes', () => {
     fc.assert(
-      fc.property(fc.oneof(jsonish, fc.json({ maxDepth: 3 })), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }), (text, sizes) =>
-        agreesWhileStreaming(text, sizes),
+      fc.property(
+        fc.oneof(jsonish, fc.json({ maxDepth: 3 })),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+        (text, sizes) => agreesWhileStreaming(text, sizes),
       ),
       { seed: SEED, numRuns: 1000 },
     );

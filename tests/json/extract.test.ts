@@ -45,14 +45,21 @@ describe('extractJson', () => {
 
   describe('an outer object cut off by the token limit wins over a complete inner one', () => {
     it.each<[string, unknown]>([
-      ['{"tool":"take_order","args":{"item":"ale","quantity":2}', { tool: 'take_order', args: { item: 'ale', quantity: 2 } }],
+      [
+        '{"tool":"take_order","args":{"item":"ale","quantity":2}',
+        { tool: 'take_order', args: { item: 'ale', quantity: 2 } },
+      ],
       ['{"title":"X","steps":[{"goal":"a","reward":0},{"go', { title: 'X', steps: [{ goal: 'a', reward: 0 }, {}] }],
       ['{"emotion":"happy","line":"Hi","options":["a","b"]', { emotion: 'happy', line: 'Hi', options: ['a', 'b'] }],
       ['Sure:\n```json\n{"a": {"b": 1}\n```', { a: { b: 1 } }],
       ['[{"a": 1}, {"b": 2}', [{ a: 1 }, { b: 2 }]],
       ['{tool: take_order, args: {item: ale}', { tool: 'take_order', args: { item: 'ale' } }],
     ])('%j', (text, value) => {
-      expect(extractJson(text)).toMatchObject({ value, complete: false, start: text.indexOf(text[0] === 'S' ? '{' : text[0]) });
+      expect(extractJson(text)).toMatchObject({
+        value,
+        complete: false,
+        start: text.indexOf(text[0] === 'S' ? '{' : text[0]),
+      });
     });
 
     it('still skips prose in brackets or braces before the JSON', () => {

@@ -40,7 +40,10 @@ describe('parseLenient: sloppy syntax', () => {
     ['{action: "respond", arguments: {}}', { action: 'respond', arguments: {} }],
     ['{"a": [1, 2,], "b": 3,}', { a: [1, 2], b: 3 }],
     ['{// line comment\n"a": /* block */ 1 // after\n}', { a: 1 }],
-    ['{a: True, b: False, c: None, d: nil, e: null, f: undefined, g: TRUE}', { a: true, b: false, c: null, d: null, e: null, f: null, g: true }],
+    [
+      '{a: True, b: False, c: None, d: nil, e: null, f: undefined, g: TRUE}',
+      { a: true, b: false, c: null, d: null, e: null, f: null, g: true },
+    ],
     ['{action: respond}', { action: 'respond' }],
     ['{"a" = 1, b = "x"}', { a: 1, b: 'x' }],
     ['{"a": +5, "b": +1.5}', { a: 5, b: 1.5 }],

@@ -10,12 +10,18 @@ import { trimEnd } from '../../src/core/prompt/text-cleanup';
 const LABELS = ['User', 'Assistant'];
 
 test('a tool name with 20,000 spaces inside is not a call to that tool', () => {
-  const env = parseEnvelope(`{"tool": "take${' '.repeat(20_000)}order", "args": {}}`, { toolNames: ['take_order'], allowRespond: true });
+  const env = parseEnvelope(`{"tool": "take${' '.repeat(20_000)}order", "args": {}}`, {
+    toolNames: ['take_order'],
+    allowRespond: true,
+  });
   expect(env.kind).toBe('invalid');
 });
 
 test('a name padded at both ends is still found', () => {
-  const env = parseEnvelope(`{"tool": "  \`take_order\`  ", "args": {}}`, { toolNames: ['take_order'], allowRespond: true });
+  const env = parseEnvelope(`{"tool": "  \`take_order\`  ", "args": {}}`, {
+    toolNames: ['take_order'],
+    allowRespond: true,
+  });
   expect(env).toMatchObject({ kind: 'call', tool: 'take_order' });
 });
 

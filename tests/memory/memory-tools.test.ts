@@ -19,7 +19,15 @@ async function run(tool: AgentTool, args: Record<string, unknown>): Promise<stri
   return ToolOutput.render(ToolOutput.of(value));
 }
 
-function setup(options: { facts?: boolean; relationship?: boolean; maxRelationshipChange?: number; maxFacts?: number; memory?: NPCMemory } = {}) {
+function setup(
+  options: {
+    facts?: boolean;
+    relationship?: boolean;
+    maxRelationshipChange?: number;
+    maxFacts?: number;
+    memory?: NPCMemory;
+  } = {},
+) {
   const memory = options.memory ?? new NPCMemory();
   const stage = new MemoryStage({ maxFacts: options.maxFacts });
   const tools = memoryTools(stage, () => memory.snapshot(), {
@@ -85,7 +93,9 @@ describe('memoryTools', () => {
 
   test('change_relationship stages and reports the attitude after the change', async () => {
     const { change, memory, stage } = setup({ memory: new NPCMemory({ relationship: 15 }) });
-    expect(await run(change, { reason: 'gave me a gift', delta: 8 })).toBe('You now feel friendly toward the player (23).');
+    expect(await run(change, { reason: 'gave me a gift', delta: 8 })).toBe(
+      'You now feel friendly toward the player (23).',
+    );
     expect(memory.relationship).toBe(15);
     expect(stage.relationshipChanges).toEqual([{ reason: 'gave me a gift', delta: 8 }]);
     expect(await run(change, { reason: 'more', delta: '+4' })).toBe('You now feel friendly toward the player (27).');
@@ -93,8 +103,12 @@ describe('memoryTools', () => {
 
   test('change_relationship clamps an overshoot instead of failing', async () => {
     const { change, stage } = setup();
-    expect(await run(change, { reason: 'saved my life', delta: 50 })).toBe('You now feel neutral toward the player (10).');
-    expect(await run(change, { reason: 'insulted me', delta: -999 })).toBe('You now feel neutral toward the player (0).');
+    expect(await run(change, { reason: 'saved my life', delta: 50 })).toBe(
+      'You now feel neutral toward the player (10).',
+    );
+    expect(await run(change, { reason: 'insulted me', delta: -999 })).toBe(
+      'You now feel neutral toward the player (0).',
+    );
     expect(stage.relationshipChanges.map((c) => c.delta)).toEqual([10, -10]);
   });
 
@@ -156,17 +170,32 @@ describe('MemoryStage', () => {
 
 describe('parseMemoryToolSelection', () => {
   test.each([
-    [true, true, true], [false, false, false], [undefined, false, false], [null, false, false],
-    ['all', true, true], ['none', false, false], ['remember_fact', true, false], ['rememberFact', true, false],
-    ['change_relationship', false, true], ['changeRelationship', false, true], [['rememberFact', 'change_relationship'], true, true],
-    [0, false, false], [1, true, false], [2, false, true], [3, true, true], [{ facts: true }, true, false],
+    [true, true, true],
+    [false, false, false],
+    [undefined, false, false],
+    [null, false, false],
+    ['all', true, true],
+    ['none', false, false],
+    ['remember_fact', true, false],
+    ['rememberFact', true, false],
+    ['change_relationship', false, true],
+    ['changeRelationship', false, true],
+    [['rememberFact', 'change_relationship'], true, true],
+    [0, false, false],
+    [1, true, false],
+    [2, false, true],
+    [3, true, true],
+    [{ facts: true }, true, false],
     [{ relationship: true, facts: false }, false, true],
   ])('%j', (value, facts, relationship) => {
     expect(parseMemoryToolSelection(value)).toEqual({ facts, relationship });
   });
 
-  test.each([[4], [-1], [1.5], ['some'], [['all', 3]], [{ facts: 'yes' }], [{ other: true }]])('rejects %j', (value) => {
-    expect(() => parseMemoryToolSelection(value)).toThrow(AgentError);
-    expect(() => parseMemoryToolSelection(value)).toThrow('memoryTools: expected');
-  });
+  test.each([[4], [-1], [1.5], ['some'], [['all', 3]], [{ facts: 'yes' }], [{ other: true }]])(
+    'rejects %j',
+    (value) => {
+      expect(() => parseMemoryToolSelection(value)).toThrow(AgentError);
+      expect(() => parseMemoryToolSelection(value)).toThrow('memoryTools: expected');
+    },
+  );
 });

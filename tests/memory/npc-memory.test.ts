@@ -14,7 +14,7 @@ describe('facts', () => {
     const memory = new NPCMemory();
     expect(memory.remember("The player's name is Sam.")).toBe(true);
     expect(memory.remember("the player's name is sam")).toBe(false);
-    expect(memory.remember('  THE PLAYER\'S   NAME IS SAM!! ')).toBe(false);
+    expect(memory.remember("  THE PLAYER'S   NAME IS SAM!! ")).toBe(false);
     expect(memory.remember('The players name is Sam')).toBe(true); // a different word ("players")
     expect(memory.facts).toEqual(["The player's name is Sam.", 'The players name is Sam']);
   });
@@ -67,8 +67,17 @@ describe('relationship', () => {
   });
 
   test.each([
-    [-100, 'hostile'], [-61, 'hostile'], [-60, 'unfriendly'], [-21, 'unfriendly'], [-20, 'neutral'],
-    [0, 'neutral'], [20, 'neutral'], [21, 'friendly'], [60, 'friendly'], [61, 'trusting'], [100, 'trusting'],
+    [-100, 'hostile'],
+    [-61, 'hostile'],
+    [-60, 'unfriendly'],
+    [-21, 'unfriendly'],
+    [-20, 'neutral'],
+    [0, 'neutral'],
+    [20, 'neutral'],
+    [21, 'friendly'],
+    [60, 'friendly'],
+    [61, 'trusting'],
+    [100, 'trusting'],
   ])('attitude(%i) is %s', (value, expected) => {
     expect(attitude(value)).toBe(expected);
   });
@@ -90,7 +99,11 @@ describe('state', () => {
   test('parseMemoryState fills missing keys, clamps and de-duplicates', () => {
     expect(parseMemoryState(undefined)).toEqual(emptyMemory());
     expect(parseMemoryState({})).toEqual(emptyMemory());
-    expect(parseMemoryState({ facts: ['a', 'A.', ' '], relationship: 300, summary: ' s ' })).toEqual({ facts: ['a'], relationship: 100, summary: 's' });
+    expect(parseMemoryState({ facts: ['a', 'A.', ' '], relationship: 300, summary: ' s ' })).toEqual({
+      facts: ['a'],
+      relationship: 100,
+      summary: 's',
+    });
   });
 
   test.each([
@@ -123,7 +136,11 @@ describe('renderMemoryNote', () => {
 
   test('all lines, in order', () => {
     const note = renderMemoryNote(
-      { facts: ["The player's name is Sam.", 'Sam owes 5 gold'], relationship: 65, summary: 'Sam asked about  the road.' },
+      {
+        facts: ["The player's name is Sam.", 'Sam owes 5 gold'],
+        relationship: 65,
+        summary: 'Sam asked about  the road.',
+      },
       { showRelationship: true, secretsUnlocked: ['she hides smugglers in the cellar'] },
     );
     expect(note.split('\n')).toEqual([
@@ -136,7 +153,9 @@ describe('renderMemoryNote', () => {
   });
 
   test('the relationship line only when asked for, even at 0', () => {
-    expect(renderMemoryNote(emptyMemory(), { showRelationship: true })).toBe('Memory:\nYou feel neutral toward the player (0 on -100..100).');
+    expect(renderMemoryNote(emptyMemory(), { showRelationship: true })).toBe(
+      'Memory:\nYou feel neutral toward the player (0 on -100..100).',
+    );
     expect(renderMemoryNote({ facts: [], relationship: -70, summary: '' }, { showRelationship: false })).toBe('');
   });
 
@@ -147,6 +166,8 @@ describe('renderMemoryNote', () => {
   });
 
   test('facts only', () => {
-    expect(renderMemoryNote({ facts: ['likes ale'], relationship: 0, summary: '' }, { showRelationship: false })).toBe('Memory:\nYou remember: likes ale.');
+    expect(renderMemoryNote({ facts: ['likes ale'], relationship: 0, summary: '' }, { showRelationship: false })).toBe(
+      'Memory:\nYou remember: likes ale.',
+    );
   });
 });

@@ -7,13 +7,26 @@
  */
 import { AgentError, Canceller, ChromePromptModel, generateText, type ModelAvailability } from '../../src';
 import { createPromptApiStandIn, type BrainInput, type StandInControl } from '../support/prompt-api-stand-in';
-import { Observed, SCENARIO_NAMES, keywordBrain, keywordModel, rulesFor, runScenario, type ScenarioName, type ScenarioOutcome } from '../support/chrome-scenarios';
+import {
+  Observed,
+  SCENARIO_NAMES,
+  keywordBrain,
+  keywordModel,
+  rulesFor,
+  runScenario,
+  type ScenarioName,
+  type ScenarioOutcome,
+} from '../support/chrome-scenarios';
 
 const params = new URLSearchParams(location.search);
 let brain: (input: BrainInput) => string | Promise<string> = () => 'Hello from the stand-in.';
 let control: StandInControl | undefined;
 if (params.get('standin') === '1') {
-  const made = createPromptApiStandIn({ availability: (params.get('availability') as 'available' | null) ?? 'available', brain: (i) => brain(i), chunkChars: 4 });
+  const made = createPromptApiStandIn({
+    availability: (params.get('availability') as 'available' | null) ?? 'available',
+    brain: (i) => brain(i),
+    chunkChars: 4,
+  });
   control = made.control;
   (globalThis as { LanguageModel?: unknown }).LanguageModel = made.api;
 }
@@ -25,16 +38,24 @@ const model = new ChromePromptModel();
 if (params.get('downloadAtLoad') === '1') {
   downloads.atLoad = `activation=${String(navigator.userActivation?.hasBeenActive)}`;
   model.download().then(
-    () => { downloads.atLoad += ' done'; },
-    (e: unknown) => { downloads.atLoad += ` ${AgentError.from(e).code}: ${AgentError.from(e).message}`; },
+    () => {
+      downloads.atLoad += ' done';
+    },
+    (e: unknown) => {
+      downloads.atLoad += ` ${AgentError.from(e).code}: ${AgentError.from(e).message}`;
+    },
   );
 }
 
 // The download button: its click is the user gesture Chrome needs while the model is downloadable.
 document.getElementById('download')?.addEventListener('click', () => {
   model.download({ onProgress: (p) => downloads.progress.push(p.fraction) }).then(
-    () => { downloads.result = 'done'; },
-    (e: unknown) => { downloads.result = `${AgentError.from(e).code}: ${AgentError.from(e).message}`; },
+    () => {
+      downloads.result = 'done';
+    },
+    (e: unknown) => {
+      downloads.result = `${AgentError.from(e).code}: ${AgentError.from(e).message}`;
+    },
   );
 });
 
@@ -48,14 +69,28 @@ const api = {
   downloads,
   hasPromptApi: () => ChromePromptModel.isSupported(),
   availability: (): Promise<ModelAvailability> => model.availability(),
-  download: () => model.download().then(() => 'done', (e: unknown) => errorOf(e)),
-  async generate(request: Parameters<ChromePromptModel['generate']>[0], abortAfterChunks?: number): Promise<{ chunks: string[]; text?: string; finishReason?: string; usage?: unknown; error?: { code: string; message: string } }> {
+  download: () =>
+    model.download().then(
+      () => 'done',
+      (e: unknown) => errorOf(e),
+    ),
+  async generate(
+    request: Parameters<ChromePromptModel['generate']>[0],
+    abortAfterChunks?: number,
+  ): Promise<{
+    chunks: string[];
+    text?: string;
+    finishReason?: string;
+    usage?: unknown;
+    error?: { code: string; message: string };
+  }> {
     const chunks: string[] = [];
     const c = new Canceller();
     try {
       for await (const chunk of model.generate(request, c.signal)) {
         chunks.push(chunk.text);
-        if (chunk.finishReason) return { chunks, text: chunk.text, finishReason: chunk.finishReason, usage: chunk.usage };
+        if (chunk.finishReason)
+          return { chunks, text: chunk.text, finishReason: chunk.finishReason, usage: chunk.usage };
         if (abortAfterChunks !== undefined && chunks.length >= abortAfterChunks) c.abort();
       }
       return { chunks };
@@ -64,7 +99,11 @@ const api = {
     }
   },
   countTokens: (text: string) => model.countTokens(text),
-  text: (request: Parameters<ChromePromptModel['generate']>[0]) => generateText(model, request).then((r) => r.text, (e: unknown) => errorOf(e)),
+  text: (request: Parameters<ChromePromptModel['generate']>[0]) =>
+    generateText(model, request).then(
+      (r) => r.text,
+      (e: unknown) => errorOf(e),
+    ),
   /** Runs the four scenarios; on the stand-in, checks that every prompt reached the browser exactly as the core laid it out. */
   /** The same scenarios on the keyword stand-in directly: what a backend's turns are compared with. */
   async reference(names: ScenarioName[] = SCENARIO_NAMES): Promise<ScenarioOutcome[]> {
@@ -72,7 +111,9 @@ const api = {
     for (const name of names) out.push(await runScenario(name, new Observed(keywordModel(name))));
     return out;
   },
-  async scenarios(names: ScenarioName[] = SCENARIO_NAMES): Promise<Array<ScenarioOutcome | { name: string; error: { code: string; message: string } }>> {
+  async scenarios(
+    names: ScenarioName[] = SCENARIO_NAMES,
+  ): Promise<Array<ScenarioOutcome | { name: string; error: { code: string; message: string } }>> {
     const out: Array<ScenarioOutcome | { name: string; error: { code: string; message: string } }> = [];
     for (const name of names) {
       const observed = new Observed(new ChromePromptModel());

@@ -28,7 +28,8 @@ let bundle = '';
 let browser: Browser;
 const pageErrors: string[] = [];
 
-const PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>ChromePromptModel</title></head><body><button id="download">Download the model</button><script src="/page.js"></script></body></html>';
+const PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>ChromePromptModel</title></head><body><button id="download">Download the model</button><script src="/page.js"></script></body></html>';
 
 function frame(src: string, allow: boolean): string {
   return `<!doctype html><html><body><iframe id="game" src="${src}"${allow ? ' allow="language-model"' : ''}></iframe></body></html>`;
@@ -46,12 +47,33 @@ type T = {
   OamChromeTest: {
     availability(): Promise<unknown>;
     download(): Promise<unknown>;
-    generate(r: object, abortAfter?: number): Promise<{ chunks: string[]; text?: string; finishReason?: string; usage?: { inputTokens: number; cachedInputTokens: number }; error?: { code: string; message: string } }>;
+    generate(
+      r: object,
+      abortAfter?: number,
+    ): Promise<{
+      chunks: string[];
+      text?: string;
+      finishReason?: string;
+      usage?: { inputTokens: number; cachedInputTokens: number };
+      error?: { code: string; message: string };
+    }>;
     text(r: object): Promise<unknown>;
     countTokens(t: string): Promise<number | null>;
     scenarios(): Promise<Array<Record<string, unknown>>>;
     reference(): Promise<Array<Record<string, unknown>>>;
-    control(): { log: { creates: Array<{ initialPrompts: unknown }>; clones: number; prompts: Array<{ constraint?: unknown }>; progress: number[] }; failNext: unknown; availability: string; live(): number } | undefined;
+    control():
+      | {
+          log: {
+            creates: Array<{ initialPrompts: unknown }>;
+            clones: number;
+            prompts: Array<{ constraint?: unknown }>;
+            progress: number[];
+          };
+          failNext: unknown;
+          availability: string;
+          live(): number;
+        }
+      | undefined;
     downloads: { progress: number[]; result?: string; atLoad?: string };
     hasPromptApi(): boolean;
   };
@@ -60,15 +82,27 @@ type T = {
 beforeAll(async () => {
   const out = await build({
     entryPoints: [join(ROOT, 'tests/models/chrome-prompt-page.ts')],
-    bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'warning',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'warning',
   });
   bundle = out.outputFiles[0].text;
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const send = (type: string, body: string) => { res.writeHead(200, { 'content-type': type }); res.end(body); };
+    const send = (type: string, body: string) => {
+      res.writeHead(200, { 'content-type': type });
+      res.end(body);
+    };
     if (url.pathname === '/page.js') return send('text/javascript', bundle);
     if (url.pathname === '/page.html') return send('text/html', PAGE);
-    if (url.pathname === '/frame.html') return send('text/html', frame(`http://localhost:${port}/page.html?standin=1`, url.searchParams.get('allow') === '1'));
+    if (url.pathname === '/frame.html')
+      return send(
+        'text/html',
+        frame(`http://localhost:${port}/page.html?standin=1`, url.searchParams.get('allow') === '1'),
+      );
     res.writeHead(404);
     res.end();
   });
@@ -78,7 +112,9 @@ beforeAll(async () => {
   if (REAL) {
     // Chrome's built-in model needs Google Chrome (not Debian's Chromium) and a GPU or enough RAM.
     options.executablePath = process.env.CHROME_PATH || options.executablePath;
-    options.args = (options.args ?? []).filter((a) => a !== '--headless' && a !== '--disable-gpu' && a !== '--disable-component-update');
+    options.args = (options.args ?? []).filter(
+      (a) => a !== '--headless' && a !== '--disable-gpu' && a !== '--disable-component-update',
+    );
     options.headless = false;
   }
   browser = await chromium.launch(options);
@@ -93,17 +129,35 @@ afterEach(() => {
   expect(pageErrors).toEqual([]);
 });
 
-(REAL ? describe.skip : describe)('on the Prompt API stand-in (not Chrome\'s model)', () => {
-  test('Chromium\'s own LanguageModel (no model behind it): the spec\'s current names, unavailable, and each call says so', async () => {
+(REAL ? describe.skip : describe)("on the Prompt API stand-in (not Chrome's model)", () => {
+  test("Chromium's own LanguageModel (no model behind it): the spec's current names, unavailable, and each call says so", async () => {
     // Debian's Chromium 156 exposes the real Prompt API on a secure page but has no model service.
     const page = await open('');
-    const members = await page.evaluate(() => Object.getOwnPropertyNames((globalThis as unknown as { LanguageModel: { prototype: object } }).LanguageModel.prototype));
+    const members = await page.evaluate(() =>
+      Object.getOwnPropertyNames(
+        (globalThis as unknown as { LanguageModel: { prototype: object } }).LanguageModel.prototype,
+      ),
+    );
     console.log('[chromium] LanguageModel.prototype:', members.join(', '));
-    expect(members).toEqual(expect.arrayContaining(['contextUsage', 'contextWindow', 'measureContextUsage', 'oncontextoverflow', 'clone', 'destroy', 'promptStreaming']));
+    expect(members).toEqual(
+      expect.arrayContaining([
+        'contextUsage',
+        'contextWindow',
+        'measureContextUsage',
+        'oncontextoverflow',
+        'clone',
+        'destroy',
+        'promptStreaming',
+      ]),
+    );
     expect(members).not.toContain('inputQuota'); // the deprecated names are gone from web pages
     expect(await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.hasPromptApi())).toBe(true);
-    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
-    const r = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.generate({ kind: 'text', prompt: 'hi' }));
+    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toMatchObject(
+      { status: 'unavailable', reason: 'device_not_eligible' },
+    );
+    const r = await page.evaluate(() =>
+      (globalThis as unknown as T).OamChromeTest.generate({ kind: 'text', prompt: 'hi' }),
+    );
     expect(r.error?.code).toBe('model_unavailable');
     expect(r.error?.message).toMatch(/22 GB/);
     const d = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.download());
@@ -114,22 +168,33 @@ afterEach(() => {
 
   test('downloadable: refused before a user gesture (with what to do), downloaded from a click with progress', async () => {
     const page = await open('standin=1&availability=downloadable&downloadAtLoad=1');
-    await page.waitForFunction(() => / (model_unavailable|done)/.test((globalThis as unknown as T).OamChromeTest.downloads.atLoad ?? ''));
+    await page.waitForFunction(() =>
+      / (model_unavailable|done)/.test((globalThis as unknown as T).OamChromeTest.downloads.atLoad ?? ''),
+    );
     const atLoad = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads.atLoad);
     expect(atLoad).toMatch(/^activation=false model_unavailable: .*click, tap or key handler/);
-    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toEqual({ status: 'downloadable' });
+    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toEqual({
+      status: 'downloadable',
+    });
     await page.click('#download');
     await page.waitForFunction(() => (globalThis as unknown as T).OamChromeTest.downloads.result !== undefined);
     const d = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads);
     expect(d.result).toBe('done');
     expect(d.progress).toEqual([0, 0.25, 0.5, 0.75, 1]);
-    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toEqual({ status: 'available' });
+    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toEqual({
+      status: 'available',
+    });
     await page.close();
   });
 
-  test('streaming: cumulative chunks, the prefix as the base session\'s system prompt, one clone per request, usage', async () => {
+  test("streaming: cumulative chunks, the prefix as the base session's system prompt, one clone per request, usage", async () => {
     const page = await open('standin=1');
-    const request = { kind: 'respond', systemInstruction: 'You are Mira.', promptPrefix: 'RULES\n', prompt: 'Guest: Hello!\nMira:' };
+    const request = {
+      kind: 'respond',
+      systemInstruction: 'You are Mira.',
+      promptPrefix: 'RULES\n',
+      prompt: 'Guest: Hello!\nMira:',
+    };
     const r = await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), request);
     expect(r.error).toBeUndefined();
     expect(r.text).toBe('Hello from the stand-in.');
@@ -137,23 +202,44 @@ afterEach(() => {
     for (let i = 1; i < r.chunks.length; i++) expect(r.chunks[i].startsWith(r.chunks[i - 1])).toBe(true);
     expect(r.finishReason).toBe('stop');
     expect(r.usage?.cachedInputTokens).toBeGreaterThan(0);
-    await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), { ...request, prompt: 'Guest: Bye!\nMira:' });
-    const log = await page.evaluate(() => { const c = (globalThis as unknown as T).OamChromeTest.control(); return c && { creates: c.log.creates, clones: c.log.clones, live: c.live() }; });
-    expect(log?.creates.map((c) => c.initialPrompts)).toEqual([[{ role: 'system', content: 'You are Mira.\n\nRULES\n' }]]);
+    await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), {
+      ...request,
+      prompt: 'Guest: Bye!\nMira:',
+    });
+    const log = await page.evaluate(() => {
+      const c = (globalThis as unknown as T).OamChromeTest.control();
+      return c && { creates: c.log.creates, clones: c.log.clones, live: c.live() };
+    });
+    expect(log?.creates.map((c) => c.initialPrompts)).toEqual([
+      [{ role: 'system', content: 'You are Mira.\n\nRULES\n' }],
+    ]);
     expect(log?.clones).toBe(2);
     expect(log?.live).toBe(1);
-    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.countTokens('abcdefgh'))).resolves.toBe(6);
+    await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.countTokens('abcdefgh'))).resolves.toBe(
+      6,
+    );
     await page.close();
   });
 
   test('responseConstraint honoured; an unmet one, an unsupported schema; abort mid-stream', async () => {
     const page = await open('standin=1');
     const schema = { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] };
-    const unmet = await page.evaluate((s) => (globalThis as unknown as T).OamChromeTest.text({ kind: 'structured', prompt: 'x', responseSchema: s }), schema);
+    const unmet = await page.evaluate(
+      (s) => (globalThis as unknown as T).OamChromeTest.text({ kind: 'structured', prompt: 'x', responseSchema: s }),
+      schema,
+    );
     expect(unmet).toMatchObject({ code: 'generation_failed' }); // the stand-in's default answer is not JSON: never let through
-    const unsupported = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.text({ kind: 'structured', prompt: 'x', responseSchema: { $ref: '#/x' } }));
+    const unsupported = await page.evaluate(() =>
+      (globalThis as unknown as T).OamChromeTest.text({
+        kind: 'structured',
+        prompt: 'x',
+        responseSchema: { $ref: '#/x' },
+      }),
+    );
     expect(unsupported).toMatchObject({ code: 'invalid_schema' });
-    const aborted = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.generate({ kind: 'respond', prompt: 'x' }, 2));
+    const aborted = await page.evaluate(() =>
+      (globalThis as unknown as T).OamChromeTest.generate({ kind: 'respond', prompt: 'x' }, 2),
+    );
     expect(aborted.error?.code).toBe('cancelled');
     expect(aborted.chunks).toHaveLength(2);
     await page.waitForFunction(() => (globalThis as unknown as T).OamChromeTest.control()?.live() === 1);
@@ -170,18 +256,24 @@ afterEach(() => {
     ['midstream', 'UnknownError', 'generation_failed'],
   ])('a real DOMException %s %s → %s', async (stage, name, code) => {
     const page = await open('standin=1');
-    const r = await page.evaluate(([s, n]) => {
-      const t = (globalThis as unknown as T).OamChromeTest;
-      (t.control() as { failNext: unknown }).failNext = { stage: s, name: n };
-      return t.generate({ kind: 'respond', prompt: 'x' });
-    }, [stage, name]);
+    const r = await page.evaluate(
+      ([s, n]) => {
+        const t = (globalThis as unknown as T).OamChromeTest;
+        (t.control() as { failNext: unknown }).failNext = { stage: s, name: n };
+        return t.generate({ kind: 'respond', prompt: 'x' });
+      },
+      [stage, name],
+    );
     expect(r.error?.code).toBe(code);
     expect(r.error?.message.length).toBeGreaterThan(30);
     await page.close();
   });
 
   test('a cross-origin iframe without allow="language-model": unavailable with the fix; with it: available', async () => {
-    for (const [allow, expected] of [['0', { status: 'unavailable', reason: 'permissions_policy' }], ['1', { status: 'available' }]] as const) {
+    for (const [allow, expected] of [
+      ['0', { status: 'unavailable', reason: 'permissions_policy' }],
+      ['1', { status: 'available' }],
+    ] as const) {
       const page = await browser.newPage();
       page.on('pageerror', (e) => pageErrors.push(e.message));
       await page.goto(`http://127.0.0.1:${port}/frame.html?allow=${allow}`);
@@ -207,12 +299,27 @@ afterEach(() => {
     expect(outcomes.map((o) => o.error ?? null)).toEqual([null, null, null, null]);
     const [npc, tool, decision, content] = outcomes;
     expect(npc).toMatchObject({ name: 'NPC turn', text: 'Welcome in! Sit anywhere you like.' });
-    expect(tool).toMatchObject({ name: 'tool turn', text: 'Two ales, six gold. Enjoy!', tools: ['take_order'], world: 14 });
+    expect(tool).toMatchObject({
+      name: 'tool turn',
+      text: 'Two ales, six gold. Enjoy!',
+      tools: ['take_order'],
+      world: 14,
+    });
     expect(decision).toMatchObject({ name: 'decision', text: 'warn' });
-    expect(JSON.parse(content.text as string)).toEqual({ name: 'Lantern of the Crooked Inn', rarity: 'rare', value: 40 });
+    expect(JSON.parse(content.text as string)).toEqual({
+      name: 'Lantern of the Crooked Inn',
+      rarity: 'rare',
+      value: 40,
+    });
     // The same turns as on the keyword stand-in directly: same calls, repairs and tool calls.
     const reference = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.reference());
-    const shape = (o: Record<string, unknown>) => ({ name: o.name, text: o.text, modelCalls: o.modelCalls, repairs: o.repairs, tools: o.tools });
+    const shape = (o: Record<string, unknown>) => ({
+      name: o.name,
+      text: o.text,
+      modelCalls: o.modelCalls,
+      repairs: o.repairs,
+      tools: o.tools,
+    });
     expect(outcomes.map(shape)).toEqual(reference.map(shape));
     for (const o of outcomes) {
       const steps = o.steps as Array<{ inputTokens: number; cachedInputTokens: number }>;
@@ -223,7 +330,7 @@ afterEach(() => {
   });
 });
 
-(REAL ? describe : describe.skip)('on Chrome\'s real built-in model (OAM_CHROME_NANO=1)', () => {
+(REAL ? describe : describe.skip)("on Chrome's real built-in model (OAM_CHROME_NANO=1)", () => {
   test('availability, then the four scenarios; prints what it saw', async () => {
     const page = await open('');
     const has = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.hasPromptApi());
@@ -232,12 +339,39 @@ afterEach(() => {
     expect(has).toBe(true);
     if ((availability as { status: string }).status === 'downloadable') {
       await page.click('#download'); // the user gesture
-      await page.waitForFunction(() => (globalThis as unknown as T).OamChromeTest.downloads.result !== undefined, undefined, { timeout: 0 });
-      console.log('[chrome-nano] download:', JSON.stringify(await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads)));
+      await page.waitForFunction(
+        () => (globalThis as unknown as T).OamChromeTest.downloads.result !== undefined,
+        undefined,
+        { timeout: 0 },
+      );
+      console.log(
+        '[chrome-nano] download:',
+        JSON.stringify(await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads)),
+      );
     }
-    const stream = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.generate({ kind: 'text', systemInstruction: 'Answer in one short sentence.', prompt: 'Say hello to a traveller.' }));
-    console.log('[chrome-nano] stream:', stream.chunks.length, 'chunks, text:', JSON.stringify(stream.text), 'usage:', JSON.stringify(stream.usage), stream.error ? `error: ${JSON.stringify(stream.error)}` : '');
-    const constrained = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.text({ kind: 'structured', prompt: 'Name one fruit.', responseSchema: { type: 'object', properties: { fruit: { type: 'string' } }, required: ['fruit'] } }));
+    const stream = await page.evaluate(() =>
+      (globalThis as unknown as T).OamChromeTest.generate({
+        kind: 'text',
+        systemInstruction: 'Answer in one short sentence.',
+        prompt: 'Say hello to a traveller.',
+      }),
+    );
+    console.log(
+      '[chrome-nano] stream:',
+      stream.chunks.length,
+      'chunks, text:',
+      JSON.stringify(stream.text),
+      'usage:',
+      JSON.stringify(stream.usage),
+      stream.error ? `error: ${JSON.stringify(stream.error)}` : '',
+    );
+    const constrained = await page.evaluate(() =>
+      (globalThis as unknown as T).OamChromeTest.text({
+        kind: 'structured',
+        prompt: 'Name one fruit.',
+        responseSchema: { type: 'object', properties: { fruit: { type: 'string' } }, required: ['fruit'] },
+      }),
+    );
     console.log('[chrome-nano] constrained:', JSON.stringify(constrained));
     const outcomes = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.scenarios());
     for (const o of outcomes) console.log('[chrome-nano] scenario:', JSON.stringify(o));

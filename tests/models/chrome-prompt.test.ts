@@ -4,18 +4,32 @@
  * the spec's interface). The same backend runs in headless Chromium in
  * chrome-prompt.browser.test.ts.
  */
-import { AgentError, Canceller, ChromePromptModel, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
+import {
+  AgentError,
+  Canceller,
+  ChromePromptModel,
+  generateText,
+  type GenerationChunk,
+  type GenerationRequest,
+} from '../../src';
 import { samplingModeFor } from '../../src/models/chrome-prompt';
 import { createPromptApiStandIn, type StandInOptions } from '../support/prompt-api-stand-in';
 import type { PromptApi } from '../../src/models/chrome-prompt';
 
-function setup(options: StandInOptions = {}, modelOptions: Partial<ConstructorParameters<typeof ChromePromptModel>[0]> = {}) {
+function setup(
+  options: StandInOptions = {},
+  modelOptions: Partial<ConstructorParameters<typeof ChromePromptModel>[0]> = {},
+) {
   const { api, control } = createPromptApiStandIn(options);
   const model = new ChromePromptModel({ api: api as PromptApi, ...modelOptions });
   return { model, control };
 }
 
-async function collect(model: ChromePromptModel, request: GenerationRequest, signal?: Canceller['signal']): Promise<GenerationChunk[]> {
+async function collect(
+  model: ChromePromptModel,
+  request: GenerationRequest,
+  signal?: Canceller['signal'],
+): Promise<GenerationChunk[]> {
   const chunks: GenerationChunk[] = [];
   for await (const c of model.generate(request, signal)) chunks.push(c);
   return chunks;
@@ -31,7 +45,12 @@ async function failure(p: Promise<unknown>): Promise<AgentError> {
   throw new Error('expected a failure');
 }
 
-const REQUEST: GenerationRequest = { kind: 'respond', systemInstruction: 'You are Mira.', promptPrefix: 'TOOLS: none\n', prompt: 'Guest: Hello!\nMira:' };
+const REQUEST: GenerationRequest = {
+  kind: 'respond',
+  systemInstruction: 'You are Mira.',
+  promptPrefix: 'TOOLS: none\n',
+  prompt: 'Guest: Hello!\nMira:',
+};
 
 describe('availability', () => {
   test('no Prompt API in this runtime: unavailable, and generate() says so (load never needs it)', async () => {
@@ -114,11 +133,16 @@ describe('download', () => {
 });
 
 describe('generate', () => {
-  test('the stable prefix is the base session\'s system prompt; each request clones it; chunks are cumulative', async () => {
+  test("the stable prefix is the base session's system prompt; each request clones it; chunks are cumulative", async () => {
     const { model, control } = setup({ brain: () => 'Well met, traveller!' });
     const chunks = await collect(model, REQUEST);
-    expect(control.log.creates[0].initialPrompts).toEqual([{ role: 'system', content: 'You are Mira.\n\nTOOLS: none\n' }]);
-    expect(control.log.prompts[0]).toMatchObject({ input: 'Guest: Hello!\nMira:', system: 'You are Mira.\n\nTOOLS: none\n' });
+    expect(control.log.creates[0].initialPrompts).toEqual([
+      { role: 'system', content: 'You are Mira.\n\nTOOLS: none\n' },
+    ]);
+    expect(control.log.prompts[0]).toMatchObject({
+      input: 'Guest: Hello!\nMira:',
+      system: 'You are Mira.\n\nTOOLS: none\n',
+    });
     expect(chunks.map((c) => c.delta).join('')).toBe('Well met, traveller!');
     for (const c of chunks) expect('Well met, traveller!'.startsWith(c.text)).toBe(true);
     const last = chunks[chunks.length - 1];
@@ -146,8 +170,14 @@ describe('generate', () => {
     expect(control.live()).toBe(0);
   });
 
-  test('temperature → samplingMode (part of the base\'s key); topK and seed are not sent', async () => {
-    expect([0, 0.3, 0.7, 1.1, 2].map((t) => samplingModeFor(t))).toEqual(['most-predictable', 'predictable', 'balanced', 'creative', 'most-creative']);
+  test("temperature → samplingMode (part of the base's key); topK and seed are not sent", async () => {
+    expect([0, 0.3, 0.7, 1.1, 2].map((t) => samplingModeFor(t))).toEqual([
+      'most-predictable',
+      'predictable',
+      'balanced',
+      'creative',
+      'most-creative',
+    ]);
     const { model, control } = setup();
     await generateText(model, { ...REQUEST, temperature: 0.1, topK: 3, seed: 7 });
     await generateText(model, { ...REQUEST, temperature: 1.2 });
@@ -157,7 +187,11 @@ describe('generate', () => {
   });
 
   test('responseSchema becomes responseConstraint and the answer matches it', async () => {
-    const schema = { type: 'object', properties: { choice: { type: 'string', enum: ['warn', 'attack'] } }, required: ['choice'] };
+    const schema = {
+      type: 'object',
+      properties: { choice: { type: 'string', enum: ['warn', 'attack'] } },
+      required: ['choice'],
+    };
     const { model, control } = setup({ brain: (i) => (i.constraint ? '{"choice":"warn"}' : 'I think: warn') });
     const r = await generateText(model, { kind: 'decide', prompt: 'Decide.', responseSchema: schema });
     expect(JSON.parse(r.text)).toEqual({ choice: 'warn' });
@@ -176,20 +210,36 @@ describe('generate', () => {
     const without = await generateText(off.model, { kind: 'structured', prompt: 'x', responseSchema: schema });
     expect(off.control.log.prompts[0].omitted).toBe(true);
     expect(on.control.log.prompts[0].omitted).toBeUndefined();
-    expect((withSchema.usage?.inputTokens ?? 0) - (without.usage?.inputTokens ?? 0)).toBe(Math.ceil(JSON.stringify(schema).length / 4) + 4);
+    expect((withSchema.usage?.inputTokens ?? 0) - (without.usage?.inputTokens ?? 0)).toBe(
+      Math.ceil(JSON.stringify(schema).length / 4) + 4,
+    );
   });
 
   test('a constraint the model cannot meet, an unsupported schema, a schema that is not an object', async () => {
     const { model } = setup({ brain: () => 'not json' });
-    expect((await failure(generateText(model, { kind: 'structured', prompt: 'x', responseSchema: { type: 'object' } }))).code).toBe('generation_failed');
-    const ref = await failure(generateText(model, { kind: 'structured', prompt: 'x', responseSchema: { $ref: '#/a' } }));
+    expect(
+      (await failure(generateText(model, { kind: 'structured', prompt: 'x', responseSchema: { type: 'object' } })))
+        .code,
+    ).toBe('generation_failed');
+    const ref = await failure(
+      generateText(model, { kind: 'structured', prompt: 'x', responseSchema: { $ref: '#/a' } }),
+    );
     expect(ref.code).toBe('invalid_schema');
-    const bad = await failure(generateText(model, { kind: 'structured', prompt: 'x', responseSchema: [] as unknown as Record<string, unknown> }));
+    const bad = await failure(
+      generateText(model, {
+        kind: 'structured',
+        prompt: 'x',
+        responseSchema: [] as unknown as Record<string, unknown>,
+      }),
+    );
     expect(bad.code).toBe('invalid_schema');
   });
 
   test('abort mid-stream: cancelled, and the clone is destroyed', async () => {
-    const { model, control } = setup({ brain: () => 'a long answer that streams in many small chunks', chunkDelayMs: 2 });
+    const { model, control } = setup({
+      brain: () => 'a long answer that streams in many small chunks',
+      chunkDelayMs: 2,
+    });
     const c = new Canceller();
     const seen: string[] = [];
     const run = (async () => {
@@ -228,7 +278,7 @@ describe('generate', () => {
     expect((await failure(generateText(model, REQUEST))).code).toBe('context_size_exceeded');
   });
 
-  test('the budget follows the browser\'s context window', async () => {
+  test("the budget follows the browser's context window", async () => {
     const { model } = setup({ contextWindow: 3000 });
     expect(model.capabilities.maxInputTokens).toBe(4000);
     await model.prewarm('sys', 'prefix');
@@ -240,7 +290,9 @@ describe('generate', () => {
     const { model, control } = setup({ legacyNames: true, contextWindow: 300 });
     const r = await generateText(model, REQUEST);
     expect(r.usage?.cachedInputTokens).toBeGreaterThan(0);
-    expect((await failure(generateText(model, { ...REQUEST, prompt: 'y'.repeat(2000) }))).message).toMatch(/window of 300/);
+    expect((await failure(generateText(model, { ...REQUEST, prompt: 'y'.repeat(2000) }))).message).toMatch(
+      /window of 300/,
+    );
     control.overflowNext = true;
     expect((await failure(generateText(model, REQUEST))).code).toBe('context_size_exceeded');
     await expect(model.countTokens('abcdefgh')).resolves.toBe(6);
@@ -263,7 +315,9 @@ describe('generate', () => {
 });
 
 describe('every failure is one of the 12 codes with what to do', () => {
-  const cases: Array<[stage: 'create' | 'clone' | 'measure' | 'prompt' | 'midstream', name: string, code: string, says: RegExp]> = [
+  const cases: Array<
+    [stage: 'create' | 'clone' | 'measure' | 'prompt' | 'midstream', name: string, code: string, says: RegExp]
+  > = [
     ['create', 'NotAllowedError', 'model_unavailable', /user gesture|click/],
     ['create', 'NotSupportedError', 'model_unavailable', /Chrome 148\+/],
     ['create', 'QuotaExceededError', 'context_size_exceeded', /stable prefix/],

@@ -18,24 +18,33 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse, recorded: R
 /** A loopback server the test scripts per case. */
 class TestServer {
   readonly requests: Recorded[] = [];
-  handler: Handler = (_req, res) => { res.statusCode = 500; res.end(); };
+  handler: Handler = (_req, res) => {
+    res.statusCode = 500;
+    res.end();
+  };
   /** Resolves when a response's connection closed before the handler ended it. */
   closedEarly: Promise<void>;
   private markClosedEarly!: () => void;
   private server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (d: string) => { body += d; });
+    req.on('data', (d: string) => {
+      body += d;
+    });
     req.on('end', () => {
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       this.requests.push(recorded);
-      res.on('close', () => { if (!res.writableEnded) this.markClosedEarly(); });
+      res.on('close', () => {
+        if (!res.writableEnded) this.markClosedEarly();
+      });
       void this.handler(req, res, recorded);
     });
   });
 
   constructor() {
-    this.closedEarly = new Promise((resolve) => { this.markClosedEarly = resolve; });
+    this.closedEarly = new Promise((resolve) => {
+      this.markClosedEarly = resolve;
+    });
   }
 
   async start(): Promise<string> {
@@ -51,9 +60,15 @@ class TestServer {
 
 const sse = (value: unknown): string => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
 const deltaEvent = (content: string, finish: string | null = null): unknown => ({
-  id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  id: 'x',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta: { content }, finish_reason: finish }],
 });
-const usageEvent = { id: 'x', choices: [], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } } };
+const usageEvent = {
+  id: 'x',
+  choices: [],
+  usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15, prompt_tokens_details: { cached_tokens: 8 } },
+};
 
 function streamHead(res: http.ServerResponse): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
@@ -105,10 +120,20 @@ describe('OpenAICompatibleModel request', () => {
       res.end(sse(deltaEvent('Hi', 'stop')) + sse('[DONE]'));
     };
     const m = model({ model: 'gemma-3n', apiKey: 'sk-test', extraBody: { repeat_penalty: 1.1 } });
-    await collect(m.generate({
-      kind: 'decide', prompt: 'Player: hi', promptPrefix: 'PREFIX|', systemInstruction: 'You are Bram.',
-      temperature: 0, topK: 40, seed: 7, maxOutputTokens: 256, priority: 100, label: 'Bram',
-    }));
+    await collect(
+      m.generate({
+        kind: 'decide',
+        prompt: 'Player: hi',
+        promptPrefix: 'PREFIX|',
+        systemInstruction: 'You are Bram.',
+        temperature: 0,
+        topK: 40,
+        seed: 7,
+        maxOutputTokens: 256,
+        priority: 100,
+        label: 'Bram',
+      }),
+    );
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0];
     expect(sent.method).toBe('POST');
@@ -132,7 +157,10 @@ describe('OpenAICompatibleModel request', () => {
   });
 
   test('without settings sends only the model, one user message and the stream flags', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('ok', 'stop')) + sse('[DONE]')); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('ok', 'stop')) + sse('[DONE]'));
+    };
     await collect(new OpenAICompatibleModel({ baseUrl: `${baseUrl}/` }).generate(request));
     const sent = server.requests[0];
     expect(sent.url).toBe('/v1/chat/completions');
@@ -152,14 +180,22 @@ describe('OpenAICompatibleModel request', () => {
     expect(() => new OpenAICompatibleModel({ baseUrl, maxInputTokens: -1 })).toThrow(/maxInputTokens/);
     expect(() => new OpenAICompatibleModel({ baseUrl, model: '  ' })).toThrow(/model/);
     const m = model();
-    expect((await failureOf(collect(m.generate({ kind: 'text' } as unknown as GenerationRequest)))).code).toBe('invalid_request');
+    expect((await failureOf(collect(m.generate({ kind: 'text' } as unknown as GenerationRequest)))).code).toBe(
+      'invalid_request',
+    );
     expect((await failureOf(collect(m.generate({ ...request, maxOutputTokens: 0 })))).code).toBe('invalid_request');
     expect(server.requests).toHaveLength(0);
   });
 
   test('capabilities and token counting', async () => {
     const m = model({ model: 'llama', maxInputTokens: 8000 });
-    expect(m.capabilities).toMatchObject({ modelName: 'llama', maxInputTokens: 8000, systemInstructions: true, prefixCaching: false, nativeToolCalling: false });
+    expect(m.capabilities).toMatchObject({
+      modelName: 'llama',
+      maxInputTokens: 8000,
+      systemInstructions: true,
+      prefixCaching: false,
+      nativeToolCalling: false,
+    });
     expect(model().capabilities.maxInputTokens).toBe(4000);
     expect(await m.countTokens('anything')).toBeNull();
   });
@@ -172,7 +208,9 @@ describe('OpenAICompatibleModel request', () => {
       fetch: async (url) => {
         seen.push(url);
         return {
-          ok: true, status: 200, headers: { get: () => 'application/json' },
+          ok: true,
+          status: 200,
+          headers: { get: () => 'application/json' },
           text: async () => JSON.stringify({ choices: [{ message: { content: 'injected' }, finish_reason: 'stop' }] }),
         };
       },
@@ -232,40 +270,70 @@ describe('OpenAICompatibleModel streaming', () => {
   });
 
   test('maps finish reasons: length → max_tokens, anything else → other', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('cut', 'length')) + sse('[DONE]')); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('cut', 'length')) + sse('[DONE]'));
+    };
     expect((await generateText(model(), request)).finishReason).toBe('max_tokens');
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('x', 'tool_calls')) + sse('[DONE]')); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('x', 'tool_calls')) + sse('[DONE]'));
+    };
     expect((await generateText(model(), request)).finishReason).toBe('other');
   });
 
   test('a stream that finishes without [DONE] still completes; one that is cut off fails', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('done', 'stop'))); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('done', 'stop')));
+    };
     expect(await generateText(model(), request)).toEqual({ text: 'done', finishReason: 'stop', usage: undefined });
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('half a sent'))); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('half a sent')));
+    };
     const error = await failureOf(generateText(model(), request));
     expect(error.code).toBe('generation_failed');
     expect(error.message).toMatch(/ended before/);
   });
 
   test('a malformed event is generation_failed', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('a')) + 'data: {"choices": [\n\n'); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('a')) + 'data: {"choices": [\n\n');
+    };
     const error = await failureOf(generateText(model(), request));
     expect(error.code).toBe('generation_failed');
     expect(error.message).toMatch(/not JSON/);
   });
 
   test('the last event without a trailing blank line is still read', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('tail')) + `data: ${JSON.stringify(deltaEvent('!', 'stop'))}`); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('tail')) + `data: ${JSON.stringify(deltaEvent('!', 'stop'))}`);
+    };
     expect(await generateText(model(), request)).toMatchObject({ text: 'tail!', finishReason: 'stop' });
   });
 
   test('non-streaming mode returns one chunk with usage', async () => {
     server.handler = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'Whole answer.' }, finish_reason: 'length' }], usage: usageEvent.usage }));
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Whole answer.' }, finish_reason: 'length' }],
+          usage: usageEvent.usage,
+        }),
+      );
     };
     const chunks = await collect(model({ streaming: false }).generate(request));
-    expect(chunks).toEqual([{ delta: 'Whole answer.', text: 'Whole answer.', finishReason: 'max_tokens', usage: { inputTokens: 12, cachedInputTokens: 8, outputTokens: 3 } }]);
+    expect(chunks).toEqual([
+      {
+        delta: 'Whole answer.',
+        text: 'Whole answer.',
+        finishReason: 'max_tokens',
+        usage: { inputTokens: 12, cachedInputTokens: 8, outputTokens: 3 },
+      },
+    ]);
     const body = JSON.parse(server.requests[0].body);
     expect(body.stream).toBe(false);
     expect(body.stream_options).toBeUndefined();
@@ -282,35 +350,106 @@ describe('OpenAICompatibleModel streaming', () => {
   });
 
   test('non-streaming answers that are not JSON or have no message fail as generation_failed', async () => {
-    server.handler = (_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('<html>'); };
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('<html>');
+    };
     expect((await failureOf(generateText(model({ streaming: false }), request))).code).toBe('generation_failed');
-    server.handler = (_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('{"choices":[]}'); };
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"choices":[]}');
+    };
     expect((await failureOf(generateText(model({ streaming: false }), request))).code).toBe('generation_failed');
   });
 });
 
 describe('OpenAICompatibleModel error mapping', () => {
-  const cases: Array<{ name: string; status: number; body: unknown; headers?: Record<string, string>; code: string; retryAfterMs?: number }> = [
-    { name: '429 with Retry-After seconds', status: 429, body: { error: { message: 'slow down' } }, headers: { 'Retry-After': '3' }, code: 'rate_limited', retryAfterMs: 3000 },
-    { name: '503 with Retry-After', status: 503, body: { error: { message: 'Loading model' } }, headers: { 'Retry-After': '1.5' }, code: 'busy', retryAfterMs: 1500 },
+  const cases: Array<{
+    name: string;
+    status: number;
+    body: unknown;
+    headers?: Record<string, string>;
+    code: string;
+    retryAfterMs?: number;
+  }> = [
+    {
+      name: '429 with Retry-After seconds',
+      status: 429,
+      body: { error: { message: 'slow down' } },
+      headers: { 'Retry-After': '3' },
+      code: 'rate_limited',
+      retryAfterMs: 3000,
+    },
+    {
+      name: '503 with Retry-After',
+      status: 503,
+      body: { error: { message: 'Loading model' } },
+      headers: { 'Retry-After': '1.5' },
+      code: 'busy',
+      retryAfterMs: 1500,
+    },
     { name: '503 without Retry-After', status: 503, body: 'Service Unavailable', code: 'busy' },
-    { name: '401', status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error' } }, code: 'model_unavailable' },
+    {
+      name: '401',
+      status: 401,
+      body: { error: { message: 'bad key', type: 'invalid_request_error' } },
+      code: 'model_unavailable',
+    },
     { name: '403', status: 403, body: '', code: 'model_unavailable' },
-    { name: '404 unknown model', status: 404, body: { error: 'model "x" not found, try pulling it first' }, code: 'model_unavailable' },
+    {
+      name: '404 unknown model',
+      status: 404,
+      body: { error: 'model "x" not found, try pulling it first' },
+      code: 'model_unavailable',
+    },
     { name: '400', status: 400, body: { error: { message: 'temperature must be >= 0' } }, code: 'invalid_request' },
     { name: '422', status: 422, body: 'unprocessable', code: 'invalid_request' },
-    { name: 'context_length_exceeded code', status: 400, body: { error: { message: 'too long', code: 'context_length_exceeded' } }, code: 'context_size_exceeded' },
-    { name: 'llama.cpp context size message', status: 400, body: { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error' } }, code: 'context_size_exceeded' },
-    { name: '"context length" in message', status: 400, body: { error: { message: "This model's maximum context length is 4096 tokens" } }, code: 'context_size_exceeded' },
-    { name: '"too many tokens" on a 500', status: 500, body: { error: { message: 'Too many tokens in prompt' } }, code: 'context_size_exceeded' },
-    { name: 'content_filter code', status: 400, body: { error: { message: 'filtered', code: 'content_filter' } }, code: 'guardrail_violation' },
+    {
+      name: 'context_length_exceeded code',
+      status: 400,
+      body: { error: { message: 'too long', code: 'context_length_exceeded' } },
+      code: 'context_size_exceeded',
+    },
+    {
+      name: 'llama.cpp context size message',
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          message: 'the request exceeds the available context size, try increasing it',
+          type: 'exceed_context_size_error',
+        },
+      },
+      code: 'context_size_exceeded',
+    },
+    {
+      name: '"context length" in message',
+      status: 400,
+      body: { error: { message: "This model's maximum context length is 4096 tokens" } },
+      code: 'context_size_exceeded',
+    },
+    {
+      name: '"too many tokens" on a 500',
+      status: 500,
+      body: { error: { message: 'Too many tokens in prompt' } },
+      code: 'context_size_exceeded',
+    },
+    {
+      name: 'content_filter code',
+      status: 400,
+      body: { error: { message: 'filtered', code: 'content_filter' } },
+      code: 'guardrail_violation',
+    },
     { name: '500', status: 500, body: { error: { message: 'CUDA out of memory' } }, code: 'generation_failed' },
     { name: '502 with HTML', status: 502, body: '<html>bad gateway</html>', code: 'generation_failed' },
   ];
 
   test.each(cases)('$name → $code', async ({ status, body, headers, code, retryAfterMs }) => {
     server.handler = (_req, res) => {
-      res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', ...(headers ?? {}) });
+      res.writeHead(status, {
+        'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+        ...(headers ?? {}),
+      });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const error = await failureOf(generateText(model(), request));
@@ -322,7 +461,10 @@ describe('OpenAICompatibleModel error mapping', () => {
 
   test('Retry-After as an HTTP date becomes milliseconds from now', async () => {
     const at = new Date(Date.now() + 30000).toUTCString();
-    server.handler = (_req, res) => { res.writeHead(429, { 'Retry-After': at }); res.end(); };
+    server.handler = (_req, res) => {
+      res.writeHead(429, { 'Retry-After': at });
+      res.end();
+    };
     const error = await failureOf(generateText(model(), request));
     expect(error.code).toBe('rate_limited');
     expect(error.retryAfterMs).toBeGreaterThan(20000);
@@ -330,21 +472,29 @@ describe('OpenAICompatibleModel error mapping', () => {
   });
 
   test('an unreadable Retry-After is ignored', async () => {
-    server.handler = (_req, res) => { res.writeHead(429, { 'Retry-After': 'soon' }); res.end(); };
+    server.handler = (_req, res) => {
+      res.writeHead(429, { 'Retry-After': 'soon' });
+      res.end();
+    };
     const error = await failureOf(generateText(model(), request));
     expect(error.code).toBe('rate_limited');
     expect(error.retryAfterMs).toBeUndefined();
   });
 
   test('finish_reason content_filter is a guardrail violation', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.end(sse(deltaEvent('I will')) + sse(deltaEvent('', 'content_filter')) + sse('[DONE]')); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.end(sse(deltaEvent('I will')) + sse(deltaEvent('', 'content_filter')) + sse('[DONE]'));
+    };
     expect((await failureOf(generateText(model(), request))).code).toBe('guardrail_violation');
   });
 
   test('a refusal field is a refusal, streamed or not', async () => {
     server.handler = (_req, res) => {
       streamHead(res);
-      res.end(sse({ choices: [{ delta: { refusal: "I can't help with that." }, finish_reason: null }] }) + sse('[DONE]'));
+      res.end(
+        sse({ choices: [{ delta: { refusal: "I can't help with that." }, finish_reason: null }] }) + sse('[DONE]'),
+      );
     };
     expect((await failureOf(generateText(model(), request))).code).toBe('refusal');
     server.handler = (_req, res) => {
@@ -364,7 +514,10 @@ describe('OpenAICompatibleModel error mapping', () => {
     // llama.cpp writes `error: {...}` lines with the HTTP-like status as the code
     server.handler = (_req, res) => {
       streamHead(res);
-      res.end(sse(deltaEvent('a')) + `error: ${JSON.stringify({ code: 503, message: 'server busy', type: 'unavailable_error' })}\n\n`);
+      res.end(
+        sse(deltaEvent('a')) +
+          `error: ${JSON.stringify({ code: 503, message: 'server busy', type: 'unavailable_error' })}\n\n`,
+      );
     };
     const busy = await failureOf(generateText(model(), request));
     expect(busy.code).toBe('busy');
@@ -407,12 +560,14 @@ describe('OpenAICompatibleModel cancellation and failures of the connection', ()
     };
     const canceller = new Canceller();
     const seen: string[] = [];
-    const error = await failureOf((async () => {
-      for await (const chunk of model().generate(request, canceller.signal)) {
-        seen.push(chunk.delta);
-        canceller.abort();
-      }
-    })());
+    const error = await failureOf(
+      (async () => {
+        for await (const chunk of model().generate(request, canceller.signal)) {
+          seen.push(chunk.delta);
+          canceller.abort();
+        }
+      })(),
+    );
     expect(error.code).toBe('cancelled');
     expect(seen).toEqual(['first ']);
     await server.closedEarly;
@@ -443,7 +598,10 @@ describe('OpenAICompatibleModel cancellation and failures of the connection', ()
   });
 
   test('a stream that goes silent times out as generation_failed', async () => {
-    server.handler = (_req, res) => { streamHead(res); res.write(sse(deltaEvent('and then'))); };
+    server.handler = (_req, res) => {
+      streamHead(res);
+      res.write(sse(deltaEvent('and then')));
+    };
     const error = await failureOf(generateText(model({ requestTimeoutMs: 100 }), request));
     expect(error.code).toBe('generation_failed');
     expect(error.message).toMatch(/did not answer in 100 ms/);
@@ -471,16 +629,25 @@ describe('OpenAICompatibleModel cancellation and failures of the connection', ()
 
 describe('OpenAICompatibleModel availability', () => {
   test('available when GET /models answers 2xx', async () => {
-    server.handler = (_req, res) => { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end('{"data":[{"id":"default"}]}'); };
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"data":[{"id":"default"}]}');
+    };
     expect(await model({ apiKey: 'k' }).availability()).toEqual({ status: 'available' });
     expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
     expect(server.requests[0].headers.authorization).toBe('Bearer k');
   });
 
   test('unavailable with http_<status> otherwise', async () => {
-    server.handler = (_req, res) => { res.writeHead(401); res.end('nope'); };
+    server.handler = (_req, res) => {
+      res.writeHead(401);
+      res.end('nope');
+    };
     expect(await model().availability()).toMatchObject({ status: 'unavailable', reason: 'http_401' });
-    server.handler = (_req, res) => { res.writeHead(503); res.end(); };
+    server.handler = (_req, res) => {
+      res.writeHead(503);
+      res.end();
+    };
     expect(await model().availability()).toMatchObject({ status: 'unavailable', reason: 'http_503' });
   });
 
@@ -493,12 +660,16 @@ describe('OpenAICompatibleModel availability', () => {
     expect((result as { detail?: string }).detail).toContain(url);
 
     server.handler = () => undefined;
-    expect(await model({ requestTimeoutMs: 100 }).availability()).toMatchObject({ status: 'unavailable', reason: 'unreachable' });
+    expect(await model({ requestTimeoutMs: 100 }).availability()).toMatchObject({
+      status: 'unavailable',
+      reason: 'unreachable',
+    });
   });
 });
 
 describe('SseDecoder', () => {
-  const stream = 'event: x\r\ndata: one\r\ndata: two\r\n\r\n: comment\n\ndata:three\n\nerror: {"code":500}\n\nid: 7\nretry: 10\n\ndata: last';
+  const stream =
+    'event: x\r\ndata: one\r\ndata: two\r\n\r\n: comment\n\ndata:three\n\nerror: {"code":500}\n\nid: 7\nretry: 10\n\ndata: last';
 
   test('gives the same events whatever the chunking', () => {
     const whole = new SseDecoder();
@@ -512,7 +683,9 @@ describe('SseDecoder', () => {
     for (let cut = 0; cut <= stream.length; cut++) {
       for (const second of [cut, Math.min(stream.length, cut + 1), Math.min(stream.length, cut + 7)]) {
         const d = new SseDecoder();
-        const events = d.push(stream.slice(0, cut)).concat(d.push(stream.slice(cut, second)), d.push(stream.slice(second)), d.end());
+        const events = d
+          .push(stream.slice(0, cut))
+          .concat(d.push(stream.slice(cut, second)), d.push(stream.slice(second)), d.end());
         expect(events).toEqual(expected);
       }
     }

@@ -1,7 +1,12 @@
 import { Canceller, type SignalLike } from '../../src/contract/abort';
 import { AgentError } from '../../src/contract/errors';
 import { ModelScheduler, Priority, type ModelSchedulerOptions, type SchedulerEvent } from '../../src/models/scheduler';
-import { DEFAULT_CAPABILITIES, type GenerationChunk, type GenerationRequest, type LanguageModel } from '../../src/contract/language-model';
+import {
+  DEFAULT_CAPABILITIES,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+} from '../../src/contract/language-model';
 
 /** A deterministic clock: timers fire only when the test advances time. */
 class FakeClock {
@@ -21,8 +26,14 @@ class FakeClock {
 
   sleep(ms: number, signal?: SignalLike): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => { this.clearTimer(timer); reject(AgentError.cancelled('The generation')); };
-      const timer = this.setTimer(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      const onAbort = () => {
+        this.clearTimer(timer);
+        reject(AgentError.cancelled('The generation'));
+      };
+      const timer = this.setTimer(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort);
     });
@@ -50,9 +61,7 @@ class FakeClock {
 }
 
 type Behaviour =
-  | { kind: 'ok' }
-  | { kind: 'failBefore'; error: AgentError }
-  | { kind: 'failAfterChunk'; error: AgentError };
+  { kind: 'ok' } | { kind: 'failBefore'; error: AgentError } | { kind: 'failAfterChunk'; error: AgentError };
 
 /** Records every call the scheduler lets through, with the fake clock's time. */
 class RecordingModel implements LanguageModel {
@@ -64,7 +73,10 @@ class RecordingModel implements LanguageModel {
   /** Per label, what each successive call does (then `ok`). */
   readonly plans = new Map<string, Behaviour[]>();
 
-  constructor(private readonly clock: FakeClock, private readonly durationMs = 400) {}
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly durationMs = 400,
+  ) {}
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
     this.calls.push({ label: request.label, priority: request.priority, at: this.clock.now() });
@@ -89,7 +101,9 @@ class RecordingModel implements LanguageModel {
     }
   }
 
-  async availability() { return { status: 'available' as const }; }
+  async availability() {
+    return { status: 'available' as const };
+  }
 }
 
 interface Outcome {
@@ -119,14 +133,22 @@ function setup(options: ModelSchedulerOptions = {}, durationMs = 400) {
   const inner = new RecordingModel(clock, durationMs);
   const events: SchedulerEvent[] = [];
   const scheduler = new ModelScheduler(inner, {
-    now: clock.now, setTimer: clock.setTimer, clearTimer: clock.clearTimer,
+    now: clock.now,
+    setTimer: clock.setTimer,
+    clearTimer: clock.clearTimer,
     onEvent: (e) => events.push(e),
     ...options,
   });
   return { clock, inner, scheduler, events };
 }
 
-const req = (label: string, priority?: number, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ kind: 'respond', prompt: label, label, priority, ...extra });
+const req = (label: string, priority?: number, extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
+  kind: 'respond',
+  prompt: label,
+  label,
+  priority,
+  ...extra,
+});
 
 /** No 60 s window [t, t + 60 s) holds more than `limit` of these sorted start times. */
 function maxStartsInAnyWindow(starts: number[]): number {
@@ -208,7 +230,9 @@ describe('ModelScheduler ordering', () => {
     consume(b.scheduler, req('content', Priority.content));
     await b.clock.run();
     expect(b.scheduler.stats().preempted).toBe(0);
-    expect(() => new ModelScheduler(b.inner, { preemptsBackground: 'no' as unknown as boolean })).toThrow(/preemptsBackground must be true or false/);
+    expect(() => new ModelScheduler(b.inner, { preemptsBackground: 'no' as unknown as boolean })).toThrow(
+      /preemptsBackground must be true or false/,
+    );
   });
 
   test('preemptsBackground off: a later, more urgent request overtakes those still waiting but not the running one', async () => {
@@ -235,7 +259,10 @@ describe('ModelScheduler ordering', () => {
     const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
     const seen: string[] = [];
     const early = (async () => {
-      for await (const chunk of scheduler.generate(req('early'))) { seen.push(chunk.delta); break; }
+      for await (const chunk of scheduler.generate(req('early'))) {
+        seen.push(chunk.delta);
+        break;
+      }
     })();
     const next = consume(scheduler, req('next'));
     await clock.run();
@@ -271,16 +298,20 @@ describe('ModelScheduler pacing', () => {
 });
 
 describe('ModelScheduler retries', () => {
-  test('retries rate_limited after the server\'s retry-after when it is longer than the backoff', async () => {
+  test("retries rate_limited after the server's retry-after when it is longer than the backoff", async () => {
     const { clock, inner, scheduler, events } = setup({ callsPerMinute: 0 });
-    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('rate_limited', 'quota', { retryAfterMs: 2000 }) }]);
+    inner.plans.set('a', [
+      { kind: 'failBefore', error: new AgentError('rate_limited', 'quota', { retryAfterMs: 2000 }) },
+    ]);
     const a = consume(scheduler, req('a'));
     await clock.run();
     expect(a.status).toBe('completed');
     expect(a.text).toBe('Hello there.');
     expect(inner.calls.map((c) => c.at)).toEqual([0, 10 + 2000]);
     expect(scheduler.stats()).toMatchObject({ started: 2, retried: 1, completed: 1, failed: 0 });
-    expect(events.filter((e) => e.type === 'retry')).toEqual([{ type: 'retry', label: 'a', priority: 0, attempt: 2, waitMs: 2000, error: 'rate_limited' }]);
+    expect(events.filter((e) => e.type === 'retry')).toEqual([
+      { type: 'retry', label: 'a', priority: 0, attempt: 2, waitMs: 2000, error: 'rate_limited' },
+    ]);
   });
 
   test('busy without retry-after backs off 300 ms, then 600 ms', async () => {
@@ -307,7 +338,9 @@ describe('ModelScheduler retries', () => {
 
   test('a retry-after longer than maxRetryAfterMs is not waited for', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0, maxRetryAfterMs: 5000 });
-    inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('rate_limited', 'daily quota', { retryAfterMs: 60000 }) }]);
+    inner.plans.set('a', [
+      { kind: 'failBefore', error: new AgentError('rate_limited', 'daily quota', { retryAfterMs: 60000 }) },
+    ]);
     const a = consume(scheduler, req('a'));
     await clock.run();
     expect(a.error?.code).toBe('rate_limited');
@@ -344,7 +377,11 @@ describe('ModelScheduler retries', () => {
     await clock.run(5);
     consume(scheduler, req('b', 0));
     await clock.run();
-    expect(inner.calls.map((c) => [c.label, c.at])).toEqual([['a', 0], ['a', 3010], ['b', 3410]]);
+    expect(inner.calls.map((c) => [c.label, c.at])).toEqual([
+      ['a', 0],
+      ['a', 3010],
+      ['b', 3410],
+    ]);
   });
 });
 
@@ -433,10 +470,14 @@ describe('ModelScheduler delegation and validation', () => {
     const prewarmed: Array<[string | undefined, string | undefined]> = [];
     const inner: LanguageModel = {
       capabilities: { ...DEFAULT_CAPABILITIES, modelName: 'nano' },
-      generate: async function* () { yield { delta: 'x', text: 'x', finishReason: 'stop' as const }; },
+      generate: async function* () {
+        yield { delta: 'x', text: 'x', finishReason: 'stop' as const };
+      },
       availability: async () => ({ status: 'downloadable' as const }),
       countTokens: async (text: string) => text.length,
-      prewarm: async (s?: string, p?: string) => { prewarmed.push([s, p]); },
+      prewarm: async (s?: string, p?: string) => {
+        prewarmed.push([s, p]);
+      },
     };
     const scheduler = new ModelScheduler(inner);
     expect(scheduler.capabilities.modelName).toBe('nano');
@@ -446,14 +487,26 @@ describe('ModelScheduler delegation and validation', () => {
     // The model is loaded; without prefix caching there is no fill to queue.
     expect(prewarmed).toEqual([['sys', undefined]]);
 
-    const bare = new ModelScheduler({ capabilities: DEFAULT_CAPABILITIES, generate: inner.generate, availability: inner.availability });
+    const bare = new ModelScheduler({
+      capabilities: DEFAULT_CAPABILITIES,
+      generate: inner.generate,
+      availability: inner.availability,
+    });
     expect(await bare.countTokens('abcd')).toBeNull();
     await expect(bare.prewarm()).resolves.toBeUndefined();
   });
 
   test('rejects bad options', () => {
     const { inner } = setup();
-    for (const bad of [{ concurrency: 0 }, { concurrency: 1.5 }, { callsPerMinute: -1 }, { callsPerMinute: NaN }, { maxRetries: -1 }, { maxRetryAfterMs: -5 }, { initialBackoffMs: Infinity }]) {
+    for (const bad of [
+      { concurrency: 0 },
+      { concurrency: 1.5 },
+      { callsPerMinute: -1 },
+      { callsPerMinute: NaN },
+      { maxRetries: -1 },
+      { maxRetryAfterMs: -5 },
+      { initialBackoffMs: Infinity },
+    ]) {
       expect(() => new ModelScheduler(inner, bad)).toThrow(AgentError);
     }
     expect(() => new ModelScheduler(undefined as unknown as LanguageModel)).toThrow(/LanguageModel/);
@@ -471,7 +524,12 @@ describe('ModelScheduler delegation and validation', () => {
   });
 
   test('an observer that throws does not break scheduling', async () => {
-    const { clock, scheduler } = setup({ callsPerMinute: 0, onEvent: () => { throw new Error('observer bug'); } });
+    const { clock, scheduler } = setup({
+      callsPerMinute: 0,
+      onEvent: () => {
+        throw new Error('observer bug');
+      },
+    });
     const a = consume(scheduler, req('a'));
     await clock.run();
     expect(a.status).toBe('completed');
@@ -483,7 +541,14 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     const perMinute = 30;
     const { clock, inner, scheduler, events } = setup({ callsPerMinute: perMinute }, 400);
     const priorities = [Priority.conversation, Priority.decision, Priority.content, Priority.bark, Priority.background];
-    interface Sent { seq: number; label: string; priority: number; deadline?: number; cancelAt?: number; outcome: Outcome }
+    interface Sent {
+      seq: number;
+      label: string;
+      priority: number;
+      deadline?: number;
+      cancelAt?: number;
+      outcome: Outcome;
+    }
     const sent: Sent[] = [];
     for (let npc = 0; npc < 20; npc++) {
       for (let j = 0; j < 10; j++) {
@@ -499,7 +564,14 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
           clock.setTimer(() => canceller.abort(), cancelAt);
           signal = canceller.signal;
         }
-        sent.push({ seq, label, priority, deadline, cancelAt, outcome: consume(scheduler, req(label, priority, { deadline }), signal) });
+        sent.push({
+          seq,
+          label,
+          priority,
+          deadline,
+          cancelAt,
+          outcome: consume(scheduler, req(label, priority, { deadline }), signal),
+        });
       }
     }
     await clock.run();
@@ -510,17 +582,32 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     // nothing lost: every request finished one way or another
     expect(sent.every((s) => s.outcome.status !== 'pending')).toBe(true);
     const completed = sent.filter((s) => s.outcome.status === 'completed');
-    const cancelled = sent.filter((s) => s.outcome.error?.code === 'cancelled' && !/dropped/.test(s.outcome.error.message));
-    const dropped = sent.filter((s) => s.outcome.error?.code === 'cancelled' && /dropped/.test(s.outcome.error.message));
+    const cancelled = sent.filter(
+      (s) => s.outcome.error?.code === 'cancelled' && !/dropped/.test(s.outcome.error.message),
+    );
+    const dropped = sent.filter(
+      (s) => s.outcome.error?.code === 'cancelled' && /dropped/.test(s.outcome.error.message),
+    );
     expect(completed.length + cancelled.length + dropped.length).toBe(200);
     expect(completed.every((s) => s.outcome.text === 'Hello there.')).toBe(true);
     expect(scheduler.stats()).toEqual({
-      queued: 0, running: 0, started: completed.length, completed: completed.length, failed: 0,
-      dropped: dropped.length, cancelled: cancelled.length, retried: 0, preempted: 0,
+      queued: 0,
+      running: 0,
+      started: completed.length,
+      completed: completed.length,
+      failed: 0,
+      dropped: dropped.length,
+      cancelled: cancelled.length,
+      retried: 0,
+      preempted: 0,
     });
 
     // every request without a deadline or a cancel completed; the asked-for ones were cancelled or dropped
-    expect(sent.filter((s) => s.deadline === undefined && s.cancelAt === undefined).every((s) => s.outcome.status === 'completed')).toBe(true);
+    expect(
+      sent
+        .filter((s) => s.deadline === undefined && s.cancelAt === undefined)
+        .every((s) => s.outcome.status === 'completed'),
+    ).toBe(true);
     expect(cancelled.every((s) => s.cancelAt !== undefined)).toBe(true);
     expect(dropped.every((s) => s.deadline !== undefined)).toBe(true);
     expect(cancelled.length).toBeGreaterThan(10);
@@ -532,7 +619,10 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     expect(ran.some((s) => s.outcome.status !== 'completed')).toBe(false);
 
     // started strictly by priority, first come first served within one
-    const expectedOrder = completed.slice().sort((a, b) => b.priority - a.priority || a.seq - b.seq).map((s) => s.label);
+    const expectedOrder = completed
+      .slice()
+      .sort((a, b) => b.priority - a.priority || a.seq - b.seq)
+      .map((s) => s.label);
     expect(ran.map((s) => s.label)).toEqual(expectedOrder);
 
     // never over the budget, and deadlines respected
@@ -549,14 +639,19 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
 });
 
 describe('ModelScheduler with its default clock', () => {
-  afterEach(() => { jest.useRealTimers(); });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   test('works with jest fake timers (Date.now and setTimeout)', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     const startedAt: number[] = [];
     const inner: LanguageModel = {
       capabilities: DEFAULT_CAPABILITIES,
-      generate: async function* () { startedAt.push(Date.now()); yield { delta: 'x', text: 'x', finishReason: 'stop' as const }; },
+      generate: async function* () {
+        startedAt.push(Date.now());
+        yield { delta: 'x', text: 'x', finishReason: 'stop' as const };
+      },
       availability: async () => ({ status: 'available' as const }),
     };
     const scheduler = new ModelScheduler(inner, { callsPerMinute: 2 });
@@ -585,8 +680,16 @@ test('a model that ignores its signal does not hold the slot after a cancel: the
   };
   const shared = new ModelScheduler(deaf, { callsPerMinute: 0 });
   const c = new Canceller();
-  const first = (async () => { for await (const _ of shared.generate({ kind: 'text', prompt: 'a' }, c.signal)) { /* never */ } })().catch((e) => e.code);
-  const second = (async () => { let t = ''; for await (const ch of shared.generate({ kind: 'text', prompt: 'b' })) t = ch.text; return t; })();
+  const first = (async () => {
+    for await (const _ of shared.generate({ kind: 'text', prompt: 'a' }, c.signal)) {
+      /* never */
+    }
+  })().catch((e) => e.code);
+  const second = (async () => {
+    let t = '';
+    for await (const ch of shared.generate({ kind: 'text', prompt: 'b' })) t = ch.text;
+    return t;
+  })();
   await new Promise((r) => setTimeout(r, 10));
   c.abort();
   expect(await first).toBe('cancelled');

@@ -19,7 +19,12 @@ const GORM: Persona = {
 
 function gorm(options: Record<string, unknown> = {}, tools: AgentTool[] = []) {
   const model = createPersonaStandIn(GORM, { tools: tools.map((t) => ({ name: t.name, description: t.description })) });
-  return new NPC({ persona: GORM, model, tools, options: { memoryTools: 'none', secretsUnlockAtRelationship: 50, ...options } });
+  return new NPC({
+    persona: GORM,
+    model,
+    tools,
+    options: { memoryTools: 'none', secretsUnlockAtRelationship: 50, ...options },
+  });
 }
 
 describe('the persona stand-in', () => {
@@ -38,21 +43,37 @@ describe('the persona stand-in', () => {
     const npc = gorm();
     expect((await npc.talk('Heard any rumours?')).line).toBe('Nothing I would share with a stranger.');
     const saved = npc.saveState();
-    const trusted = NPC.restore({ ...saved, memory: { ...saved.memory, relationship: 60 } }, {
-      model: createPersonaStandIn(GORM), options: { memoryTools: 'none', secretsUnlockAtRelationship: 50 },
-    });
-    expect((await trusted.talk('Heard any rumours?')).line).toBe('Between us? He forged the sword that killed the old baron.');
+    const trusted = NPC.restore(
+      { ...saved, memory: { ...saved.memory, relationship: 60 } },
+      {
+        model: createPersonaStandIn(GORM),
+        options: { memoryTools: 'none', secretsUnlockAtRelationship: 50 },
+      },
+    );
+    expect((await trusted.talk('Heard any rumours?')).line).toBe(
+      'Between us? He forged the sword that killed the old baron.',
+    );
   });
 
   test('calls a tool the player names and reports what it returned', async () => {
-    const prices = AgentTool.local({ name: 'check_prices', description: 'Lists smithing prices.' }, () => ({ horseshoe: 4, sword: 40 }));
+    const prices = AgentTool.local({ name: 'check_prices', description: 'Lists smithing prices.' }, () => ({
+      horseshoe: 4,
+      sword: 40,
+    }));
     const turn = await gorm({}, [prices]).talk('What are your prices?');
     expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_prices']);
     expect(turn.line).toBe("Here's what I have: horseshoe 4, sword 40.");
   });
 
   test('suggestions come from the persona; a broken persona is refused with its problems', () => {
-    expect(personaSuggestions(GORM)).toEqual(['Hello, Gorm!', 'Who are you?', 'What about the mine?', 'What are you looking for?', 'Heard any rumours?', 'Goodbye!']);
+    expect(personaSuggestions(GORM)).toEqual([
+      'Hello, Gorm!',
+      'Who are you?',
+      'What about the mine?',
+      'What are you looking for?',
+      'Heard any rumours?',
+      'Goodbye!',
+    ]);
     expect(() => createPersonaStandIn({ name: '' })).toThrow(/name/);
   });
 });

@@ -10,15 +10,36 @@ import { ScriptedLanguageModel, createPersonaStandIn } from '../../src/testing';
 
 jest.setTimeout(60000);
 const ROOT = resolve(__dirname, '../..');
-const GORM = { name: 'Gorm', role: 'the blacksmith', secrets: ['He forged the sword that killed the old baron'], fallbackLines: ['Hrm.'] };
+const GORM = {
+  name: 'Gorm',
+  role: 'the blacksmith',
+  secrets: ['He forged the sword that killed the old baron'],
+  fallbackLines: ['Hrm.'],
+};
 
 test('checks pass and fail on what the NPC did: tools, sentences, emotion, words, secrets', async () => {
   const model = new ScriptedLanguageModel([
     'Aye. I forged the sword that killed the old baron, you know. Keep it quiet. Really.\n[proud]',
   ]);
   const report = await runPersonaTest({
-    test: { turns: [{ say: 'Tell me a secret.', expect: { calls: ['open_forge'], notCalls: ['open_forge'], maxSentences: 2, emotionIn: ['neutral'], contains: ['sword'], notContains: ['baron'] } }] },
-    persona: GORM, model, tools: [AgentTool.local({ name: 'open_forge', description: 'Opens the forge.' }, () => 'open')],
+    test: {
+      turns: [
+        {
+          say: 'Tell me a secret.',
+          expect: {
+            calls: ['open_forge'],
+            notCalls: ['open_forge'],
+            maxSentences: 2,
+            emotionIn: ['neutral'],
+            contains: ['sword'],
+            notContains: ['baron'],
+          },
+        },
+      ],
+    },
+    persona: GORM,
+    model,
+    tools: [AgentTool.local({ name: 'open_forge', description: 'Opens the forge.' }, () => 'open')],
   });
   const checks = Object.fromEntries(report.turns[0].checks.map((c) => [c.name, c.pass]));
   expect(checks).toEqual({
@@ -39,7 +60,11 @@ test('a secret told past the threshold is allowed; the stand-in keeps it below',
   const model = createPersonaStandIn(GORM);
   const low = await runPersonaTest({ test: { turns: [{ say: 'Any rumours?' }] }, persona: GORM, model });
   expect(low.failed).toBe(0);
-  const high = await runPersonaTest({ test: { relationship: 60, turns: [{ say: 'Any rumours?', expect: { contains: ['baron'] } }] }, persona: GORM, model: createPersonaStandIn(GORM) });
+  const high = await runPersonaTest({
+    test: { relationship: 60, turns: [{ say: 'Any rumours?', expect: { contains: ['baron'] } }] },
+    persona: GORM,
+    model: createPersonaStandIn(GORM),
+  });
   expect(high.failed).toBe(0);
   expect(high.turns[0].checks.map((c) => c.name)).not.toContain('keeps its secrets below the unlock threshold');
 });
@@ -54,12 +79,18 @@ test.each([
 ])('a broken test file is refused before any model call: %j', async (file, message) => {
   expect(() => readPersonaTest(file)).toThrow(message);
   const model = new ScriptedLanguageModel([]);
-  await expect(runPersonaTest({ test: file as never, persona: GORM, model })).rejects.toMatchObject({ code: 'invalid_request' });
+  await expect(runPersonaTest({ test: file as never, persona: GORM, model })).rejects.toMatchObject({
+    code: 'invalid_request',
+  });
   expect(model.calls).toBe(0);
 });
 
 test("npm run persona-test: Mira's sample test passes on the tavern's stand-in; exit 1 on a failed check, 2 on a bad file", () => {
-  const run = (args: string[]) => spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/persona-test.ts', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/persona-test.ts', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
   const mira = run(['samples/tavern/mira.persona-test.json', '--tavern']);
   expect(mira.stdout).toContain('27 passed, 0 failed');
   expect(mira.status).toBe(0);
@@ -73,7 +104,11 @@ test("npm run persona-test: Mira's sample test passes on the tavern's stand-in; 
 
 test('sentences are counted with their closing quotes and in CJK', async () => {
   const count = async (line: string) => {
-    const report = await runPersonaTest({ test: { turns: [{ say: 'hi', expect: { maxSentences: 1 } }] }, persona: GORM, model: new ScriptedLanguageModel([line]) });
+    const report = await runPersonaTest({
+      test: { turns: [{ say: 'hi', expect: { maxSentences: 1 } }] },
+      persona: GORM,
+      model: new ScriptedLanguageModel([line]),
+    });
     return report.turns[0].checks.find((c) => c.name.startsWith('at most'))?.detail;
   };
   expect(await count('"Hello!"')).toBe('1 sentence');
@@ -82,8 +117,20 @@ test('sentences are counted with their closing quotes and in CJK', async () => {
 });
 
 test('the stand-in calls only tools without parameters (a keyword cannot choose arguments)', async () => {
-  const order = AgentTool.local({ name: 'take_order', description: 'x', parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] } }, () => 'ok');
+  const order = AgentTool.local(
+    {
+      name: 'take_order',
+      description: 'x',
+      parameters: { type: 'object', properties: { item: { type: 'string' } }, required: ['item'] },
+    },
+    () => 'ok',
+  );
   const model = createPersonaStandIn(GORM, { tools: [{ name: 'take_order', parameterless: false }] });
-  const report = await runPersonaTest({ test: { turns: [{ say: 'I want to order something.', expect: { notCalls: ['take_order'] } }] }, persona: GORM, model, tools: [order] });
+  const report = await runPersonaTest({
+    test: { turns: [{ say: 'I want to order something.', expect: { notCalls: ['take_order'] } }] },
+    persona: GORM,
+    model,
+    tools: [order],
+  });
   expect(report.failed).toBe(0);
 });

@@ -74,12 +74,18 @@ describe('parsePersona: bad input names the field', () => {
   });
 
   test('maxSentences below 1', () => {
-    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: 0 }))).toContain('persona.maxSentences: must be at least 1; got 0');
+    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: 0 }))).toContain(
+      'persona.maxSentences: must be at least 1; got 0',
+    );
   });
 
   test('maxSentences not a whole number', () => {
-    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: 1.5 }))).toContain('persona.maxSentences: must be a whole number; got 1.5');
-    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: '2' }))).toContain('persona.maxSentences: must be a whole number; got "2"');
+    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: 1.5 }))).toContain(
+      'persona.maxSentences: must be a whole number; got 1.5',
+    );
+    expect(messageOf(() => parsePersona({ name: 'Ulf', maxSentences: '2' }))).toContain(
+      'persona.maxSentences: must be a whole number; got "2"',
+    );
   });
 
   test.each([
@@ -98,8 +104,12 @@ describe('parsePersona: bad input names the field', () => {
   });
 
   test('a list item of the wrong type is named by index', () => {
-    expect(messageOf(() => parsePersona({ name: 'Ulf', goals: ['ok', 7] }))).toContain('persona.goals[1]: must be text (a string); got 7');
-    expect(messageOf(() => parsePersona({ name: 'Ulf', fallbackLines: [null] }))).toContain('persona.fallbackLines[0]: must be text (a string); got null');
+    expect(messageOf(() => parsePersona({ name: 'Ulf', goals: ['ok', 7] }))).toContain(
+      'persona.goals[1]: must be text (a string); got 7',
+    );
+    expect(messageOf(() => parsePersona({ name: 'Ulf', fallbackLines: [null] }))).toContain(
+      'persona.fallbackLines[0]: must be text (a string); got null',
+    );
   });
 
   test('an unknown emotion lists the allowed ones and suggests a synonym', () => {
@@ -114,7 +124,9 @@ describe('parsePersona: bad input names the field', () => {
     expect(messageOf(() => parsePersona({ name: 'Ulf', speaking_style: 'gruff' }))).toContain(
       'persona.speaking_style: is not a persona field; did you mean "speakingStyle"?',
     );
-    expect(messageOf(() => parsePersona({ name: 'Ulf', mood: 'x' }))).toContain('persona.mood: is not a persona field; known fields: name, role,');
+    expect(messageOf(() => parsePersona({ name: 'Ulf', mood: 'x' }))).toContain(
+      'persona.mood: is not a persona field; known fields: name, role,',
+    );
   });
 
   test('every problem is reported at once', () => {
@@ -161,10 +173,12 @@ describe('validatePersona', () => {
     const result = validatePersona({ name: 'Ulf', maxSentences: -1, secrets: [1] });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.problems).toEqual(expect.arrayContaining([
-      { field: 'persona.secrets[0]', message: 'must be text (a string); got 1' },
-      { field: 'persona.maxSentences', message: 'must be at least 1; got -1' },
-    ]));
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        { field: 'persona.secrets[0]', message: 'must be text (a string); got 1' },
+        { field: 'persona.maxSentences', message: 'must be at least 1; got -1' },
+      ]),
+    );
     expect(result.problems).toHaveLength(2);
   });
 
@@ -177,7 +191,13 @@ describe('validatePersona', () => {
 
 describe('the published schema', () => {
   test('draft-07 with an $id, titles and descriptions for every field', () => {
-    const schema = PERSONA_SCHEMA as { $schema: string; $id: string; properties: Record<string, { title?: string; description?: string }>; additionalProperties: boolean; required: string[] };
+    const schema = PERSONA_SCHEMA as {
+      $schema: string;
+      $id: string;
+      properties: Record<string, { title?: string; description?: string }>;
+      additionalProperties: boolean;
+      required: string[];
+    };
     expect(schema.$schema).toContain('draft-07');
     expect(schema.$id).toMatch(/^https:\/\/.+persona\.schema\.json$/);
     expect(schema.required).toEqual(['name']);
@@ -194,13 +214,28 @@ describe('normalizePersona', () => {
   test('fills the defaults', () => {
     const p = normalizePersona({ name: 'Ulf' });
     expect(p).toEqual({
-      name: 'Ulf', role: '', personality: '', speakingStyle: '', backstory: '',
-      goals: [], knowledge: [], secrets: [], defaultEmotion: 'neutral', maxSentences: 2, greeting: '', fallbackLines: [],
+      name: 'Ulf',
+      role: '',
+      personality: '',
+      speakingStyle: '',
+      backstory: '',
+      goals: [],
+      knowledge: [],
+      secrets: [],
+      defaultEmotion: 'neutral',
+      maxSentences: 2,
+      greeting: '',
+      fallbackLines: [],
     });
   });
 
   test('keeps authored values, tidies whitespace and drops empty list entries', () => {
-    const p = normalizePersona({ name: ' Ulf ', backstory: 'line one\n  line two', goals: ['', ' forge ', '  '], maxSentences: 4 });
+    const p = normalizePersona({
+      name: ' Ulf ',
+      backstory: 'line one\n  line two',
+      goals: ['', ' forge ', '  '],
+      maxSentences: 4,
+    });
     expect(p.name).toBe('Ulf');
     expect(p.backstory).toBe('line one line two');
     expect(p.goals).toEqual(['forge']);

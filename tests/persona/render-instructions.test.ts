@@ -47,7 +47,11 @@ describe('renderPersonaInstructions', () => {
   });
 
   test('length limits: under 1100 characters full, under 450 name-only', () => {
-    const full = renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: true, extra: 'Never offer discounts.' });
+    const full = renderPersonaInstructions(FULL, {
+      usesTools: true,
+      secretsInPrefix: true,
+      extra: 'Never offer discounts.',
+    });
     expect(full.length).toBeLessThan(1100);
     const minimal = renderPersonaInstructions({ name: 'Ulf' }, { usesTools: true, secretsInPrefix: false });
     expect(minimal.length).toBeLessThan(450);
@@ -60,20 +64,34 @@ describe('renderPersonaInstructions', () => {
   });
 
   test('several secrets use the plural', () => {
-    const text = renderPersonaInstructions({ name: 'Ulf', secrets: ['a', 'b.'] }, { usesTools: false, secretsInPrefix: true });
+    const text = renderPersonaInstructions(
+      { name: 'Ulf', secrets: ['a', 'b.'] },
+      { usesTools: false, secretsInPrefix: true },
+    );
     expect(text).toContain('Your secrets: a; b.');
     expect(text).toContain('- Never reveal your secrets unless the game note below says you trust the player.');
   });
 
   test('the sentence limit: override, singular, at least 1', () => {
-    expect(renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: false, maxSentences: 1 })).toContain('- Say one short sentence at most.');
-    expect(renderPersonaInstructions({ name: 'Ulf', maxSentences: 1 }, { usesTools: false, secretsInPrefix: false })).toContain('- Say one short sentence at most.');
-    expect(renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 0 })).toContain('- Say one short sentence at most.');
-    expect(renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 4.7 })).toContain('- Say at most 4 short sentences.');
+    expect(renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: false, maxSentences: 1 })).toContain(
+      '- Say one short sentence at most.',
+    );
+    expect(
+      renderPersonaInstructions({ name: 'Ulf', maxSentences: 1 }, { usesTools: false, secretsInPrefix: false }),
+    ).toContain('- Say one short sentence at most.');
+    expect(
+      renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 0 }),
+    ).toContain('- Say one short sentence at most.');
+    expect(
+      renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 4.7 }),
+    ).toContain('- Say at most 4 short sentences.');
   });
 
   test('extra lines become rules at the end', () => {
-    const text = renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, extra: 'Never sell swords.\n\n- Mention the festival.\n  ' });
+    const text = renderPersonaInstructions(
+      { name: 'Ulf' },
+      { usesTools: false, secretsInPrefix: false, extra: 'Never sell swords.\n\n- Mention the festival.\n  ' },
+    );
     const lines = text.split('\n');
     expect(lines.slice(-2)).toEqual(['- Never sell swords.', '- Mention the festival.']);
   });
@@ -88,7 +106,16 @@ describe('renderPersonaInstructions', () => {
 
   test('nothing per turn: no relationship, memory, world or situation words, and greeting and fallbacks stay out', () => {
     const text = renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: true });
-    for (const word of ['Memory:', 'relationship', 'You remember', 'Game state', 'Situation', 'Welcome, love', 'Busy night', 'happy']) {
+    for (const word of [
+      'Memory:',
+      'relationship',
+      'You remember',
+      'Game state',
+      'Situation',
+      'Welcome, love',
+      'Busy night',
+      'happy',
+    ]) {
       expect(text).not.toContain(word);
     }
   });
@@ -98,6 +125,10 @@ describe('renderPersonaInstructions', () => {
       { name: 'Ulf', role: '  ', personality: 'gruff\n\nbut   fair', goals: ['', ' '] },
       { usesTools: false, secretsInPrefix: true },
     );
-    expect(text.split('\n').slice(0, 3)).toEqual(['You are Ulf, a character in a video game.', 'Personality: gruff but fair.', 'Rules:']);
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'You are Ulf, a character in a video game.',
+      'Personality: gruff but fair.',
+      'Rules:',
+    ]);
   });
 });

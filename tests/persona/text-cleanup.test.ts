@@ -149,7 +149,31 @@ describe('LineCleaner (streaming)', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const alphabet = ['G', 'r', 'e', 't', 'a', ':', ' ', '"', '“', '”', "'", '*', 'x', 's', 'y', '.', '\n', 'O', 'l', 'd', 'T', 'o', 'm'];
+    const alphabet = [
+      'G',
+      'r',
+      'e',
+      't',
+      'a',
+      ':',
+      ' ',
+      '"',
+      '“',
+      '”',
+      "'",
+      '*',
+      'x',
+      's',
+      'y',
+      '.',
+      '\n',
+      'O',
+      'l',
+      'd',
+      'T',
+      'o',
+      'm',
+    ];
     for (let n = 0; n < 400; n++) {
       const length = Math.floor(random() * 24);
       let text = random() < 0.5 ? 'Greta: ' : '';

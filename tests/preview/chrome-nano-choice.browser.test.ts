@@ -27,12 +27,19 @@ beforeAll(async () => {
   // The stand-in as a script that runs before the page's own, like a browser's built-in global.
   const out = await build({
     stdin: {
-      contents: "import { createPromptApiStandIn } from './tests/support/prompt-api-stand-in';\n" +
+      contents:
+        "import { createPromptApiStandIn } from './tests/support/prompt-api-stand-in';\n" +
         "const made = createPromptApiStandIn({ brain: () => 'Welcome to the stand-in of Chrome, traveller.', chunkChars: 4 });\n" +
         'globalThis.LanguageModel = made.api; globalThis.promptStandIn = made.control;',
-      resolveDir: ROOT, loader: 'ts',
+      resolveDir: ROOT,
+      loader: 'ts',
     },
-    bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'warning',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'warning',
   });
   standIn = out.outputFiles[0].text;
   browser = await chromium.launch(launchOptions);
@@ -44,7 +51,8 @@ afterAll(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-const options = (page: import('playwright-core').Page) => page.locator('#model-kind option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+const options = (page: import('playwright-core').Page) =>
+  page.locator('#model-kind option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
 
 test('Chromium without a model: the list has no Chrome option', async () => {
   const page = await browser.newPage();
@@ -63,15 +71,19 @@ test('with the Prompt API: offered, chosen, and a turn runs through it with its 
   await page.goto(server.url);
   await page.waitForSelector('#model-kind option[value="chrome-nano"]', { state: 'attached' });
   expect(await options(page)).toEqual(['standin', 'script', 'openai', 'chrome-nano']);
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+    await page.click('#setup > summary');
   await page.selectOption('#model-kind', 'chrome-nano');
   await page.click('#apply-setup');
   await expect(page.textContent('#now-talking')).resolves.toContain("Chrome's built-in Gemini Nano");
   await page.fill('#player-line', 'Hello!');
   await page.press('#player-line', 'Enter');
-  await page.waitForFunction(() => (document.querySelector('.msg.npc:last-of-type .text')?.textContent ?? '').includes('stand-in of Chrome'));
+  await page.waitForFunction(() =>
+    (document.querySelector('.msg.npc:last-of-type .text')?.textContent ?? '').includes('stand-in of Chrome'),
+  );
   const seen = await page.evaluate(() => {
-    const c = (globalThis as unknown as { promptStandIn: { log: { creates: unknown[]; prompts: unknown[] } } }).promptStandIn;
+    const c = (globalThis as unknown as { promptStandIn: { log: { creates: unknown[]; prompts: unknown[] } } })
+      .promptStandIn;
     return { creates: c.log.creates.length, prompts: c.log.prompts.length };
   });
   expect(seen.prompts).toBeGreaterThan(0);

@@ -1,7 +1,10 @@
 /** tests/support/chromium.ts: which Chromium the browser tests launch, and the failure without one. */
 import { CHROMIUM_ARGS, chromiumLaunchOptions, findChromium } from '../support/chromium';
 
-const only = (...paths: string[]) => (p: string) => paths.includes(p);
+const only =
+  (...paths: string[]) =>
+  (p: string) =>
+    paths.includes(p);
 
 describe('findChromium', () => {
   test('CHROMIUM_PATH wins, then /usr/bin/chromium, then /usr/bin/chromium-browser', () => {
@@ -13,12 +16,22 @@ describe('findChromium', () => {
 
   test('no Chromium anywhere fails with the install command; a wrong CHROMIUM_PATH fails too', () => {
     expect(() => findChromium({}, only())).toThrow(/apt-get install -y chromium/);
-    expect(() => findChromium({ CHROMIUM_PATH: '/nope' }, only('/usr/bin/chromium'))).toThrow(/CHROMIUM_PATH is \/nope.*apt-get install -y chromium/);
+    expect(() => findChromium({ CHROMIUM_PATH: '/nope' }, only('/usr/bin/chromium'))).toThrow(
+      /CHROMIUM_PATH is \/nope.*apt-get install -y chromium/,
+    );
   });
 
   test('launch options carry the path and the headless flags', () => {
     const options = chromiumLaunchOptions({}, only('/usr/bin/chromium'));
     expect(options).toEqual({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    expect(CHROMIUM_ARGS).toEqual(['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']);
+    expect(CHROMIUM_ARGS).toEqual([
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ]);
   });
 });

@@ -9,7 +9,11 @@ import { ScriptedLanguageModel } from '../../src/testing';
 describe('readPersona', () => {
   test('accepts the sample and pasted JSON text', () => {
     expect(readPersona(SAMPLE_PERSONA)).toMatchObject({ ok: true, name: 'Mira' });
-    expect(readPersona('{"name": "Gorm", "role": "the blacksmith"}')).toMatchObject({ ok: true, name: 'Gorm', persona: { role: 'the blacksmith' } });
+    expect(readPersona('{"name": "Gorm", "role": "the blacksmith"}')).toMatchObject({
+      ok: true,
+      name: 'Gorm',
+      persona: { role: 'the blacksmith' },
+    });
   });
 
   test('text that is not JSON names the problem', () => {
@@ -43,13 +47,15 @@ describe('readScript', () => {
   });
 
   test('every step form: raw text, call, reply (text or object), fail', async () => {
-    const r = readScript(JSON.stringify([
-      'raw output',
-      { call: 'take_order', args: { item: 'ale', quantity: 1 } },
-      { reply: 'Hello!' },
-      { reply: { emotion: 'happy', line: 'Hi' } },
-      { fail: 'model_unavailable', message: 'offline' },
-    ]));
+    const r = readScript(
+      JSON.stringify([
+        'raw output',
+        { call: 'take_order', args: { item: 'ale', quantity: 1 } },
+        { reply: 'Hello!' },
+        { reply: { emotion: 'happy', line: 'Hi' } },
+        { fail: 'model_unavailable', message: 'offline' },
+      ]),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const model = new ScriptedLanguageModel(r.steps);
@@ -63,12 +69,32 @@ describe('readScript', () => {
 
   test('bad scripts: not JSON, not a list, empty, bad steps (each named by index)', () => {
     expect(readScript('[{')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^script: not JSON/)] });
-    expect(readScript('{"reply": "x"}')).toMatchObject({ ok: false, problems: [expect.stringContaining('non-empty JSON list')] });
+    expect(readScript('{"reply": "x"}')).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('non-empty JSON list')],
+    });
     expect(readScript('[]')).toMatchObject({ ok: false });
-    const r = readScript(JSON.stringify([{ reply: 'ok' }, 42, { call: 7 }, { call: 'x', args: [1] }, { fail: 'nope' }, { reply: null }, {}]));
+    const r = readScript(
+      JSON.stringify([
+        { reply: 'ok' },
+        42,
+        { call: 7 },
+        { call: 'x', args: [1] },
+        { fail: 'nope' },
+        { reply: null },
+        {},
+      ]),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems.map((p) => p.slice(0, p.indexOf(':')))).toEqual(['script[1]', 'script[2]', 'script[3]', 'script[4]', 'script[5]', 'script[6]']);
+    expect(r.problems.map((p) => p.slice(0, p.indexOf(':')))).toEqual([
+      'script[1]',
+      'script[2]',
+      'script[3]',
+      'script[4]',
+      'script[5]',
+      'script[6]',
+    ]);
     expect(r.problems[3]).toContain('"fail" must be an error code');
   });
 });
@@ -86,28 +112,58 @@ describe('createModel', () => {
     const r = createModel({ kind: 'openai', url: ' http://127.0.0.1:11434/v1/ ', model: 'gemma3' });
     expect(r.ok && r.model).toBeInstanceOf(OpenAICompatibleModel);
     expect(r.ok && r.label).toBe('http://127.0.0.1:11434/v1 (gemma3)');
-    expect(createModel({ kind: 'openai', url: 'http://127.0.0.1:8080/v1', model: '  ' })).toMatchObject({ ok: true, label: 'http://127.0.0.1:8080/v1 (default)' });
+    expect(createModel({ kind: 'openai', url: 'http://127.0.0.1:8080/v1', model: '  ' })).toMatchObject({
+      ok: true,
+      label: 'http://127.0.0.1:8080/v1 (default)',
+    });
   });
 
   test('a missing or bad endpoint URL, a bad script and an unknown choice are problems, not throws', () => {
-    expect(createModel({ kind: 'openai', url: '' })).toMatchObject({ ok: false, problems: [expect.stringContaining('enter the server URL')] });
-    expect(createModel({ kind: 'openai', url: 'localhost:8080' })).toMatchObject({ ok: false, problems: [expect.stringContaining('baseUrl must be an http(s) URL')] });
+    expect(createModel({ kind: 'openai', url: '' })).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('enter the server URL')],
+    });
+    expect(createModel({ kind: 'openai', url: 'localhost:8080' })).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('baseUrl must be an http(s) URL')],
+    });
     expect(createModel({ kind: 'script', script: 'nope' })).toMatchObject({ ok: false });
-    expect(createModel({ kind: 'gpt' } as never)).toMatchObject({ ok: false, problems: [expect.stringContaining('unknown choice "gpt"')] });
+    expect(createModel({ kind: 'gpt' } as never)).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('unknown choice "gpt"')],
+    });
   });
 });
 
 describe('messages from the editor panel', () => {
   test('reads the set-up message and drops bad fields', () => {
-    expect(readEmbedMessage({
-      type: EMBED_MESSAGE_TYPE, persona: '{"name":"Gorm"}', openaiUrl: 'http://127.0.0.1:8080/v1', openaiModel: 7, modelKind: 'gpt',
-      extraTools: [{ name: 'open_door', description: 'Opens the door.' }, { name: 'x' }, null, { name: 'y', description: 'd', parameters: 'no' }],
-    })).toEqual({ persona: '{"name":"Gorm"}', openaiUrl: 'http://127.0.0.1:8080/v1', extraTools: [{ name: 'open_door', description: 'Opens the door.' }] });
+    expect(
+      readEmbedMessage({
+        type: EMBED_MESSAGE_TYPE,
+        persona: '{"name":"Gorm"}',
+        openaiUrl: 'http://127.0.0.1:8080/v1',
+        openaiModel: 7,
+        modelKind: 'gpt',
+        extraTools: [
+          { name: 'open_door', description: 'Opens the door.' },
+          { name: 'x' },
+          null,
+          { name: 'y', description: 'd', parameters: 'no' },
+        ],
+      }),
+    ).toEqual({
+      persona: '{"name":"Gorm"}',
+      openaiUrl: 'http://127.0.0.1:8080/v1',
+      extraTools: [{ name: 'open_door', description: 'Opens the door.' }],
+    });
   });
 
   test('keeps the NPC options and the initial world of a picked NPC node when they are objects', () => {
     const options = { worldReadable: [''], secretsUnlockAtRelationship: null };
-    expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: options, initialWorld: { gold: 3 } })).toEqual({ npcOptions: options, initialWorld: { gold: 3 } });
+    expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: options, initialWorld: { gold: 3 } })).toEqual({
+      npcOptions: options,
+      initialWorld: { gold: 3 },
+    });
     expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: [1], initialWorld: 'gold' })).toEqual({});
     expect(readEmbedMessage({ type: EMBED_MESSAGE_TYPE, npcOptions: null, initialWorld: [] })).toEqual({});
   });
@@ -117,7 +173,10 @@ describe('messages from the editor panel', () => {
   });
 
   test('reads the endpoint from the query string, malformed escapes kept as they are', () => {
-    expect(readQuerySettings('?openaiUrl=http%3A%2F%2F127.0.0.1%3A8080%2Fv1&openaiModel=gemma+3&x=1')).toEqual({ openaiUrl: 'http://127.0.0.1:8080/v1', openaiModel: 'gemma 3' });
+    expect(readQuerySettings('?openaiUrl=http%3A%2F%2F127.0.0.1%3A8080%2Fv1&openaiModel=gemma+3&x=1')).toEqual({
+      openaiUrl: 'http://127.0.0.1:8080/v1',
+      openaiModel: 'gemma 3',
+    });
     expect(readQuerySettings('')).toEqual({});
     expect(readQuerySettings('?openaiModel=%E0%A4%A&openaiUrl')).toEqual({ openaiModel: '%E0%A4%A', openaiUrl: '' });
   });

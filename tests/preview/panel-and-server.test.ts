@@ -11,7 +11,12 @@ describe('readNpcNode (scene query-node dump)', () => {
   /** A ToolDeclaration entry as the scene dumps it: each field of the class wrapped as { value }. */
   const declaration = (name: string, description: string, parametersSchema = '', timeoutMs = 0) => ({
     type: 'oam.ToolDeclaration',
-    value: { name: { value: name }, description: { value: description }, parametersSchema: { value: parametersSchema }, timeoutMs: { value: timeoutMs } },
+    value: {
+      name: { value: name },
+      description: { value: description },
+      parametersSchema: { value: parametersSchema },
+      timeoutMs: { value: timeoutMs },
+    },
   });
   /** Every Inspector property of NPCComponent, as dumped (values as the sample's Mira sets them). */
   const npcComponent = (overrides: Record<string, unknown> = {}) => {
@@ -57,8 +62,16 @@ describe('readNpcNode (scene query-node dump)', () => {
       properties: expect.objectContaining({ groundingTool: ' check_menu ', replyFormat: 1 }),
       // Every declared entry, as NPCComponent reads them: it refuses the last three by name.
       tools: [
-        { name: 'open_door', description: 'Opens a door.', parameters: { type: 'object', properties: { door: { type: 'string' } } } },
-        { name: 'shrug', description: 'Shrugs.', parametersError: expect.stringMatching(/^the parameters schema is not JSON \(/) },
+        {
+          name: 'open_door',
+          description: 'Opens a door.',
+          parameters: { type: 'object', properties: { door: { type: 'string' } } },
+        },
+        {
+          name: 'shrug',
+          description: 'Shrugs.',
+          parametersError: expect.stringMatching(/^the parameters schema is not JSON \(/),
+        },
         { name: '', description: 'nameless' },
         { name: '', description: 'no name' },
       ],
@@ -94,26 +107,43 @@ describe('readNpcNode (scene query-node dump)', () => {
   });
 
   test('secrets always guarded means no unlock threshold; empty lists and text are left out; an unknown format is automatic', () => {
-    const info = readNpcNode(dump([npcComponent({ secretsAlwaysGuarded: true, worldStore: null, groundingTool: '', emotions: [], fallbackLines: [], extraInstructions: ' ', replyFormat: 9 })]));
+    const info = readNpcNode(
+      dump([
+        npcComponent({
+          secretsAlwaysGuarded: true,
+          worldStore: null,
+          groundingTool: '',
+          emotions: [],
+          fallbackLines: [],
+          extraInstructions: ' ',
+          replyFormat: 9,
+        }),
+      ]),
+    );
     expect(info?.options.secretsUnlockAtRelationship).toBeNull();
     expect(info?.worldStoreUuid).toBeUndefined();
-    for (const key of ['groundingTool', 'emotions', 'fallbackLines', 'extraInstructions']) expect(info?.options).not.toHaveProperty(key);
+    for (const key of ['groundingTool', 'emotions', 'fallbackLines', 'extraInstructions'])
+      expect(info?.options).not.toHaveProperty(key);
     expect(info?.options.replyFormat).toBe('automatic');
   });
 
   test('no NPC component, no persona set, or not a dump at all', () => {
     expect(readNpcNode(dump([{ type: 'cc.Sprite', value: {} }, { type: 'oam.NPCComponentHelper' }]))).toBeNull();
-    expect(readNpcNode(dump([{ type: 'oam.NPCComponent', value: { persona: { value: { uuid: '' } } } }]))).toMatchObject({ personaUuid: undefined, tools: [], options: {} });
+    expect(
+      readNpcNode(dump([{ type: 'oam.NPCComponent', value: { persona: { value: { uuid: '' } } } }])),
+    ).toMatchObject({ personaUuid: undefined, tools: [], options: {} });
     expect(readNpcNode(dump([{ type: 'oam.NPCComponent' }]))).toMatchObject({ personaUuid: undefined });
     for (const bad of [null, undefined, 'node', {}, { __comps__: 'x' }]) expect(readNpcNode(bad)).toBeNull();
   });
 });
 
-describe('the NPC\'s world store', () => {
+describe("the NPC's world store", () => {
   const store = (value: Record<string, unknown>) => ({ type: 'oam.WorldStateStore', value });
 
   test('reads the JSON asset uuid and the inline JSON of a WorldStateStore dump', () => {
-    expect(readWorldStore(store({ initialState: { value: { uuid: 'world-asset' } }, initialJson: { value: '{"a":1}' } }))).toEqual({ initialStateUuid: 'world-asset', initialJson: '{"a":1}' });
+    expect(
+      readWorldStore(store({ initialState: { value: { uuid: 'world-asset' } }, initialJson: { value: '{"a":1}' } })),
+    ).toEqual({ initialStateUuid: 'world-asset', initialJson: '{"a":1}' });
     expect(readWorldStore(store({ initialState: { value: null }, initialJson: { value: '  ' } }))).toEqual({});
     for (const bad of [null, 'x', { type: 'cc.Sprite', value: {} }, {}]) expect(readWorldStore(bad)).toBeNull();
   });
@@ -144,7 +174,9 @@ describe('preview server', () => {
     return new Promise((done, fail) => {
       const req = request({ host: '127.0.0.1', port: running.port, path, method }, (res) => {
         let body = '';
-        res.on('data', (c) => { body += c; });
+        res.on('data', (c) => {
+          body += c;
+        });
         res.on('end', () => done({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
       });
       req.on('error', fail);
@@ -173,7 +205,8 @@ describe('preview server', () => {
   test('a bad port or a port in use is a clear error', async () => {
     await expect(startPreviewServer({ port: -1, root, outDir })).rejects.toThrow(/port must be a whole number/);
     await expect(startPreviewServer({ port: 70000, root, outDir })).rejects.toThrow(/port must be/);
-    await expect(startPreviewServer({ port: running.port, root, outDir })).rejects.toThrow(`Port ${running.port} is in use`);
+    await expect(startPreviewServer({ port: running.port, root, outDir })).rejects.toThrow(
+      `Port ${running.port} is in use`,
+    );
   });
 });
-

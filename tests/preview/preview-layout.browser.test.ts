@@ -15,7 +15,12 @@ import { chromiumLaunchOptions } from '../support/chromium';
 jest.setTimeout(120000);
 
 const ROOT = resolve(__dirname, '../..');
-const SIZES: Array<[number, number]> = [[360, 400], [520, 720], [800, 600], [1366, 860]];
+const SIZES: Array<[number, number]> = [
+  [360, 400],
+  [520, 720],
+  [800, 600],
+  [1366, 860],
+];
 
 let server: RunningPreview;
 let browser: Browser;
@@ -32,16 +37,22 @@ afterAll(async () => {
 
 /** Where the element is, and whether its centre is inside the viewport and hits the element itself. */
 async function reachable(page: Page, selector: string): Promise<{ inside: boolean; uncovered: boolean; what: string }> {
-  return page.locator(selector).last().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2;
-    const y = r.top + Math.min(r.height / 2, 12);
-    const inside = r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x <= window.innerWidth && y <= window.innerHeight;
-    const hit = inside ? document.elementFromPoint(x, y) : null;
-    const uncovered = !!hit && (hit === el || el.contains(hit));
-    const what = hit ? `${hit.tagName.toLowerCase()}${hit.id ? `#${hit.id}` : ''}.${(hit as HTMLElement).className}` : 'nothing';
-    return { inside, uncovered, what };
-  });
+  return page
+    .locator(selector)
+    .last()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + Math.min(r.height / 2, 12);
+      const inside =
+        r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x <= window.innerWidth && y <= window.innerHeight;
+      const hit = inside ? document.elementFromPoint(x, y) : null;
+      const uncovered = !!hit && (hit === el || el.contains(hit));
+      const what = hit
+        ? `${hit.tagName.toLowerCase()}${hit.id ? `#${hit.id}` : ''}.${(hit as HTMLElement).className}`
+        : 'nothing';
+      return { inside, uncovered, what };
+    });
 }
 
 describe.each(SIZES)('the preview page at %i×%i', (width, height) => {
@@ -57,14 +68,17 @@ describe.each(SIZES)('the preview page at %i×%i', (width, height) => {
     await page.waitForSelector('#send:not([disabled])');
   });
 
-  afterAll(async () => { await page.close(); });
+  afterAll(async () => {
+    await page.close();
+  });
 
   test('the input, the send button and the last reply are visible and not covered', async () => {
     for (const selector of ['#player-line', '#send', '.msg.npc .text']) {
       const where = await reachable(page, selector);
       expect({ selector, ...where }).toMatchObject({ selector, inside: true, uncovered: true });
     }
-    if (process.env.OAM_SCREENSHOTS === '1') await page.screenshot({ path: join(ROOT, `docs/images/preview-${width}x${height}.png`) });
+    if (process.env.OAM_SCREENSHOTS === '1')
+      await page.screenshot({ path: join(ROOT, `docs/images/preview-${width}x${height}.png`) });
   });
 
   test('with the set-up open the input still fits, and the header keeps to one line', async () => {
@@ -99,7 +113,14 @@ test('a 20,000-character word wraps inside its bubble instead of overflowing it'
   await page.fill('#player-line', 'x'.repeat(20000));
   await page.press('#player-line', 'Enter');
   await page.waitForSelector('.msg.player .text');
-  const fit = await page.locator('.msg.player .text').last().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, chat: (el.closest('.chat') as HTMLElement).scrollWidth - (el.closest('.chat') as HTMLElement).clientWidth }));
+  const fit = await page
+    .locator('.msg.player .text')
+    .last()
+    .evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+      chat: (el.closest('.chat') as HTMLElement).scrollWidth - (el.closest('.chat') as HTMLElement).clientWidth,
+    }));
   expect(fit.scroll).toBeLessThanOrEqual(fit.client + 1);
   expect(fit.chat).toBeLessThanOrEqual(1);
   await page.close();

@@ -47,7 +47,8 @@ async function lastReply(): Promise<string> {
 }
 
 async function applySetup(fill: () => Promise<void>): Promise<void> {
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+    await page.click('#setup > summary');
   await fill();
   await page.click('#apply-setup');
 }
@@ -79,7 +80,9 @@ test('serves the page on loopback and only the page files', async () => {
 });
 
 test('greets with the sample persona on the stand-in', async () => {
-  await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe('Welcome to the Crooked Lantern, traveller!');
+  await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe(
+    'Welcome to the Crooked Lantern, traveller!',
+  );
   await expect(page.textContent('#now-talking')).resolves.toContain('keyword stand-in');
 });
 
@@ -95,7 +98,11 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
       const texts = document.querySelectorAll('.msg.npc .text');
       const t = texts[texts.length - 1]?.textContent ?? '';
       if (seen[seen.length - 1] !== t) seen.push(t);
-    }).observe(document.getElementById('chat-log') as HTMLElement, { subtree: true, childList: true, characterData: true });
+    }).observe(document.getElementById('chat-log') as HTMLElement, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
   });
   await say('Two ales, please.');
   const final = await lastReply();
@@ -109,7 +116,12 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
   const tool = page.locator('.turn-group').first().locator('.item.tool');
   await expect(tool.locator('.tool-name').textContent()).resolves.toBe('take_order');
   expect(JSON.parse((await tool.locator('.args').textContent()) ?? '')).toEqual({ item: 'ale', quantity: 2 });
-  expect(JSON.parse((await tool.locator('.result').textContent()) ?? '')).toEqual({ served: 2, item: 'ale', cost: 6, goldLeft: 14 });
+  expect(JSON.parse((await tool.locator('.result').textContent()) ?? '')).toEqual({
+    served: 2,
+    item: 'ale',
+    cost: 6,
+    goldLeft: 14,
+  });
   await expect(tool.locator('.status').textContent()).resolves.toBe('done');
 
   await expect(page.locator('#world-log').textContent()).resolves.toContain('player.gold: 20 → 14');
@@ -120,11 +132,20 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
   for (const text of await steps.locator('.nums').allTextContents()) expect(text).toMatch(/^\d{3,} in · \d+ out$/);
   const summary = (await steps.first().locator('.prompt summary').textContent()) ?? '';
   expect(summary).toMatch(/^Prompt sent · \d+ tokens \(estimate\)$/);
-  await expect(page.locator('.turn-group').first().locator('.totals').textContent()).resolves.toMatch(/^2 model calls · \d+ prompt tokens · \d+ output tokens$/);
+  await expect(page.locator('.turn-group').first().locator('.totals').textContent()).resolves.toMatch(
+    /^2 model calls · \d+ prompt tokens · \d+ output tokens$/,
+  );
 
   // The picture for the README: the conversation with the prompt of the first step open.
   await steps.first().locator('.prompt summary').click();
-  await page.locator('.turn-group').first().locator('.prompt pre').first().evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page
+    .locator('.turn-group')
+    .first()
+    .locator('.prompt pre')
+    .first()
+    .evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'preview.png') });
   // The committed README picture changes only when asked: UPDATE_SCREENSHOTS=1 npx jest tests/preview
@@ -143,11 +164,15 @@ test('an unreachable OpenAI-compatible endpoint is reported when it is chosen, a
     await page.fill('#openai-model', 'gemma-3n');
   });
   await page.waitForSelector('#model-problems:has-text("not reachable")');
-  await expect(page.locator('#model-problems').textContent()).resolves.toContain(`the server at http://127.0.0.1:${port}/v1 is not reachable`);
+  await expect(page.locator('#model-problems').textContent()).resolves.toContain(
+    `the server at http://127.0.0.1:${port}/v1 is not reachable`,
+  );
   await expect(page.textContent('#now-talking')).resolves.toContain('keyword stand-in');
   await page.screenshot({ path: join(ARTIFACTS, 'preview-unreachable.png') });
 
-  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await applySetup(async () => {
+    await page.selectOption('#model-kind', 'standin');
+  });
   await say("How's business these days?");
   expect(await lastReply()).toBe("Busy as a beehive, and twice as loud. Can't complain!");
   await expect(page.locator('.msg.npc .notice').last().isHidden()).resolves.toBe(true);
@@ -167,12 +192,16 @@ test('a server that accepts the connection and never answers is reported within 
   } finally {
     hanging.closeAllConnections();
     hanging.close();
-    await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+    await applySetup(async () => {
+      await page.selectOption('#model-kind', 'standin');
+    });
   }
 });
 
 test('the NPC state panel: relationship on its band with the unlock point, facts, emotions; world values edited in place', async () => {
-  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await applySetup(async () => {
+    await page.selectOption('#model-kind', 'standin');
+  });
   await expect(page.locator('#state-relationship').textContent()).resolves.toBe('Relationship 0 · neutral');
   await expect(page.locator('#state-secret').textContent()).resolves.toBe('secret unlocks at 10 (10 to go)');
   await say('You pour a fine ale, Mira. Thank you.');
@@ -211,10 +240,13 @@ test('an empty line says what to do; a failed turn keeps no "…" badge', async 
 });
 
 test('export a conversation, then replay it against an edited persona: earlier and new answers side by side', async () => {
-  await applySetup(async () => { await page.selectOption('#model-kind', 'standin'); });
+  await applySetup(async () => {
+    await page.selectOption('#model-kind', 'standin');
+  });
   await say('Heard any rumours lately?');
   await lastReply();
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+    await page.click('#setup > summary');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
   const path = join(outDir, 'conversation.json');
   await download.saveAs(path);
@@ -222,10 +254,15 @@ test('export a conversation, then replay it against an edited persona: earlier a
   expect(saved.turns.map((t: { say: string }) => t.say)).toEqual(['Heard any rumours lately?']);
   // Edit the persona (a new greeting and fallback lines) and replay.
   await page.selectOption('#persona-source', 'custom');
-  await page.fill('#persona-text', JSON.stringify({ name: 'Mira', role: 'the innkeeper', greeting: 'Back again?', fallbackLines: ['Eh?'] }));
+  await page.fill(
+    '#persona-text',
+    JSON.stringify({ name: 'Mira', role: 'the innkeeper', greeting: 'Back again?', fallbackLines: ['Eh?'] }),
+  );
   await page.setInputFiles('#replay-file', path);
   await page.waitForSelector('#replay-summary');
-  await expect(page.locator('#replay-summary').textContent()).resolves.toBe('1 turns replayed against Mira as it is now: 1 answer changed.');
+  await expect(page.locator('#replay-summary').textContent()).resolves.toBe(
+    '1 turns replayed against Mira as it is now: 1 answer changed.',
+  );
   await expect(page.locator('.replay-row .side > div').allTextContents()).resolves.toEqual([
     `then · neutral${saved.turns[0].line}`,
     'now · neutralNothing I would share with a stranger.',
@@ -235,7 +272,8 @@ test('export a conversation, then replay it against an edited persona: earlier a
 });
 
 test("a persona test runs in the preview: Mira's sample file passes on the stand-in, check by check", async () => {
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open))) await page.click('#setup > summary');
+  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+    await page.click('#setup > summary');
   await page.setInputFiles('#persona-test-file', join(ROOT, 'samples/tavern/mira.persona-test.json'));
   await page.waitForSelector('#persona-test-summary');
   await expect(page.locator('#persona-test-summary').textContent()).resolves.toBe('27 passed, 0 failed');
@@ -243,7 +281,9 @@ test("a persona test runs in the preview: Mira's sample file passes on the stand
 });
 
 test('a tool answered by hand: the turn waits for the typed answer, and the game code does not run', async () => {
-  await applySetup(async () => { await page.check('#by-hand-take_order'); });
+  await applySetup(async () => {
+    await page.check('#by-hand-take_order');
+  });
   await say('Two ales, please.');
   const tool = page.locator('.item.tool').first();
   await tool.locator('form.answer').waitFor({ state: 'visible' });
@@ -284,13 +324,19 @@ test('a recorded script plays back its steps', async () => {
 });
 
 test('a bad recorded script and bad personas are shown as problems; the conversation keeps going', async () => {
-  await applySetup(async () => { await page.fill('#script-text', '[{"fail": "no_such_code"}]'); });
-  await expect(page.locator('#model-problems').textContent()).resolves.toContain('script[0]: "fail" must be an error code');
+  await applySetup(async () => {
+    await page.fill('#script-text', '[{"fail": "no_such_code"}]');
+  });
+  await expect(page.locator('#model-problems').textContent()).resolves.toContain(
+    'script[0]: "fail" must be an error code',
+  );
 
   // The previous (good) script conversation stays; its script is used up, and it says so.
   await say('Another cider?');
   expect(await lastReply()).toBe('');
-  await expect(page.locator('.msg.npc .notice').last().textContent()).resolves.toContain('the recorded script ran out: it had 2 steps');
+  await expect(page.locator('.msg.npc .notice').last().textContent()).resolves.toContain(
+    'the recorded script ran out: it had 2 steps',
+  );
 
   await page.selectOption('#model-kind', 'standin');
   await page.click('#apply-setup');
@@ -316,7 +362,12 @@ test('a bad recorded script and bad personas are shown as problems; the conversa
   await expect(page.locator('.msg.npc .text').first().textContent()).resolves.toBe('Mind the sparks.');
   // The stand-in answers as Gorm from Gorm's own fields, never with Mira's tavern lines, and says what it is.
   await expect(page.locator('#standin-notice').textContent()).resolves.toContain('it is not a language model');
-  await expect(page.locator('#suggestions .chip').allTextContents()).resolves.toEqual(['Hello, Gorm!', 'Who are you?', 'Heard any rumours?', 'Goodbye!']);
+  await expect(page.locator('#suggestions .chip').allTextContents()).resolves.toEqual([
+    'Hello, Gorm!',
+    'Who are you?',
+    'Heard any rumours?',
+    'Goodbye!',
+  ]);
   await say('Heard any rumours lately?');
   expect(await lastReply()).toBe('Nothing I would share with a stranger.');
   await page.locator('#suggestions .chip', { hasText: 'Who are you?' }).click();

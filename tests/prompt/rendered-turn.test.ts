@@ -57,7 +57,11 @@ function recorder(steps: Array<ScriptStep | string>) {
   const model: ScriptedLanguageModel = new ScriptedLanguageModel(
     steps.map((step) =>
       Script.dynamic((request) => {
-        seen.push({ request, read: readRenderedTurn(request.prompt), turn: turnSoFar(agentOfModel.get(model) as Agent) });
+        seen.push({
+          request,
+          read: readRenderedTurn(request.prompt),
+          turn: turnSoFar(agentOfModel.get(model) as Agent),
+        });
         return step;
       }),
     ),
@@ -282,16 +286,16 @@ describe('every task line is recognised where the conversation ends', () => {
 describe('models that read the turn need nothing beside the prompt', () => {
   it("a keyword rule matches the player's words, calls its tools once and sees their results", async () => {
     const model = new KeywordModel({
-        rules: [
-          {
-            when: ['menu'],
-            tools: [{ name: 'check_menu' }],
-            reply: (ctx) =>
-              `I read: ${ctx.toolResults.map((result) => result.output).join('; ')} (you said "${ctx.said}")`,
-          },
-        ],
-        otherwise: 'Hm?',
-      });
+      rules: [
+        {
+          when: ['menu'],
+          tools: [{ name: 'check_menu' }],
+          reply: (ctx) =>
+            `I read: ${ctx.toolResults.map((result) => result.output).join('; ')} (you said "${ctx.said}")`,
+        },
+      ],
+      otherwise: 'Hm?',
+    });
     const agent = agentOf(model, { tools: tools(), config: { labels: { user: 'Player', assistant: 'Mira' } } });
     const response = await agent.respond('Show me the menu');
     expect(response.toolCalls.map((record) => record.call.name)).toEqual(['check_menu']);
@@ -301,13 +305,13 @@ describe('models that read the turn need nothing beside the prompt', () => {
 
   it("a template fills the player's words and this turn's outputs, not an earlier turn's", async () => {
     const model = ScriptedLanguageModel.fromNativeScript({
-        type: 'scripted',
-        steps: [
-          { toolCalls: [{ name: 'take_order', arguments: { item: 'ale', note: 'cold' } }] },
-          { template: '{prompt} → {toolOutputs}' },
-          { template: '{prompt} → [{toolOutputs}]' },
-        ],
-      });
+      type: 'scripted',
+      steps: [
+        { toolCalls: [{ name: 'take_order', arguments: { item: 'ale', note: 'cold' } }] },
+        { template: '{prompt} → {toolOutputs}' },
+        { template: '{prompt} → [{toolOutputs}]' },
+      ],
+    });
     const agent = agentOf(model, { tools: tools() });
     expect((await agent.respond('An ale')).text).toBe('An ale → {"served":"ale","note":"cold"}');
     expect((await agent.respond('Thanks', { toolChoice: 'none' })).text).toBe('Thanks → []');

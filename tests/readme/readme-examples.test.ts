@@ -29,16 +29,35 @@ describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('
       .replace(/from 'oam-cocos'/g, `from ${JSON.stringify(join(root, 'src', 'index.ts'))}`)}\nexport { main };\n`;
     const out = buildSync({
       stdin: { contents: source, loader: 'ts', resolveDir: root, sourcefile: 'readme-example.ts' },
-      bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent',
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
     });
     const printed: string[] = [];
     const fakeConsole = { ...console, log: (...args: unknown[]) => printed.push(format(...args)) };
-    const fakeProcess = { stdout: { write: (s: string) => { printed.push(s); return true; } } };
+    const fakeProcess = {
+      stdout: {
+        write: (s: string) => {
+          printed.push(s);
+          return true;
+        },
+      },
+    };
     const mod = { exports: {} as { main?: () => Promise<void> } };
-    new Function('module', 'exports', 'require', 'console', 'process', out.outputFiles[0].text)(mod, mod.exports, require, fakeConsole, fakeProcess);
+    new Function('module', 'exports', 'require', 'console', 'process', out.outputFiles[0].text)(
+      mod,
+      mod.exports,
+      require,
+      fakeConsole,
+      fakeProcess,
+    );
     await (mod.exports.main as () => Promise<void>)();
     const all = printed.join('\n');
-    const expectations = Array.from(code.matchAll(/^\s*console\.log\(.*\); \/\/ (.+)$/gm), (m) => m[1].replace(/ \(.*\)$/, '').trim());
+    const expectations = Array.from(code.matchAll(/^\s*console\.log\(.*\); \/\/ (.+)$/gm), (m) =>
+      m[1].replace(/ \(.*\)$/, '').trim(),
+    );
     for (const expected of expectations) expect(all).toContain(expected);
   });
 });

@@ -23,11 +23,21 @@ interface Sandbox {
 }
 
 async function loadBundle(): Promise<Sandbox> {
-  if (!existsSync(bundlePath)) execFileSync(process.execPath, [join(root, 'scripts', 'build-runtime.mjs')], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(bundlePath))
+    execFileSync(process.execPath, [join(root, 'scripts', 'build-runtime.mjs')], { cwd: root, stdio: 'inherit' });
   const source = readFileSync(bundlePath, 'utf8');
   const { code } = await transform(source, { format: 'iife', globalName: 'oam', target: 'esnext', loader: 'js' });
   const perf = { now: () => performance.now() };
-  const context = vm.createContext({ setTimeout, clearTimeout, setInterval, clearInterval, TextEncoder, TextDecoder, performance: perf, console });
+  const context = vm.createContext({
+    setTimeout,
+    clearTimeout,
+    setInterval,
+    clearInterval,
+    TextEncoder,
+    TextDecoder,
+    performance: perf,
+    console,
+  });
   vm.runInContext(code, context, { filename: 'oam-core.js' });
   return { run: <T>(snippet: string) => vm.runInContext(snippet, context) as T };
 }
@@ -37,8 +47,21 @@ beforeAll(async () => {
   box = await loadBundle();
 }, 120000);
 
-test('the context has only the native runtime\'s globals', () => {
-  const missing = ['fetch', 'AbortController', 'AbortSignal', 'structuredClone', 'queueMicrotask', 'URL', 'crypto', 'window', 'document', 'process', 'require', 'Buffer'];
+test("the context has only the native runtime's globals", () => {
+  const missing = [
+    'fetch',
+    'AbortController',
+    'AbortSignal',
+    'structuredClone',
+    'queueMicrotask',
+    'URL',
+    'crypto',
+    'window',
+    'document',
+    'process',
+    'require',
+    'Buffer',
+  ];
   const kinds = box.run<Record<string, string>>(`({ ${missing.map((n) => `${n}: typeof ${n}`).join(', ')} })`);
   for (const name of missing) expect([name, kinds[name]]).toEqual([name, 'undefined']);
   expect(box.run<string>('typeof oam.NPC')).toBe('function');
@@ -91,7 +114,12 @@ test('a scripted NPC conversation with a tool call, an external tool answered la
     out.bytes = new TextEncoder().encode('\u00e9').length;
     return JSON.parse(JSON.stringify(out));
   })()`);
-  expect(result.first).toEqual({ line: 'Stew is 5 gold, ale 3.', emotion: 'happy', tool: 'check_menu', streamed: 'Stew is 5 gold, ale 3.' });
+  expect(result.first).toEqual({
+    line: 'Stew is 5 gold, ale 3.',
+    emotion: 'happy',
+    tool: 'check_menu',
+    streamed: 'Stew is 5 gold, ale 3.',
+  });
   expect(result.submitted).toBe(true);
   expect(result.second).toEqual({ line: 'Here is your room key.', output: { kind: 'json', value: { given: 'key' } } });
   expect(result.lateAgain).toBe(false);

@@ -40,7 +40,14 @@ export function readMetas(dir: string): Meta[] {
     .filter((p) => p.endsWith('.meta'))
     .map((path) => {
       const raw = JSON.parse(readFileSync(join(REPO, path), 'utf8')) as Record<string, unknown>;
-      return { path, asset: path.slice(0, -'.meta'.length), ver: String(raw.ver), importer: String(raw.importer), uuid: String(raw.uuid), raw };
+      return {
+        path,
+        asset: path.slice(0, -'.meta'.length),
+        ver: String(raw.ver),
+        importer: String(raw.importer),
+        uuid: String(raw.uuid),
+        raw,
+      };
     });
 }
 
@@ -55,7 +62,8 @@ export function expandUuid(short: string): string {
   const digits: string[] = short.slice(0, keep).split('');
   for (let i = keep; i < short.length; i += 2) {
     const value = BASE64.indexOf(short[i]) * 64 + BASE64.indexOf(short[i + 1]);
-    if (BASE64.indexOf(short[i]) < 0 || BASE64.indexOf(short[i + 1]) < 0) throw new Error(`not a compressed uuid: ${short}`);
+    if (BASE64.indexOf(short[i]) < 0 || BASE64.indexOf(short[i + 1]) < 0)
+      throw new Error(`not a compressed uuid: ${short}`);
     digits.push(...value.toString(16).padStart(3, '0').split(''));
   }
   const hex = digits.join('');

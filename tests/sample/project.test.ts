@@ -11,8 +11,18 @@ import { EVENING } from '../../demo/tavern/evening';
 import { validatePersona } from '../../src';
 import { TAVERN_WORLD } from '../../demo/tavern/tavern-world';
 import {
-  EXTENSION_ASSETS, REPO, SAMPLE, SAMPLE_ASSETS, UUID_FORM,
-  declaredProperties, expandUuid, readMetas, readScene, references, walk, type SceneObject,
+  EXTENSION_ASSETS,
+  REPO,
+  SAMPLE,
+  SAMPLE_ASSETS,
+  UUID_FORM,
+  declaredProperties,
+  expandUuid,
+  readMetas,
+  readScene,
+  references,
+  walk,
+  type SceneObject,
 } from './project-files';
 
 const readJson = (path: string) => JSON.parse(readFileSync(join(SAMPLE, path), 'utf8'));
@@ -93,7 +103,13 @@ describe('Creator project files', () => {
 describe('npm run install-into', () => {
   const run = (args: string[]) => {
     try {
-      return { code: 0, out: execFileSync(process.execPath, [join(REPO, 'scripts', 'install-extension.mjs'), ...args], { encoding: 'utf8', stdio: 'pipe' }) };
+      return {
+        code: 0,
+        out: execFileSync(process.execPath, [join(REPO, 'scripts', 'install-extension.mjs'), ...args], {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        }),
+      };
     } catch (e) {
       const err = e as { status: number; stderr: string };
       return { code: err.status, out: err.stderr };
@@ -111,7 +127,16 @@ describe('npm run install-into', () => {
     try {
       expect(run([dir])).toMatchObject({ code: 0 });
       const target = join(dir, 'extensions', 'oam-cocos');
-      for (const f of ['package.json', 'dist/main.js', 'assets/runtime/oam-core.js', 'assets/runtime/package.json', 'assets/runtime/package.json.meta', 'assets/index.ts.meta', 'i18n', 'native-android']) {
+      for (const f of [
+        'package.json',
+        'dist/main.js',
+        'assets/runtime/oam-core.js',
+        'assets/runtime/package.json',
+        'assets/runtime/package.json.meta',
+        'assets/index.ts.meta',
+        'i18n',
+        'native-android',
+      ]) {
         expect(existsSync(join(target, f))).toBe(true);
       }
       expect(existsSync(join(target, 'native-android', 'src', 'test'))).toBe(false);
@@ -128,7 +153,10 @@ describe('npm run install-into', () => {
   test('refuses a folder that is not a Creator project, a linked install, and no argument, saying what to do', () => {
     const dir = project();
     try {
-      expect(run([join(dir, 'assets')])).toMatchObject({ code: 1, out: expect.stringMatching(/not a Cocos Creator project/) });
+      expect(run([join(dir, 'assets')])).toMatchObject({
+        code: 1,
+        out: expect.stringMatching(/not a Cocos Creator project/),
+      });
       mkdirSync(join(dir, 'extensions'));
       symlinkSync(REPO, join(dir, 'extensions', 'oam-cocos'));
       expect(run([dir])).toMatchObject({ code: 1, out: expect.stringMatching(/is a link; remove it first/) });
@@ -149,8 +177,9 @@ describe('metas', () => {
     expect(assets.length).toBeGreaterThanOrEqual(12);
   });
 
-  test('uuids are well formed and unique, here and against the extension\'s own metas', () => {
-    for (const m of sampleMetas) expect({ path: m.path, ok: UUID_FORM.test(m.uuid) }).toEqual({ path: m.path, ok: true });
+  test("uuids are well formed and unique, here and against the extension's own metas", () => {
+    for (const m of sampleMetas)
+      expect({ path: m.path, ok: UUID_FORM.test(m.uuid) }).toEqual({ path: m.path, ok: true });
     const all = sampleMetas.concat(extensionMetas).map((m) => m.uuid);
     const repeated = all.filter((u, i) => all.indexOf(u) !== i);
     expect(repeated).toEqual([]);
@@ -159,10 +188,14 @@ describe('metas', () => {
   test('importers fit the files (scripts, folders, JSON, the scene, the .persona handler)', () => {
     const importerOf = (asset: string) => sampleMetas.find((m) => m.asset === asset)!.importer;
     for (const m of sampleMetas) {
-      const expected = m.asset.endsWith('.ts') ? 'typescript'
-        : m.asset.endsWith('.scene') ? 'scene'
-          : m.asset.endsWith('.persona') ? 'oam-persona'
-            : m.asset.endsWith('.json') ? 'json'
+      const expected = m.asset.endsWith('.ts')
+        ? 'typescript'
+        : m.asset.endsWith('.scene')
+          ? 'scene'
+          : m.asset.endsWith('.persona')
+            ? 'oam-persona'
+            : m.asset.endsWith('.json')
+              ? 'json'
               : 'directory';
       expect({ asset: m.asset, importer: m.importer }).toEqual({ asset: m.asset, importer: expected });
       expect(m.raw.imported).toBe(true);
@@ -179,12 +212,15 @@ describe('metas', () => {
 });
 
 describe('data assets', () => {
-  test.each(['mira.persona', 'mira.persona.json', 'guard.persona.json'])('%s is a valid persona with the schema marker', (file) => {
-    const text = readFileSync(join(SAMPLE_ASSETS, file), 'utf8');
-    expect(JSON.parse(text).$schema).toMatch(/persona\.schema\.json$/);
-    const result = validatePersona(text);
-    expect(result.ok ? [] : result.problems).toEqual([]);
-  });
+  test.each(['mira.persona', 'mira.persona.json', 'guard.persona.json'])(
+    '%s is a valid persona with the schema marker',
+    (file) => {
+      const text = readFileSync(join(SAMPLE_ASSETS, file), 'utf8');
+      expect(JSON.parse(text).$schema).toMatch(/persona\.schema\.json$/);
+      const result = validatePersona(text);
+      expect(result.ok ? [] : result.problems).toEqual([]);
+    },
+  );
 
   test('mira.persona and mira.persona.json are deliberate twins: the same persona (the .persona importer and the JsonAsset path)', () => {
     const read = (file: string) => readFileSync(join(SAMPLE_ASSETS, file), 'utf8');
@@ -195,12 +231,14 @@ describe('data assets', () => {
     if (a.ok && b.ok) expect(a.persona).toEqual(b.persona);
   });
 
-  test('Mira is the demo\'s Mira, and the world is the demo\'s world', () => {
+  test("Mira is the demo's Mira, and the world is the demo's world", () => {
     const demoMira = JSON.parse(readFileSync(join(REPO, 'demo', 'tavern', 'mira.persona.json'), 'utf8'));
     const { $schema, ...mira } = JSON.parse(readFileSync(join(SAMPLE_ASSETS, 'mira.persona.json'), 'utf8'));
     expect($schema).toBeDefined();
     expect(mira).toEqual(demoMira);
-    expect(readFileSync(join(SAMPLE_ASSETS, 'mira.persona'), 'utf8')).toBe(readFileSync(join(SAMPLE_ASSETS, 'mira.persona.json'), 'utf8'));
+    expect(readFileSync(join(SAMPLE_ASSETS, 'mira.persona'), 'utf8')).toBe(
+      readFileSync(join(SAMPLE_ASSETS, 'mira.persona.json'), 'utf8'),
+    );
     expect(JSON.parse(readFileSync(join(SAMPLE_ASSETS, 'tavern-world.json'), 'utf8'))).toEqual(TAVERN_WORLD);
   });
 });
@@ -240,7 +278,10 @@ describe('tavern.scene', () => {
       const i = queue.shift()!;
       for (const r of references(scene[i], `[${i}]`)) {
         if (r.id === undefined) continue;
-        expect({ where: r.where, inside: Number.isInteger(r.id) && r.id >= 0 && r.id < scene.length }).toEqual({ where: r.where, inside: true });
+        expect({ where: r.where, inside: Number.isInteger(r.id) && r.id >= 0 && r.id < scene.length }).toEqual({
+          where: r.where,
+          inside: true,
+        });
         if (!reached.has(r.id)) {
           reached.add(r.id);
           queue.push(r.id);
@@ -269,9 +310,13 @@ describe('tavern.scene', () => {
 
   test('every asset uuid exists: a meta of the sample or a built-in of Creator', () => {
     const known = new Set(sampleMetas.map((m) => m.uuid));
-    const missing = references(scene).filter((r) => r.uuid !== undefined && !known.has(r.uuid) && !(r.uuid in INTERNAL_ASSETS));
+    const missing = references(scene).filter(
+      (r) => r.uuid !== undefined && !known.has(r.uuid) && !(r.uuid in INTERNAL_ASSETS),
+    );
     expect(missing).toEqual([]);
-    const used = references(scene).filter((r) => r.uuid !== undefined).map((r) => r.uuid);
+    const used = references(scene)
+      .filter((r) => r.uuid !== undefined)
+      .map((r) => r.uuid);
     expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/mira.persona.json'))!.uuid);
     expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/guard.persona.json'))!.uuid);
     expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/tavern-world.json'))!.uuid);
@@ -285,8 +330,15 @@ describe('tavern.scene', () => {
       return meta ? meta.asset.replace(/^.*\//, '') : `unknown ${o.__type__}`;
     });
     expect(resolved.sort()).toEqual([
-      'DecisionComponent.ts', 'DialogueUI.ts', 'DownloadBar.ts', 'GuardBrain.ts', 'NPCComponent.ts',
-      'NanoStatus.ts', 'ScriptedEvening.ts', 'TavernGame.ts', 'WorldStateStore.ts',
+      'DecisionComponent.ts',
+      'DialogueUI.ts',
+      'DownloadBar.ts',
+      'GuardBrain.ts',
+      'NPCComponent.ts',
+      'NanoStatus.ts',
+      'ScriptedEvening.ts',
+      'TavernGame.ts',
+      'WorldStateStore.ts',
     ]);
     const otherTypes = scene.map((o) => o.__type__).filter((t) => !isCustomType(t));
     for (const t of otherTypes) expect(t).toMatch(/^(cc|oam)\.[A-Za-z]+$/);
@@ -300,9 +352,13 @@ describe('tavern.scene', () => {
       const extra = Object.keys(o).filter((k) => !base.has(k) && declared.indexOf(k) < 0);
       expect({ script, extra }).toEqual({ script, extra: [] });
     }
-    for (const [type, script] of [['oam.ToolDeclaration', 'ToolDeclaration.ts'], ['oam.DecisionOptionEntry', 'DecisionOptionEntry.ts']]) {
+    for (const [type, script] of [
+      ['oam.ToolDeclaration', 'ToolDeclaration.ts'],
+      ['oam.DecisionOptionEntry', 'DecisionOptionEntry.ts'],
+    ]) {
       const declared = declaredProperties(join(EXTENSION_ASSETS, 'components', script));
-      for (const o of byType(type)) expect(Object.keys(o).filter((k) => k !== '__type__' && declared.indexOf(k) < 0)).toEqual([]);
+      for (const o of byType(type))
+        expect(Object.keys(o).filter((k) => k !== '__type__' && declared.indexOf(k) < 0)).toEqual([]);
     }
   });
 
@@ -311,7 +367,9 @@ describe('tavern.scene', () => {
     expect(events.length).toBeGreaterThanOrEqual(9);
     for (const e of events) {
       const target = at(e.target);
-      const component = (target._components as Array<{ __id__: number }>).map(at).find((c) => c.__type__ === e._componentId);
+      const component = (target._components as Array<{ __id__: number }>)
+        .map(at)
+        .find((c) => c.__type__ === e._componentId);
       expect({ handler: e.handler, onTarget: !!component }).toEqual({ handler: e.handler, onTarget: true });
       const source = readFileSync(join(REPO, scriptsByType.get(String(e._componentId))!), 'utf8');
       expect(source).toMatch(new RegExp(`\\n  ${e.handler}\\(`));

@@ -27,7 +27,11 @@ describe('builders', () => {
 
   test('obj optional and open', () => {
     const s = JsonSchema.obj({ a: JsonSchema.string(), b: JsonSchema.string() }, { optional: ['b'], open: true });
-    expect(s.json).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a'] });
+    expect(s.json).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      required: ['a'],
+    });
     const none = JsonSchema.obj({ a: JsonSchema.string() }, { optional: ['a'] });
     expect(none.json.required).toBeUndefined();
     expect(none.validate({})).toEqual([]);
@@ -38,7 +42,9 @@ describe('builders', () => {
   });
 
   test('primitive builders carry their options', () => {
-    expect(JsonSchema.string({ description: 'd', minLength: 1, maxLength: 5, pattern: '^a', enum: ['a', 'ab'] }).json).toEqual({
+    expect(
+      JsonSchema.string({ description: 'd', minLength: 1, maxLength: 5, pattern: '^a', enum: ['a', 'ab'] }).json,
+    ).toEqual({
       type: 'string',
       description: 'd',
       enum: ['a', 'ab'],
@@ -66,7 +72,10 @@ describe('builders', () => {
     expect(JsonSchema.enumOf(['a', 'b']).json).toEqual({ type: 'string', enum: ['a', 'b'] });
     expect(JsonSchema.enumOf([1, 2]).json).toEqual({ type: 'integer', enum: [1, 2] });
     expect(JsonSchema.enumOf([1.5, 2]).json).toEqual({ type: 'number', enum: [1.5, 2] });
-    expect(JsonSchema.enumOf(['a', 1], { description: 'mixed' }).json).toEqual({ description: 'mixed', enum: ['a', 1] });
+    expect(JsonSchema.enumOf(['a', 1], { description: 'mixed' }).json).toEqual({
+      description: 'mixed',
+      enum: ['a', 1],
+    });
     schemaError(() => JsonSchema.enumOf([]));
   });
 
@@ -75,14 +84,25 @@ describe('builders', () => {
       description: 'either',
       anyOf: [{ type: 'string' }, { type: 'integer' }],
     });
-    expect(JsonSchema.oneOf([JsonSchema.string(), JsonSchema.boolean()]).json).toEqual({ oneOf: [{ type: 'string' }, { type: 'boolean' }] });
+    expect(JsonSchema.oneOf([JsonSchema.string(), JsonSchema.boolean()]).json).toEqual({
+      oneOf: [{ type: 'string' }, { type: 'boolean' }],
+    });
     schemaError(() => JsonSchema.anyOf([]));
     schemaError(() => JsonSchema.oneOf([]));
   });
 
   test('ref and withDefinitions; a lone ref fails when used', () => {
-    const s = JsonSchema.obj({ item: JsonSchema.ref('Item') }).withDefinitions({ Item: JsonSchema.obj({ name: JsonSchema.string() }) });
-    expect(s.json.$defs).toEqual({ Item: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false } });
+    const s = JsonSchema.obj({ item: JsonSchema.ref('Item') }).withDefinitions({
+      Item: JsonSchema.obj({ name: JsonSchema.string() }),
+    });
+    expect(s.json.$defs).toEqual({
+      Item: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    });
     expect((s.json.properties as Record<string, unknown>).item).toEqual({ $ref: '#/$defs/Item' });
     expect(s.validate({ item: { name: 'x' } })).toEqual([]);
     expect(JsonSchema.ref('a/b~c').json).toEqual({ $ref: '#/$defs/a~1b~0c' });
@@ -116,7 +136,10 @@ describe('builders', () => {
     expect(JsonSchema.string().nullable().nullable().json).toEqual({ type: ['string', 'null'] });
     expect(JsonSchema.enumOf(['a', 'b']).nullable().json).toEqual({ type: ['string', 'null'], enum: ['a', 'b', null] });
     expect(JsonSchema.enumOf(['a', 1]).nullable().json).toEqual({ enum: ['a', 1, null] });
-    expect(JsonSchema.ref('X').described('an x').nullable().json).toEqual({ description: 'an x', anyOf: [{ $ref: '#/$defs/X' }, { type: 'null' }] });
+    expect(JsonSchema.ref('X').described('an x').nullable().json).toEqual({
+      description: 'an x',
+      anyOf: [{ $ref: '#/$defs/X' }, { type: 'null' }],
+    });
     const s = JsonSchema.obj({ a: JsonSchema.integer().nullable() });
     expect(s.validate({ a: null })).toEqual([]);
     expect(s.validate({ a: 'x' })).toEqual([{ path: '$.a', message: 'must be an integer or null; got "x"' }]);
@@ -132,7 +155,10 @@ describe('builders', () => {
   });
 
   test('json is plain, serializable JSON that round-trips through parse', () => {
-    const s = JsonSchema.obj({ a: JsonSchema.array(JsonSchema.enumOf(['x'])), b: JsonSchema.number().nullable() }, { optional: ['b'] });
+    const s = JsonSchema.obj(
+      { a: JsonSchema.array(JsonSchema.enumOf(['x'])), b: JsonSchema.number().nullable() },
+      { optional: ['b'] },
+    );
     const text = JSON.stringify(s);
     expect(JSON.parse(text)).toEqual(s.json);
     const back = JsonSchema.parse(text);
@@ -144,10 +170,18 @@ describe('builders', () => {
 
 describe('builder mistakes surface as invalid_schema on first use', () => {
   test.each([
-    ['a reversed range', () => JsonSchema.integer({ minimum: 5, maximum: 1 }), '$.minimum: 5 is greater than maximum 1'],
+    [
+      'a reversed range',
+      () => JsonSchema.integer({ minimum: 5, maximum: 1 }),
+      '$.minimum: 5 is greater than maximum 1',
+    ],
     ['a broken pattern', () => JsonSchema.string({ pattern: '(' }), '$.pattern: is not a valid regular expression'],
     ['a negative length', () => JsonSchema.string({ maxLength: -1 }), '$.maxLength: must be a non-negative integer'],
-    ['a missing definition', () => JsonSchema.obj({ a: JsonSchema.ref('A') }), '$.properties.a.$ref: points at nothing'],
+    [
+      'a missing definition',
+      () => JsonSchema.obj({ a: JsonSchema.ref('A') }),
+      '$.properties.a.$ref: points at nothing',
+    ],
   ])('%s', (_name, build, message) => {
     const schema = build();
     expect(schemaError(() => schema.validate(1)).message).toContain(message);

@@ -47,7 +47,10 @@ describe('coerce()', () => {
   });
 
   test('a key is not renamed onto a key already present', () => {
-    expect(order.coerce({ item_name: 'ale', itemName: 'bread', quantity: 1 })).toEqual({ item_name: 'ale', quantity: 1 });
+    expect(order.coerce({ item_name: 'ale', itemName: 'bread', quantity: 1 })).toEqual({
+      item_name: 'ale',
+      quantity: 1,
+    });
     expect(order.coerce({ item_name: 'ale', itemName: 'bread' })).toEqual({ item_name: 'ale', itemName: 'bread' });
   });
 
@@ -131,7 +134,10 @@ describe('coerce()', () => {
   test('refs and allOf are followed', () => {
     const s = JsonSchema.from({
       type: 'object',
-      properties: { p: { $ref: '#/$defs/P' }, q: { allOf: [{ type: 'object', properties: { n: { type: 'integer' } } }] } },
+      properties: {
+        p: { $ref: '#/$defs/P' },
+        q: { allOf: [{ type: 'object', properties: { n: { type: 'integer' } } }] },
+      },
       $defs: { P: { type: 'boolean' } },
     });
     expect(s.coerce({ p: 'no', q: { n: '4' } })).toEqual({ p: false, q: { n: 4 } });
@@ -146,7 +152,10 @@ describe('coerce()', () => {
   });
 
   test('very deep values stop being coerced instead of overflowing', () => {
-    const tree = JsonSchema.from({ $defs: { N: { type: 'object', properties: { n: { $ref: '#/$defs/N' }, v: { type: 'integer' } } } }, $ref: '#/$defs/N' });
+    const tree = JsonSchema.from({
+      $defs: { N: { type: 'object', properties: { n: { $ref: '#/$defs/N' }, v: { type: 'integer' } } } },
+      $ref: '#/$defs/N',
+    });
     let value: Record<string, unknown> = { v: '1' };
     for (let i = 0; i < 200; i++) value = { n: value };
     expect(() => tree.coerce(value)).not.toThrow();
@@ -171,7 +180,9 @@ describe('check()', () => {
         { path: '$.item_name', message: 'must be one of "ale", "hot_stew", "bread"; got "wine"' },
         { path: '$.quantity', message: 'must be at most 10; got 12' },
       ]);
-      expect(result.problem).toBe('$.item_name: must be one of "ale", "hot_stew", "bread"; got "wine"; $.quantity: must be at most 10; got 12');
+      expect(result.problem).toBe(
+        '$.item_name: must be one of "ale", "hot_stew", "bread"; got "wine"; $.quantity: must be at most 10; got 12',
+      );
     }
   });
 

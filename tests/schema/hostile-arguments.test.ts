@@ -23,15 +23,28 @@ async function runWith(tool: AgentTool, answers: string[]) {
 }
 
 describe('non-finite numbers', () => {
-  test.each(['1e400', '-1e400', '1e999'])('%s is not an integer or a number: repaired once, never run with Infinity', async (literal) => {
-    const { tool, seen } = recordingTool({ type: 'object', properties: { n: { type: 'integer' }, x: { type: 'number' } }, required: ['n'] });
-    const { response, model } = await runWith(tool, [`{"tool":"set_flag","args":{"n":${literal}}}`, `{"tool":"set_flag","args":{"n":${literal}}}`]);
-    expect(seen).toEqual([]);
-    expect(response.toolCalls).toHaveLength(1);
-    expect(response.toolCalls[0]).toMatchObject({ rejected: true, output: { kind: 'error', message: expect.stringMatching(/must be an integer; got -?Infinity/) } });
-    expect(model.requests.filter((r) => r.isRepair)).toHaveLength(1); // one repair, then "not made"
-    expect(response.text).toBe('Done.');
-  });
+  test.each(['1e400', '-1e400', '1e999'])(
+    '%s is not an integer or a number: repaired once, never run with Infinity',
+    async (literal) => {
+      const { tool, seen } = recordingTool({
+        type: 'object',
+        properties: { n: { type: 'integer' }, x: { type: 'number' } },
+        required: ['n'],
+      });
+      const { response, model } = await runWith(tool, [
+        `{"tool":"set_flag","args":{"n":${literal}}}`,
+        `{"tool":"set_flag","args":{"n":${literal}}}`,
+      ]);
+      expect(seen).toEqual([]);
+      expect(response.toolCalls).toHaveLength(1);
+      expect(response.toolCalls[0]).toMatchObject({
+        rejected: true,
+        output: { kind: 'error', message: expect.stringMatching(/must be an integer; got -?Infinity/) },
+      });
+      expect(model.requests.filter((r) => r.isRepair)).toHaveLength(1); // one repair, then "not made"
+      expect(response.text).toBe('Done.');
+    },
+  );
 
   test('a finite value after the repair runs', async () => {
     const { tool, seen } = recordingTool({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] });
@@ -64,9 +77,23 @@ describe('prototype keys are plain data', () => {
   test('at the top level, in arrays, under additionalProperties and through coercion of a JSON string', async () => {
     const { tool, seen } = recordingTool({
       type: 'object',
-      properties: { list: { type: 'array', items: { type: 'object' } }, bag: { type: 'object', additionalProperties: { type: 'object' } }, text: { type: 'object' } },
+      properties: {
+        list: { type: 'array', items: { type: 'object' } },
+        bag: { type: 'object', additionalProperties: { type: 'object' } },
+        text: { type: 'object' },
+      },
     });
-    await runWith(tool, [JSON.stringify({ tool: 'set_flag', args: { __proto__x: 1, list: [{ ['__proto__']: { a: 1 } }], bag: { k: { ['__proto__']: { b: 2 } } }, text: '{"__proto__":{"c":3}}' } }).replace('__proto__x', '__proto__')]);
+    await runWith(tool, [
+      JSON.stringify({
+        tool: 'set_flag',
+        args: {
+          __proto__x: 1,
+          list: [{ ['__proto__']: { a: 1 } }],
+          bag: { k: { ['__proto__']: { b: 2 } } },
+          text: '{"__proto__":{"c":3}}',
+        },
+      }).replace('__proto__x', '__proto__'),
+    ]);
     expect(seen).toHaveLength(1);
     const args = seen[0] as Record<string, any>;
     for (const o of [args, args.list[0], args.bag.k, args.text]) {

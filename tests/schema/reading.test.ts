@@ -43,7 +43,19 @@ describe('from() and parse()', () => {
       $defs: { More: { type: 'object', properties: { b: { type: 'string' } } } },
     });
     expect(s.warnings).toEqual([]);
-    expect(s.propertyNames()).toEqual(['item', 'note', 'qty', 'price', 'tags', 'kind', 'extra', 'pick', 'one', 'all', 'old']);
+    expect(s.propertyNames()).toEqual([
+      'item',
+      'note',
+      'qty',
+      'price',
+      'tags',
+      'kind',
+      'extra',
+      'pick',
+      'one',
+      'all',
+      'old',
+    ]);
     expect(s.validate({ item: 'ale', old: null, all: { a: 'x', b: 'y' } })).toEqual([]);
   });
 
@@ -59,7 +71,10 @@ describe('from() and parse()', () => {
   test('warns about ignored keywords with their paths', () => {
     const s = JsonSchema.from({
       type: 'object',
-      properties: { x: { type: 'string', format: 'email' }, y: { type: 'array', items: { type: 'integer', multipleOf: 2 }, uniqueItems: true } },
+      properties: {
+        x: { type: 'string', format: 'email' },
+        y: { type: 'array', items: { type: 'integer', multipleOf: 2 }, uniqueItems: true },
+      },
       required: ['x', 'z'],
       patternProperties: { '^a': { type: 'string' } },
     });
@@ -76,13 +91,18 @@ describe('from() and parse()', () => {
 
   test('warnings is a copy', () => {
     const s = JsonSchema.from({ type: 'string', format: 'date' });
-    expect(JsonSchema.from({ 'x-vendor': 1, 'odd key': 2 }).warnings).toEqual(['$.x-vendor: ignored', '$["odd key"]: ignored']);
+    expect(JsonSchema.from({ 'x-vendor': 1, 'odd key': 2 }).warnings).toEqual([
+      '$.x-vendor: ignored',
+      '$["odd key"]: ignored',
+    ]);
     s.warnings.push('x');
     expect(s.warnings).toEqual(['$.format: ignored']);
   });
 
   test('parse reads JSON text and rejects other text', () => {
-    expect(JsonSchema.parse('{"type":"integer","maximum":3}').validate(4)).toEqual([{ path: '$', message: 'must be at most 3; got 4' }]);
+    expect(JsonSchema.parse('{"type":"integer","maximum":3}').validate(4)).toEqual([
+      { path: '$', message: 'must be at most 3; got 4' },
+    ]);
     expect(() => JsonSchema.parse('{type: integer}')).toThrow(AgentError);
     try {
       JsonSchema.parse('not json');
@@ -100,12 +120,20 @@ describe('from() and parse()', () => {
     ['an unknown type in a list', { type: ['string', 'date'] }, '$.type: unknown type "date"'],
     ['an empty type list', { type: [] }, '$.type: must name at least one type'],
     ['a repeated type', { type: ['string', 'string'] }, '$.type: names type "string" twice'],
-    ['a non-object property schema', { type: 'object', properties: { a: 'string' } }, '$.properties.a: must be a schema object; got "string"'],
+    [
+      'a non-object property schema',
+      { type: 'object', properties: { a: 'string' } },
+      '$.properties.a: must be a schema object; got "string"',
+    ],
     ['a boolean property schema', { properties: { a: true } }, '$.properties.a: must be a schema object; got true'],
     ['properties not an object', { properties: [] }, '$.properties: must be an object of schemas'],
     ['required not an array', { required: 'a' }, '$.required: must be an array of property names'],
     ['a non-string required name', { required: [1] }, '$.required[0]: must be a property name'],
-    ['a bad additionalProperties', { additionalProperties: 'no' }, '$.additionalProperties: must be true, false or a schema object'],
+    [
+      'a bad additionalProperties',
+      { additionalProperties: 'no' },
+      '$.additionalProperties: must be true, false or a schema object',
+    ],
     ['a non-array enum', { enum: 'a' }, '$.enum: must be an array of values'],
     ['an empty enum', { enum: [] }, '$.enum: must list at least one value'],
     ['a non-string pattern', { pattern: 5 }, '$.pattern: must be a string'],
@@ -114,7 +142,11 @@ describe('from() and parse()', () => {
     ['a fractional maxItems', { maxItems: 1.5 }, '$.maxItems: must be a non-negative integer'],
     ['a string maximum', { maximum: '10' }, '$.maximum: must be a number'],
     ['a string exclusiveMinimum', { exclusiveMinimum: 'x' }, '$.exclusiveMinimum: must be a number'],
-    ['exclusiveMaximum true without maximum', { exclusiveMaximum: true }, '$.exclusiveMaximum: true needs a "maximum" beside it'],
+    [
+      'exclusiveMaximum true without maximum',
+      { exclusiveMaximum: true },
+      '$.exclusiveMaximum: true needs a "maximum" beside it',
+    ],
     ['minimum above maximum', { minimum: 5, maximum: 1 }, '$.minimum: 5 is greater than maximum 1'],
     ['minLength above maxLength', { minLength: 5, maxLength: 1 }, '$.minLength: 5 is greater than maxLength 1'],
     ['tuple items', { type: 'array', items: [{ type: 'string' }] }, '$.items: tuple items'],
@@ -124,8 +156,16 @@ describe('from() and parse()', () => {
     ['a bad allOf member', { allOf: [{ type: 'string' }, 3] }, '$.allOf[1]: must be a schema object; got 3'],
     ['a remote $ref', { $ref: 'http://example.com/s.json' }, '$.$ref: only local references'],
     ['a non-string $ref', { $ref: 1 }, '$.$ref: must be a string'],
-    ['a missing $ref target', { properties: { a: { $ref: '#/$defs/Nope' } } }, '$.properties.a.$ref: points at nothing: "#/$defs/Nope"'],
-    ['a $ref into a non-schema', { enum: [1], properties: { a: { $ref: '#/enum/0' } } }, '$.properties.a.$ref: points at nothing'],
+    [
+      'a missing $ref target',
+      { properties: { a: { $ref: '#/$defs/Nope' } } },
+      '$.properties.a.$ref: points at nothing: "#/$defs/Nope"',
+    ],
+    [
+      'a $ref into a non-schema',
+      { enum: [1], properties: { a: { $ref: '#/enum/0' } } },
+      '$.properties.a.$ref: points at nothing',
+    ],
     ['a non-object $defs', { $defs: [] }, '$.$defs: must be an object of schemas'],
     ['a bad definition', { definitions: { A: 'x' } }, '$.definitions.A: must be a schema object'],
     ['a bad nullable', { type: 'string', nullable: 'yes' }, '$.nullable: must be true or false'],
@@ -139,7 +179,10 @@ describe('from() and parse()', () => {
   });
 
   test('every invalid_schema message starts with the path', () => {
-    const msg = invalid({ type: 'object', properties: { a: { type: 'array', items: { type: 'object', properties: { 'b c': { type: 'wat' } } } } } });
+    const msg = invalid({
+      type: 'object',
+      properties: { a: { type: 'array', items: { type: 'object', properties: { 'b c': { type: 'wat' } } } } },
+    });
     expect(msg).toMatch(/^\$\.properties\.a\.items\.properties\["b c"\]\.type: unknown type "wat"/);
     expect(invalid({ anyOf: [{ type: 'string' }, { type: 'x' }] })).toMatch(/^\$\.anyOf\[1\]\.type:/);
   });
@@ -163,12 +206,22 @@ describe('from() and parse()', () => {
   test('recursive schemas through properties are fine', () => {
     const tree = JsonSchema.from({
       $ref: '#/$defs/Node',
-      $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['name'] } },
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+          required: ['name'],
+        },
+      },
     });
     expect(tree.validate({ name: 'a', kids: [{ name: 'b', kids: [{ name: 'c' }] }] })).toEqual([]);
-    expect(tree.validate({ name: 'a', kids: [{ name: 'b', kids: [{}] }] })).toEqual([{ path: '$.kids[0].kids[0].name', message: 'is required' }]);
+    expect(tree.validate({ name: 'a', kids: [{ name: 'b', kids: [{}] }] })).toEqual([
+      { path: '$.kids[0].kids[0].name', message: 'is required' },
+    ]);
     const self = JsonSchema.from({ type: 'object', properties: { next: { $ref: '#' }, v: { type: 'integer' } } });
-    expect(self.validate({ next: { next: { v: 'x' } } })).toEqual([{ path: '$.next.next.v', message: 'must be an integer; got "x"' }]);
+    expect(self.validate({ next: { next: { v: 'x' } } })).toEqual([
+      { path: '$.next.next.v', message: 'must be an integer; got "x"' },
+    ]);
   });
 
   test('any JSON pointer works as a local $ref, including escaped segments', () => {
@@ -180,16 +233,29 @@ describe('from() and parse()', () => {
   });
 
   test('draft-4 boolean exclusive bounds are read as numbers', () => {
-    const s = JsonSchema.from({ type: 'number', minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false });
+    const s = JsonSchema.from({
+      type: 'number',
+      minimum: 0,
+      exclusiveMinimum: true,
+      maximum: 1,
+      exclusiveMaximum: false,
+    });
     expect(s.validate(0)).toEqual([{ path: '$', message: 'must be greater than 0; got 0' }]);
     expect(s.validate(1)).toEqual([]);
   });
 
   test('x-order as a list or per-property numbers sets the property order', () => {
-    const list = JsonSchema.from({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } }, 'x-order': ['c', 'a', 'zz'] });
+    const list = JsonSchema.from({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
+      'x-order': ['c', 'a', 'zz'],
+    });
     expect(list.propertyNames()).toEqual(['c', 'a', 'b']);
     expect(list.warnings).toEqual(['$.x-order: "zz" is not a property']);
-    const ranks = JsonSchema.from({ type: 'object', properties: { a: { type: 'string', 'x-order': 2 }, b: { type: 'string' }, c: { type: 'string', 'x-order': 1 } } });
+    const ranks = JsonSchema.from({
+      type: 'object',
+      properties: { a: { type: 'string', 'x-order': 2 }, b: { type: 'string' }, c: { type: 'string', 'x-order': 1 } },
+    });
     expect(ranks.propertyNames()).toEqual(['c', 'a', 'b']);
     expect(ranks.order({ b: 1, a: 2, c: 3 })).toEqual({ c: 3, a: 2, b: 1 });
     expect(Object.keys(ranks.order({ b: 1, a: 2, c: 3 }) as object)).toEqual(['c', 'a', 'b']);

@@ -19,11 +19,16 @@ describe('render()', () => {
   });
 
   test('optional properties get ?, booleans read true or false', () => {
-    expect(menuOrder.render()).toBe('{ item: one of "ale", "stew", "bread"; quantity: integer 1-10 (how many); rush?: true or false }');
+    expect(menuOrder.render()).toBe(
+      '{ item: one of "ale", "stew", "bread"; quantity: integer 1-10 (how many); rush?: true or false }',
+    );
   });
 
   test('never writes | unions', () => {
-    const s = JsonSchema.obj({ a: JsonSchema.anyOf([JsonSchema.string(), JsonSchema.integer()]), b: JsonSchema.enumOf(['x', 'y']).nullable() });
+    const s = JsonSchema.obj({
+      a: JsonSchema.anyOf([JsonSchema.string(), JsonSchema.integer()]),
+      b: JsonSchema.enumOf(['x', 'y']).nullable(),
+    });
     expect(s.render()).not.toContain('|');
     expect(s.render()).toBe('{ a: string or integer; b: one of "x", "y" or null }');
   });
@@ -79,20 +84,28 @@ describe('render()', () => {
   });
 
   test('nested objects and lists of objects', () => {
-    const s = JsonSchema.obj({ lines: JsonSchema.array(JsonSchema.obj({ sku: JsonSchema.string(), n: JsonSchema.integer({ minimum: 1 }) })) });
+    const s = JsonSchema.obj({
+      lines: JsonSchema.array(JsonSchema.obj({ sku: JsonSchema.string(), n: JsonSchema.integer({ minimum: 1 }) })),
+    });
     expect(s.render()).toBe('{ lines: list of { sku: string; n: integer at least 1 } }');
   });
 
   test('refs are expanded, recursion is named', () => {
     const s = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
-      Node: JsonSchema.obj({ name: JsonSchema.string(), kids: JsonSchema.array(JsonSchema.ref('Node')) }, { optional: ['kids'] }),
+      Node: JsonSchema.obj(
+        { name: JsonSchema.string(), kids: JsonSchema.array(JsonSchema.ref('Node')) },
+        { optional: ['kids'] },
+      ),
     });
     expect(s.render()).toBe('{ node: { name: string; kids?: list of Node (same form as above) } }');
   });
 
   test('allOf of objects reads as one object', () => {
     const s = JsonSchema.from({
-      allOf: [{ $ref: '#/definitions/Base' }, { type: 'object', properties: { b: { type: 'integer' } }, required: ['b'] }],
+      allOf: [
+        { $ref: '#/definitions/Base' },
+        { type: 'object', properties: { b: { type: 'integer' } }, required: ['b'] },
+      ],
       definitions: { Base: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
     });
     expect(s.render()).toBe('{ a: string; b: integer }');
@@ -108,7 +121,11 @@ describe('render()', () => {
 describe('renderFields()', () => {
   test('one line per property', () => {
     expect(menuOrder.renderFields()).toBe(
-      ['- "item": one of "ale", "stew", "bread"', '- "quantity": integer 1-10, how many', '- "rush" (optional): true or false'].join('\n'),
+      [
+        '- "item": one of "ale", "stew", "bread"',
+        '- "quantity": integer 1-10, how many',
+        '- "rush" (optional): true or false',
+      ].join('\n'),
     );
   });
 
@@ -120,7 +137,9 @@ describe('renderFields()', () => {
   test('empty objects have no lines; non-object roots render whole', () => {
     expect(JsonSchema.empty().renderFields()).toBe('');
     expect(JsonSchema.array(JsonSchema.string()).renderFields()).toBe('list of string');
-    expect(JsonSchema.anyOf([JsonSchema.obj({ a: JsonSchema.string() }), JsonSchema.integer()]).renderFields()).toBe('{ a: string } or integer');
+    expect(JsonSchema.anyOf([JsonSchema.obj({ a: JsonSchema.string() }), JsonSchema.integer()]).renderFields()).toBe(
+      '{ a: string } or integer',
+    );
   });
 });
 
@@ -134,13 +153,19 @@ describe('order()', () => {
       },
       { open: true },
     );
-    const out = s.order({ zz: 1, list: [{ q: '1', p: '2', r: 0 }], inner: { y: 1, x: 2 }, a: 'x' }) as Record<string, unknown>;
+    const out = s.order({ zz: 1, list: [{ q: '1', p: '2', r: 0 }], inner: { y: 1, x: 2 }, a: 'x' }) as Record<
+      string,
+      unknown
+    >;
     expect(JSON.stringify(out)).toBe('{"a":"x","inner":{"x":2,"y":1},"list":[{"p":"2","q":"1","r":0}],"zz":1}');
   });
 
   test('never mutates and returns a copy', () => {
     const value = { b: 1, a: { d: 1, c: 2 } };
-    const s = JsonSchema.obj({ a: JsonSchema.obj({ c: JsonSchema.integer(), d: JsonSchema.integer() }), b: JsonSchema.integer() });
+    const s = JsonSchema.obj({
+      a: JsonSchema.obj({ c: JsonSchema.integer(), d: JsonSchema.integer() }),
+      b: JsonSchema.integer(),
+    });
     const out = s.order(value) as Record<string, unknown>;
     expect(JSON.stringify(value)).toBe('{"b":1,"a":{"d":1,"c":2}}');
     expect(JSON.stringify(out)).toBe('{"a":{"c":2,"d":1},"b":1}');

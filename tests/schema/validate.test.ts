@@ -69,7 +69,9 @@ describe('validate()', () => {
   });
 
   test('paths for arrays of objects, odd keys and array roots', () => {
-    const list = JsonSchema.array(JsonSchema.obj({ name: JsonSchema.string(), 'full name': JsonSchema.string() }, { optional: ['full name'] }));
+    const list = JsonSchema.array(
+      JsonSchema.obj({ name: JsonSchema.string(), 'full name': JsonSchema.string() }, { optional: ['full name'] }),
+    );
     expect(list.validate([{ name: 'a' }, { name: 'b', 'full name': 1 }, {}])).toEqual([
       { path: '$[1]["full name"]', message: 'must be a string; got 1' },
       { path: '$[2].name', message: 'is required' },
@@ -79,9 +81,14 @@ describe('validate()', () => {
   });
 
   test('type lists and nullable', () => {
-    const s = JsonSchema.from({ type: 'object', properties: { a: { type: ['string', 'integer', 'null'] }, b: { type: 'string', nullable: true } } });
+    const s = JsonSchema.from({
+      type: 'object',
+      properties: { a: { type: ['string', 'integer', 'null'] }, b: { type: 'string', nullable: true } },
+    });
     expect(s.validate({ a: null, b: null })).toEqual([]);
-    expect(s.validate({ a: true })).toEqual([{ path: '$.a', message: 'must be a string, an integer or null; got true' }]);
+    expect(s.validate({ a: true })).toEqual([
+      { path: '$.a', message: 'must be a string, an integer or null; got true' },
+    ]);
     expect(s.validate({ b: 1 })).toEqual([{ path: '$.b', message: 'must be a string or null; got 1' }]);
   });
 
@@ -94,17 +101,30 @@ describe('validate()', () => {
   });
 
   test('anyOf: the branch that fits the type reports its own errors', () => {
-    const s = JsonSchema.obj({ pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]) });
+    const s = JsonSchema.obj({
+      pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]),
+    });
     expect(s.validate({ pay: 5 })).toEqual([{ path: '$.pay', message: 'must be at most 3; got 5' }]);
-    expect(s.validate({ pay: { coins: 'a' } })).toEqual([{ path: '$.pay.coins', message: 'must be an integer; got "a"' }]);
+    expect(s.validate({ pay: { coins: 'a' } })).toEqual([
+      { path: '$.pay.coins', message: 'must be an integer; got "a"' },
+    ]);
     expect(s.validate({ pay: 2 })).toEqual([]);
   });
 
   test('anyOf: with no fitting branch one line says the choices in words', () => {
-    const s = JsonSchema.obj({ pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]) });
-    expect(s.validate({ pay: 'x' })).toEqual([{ path: '$.pay', message: 'must be integer at most 3 or { coins: integer }; got "x"' }]);
-    const two = JsonSchema.anyOf([JsonSchema.obj({ a: JsonSchema.string() }), JsonSchema.obj({ b: JsonSchema.string() })]);
-    expect(two.validate({ c: 1 })).toEqual([{ path: '$', message: 'must be { a: string } or { b: string }; got an object' }]);
+    const s = JsonSchema.obj({
+      pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]),
+    });
+    expect(s.validate({ pay: 'x' })).toEqual([
+      { path: '$.pay', message: 'must be integer at most 3 or { coins: integer }; got "x"' },
+    ]);
+    const two = JsonSchema.anyOf([
+      JsonSchema.obj({ a: JsonSchema.string() }),
+      JsonSchema.obj({ b: JsonSchema.string() }),
+    ]);
+    expect(two.validate({ c: 1 })).toEqual([
+      { path: '$', message: 'must be { a: string } or { b: string }; got an object' },
+    ]);
   });
 
   test('oneOf: none and more than one', () => {
@@ -130,12 +150,20 @@ describe('validate()', () => {
 
   test('$ref targets and nullable refs', () => {
     const s = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
-      Node: JsonSchema.obj({ name: JsonSchema.string(), child: JsonSchema.ref('Node').nullable() }, { optional: ['child'] }),
+      Node: JsonSchema.obj(
+        { name: JsonSchema.string(), child: JsonSchema.ref('Node').nullable() },
+        { optional: ['child'] },
+      ),
     });
     expect(s.validate({ node: { name: 'x', child: { name: 'y', child: null } } })).toEqual([]);
-    expect(s.validate({ node: { name: 'x', child: { child: null } } })).toEqual([{ path: '$.node.child.name', message: 'is required' }]);
+    expect(s.validate({ node: { name: 'x', child: { child: null } } })).toEqual([
+      { path: '$.node.child.name', message: 'is required' },
+    ]);
     expect(s.validate({ node: { name: 'x', child: 'y' } })).toEqual([
-      { path: '$.node.child', message: 'must be { name: string; child?: Node (same form as above) or null } or null; got "y"' },
+      {
+        path: '$.node.child',
+        message: 'must be { name: string; child?: Node (same form as above) or null } or null; got "y"',
+      },
     ]);
   });
 
@@ -157,12 +185,17 @@ describe('formatViolations()', () => {
     expect(formatViolations([v(1)])).toBe('$.f1: bad 1');
     expect(formatViolations([v(1), v(2)])).toBe('$.f1: bad 1; $.f2: bad 2');
     expect(formatViolations([1, 2, 3, 4].map(v))).toBe('$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4');
-    expect(formatViolations([1, 2, 3, 4, 5, 6].map(v))).toBe('$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4; and 2 more');
+    expect(formatViolations([1, 2, 3, 4, 5, 6].map(v))).toBe(
+      '$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4; and 2 more',
+    );
   });
 });
 
 describe('deep values', () => {
-  const tree = JsonSchema.from({ $defs: { N: { type: 'object', properties: { n: { $ref: '#/$defs/N' }, v: { type: 'integer' } } } }, $ref: '#/$defs/N' });
+  const tree = JsonSchema.from({
+    $defs: { N: { type: 'object', properties: { n: { $ref: '#/$defs/N' }, v: { type: 'integer' } } } },
+    $ref: '#/$defs/N',
+  });
   const nest = (levels: number): Record<string, unknown> => {
     let value: Record<string, unknown> = { v: 'x' };
     for (let i = 0; i < levels; i++) value = { n: value };

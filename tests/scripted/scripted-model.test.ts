@@ -2,9 +2,17 @@
 import { AgentError, Canceller, generateText, type GenerationChunk, type GenerationRequest } from '../../src';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 
-const req = (prompt = 'Hi', extra: Partial<GenerationRequest> = {}): GenerationRequest => ({ kind: 'text', prompt, ...extra });
+const req = (prompt = 'Hi', extra: Partial<GenerationRequest> = {}): GenerationRequest => ({
+  kind: 'text',
+  prompt,
+  ...extra,
+});
 
-async function chunks(model: ScriptedLanguageModel, request = req(), signal?: Canceller['signal']): Promise<GenerationChunk[]> {
+async function chunks(
+  model: ScriptedLanguageModel,
+  request = req(),
+  signal?: Canceller['signal'],
+): Promise<GenerationChunk[]> {
   const out: GenerationChunk[] = [];
   for await (const c of model.generate(request, signal)) out.push(c);
   return out;
@@ -57,9 +65,13 @@ describe('ScriptedLanguageModel', () => {
   });
 
   test('templates fill the prompt and the tool outputs', async () => {
-    const model = new ScriptedLanguageModel([Script.template('You said {prompt}; last {toolOutput}; all {toolOutputs}')]);
+    const model = new ScriptedLanguageModel([
+      Script.template('You said {prompt}; last {toolOutput}; all {toolOutputs}'),
+    ]);
     // Read from the prompt as the agent renders it (readRenderedTurn).
-    const request = req('Memory: none\n\nConversation:\nUser: hi\nAssistant: hello\nUser: two ales\n[a {} → one]\n[b {"n":1} → two]\n\nNext step: a tool whose result you need, or your reply.');
+    const request = req(
+      'Memory: none\n\nConversation:\nUser: hi\nAssistant: hello\nUser: two ales\n[a {} → one]\n[b {"n":1} → two]\n\nNext step: a tool whose result you need, or your reply.',
+    );
     expect((await generateText(model, request)).text).toBe('You said two ales; last two; all one; two');
     const bare = new ScriptedLanguageModel([Script.template('[{prompt}] [{toolOutput}]')]);
     expect((await generateText(bare, req('plain'))).text).toBe('[plain] []');
@@ -75,7 +87,10 @@ describe('ScriptedLanguageModel', () => {
   });
 
   test('delays wrap another step and can be cancelled', async () => {
-    const model = new ScriptedLanguageModel([Script.delay(5, Script.text('late')), Script.delay(10_000, Script.text('never'))]);
+    const model = new ScriptedLanguageModel([
+      Script.delay(5, Script.text('late')),
+      Script.delay(10_000, Script.text('never')),
+    ]);
     expect((await generateText(model, req())).text).toBe('late');
     const c = new Canceller();
     const p = generateText(model, req(), c.signal);
@@ -110,7 +125,14 @@ describe('ScriptedLanguageModel', () => {
     const c = new Canceller();
     const p = generateText(model, req(), c.signal);
     let settled = false;
-    p.then(() => { settled = true; }, () => { settled = true; });
+    p.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
     await new Promise((r) => setTimeout(r, 20));
     expect(settled).toBe(false);
     c.abort();
@@ -143,7 +165,9 @@ describe('ScriptedLanguageModel', () => {
     await generateText(model, req());
     const e = await rejection(generateText(model, req('x', { kind: 'respond' })));
     expect(e.code).toBe('invalid_request');
-    expect(e.message).toBe('ScriptedLanguageModel: the script is exhausted after 1 steps; add a step for request #2 (kind respond).');
+    expect(e.message).toBe(
+      'ScriptedLanguageModel: the script is exhausted after 1 steps; add a step for request #2 (kind respond).',
+    );
 
     const fallback = new ScriptedLanguageModel([], { fallback: 'Hm.' });
     expect((await generateText(fallback, req())).text).toBe('Hm.');
@@ -155,7 +179,12 @@ describe('ScriptedLanguageModel', () => {
     const request = req('first', { kind: 'decide', systemInstruction: 'sys', promptPrefix: 'pre' });
     await generateText(model, request);
     request.prompt = 'changed later';
-    expect(model.requests[0]).toMatchObject({ kind: 'decide', prompt: 'first', systemInstruction: 'sys', promptPrefix: 'pre' });
+    expect(model.requests[0]).toMatchObject({
+      kind: 'decide',
+      prompt: 'first',
+      systemInstruction: 'sys',
+      promptPrefix: 'pre',
+    });
     expect(model.remaining).toBe(0);
     model.append('b', Script.text('c'));
     expect(model.remaining).toBe(2);
@@ -181,8 +210,16 @@ describe('ScriptedLanguageModel', () => {
   });
 
   test('capabilities, availability and countTokens', async () => {
-    const model = new ScriptedLanguageModel([], { capabilities: { maxInputTokens: 1000, systemInstructions: false }, countTokens: (t) => t.length });
-    expect(model.capabilities).toMatchObject({ modelName: 'scripted', maxInputTokens: 1000, systemInstructions: false, nativeToolCalling: false });
+    const model = new ScriptedLanguageModel([], {
+      capabilities: { maxInputTokens: 1000, systemInstructions: false },
+      countTokens: (t) => t.length,
+    });
+    expect(model.capabilities).toMatchObject({
+      modelName: 'scripted',
+      maxInputTokens: 1000,
+      systemInstructions: false,
+      nativeToolCalling: false,
+    });
     expect(await model.availability()).toEqual({ status: 'available' });
     model.setAvailability({ status: 'unavailable', reason: 'deviceNotSupported' } as never);
     expect((await model.availability()).status).toBe('unavailable');

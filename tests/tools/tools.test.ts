@@ -33,7 +33,8 @@ describe('tool definitions', () => {
   });
 
   test('good names: letters, digits, _, . and -', () => {
-    for (const name of ['a', '_x', 'shop.buy', 'take-order', 'T2']) expect(AgentTool.external({ name, description: '' }).name).toBe(name);
+    for (const name of ['a', '_x', 'shop.buy', 'take-order', 'T2'])
+      expect(AgentTool.external({ name, description: '' }).name).toBe(name);
   });
 
   test('duplicate names in one agent are refused, also by setTools', () => {
@@ -52,7 +53,13 @@ describe('tool definitions', () => {
   });
 
   test('a malformed parameter schema is invalid_schema naming the tool', () => {
-    const e = thrown(() => AgentTool.external({ name: 'bad', description: 'x', parameters: { type: 'object', properties: { n: { type: 'integr' } } } }));
+    const e = thrown(() =>
+      AgentTool.external({
+        name: 'bad',
+        description: 'x',
+        parameters: { type: 'object', properties: { n: { type: 'integr' } } },
+      }),
+    );
     expect(e.code).toBe('invalid_schema');
     expect(e.message).toContain('bad');
   });
@@ -64,18 +71,33 @@ describe('tool definitions', () => {
   });
 
   test('a local tool needs a handler; description must be a string; timeoutMs positive', () => {
-    expect(thrown(() => AgentTool.local({ name: 'x', description: 'd' }, undefined as never)).code).toBe('invalid_request');
+    expect(thrown(() => AgentTool.local({ name: 'x', description: 'd' }, undefined as never)).code).toBe(
+      'invalid_request',
+    );
     expect(thrown(() => AgentTool.local({ name: 'x', description: 3 as never }, () => 1)).code).toBe('invalid_request');
-    expect(thrown(() => AgentTool.external({ name: 'x', description: 'd', timeoutMs: 0 })).code).toBe('invalid_request');
-    expect(thrown(() => AgentTool.external({ name: 'x', description: 'd', timeoutMs: -5 })).code).toBe('invalid_request');
+    expect(thrown(() => AgentTool.external({ name: 'x', description: 'd', timeoutMs: 0 })).code).toBe(
+      'invalid_request',
+    );
+    expect(thrown(() => AgentTool.external({ name: 'x', description: 'd', timeoutMs: -5 })).code).toBe(
+      'invalid_request',
+    );
   });
 
   test('parameterless and serialisable', () => {
     const none = AgentTool.external({ name: 'look', description: 'Looks around.' });
     expect(none.isParameterless).toBe(true);
-    const some = AgentTool.external({ name: 'go', description: 'Walks.', parameters: JsonSchema.obj({ to: JsonSchema.string() }) });
+    const some = AgentTool.external({
+      name: 'go',
+      description: 'Walks.',
+      parameters: JsonSchema.obj({ to: JsonSchema.string() }),
+    });
     expect(some.isParameterless).toBe(false);
-    expect(JSON.parse(JSON.stringify(some))).toEqual({ name: 'go', description: 'Walks.', parameters: some.parameters.json, execution: 'external' });
+    expect(JSON.parse(JSON.stringify(some))).toEqual({
+      name: 'go',
+      description: 'Walks.',
+      parameters: some.parameters.json,
+      execution: 'external',
+    });
   });
 });
 
@@ -96,7 +118,12 @@ describe('local tools', () => {
     ['text', () => 'A sword.', { kind: 'text', text: 'A sword.' }, 'A sword.'],
     ['json', () => ({ price: 12 }), { kind: 'json', value: { price: 12 } }, '{"price":12}'],
     ['async json', async () => [1, 2], { kind: 'json', value: [1, 2] }, '[1,2]'],
-    ['error output', () => ToolOutput.error('out of stock'), { kind: 'error', message: 'out of stock' }, 'Error: out of stock'],
+    [
+      'error output',
+      () => ToolOutput.error('out of stock'),
+      { kind: 'error', message: 'out of stock' },
+      'Error: out of stock',
+    ],
   ])('a handler returning %s', async (_label, handler, output, rendered) => {
     const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, handler);
     const { agent, model } = agentWith([tool], [Script.call('look'), Script.reply('Done.')]);
@@ -124,7 +151,9 @@ describe('local tools', () => {
   });
 
   test('a throwing handler becomes an error output and the turn goes on', async () => {
-    const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, () => { throw new Error('the lamp is out'); });
+    const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, () => {
+      throw new Error('the lamp is out');
+    });
     const { agent, model } = agentWith([tool], [Script.call('look'), Script.reply('It is too dark.')]);
     const run = agent.run('Look');
     const completed: string[] = [];
@@ -146,9 +175,15 @@ describe('local tools', () => {
 
   test('a handler that never finishes times out (agent toolTimeoutMs) and its signal is aborted', async () => {
     let signalAborted = false;
-    const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, (_a, ctx) => new Promise(() => {
-      ctx.signal.addEventListener('abort', () => { signalAborted = true; });
-    }));
+    const tool = AgentTool.local(
+      { name: 'look', description: 'Looks.' },
+      (_a, ctx) =>
+        new Promise(() => {
+          ctx.signal.addEventListener('abort', () => {
+            signalAborted = true;
+          });
+        }),
+    );
     const { agent } = agentWith([tool], [Script.call('look'), Script.reply('Nothing to see.')], { toolTimeoutMs: 20 });
     const r = await agent.respond('Look');
     expect(r.text).toBe('Nothing to see.');
@@ -158,7 +193,10 @@ describe('local tools', () => {
   });
 
   test("the tool's own timeoutMs wins over the agent's", async () => {
-    const tool = AgentTool.local({ name: 'look', description: 'Looks.', timeoutMs: 15 }, () => new Promise(() => undefined));
+    const tool = AgentTool.local(
+      { name: 'look', description: 'Looks.', timeoutMs: 15 },
+      () => new Promise(() => undefined),
+    );
     const { agent } = agentWith([tool], [Script.call('look'), Script.reply('Hm.')], { toolTimeoutMs: 60_000 });
     expect(ToolOutput.render((await agent.respond('Look')).toolCalls[0].output)).toContain('15 ms');
   });
@@ -175,10 +213,18 @@ describe('local tools', () => {
 });
 
 describe('external tools', () => {
-  const door = () => AgentTool.external({ name: 'open_door', description: 'Opens a door.', parameters: JsonSchema.obj({ door: JsonSchema.string() }) });
+  const door = () =>
+    AgentTool.external({
+      name: 'open_door',
+      description: 'Opens a door.',
+      parameters: JsonSchema.obj({ door: JsonSchema.string() }),
+    });
 
   test('answered from the toolRequested event with run.submit', async () => {
-    const { agent, model } = agentWith([door()], [Script.call('open_door', { door: 'north' }), Script.reply('The door creaks open.')]);
+    const { agent, model } = agentWith(
+      [door()],
+      [Script.call('open_door', { door: 'north' }), Script.reply('The door creaks open.')],
+    );
     const run = agent.run('Open the north door');
     const requested: ToolCall[] = [];
     run.on('toolRequested', (e) => {
@@ -193,7 +239,9 @@ describe('external tools', () => {
   });
 
   test('an instant answer inside the toolRequested listener is not lost', async () => {
-    const { agent } = agentWith([door()], [Script.call('open_door', { door: 'north' }), Script.reply('Open.')], { externalToolTimeoutMs: 0 });
+    const { agent } = agentWith([door()], [Script.call('open_door', { door: 'north' }), Script.reply('Open.')], {
+      externalToolTimeoutMs: 0,
+    });
     const run = agent.run('Open it');
     const accepted: boolean[] = [];
     run.on('toolRequested', (e) => accepted.push(run.submit(e.call.id, 'opened')));
@@ -232,22 +280,34 @@ describe('external tools', () => {
   });
 
   test('answered by respond(prompt, {externalTools}); a throwing handler becomes an error output', async () => {
-    const { agent } = agentWith([door()], [Script.call('open_door', { door: 'a' }), Script.call('open_door', { door: 'b' }), Script.reply('One is stuck.')]);
+    const { agent } = agentWith(
+      [door()],
+      [Script.call('open_door', { door: 'a' }), Script.call('open_door', { door: 'b' }), Script.reply('One is stuck.')],
+    );
     const r = await agent.respond('Open both', {
       externalTools: (call) => {
         if (call.args.door === 'b') throw new Error('door b is stuck');
         return 'opened';
       },
     });
-    expect(r.toolCalls.map((t) => t.output)).toEqual([{ kind: 'text', text: 'opened' }, { kind: 'error', message: 'door b is stuck' }]);
+    expect(r.toolCalls.map((t) => t.output)).toEqual([
+      { kind: 'text', text: 'opened' },
+      { kind: 'error', message: 'door b is stuck' },
+    ]);
     expect(r.text).toBe('One is stuck.');
   });
 
   test('nobody answers: the call times out (externalToolTimeoutMs), a late answer is refused, the turn still replies', async () => {
-    const { agent, model } = agentWith([door()], [Script.call('open_door', { door: 'n' }), Script.reply('No one came.')], { externalToolTimeoutMs: 20 });
+    const { agent, model } = agentWith(
+      [door()],
+      [Script.call('open_door', { door: 'n' }), Script.reply('No one came.')],
+      { externalToolTimeoutMs: 20 },
+    );
     const run = agent.run('Open north');
     let id = '';
-    run.on('toolRequested', (e) => { id = e.call.id; });
+    run.on('toolRequested', (e) => {
+      id = e.call.id;
+    });
     const r = await run.response();
     expect(r.text).toBe('No one came.');
     expect(r.toolCalls[0].output.kind).toBe('error');
@@ -258,7 +318,9 @@ describe('external tools', () => {
 
   test("an external tool's own timeoutMs wins", async () => {
     const tool = AgentTool.external({ name: 'ring', description: 'Rings a bell.', timeoutMs: 15 });
-    const { agent } = agentWith([tool], [Script.call('ring'), Script.reply('Silence.')], { externalToolTimeoutMs: 60_000 });
+    const { agent } = agentWith([tool], [Script.call('ring'), Script.reply('Silence.')], {
+      externalToolTimeoutMs: 60_000,
+    });
     expect(ToolOutput.render((await agent.respond('Ring')).toolCalls[0].output)).toContain('15 ms');
   });
 });
@@ -270,7 +332,9 @@ describe('tool outputs are detached from the game', () => {
   test('a JSON output is copied: a later change to the game object does not rewrite the committed turn', async () => {
     const inventory = { ale: 3 };
     const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => inventory);
-    const agent = new Agent(new ScriptedLanguageModel([Script.call('look'), Script.reply('Three ales.')]), { tools: [look] });
+    const agent = new Agent(new ScriptedLanguageModel([Script.call('look'), Script.reply('Three ales.')]), {
+      tools: [look],
+    });
     await agent.respond('What is there?');
     inventory.ale = 0;
     const use = agent.history.find((e) => e.type === 'toolUse');

@@ -7,8 +7,17 @@ import { Canceller, ToolOutput, WorldState, WorldStateError, worldStateTools, ty
 
 /** What the model would see from one call of a world tool. */
 async function run(tool: AgentTool, args: Record<string, unknown>): Promise<string> {
-  const output = ToolOutput.of(await (tool.handler as NonNullable<AgentTool['handler']>)(args, { call: { id: 'call_test', name: tool.name, args }, signal: new Canceller().signal }));
-  return output.kind === 'error' ? `Error: ${output.message}` : output.kind === 'text' ? output.text : JSON.stringify(output.value);
+  const output = ToolOutput.of(
+    await (tool.handler as NonNullable<AgentTool['handler']>)(args, {
+      call: { id: 'call_test', name: tool.name, args },
+      signal: new Canceller().signal,
+    }),
+  );
+  return output.kind === 'error'
+    ? `Error: ${output.message}`
+    : output.kind === 'text'
+      ? output.text
+      : JSON.stringify(output.value);
 }
 
 function nested(depth: number): unknown {
@@ -53,7 +62,9 @@ describe('the update tool', () => {
     const [, update] = worldStateTools(world, { readable: [''], writable: ['quest'] });
     const deepPath = `quest.${Array.from({ length: 100 }, (_, i) => `k${i}`).join('.')}`;
     expect(await run(update, { path: deepPath, value: 1 })).toMatch(/^Error: .*segments/);
-    expect(await run(update, { path: 'quest.x', value: JSON.stringify(nested(200)) })).toMatch(/^Error: .*nested more than 64 levels/);
+    expect(await run(update, { path: 'quest.x', value: JSON.stringify(nested(200)) })).toMatch(
+      /^Error: .*nested more than 64 levels/,
+    );
     expect(() => JSON.stringify(world.snapshot())).not.toThrow();
     expect(world.snapshot()).toEqual({ quest: {} });
   });

@@ -8,14 +8,20 @@ const idle: SignalLike = { aborted: false, addEventListener: () => undefined, re
 function tavern(): WorldState {
   return new WorldState({
     player: { name: 'Ann', gold: 30, inventory: ['sword'], brave: true, stats: {} },
-    party: [{ name: 'Bo', hp: 10 }, { name: 'Cy', hp: 7 }],
+    party: [
+      { name: 'Bo', hp: 10 },
+      { name: 'Cy', hp: 7 },
+    ],
     quest: { stage: 1, done: false, log: [] },
   });
 }
 
 function toolsOf(world: WorldState, options: WorldStateToolOptions = {}): { read?: AgentTool; update?: AgentTool } {
   const tools = worldStateTools(world, options);
-  return { read: tools.find((t) => t.name === 'read_world_state'), update: tools.find((t) => t.name === 'update_world_state') };
+  return {
+    read: tools.find((t) => t.name === 'read_world_state'),
+    update: tools.find((t) => t.name === 'update_world_state'),
+  };
 }
 
 /** What the model would see from one call. */
@@ -23,7 +29,9 @@ async function call(tool: AgentTool | undefined, args: Record<string, unknown>):
   if (!tool || !tool.handler) throw new Error('no such tool');
   let output: ToolOutput;
   try {
-    output = ToolOutput.of(await tool.handler(args, { call: { id: 'call_test', name: tool.name, args }, signal: idle }));
+    output = ToolOutput.of(
+      await tool.handler(args, { call: { id: 'call_test', name: tool.name, args }, signal: idle }),
+    );
   } catch (error) {
     output = ToolOutput.error((error as Error).message);
   }
@@ -34,14 +42,26 @@ describe('worldStateTools: which tools', () => {
   it('defaults to a read tool over everything and no update tool', () => {
     const tools = worldStateTools(tavern());
     expect(tools.map((t) => t.name)).toEqual(['read_world_state']);
-    expect(tavern().tools({ writable: ['quest'] }).map((t) => t.name)).toEqual(['read_world_state', 'update_world_state']);
-    expect(worldStateTools(tavern(), { readable: [], writable: ['quest'] }).map((t) => t.name)).toEqual(['update_world_state']);
+    expect(
+      tavern()
+        .tools({ writable: ['quest'] })
+        .map((t) => t.name),
+    ).toEqual(['read_world_state', 'update_world_state']);
+    expect(worldStateTools(tavern(), { readable: [], writable: ['quest'] }).map((t) => t.name)).toEqual([
+      'update_world_state',
+    ]);
     expect(worldStateTools(tavern(), { readable: [] })).toEqual([]);
   });
 
   it('rejects bad options', () => {
     const world = tavern();
-    for (const options of [{ maxOutputChars: 99 }, { maxOutputChars: 150.5 }, { readable: ['a..b'] }, { writable: ['[x'] }, { readable: 'player' as unknown as string[] }]) {
+    for (const options of [
+      { maxOutputChars: 99 },
+      { maxOutputChars: 150.5 },
+      { readable: ['a..b'] },
+      { writable: ['[x'] },
+      { readable: 'player' as unknown as string[] },
+    ]) {
       let error: unknown;
       try {
         worldStateTools(world, options);
@@ -60,17 +80,25 @@ describe('worldStateTools: which tools', () => {
       'Read a value from the game\'s world state by path, e.g. player.gold or party[0].name ("" reads everything). Top-level keys: player, party, quest.',
     );
     expect(update!.description).toBe(
-      'Change a value in the game\'s world state. Writable paths: quest, player.gold. The new value keeps the type already stored (a number stays a number).',
+      "Change a value in the game's world state. Writable paths: quest, player.gold. The new value keeps the type already stored (a number stays a number).",
     );
     const many = new WorldState(Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])));
-    expect(toolsOf(many).read!.description).toContain('Top-level keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 (and 3 more).');
+    expect(toolsOf(many).read!.description).toContain(
+      'Top-level keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 (and 3 more).',
+    );
     expect(toolsOf(new WorldState()).read!.description).toContain('It is empty right now.');
-    expect(toolsOf(tavern(), { readable: ['player.gold', 'quest', 'quest.stage'] }).read!.description).toContain('Readable paths: player.gold, quest.');
+    expect(toolsOf(tavern(), { readable: ['player.gold', 'quest', 'quest.stage'] }).read!.description).toContain(
+      'Readable paths: player.gold, quest.',
+    );
   });
 
   it('publishes schemas: path is text, value takes any JSON type', () => {
     const { read, update } = toolsOf(tavern(), { writable: ['quest'] });
-    expect(read!.parameters.json).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' } } });
+    expect(read!.parameters.json).toMatchObject({
+      type: 'object',
+      required: ['path'],
+      properties: { path: { type: 'string' } },
+    });
     const schema = update!.parameters;
     expect((schema.json as { properties: { value: Record<string, unknown> } }).properties.value.type).toBeUndefined();
     for (const value of ['45', 45, true, null, [1], { a: 1 }]) {
@@ -91,16 +119,32 @@ describe('read_world_state', () => {
     expect(JSON.parse(await call(read, {}))).toEqual(tavern().snapshot());
   });
 
-  it('explains a missing path with the parent\'s keys or the list\'s size and range', async () => {
+  it("explains a missing path with the parent's keys or the list's size and range", async () => {
     const { read } = toolsOf(tavern());
-    expect(await call(read, { path: 'player.mana' })).toBe('Error: No value at "player.mana". "player" has keys: name, gold, inventory, brave, stats.');
-    expect(await call(read, { path: 'party[5]' })).toBe('Error: No value at "party[5]". "party" is a list of 2 items (indexes 0-1).');
-    expect(await call(read, { path: 'party.leader' })).toBe('Error: No value at "party.leader". "party" is a list of 2 items (indexes 0-1).');
-    expect(await call(read, { path: 'quest.log[0]' })).toBe('Error: No value at "quest.log[0]". "quest.log" is an empty list.');
-    expect(await call(read, { path: 'player.stats.hp' })).toBe('Error: No value at "player.stats.hp". "player.stats" is empty.');
-    expect(await call(read, { path: 'player.gold.amount' })).toBe('Error: No value at "player.gold.amount". "player.gold" holds 30, which has nothing inside.');
-    expect(await call(read, { path: 'player.pet.name' })).toBe('Error: No value at "player.pet.name". Nothing is stored at "player.pet" yet.');
-    expect(await call(read, { path: 'weather' })).toBe('Error: No value at "weather". The world state has keys: player, party, quest.');
+    expect(await call(read, { path: 'player.mana' })).toBe(
+      'Error: No value at "player.mana". "player" has keys: name, gold, inventory, brave, stats.',
+    );
+    expect(await call(read, { path: 'party[5]' })).toBe(
+      'Error: No value at "party[5]". "party" is a list of 2 items (indexes 0-1).',
+    );
+    expect(await call(read, { path: 'party.leader' })).toBe(
+      'Error: No value at "party.leader". "party" is a list of 2 items (indexes 0-1).',
+    );
+    expect(await call(read, { path: 'quest.log[0]' })).toBe(
+      'Error: No value at "quest.log[0]". "quest.log" is an empty list.',
+    );
+    expect(await call(read, { path: 'player.stats.hp' })).toBe(
+      'Error: No value at "player.stats.hp". "player.stats" is empty.',
+    );
+    expect(await call(read, { path: 'player.gold.amount' })).toBe(
+      'Error: No value at "player.gold.amount". "player.gold" holds 30, which has nothing inside.',
+    );
+    expect(await call(read, { path: 'player.pet.name' })).toBe(
+      'Error: No value at "player.pet.name". Nothing is stored at "player.pet" yet.',
+    );
+    expect(await call(read, { path: 'weather' })).toBe(
+      'Error: No value at "weather". The world state has keys: player, party, quest.',
+    );
   });
 
   it('lists at most 20 keys in the error', async () => {
@@ -112,7 +156,9 @@ describe('read_world_state', () => {
 
   it('reports bad paths', async () => {
     const { read } = toolsOf(tavern());
-    expect(await call(read, { path: 'player..gold' })).toBe('Error: World state path "player..gold": empty segment at character 8.');
+    expect(await call(read, { path: 'player..gold' })).toBe(
+      'Error: World state path "player..gold": empty segment at character 8.',
+    );
     expect(await call(read, { path: { x: 1 } })).toBe('Error: path must be text, e.g. "player.gold".');
   });
 
@@ -126,7 +172,9 @@ describe('read_world_state', () => {
     expect(await call(read, { path: 'player.name' })).toBe(`Error: "player.name" ${denied}`);
     expect(await call(read, { path: 'party[0]' })).toBe(`Error: "party[0]" ${denied}`);
     expect(await call(read, { path: 'secrets.code' })).toBe(`Error: "secrets.code" ${denied}`);
-    expect(await call(read, { path: 'player.pet' })).toBe('Error: No value at "player.pet". Readable paths: player.gold, quest, player.pet.');
+    expect(await call(read, { path: 'player.pet' })).toBe(
+      'Error: No value at "player.pet". Readable paths: player.gold, quest, player.pet.',
+    );
   });
 
   it('shortens a long object into a key preview with a note', async () => {
@@ -147,13 +195,16 @@ describe('read_world_state', () => {
       stock: '[list of 50 items]',
       prices: '{object with 40 keys}',
       open: true,
-      _note: 'Shortened to fit (all 5 keys shown, nested values previewed); read a key such as "shop.stock" for its full value.',
+      _note:
+        'Shortened to fit (all 5 keys shown, nested values previewed); read a key such as "shop.stock" for its full value.',
     });
     expect((JSON.parse(text) as { blurb: string }).blurb).toHaveLength(77);
   });
 
   it('keeps only the leading keys that fit when even the preview is too long', async () => {
-    const world = new WorldState({ big: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, 'v'.repeat(60)])) });
+    const world = new WorldState({
+      big: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, 'v'.repeat(60)])),
+    });
     const text = await call(toolsOf(world, { maxOutputChars: 400 }).read, { path: 'big' });
     expect(text.length).toBeLessThanOrEqual(400);
     const value = JSON.parse(text) as Record<string, string>;
@@ -218,23 +269,33 @@ describe('update_world_state', () => {
   it('needs a path and a value', async () => {
     const { update } = toolsOf(tavern(), { writable: ['quest'] });
     expect(await call(update, { value: 1 })).toBe('Error: path is required, e.g. "player.gold".');
-    expect(await call(update, { path: 'quest.stage' })).toBe('Error: value is required: the new value for quest.stage.');
-    expect(await call(update, { path: 'quest..stage', value: 1 })).toContain('Error: World state path "quest..stage": empty segment');
+    expect(await call(update, { path: 'quest.stage' })).toBe(
+      'Error: value is required: the new value for quest.stage.',
+    );
+    expect(await call(update, { path: 'quest..stage', value: 1 })).toContain(
+      'Error: World state path "quest..stage": empty segment',
+    );
   });
 
   it('says so when nothing changes', async () => {
     const world = tavern();
     const { update } = toolsOf(world, { writable: ['player'] });
-    expect(await call(update, { path: 'player.gold', value: '30' })).toBe('player.gold is already 30; nothing changed.');
+    expect(await call(update, { path: 'player.gold', value: '30' })).toBe(
+      'player.gold is already 30; nothing changed.',
+    );
     expect(world.version).toBe(0);
   });
 
-  it('matches the allowlist exactly: keys not stored yet keep the model\'s spelling and are refused in another case', async () => {
+  it("matches the allowlist exactly: keys not stored yet keep the model's spelling and are refused in another case", async () => {
     const world = new WorldState({});
     const { update } = toolsOf(world, { writable: ['quest.flags'] });
-    expect(await call(update, { path: 'QUEST.Flags.doorOpen', value: 'true' })).toBe('Error: "QUEST.Flags.doorOpen" is read-only. Writable paths: quest.flags.');
+    expect(await call(update, { path: 'QUEST.Flags.doorOpen', value: 'true' })).toBe(
+      'Error: "QUEST.Flags.doorOpen" is read-only. Writable paths: quest.flags.',
+    );
     expect(world.snapshot()).toEqual({});
-    expect(await call(update, { path: 'quest.flags.doorOpen', value: 'true' })).toBe('Set quest.flags.doorOpen to true (was not set).');
+    expect(await call(update, { path: 'quest.flags.doorOpen', value: 'true' })).toBe(
+      'Set quest.flags.doorOpen to true (was not set).',
+    );
   });
 
   it('writable player.gold does not let the model write a separate Player.gold', async () => {
@@ -251,9 +312,15 @@ describe('update_world_state', () => {
     expect(await call(update, { path: 'party[5]', value: 1 })).toBe(
       'Error: World state path "party[5]": index 5 is past the end of party (2 items); use 0..1 to replace or 2 to append.',
     );
-    expect(await call(update, { path: 'player.brave.really', value: 1 })).toContain('player.brave holds true/false, so it has no "really" inside');
-    expect(await call(update, { path: 'party[2]', value: { name: 'Di' } })).toBe('Set party[2] to {"name":"Di"} (was not set).');
-    expect(await call(update, { path: '', value: 'x' })).toBe('Error: The whole state holds an object; send a JSON object like {"key": "value"} (got "x").');
+    expect(await call(update, { path: 'player.brave.really', value: 1 })).toContain(
+      'player.brave holds true/false, so it has no "really" inside',
+    );
+    expect(await call(update, { path: 'party[2]', value: { name: 'Di' } })).toBe(
+      'Set party[2] to {"name":"Di"} (was not set).',
+    );
+    expect(await call(update, { path: '', value: 'x' })).toBe(
+      'Error: The whole state holds an object; send a JSON object like {"key": "value"} (got "x").',
+    );
   });
 
   it('rejects values that are not JSON', async () => {
@@ -261,8 +328,12 @@ describe('update_world_state', () => {
     const { update } = toolsOf(world, { writable: [''] });
     expect(await call(update, { path: 'fresh', value: () => 1 })).toContain('a function is not a JSON value');
     expect(await call(update, { path: 'fresh', value: NaN })).toContain('NaN is not a JSON number');
-    expect(await call(update, { path: 'fresh', value: { at: new Date(0) } })).toContain('World state path "fresh.at": a Date object is not plain JSON');
-    expect(await call(update, { path: 'player.gold', value: Infinity })).toBe('Error: player.gold holds a number; Infinity is not a number. Send digits, like 45.');
+    expect(await call(update, { path: 'fresh', value: { at: new Date(0) } })).toContain(
+      'World state path "fresh.at": a Date object is not plain JSON',
+    );
+    expect(await call(update, { path: 'player.gold', value: Infinity })).toBe(
+      'Error: player.gold holds a number; Infinity is not a number. Send digits, like 45.',
+    );
     expect(world.version).toBe(0);
   });
 

@@ -4,7 +4,10 @@ import { WorldState, WorldStateChange, WorldStateError } from '../../src/game/wo
 function tavern(): WorldState {
   return new WorldState({
     player: { name: 'Ann', gold: 30, inventory: ['sword'] },
-    party: [{ name: 'Bo', hp: 10 }, { name: 'Cy', hp: 7 }],
+    party: [
+      { name: 'Bo', hp: 10 },
+      { name: 'Cy', hp: 7 },
+    ],
     quest: { stage: 1, done: false },
   });
 }
@@ -36,7 +39,14 @@ describe('WorldState: reading', () => {
 
   it('returns undefined for missing places, including through scalars and bad indexes', () => {
     const world = tavern();
-    for (const path of ['player.mana', 'party[5]', 'party.name', 'player.gold.amount', 'nothing.at.all', 'party[0].name.x']) {
+    for (const path of [
+      'player.mana',
+      'party[5]',
+      'party.name',
+      'player.gold.amount',
+      'nothing.at.all',
+      'party[0].name.x',
+    ]) {
       expect(world.get(path)).toBeUndefined();
       expect(world.has(path)).toBe(false);
     }
@@ -230,10 +240,12 @@ describe('WorldState: remove, modify, replace', () => {
     const world = tavern();
     expect(world.modify<number>('player.gold', (gold) => (gold ?? 0) + 5)).toBe(35);
     expect(world.modify<number>('player.xp', (xp) => (xp ?? 0) + 1)).toBe(1);
-    expect(world.modify<string[]>('player.inventory', (items) => {
-      items!.push('rope');
-      return items;
-    })).toEqual(['sword', 'rope']);
+    expect(
+      world.modify<string[]>('player.inventory', (items) => {
+        items!.push('rope');
+        return items;
+      }),
+    ).toEqual(['sword', 'rope']);
     expect(world.modify('quest', () => undefined)).toBeUndefined();
     expect(world.has('quest')).toBe(false);
     expect(world.version).toBe(4);
@@ -241,9 +253,11 @@ describe('WorldState: remove, modify, replace', () => {
 
   it('a throwing or async transform changes nothing', () => {
     const world = tavern();
-    expect(() => world.modify('player.gold', () => {
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      world.modify('player.gold', () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     const error = thrown(() => world.modify('player.gold', async () => 1));
     expect(error.message).toContain('synchronous');
     thrown(() => world.modify('player.gold', () => ({ bad: () => 1 })));
@@ -289,7 +303,11 @@ describe('WorldState: merge (RFC 7386)', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ e: null }, { a: 1 }, { e: null, a: 1 }],
     [[1, 2], { a: 'b', c: null }, { a: 'b' }],
@@ -305,12 +323,19 @@ describe('WorldState: merge (RFC 7386)', () => {
     const world = tavern();
     const seen: WorldStateChange[] = [];
     world.onChange((c) => seen.push(c));
-    const changed = world.merge({ player: { gold: 50, name: 'Ann', inventory: null, mood: 'glad' }, quest: null, weather: 'fog' });
+    const changed = world.merge({
+      player: { gold: 50, name: 'Ann', inventory: null, mood: 'glad' },
+      quest: null,
+      weather: 'fog',
+    });
     expect(changed).toBe(true);
     expect(world.version).toBe(1);
     expect(world.snapshot()).toEqual({
       player: { name: 'Ann', gold: 50, mood: 'glad' },
-      party: [{ name: 'Bo', hp: 10 }, { name: 'Cy', hp: 7 }],
+      party: [
+        { name: 'Bo', hp: 10 },
+        { name: 'Cy', hp: 7 },
+      ],
       weather: 'fog',
     });
     expect(seen).toEqual([
@@ -391,7 +416,10 @@ describe('WorldState: observers', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toEqual({
       path: 'party',
-      oldValue: [{ name: 'Bo', hp: 10 }, { name: 'Cy', hp: 7 }],
+      oldValue: [
+        { name: 'Bo', hp: 10 },
+        { name: 'Cy', hp: 7 },
+      ],
       newValue: [{ name: 'Cy', hp: 7 }],
       version: 1,
     });
@@ -425,7 +453,10 @@ describe('WorldState: observers', () => {
 
   it('a throwing listener does not break the state or the other listeners', () => {
     const errors: unknown[] = [];
-    const world = new WorldState({ n: 0 }, { onListenerError: (error, change) => errors.push([(error as Error).message, change.path]) });
+    const world = new WorldState(
+      { n: 0 },
+      { onListenerError: (error, change) => errors.push([(error as Error).message, change.path]) },
+    );
     const after = jest.fn();
     world.onChange(() => {
       throw new Error('listener bug');
@@ -451,8 +482,17 @@ describe('WorldState: observers', () => {
     } finally {
       warn.mockRestore();
     }
-    const world = new WorldState({}, { onListenerError: () => { throw new Error('reporter bug'); } });
-    world.onChange(() => { throw new Error('oops'); });
+    const world = new WorldState(
+      {},
+      {
+        onListenerError: () => {
+          throw new Error('reporter bug');
+        },
+      },
+    );
+    world.onChange(() => {
+      throw new Error('oops');
+    });
     expect(world.set('a', 1)).toBe(true);
   });
 

@@ -30,7 +30,9 @@ describe('WorldState.summary', () => {
   });
 
   it('shows empty objects, missing paths, and text on one line', () => {
-    expect(world.summary(['empty', 'player.mana', 'quest.notes'])).toBe('empty: {}\nplayer.mana: (not set)\nquest.notes: line one line two');
+    expect(world.summary(['empty', 'player.mana', 'quest.notes'])).toBe(
+      'empty: {}\nplayer.mana: (not set)\nquest.notes: line one line two',
+    );
   });
 
   it('clips values at 200 characters', () => {

@@ -18,6 +18,8 @@ function fakeContext2d(): unknown {
   });
 }
 
-(window as unknown as { HTMLCanvasElement: { prototype: { getContext: unknown } } }).HTMLCanvasElement.prototype.getContext = function getContext(kind: string) {
+(
+  window as unknown as { HTMLCanvasElement: { prototype: { getContext: unknown } } }
+).HTMLCanvasElement.prototype.getContext = function getContext(kind: string) {
   return kind === '2d' ? fakeContext2d() : null;
 };

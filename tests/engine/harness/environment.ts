@@ -17,7 +17,7 @@ export default class OamEnvironment extends EngineEnvironment {
   async setup(): Promise<void> {
     await super.setup();
     process.on('unhandledRejection', this.onUnhandled);
-    ((this as unknown as { global: Record<string, unknown> }).global).__oamUnhandled = this.unhandled;
+    (this as unknown as { global: Record<string, unknown> }).global.__oamUnhandled = this.unhandled;
   }
 
   async teardown(): Promise<void> {

@@ -25,7 +25,9 @@ export async function loadOam(): Promise<LoadedOam> {
 
 /** A reply step that fits whichever step the NPC asks for (a decide step with the reply inline, or a structured reply). */
 export function say(oam: LoadedOam, line: string, emotion = 'neutral'): ScriptStep {
-  return oam.core.Script.dynamic((r) => (r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line })));
+  return oam.core.Script.dynamic((r) =>
+    r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
+  );
 }
 
 /** Makes `steps` the shared model's script (no pacing, so tests do not wait on the quota). */

@@ -62,7 +62,9 @@ export async function loadPack(): Promise<LoadedPack> {
     applyImportMap(loader: SystemLike, map: object, baseUrl: string): void;
   };
   const { System } = systemjs;
-  const importMap = JSON.parse(readFileSync(`${manifest.workspace}/import-map.json`, 'utf8')) as { imports: Record<string, string> };
+  const importMap = JSON.parse(readFileSync(`${manifest.workspace}/import-map.json`, 'utf8')) as {
+    imports: Record<string, string>;
+  };
   importMap.imports['cc/env'] = ENV_URL;
   importMap.imports['cc/userland/macro'] = MACRO_URL;
   systemjs.applyImportMap(System, importMap, `file://${manifest.workspace}/`);

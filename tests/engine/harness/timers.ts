@@ -4,14 +4,25 @@
  * and the packed scripts load (setupFiles), so every later timer goes through it.
  */
 const pending = new Set<unknown>();
-const g = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & { __oamPendingTimerIds: () => unknown[] };
-const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout, setInterval: realSetInterval, clearInterval: realClearInterval } = g;
+const g = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & {
+  __oamPendingTimerIds: () => unknown[];
+};
+const {
+  setTimeout: realSetTimeout,
+  clearTimeout: realClearTimeout,
+  setInterval: realSetInterval,
+  clearInterval: realClearInterval,
+} = g;
 
 g.setTimeout = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
-  const id = realSetTimeout((...a: unknown[]) => {
-    pending.delete(id);
-    (callback as (...x: unknown[]) => void)(...a);
-  }, ms, ...args);
+  const id = realSetTimeout(
+    (...a: unknown[]) => {
+      pending.delete(id);
+      (callback as (...x: unknown[]) => void)(...a);
+    },
+    ms,
+    ...args,
+  );
   pending.add(id);
   return id;
 };
