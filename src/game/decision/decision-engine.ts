@@ -6,13 +6,12 @@
 import { AgentError } from '../../contract/errors';
 import { Canceller, linkSignal, type SignalLike } from '../../contract/abort';
 import { Agent, type ToolChoice } from '../../core/agent';
-import type { AgentTool } from '../../core/tools';
 import { JsonSchema } from '../../core/schema';
 import type { LanguageModel } from '../../contract/language-model';
 import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
-import { setOwnKey } from '../../core/json/own-key';
-import { readSnapshot } from '../../core/tools/snapshot';
+import { setOwnKey } from '../../core/json';
+import { readSnapshot, type AgentTool } from '../../core/tools';
 
 export interface DecisionOption {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { WorldPath, PathSegment, MAX_PATH_SEGMENTS } from './world-path';
 import { WorldStateError } from './world-state-error';
-import { setOwnKey } from '../../core/json/own-key';
+import { setOwnKey } from '../../core/json';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {

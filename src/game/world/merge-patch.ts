@@ -4,7 +4,7 @@
  * observers see exactly which keys moved.
  */
 import { cloneJson, hasOwn, isJsonObject, jsonEquals, JsonObject, JsonValue } from './json-value';
-import { setOwnKey } from '../../core/json/own-key';
+import { setOwnKey } from '../../core/json';
 import { WorldPath } from './world-path';
 
 export interface ChangeDraft {

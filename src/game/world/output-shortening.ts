@@ -3,7 +3,7 @@
  * its keys, a big list keeps its leading items, and a note tells the model how to read more.
  */
 import { isJsonObject, JsonObject, JsonValue } from './json-value';
-import { setOwnKey } from '../../core/json/own-key';
+import { setOwnKey } from '../../core/json';
 import { WorldPath } from './world-path';
 
 export const PREVIEW_TEXT_CHARS = 77;

@@ -7,7 +7,7 @@ import { AgentError } from '../../contract/errors';
 import { AgentTool, ToolOutput } from '../../core/tools';
 import { fitToStored } from './value-fitting';
 import { jsonEquals, JsonObject, JsonValue } from './json-value';
-import { setOwnKey } from '../../core/json/own-key';
+import { setOwnKey } from '../../core/json';
 import { shortenForOutput } from './output-shortening';
 import { WorldPath } from './world-path';
 import { clip } from './world-summary';

@@ -21,7 +21,7 @@ import { WorldStateError } from './world-state-error';
 import { summarizeWorld } from './world-summary';
 import { worldStateTools, WorldStateToolOptions } from './world-state-tools';
 import type { AgentTool } from '../../core/tools';
-import { setOwnKey } from '../../core/json/own-key';
+import { setOwnKey } from '../../core/json';
 
 /** One effective change. Missing `oldValue` means the path was created; missing `newValue`, removed. */
 export interface WorldStateChange {
