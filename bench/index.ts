@@ -47,64 +47,70 @@ interface Timing {
 }
 
 function stepCosts(run: ScenarioRun): StepCost[] {
-  return run.requests.map((r, i) => ({
-    promptTokens: gemmaTokens(r.systemInstruction ?? '') + gemmaTokens((r.promptPrefix ?? '') + r.prompt),
-    cacheableTokens: gemmaTokens(r.systemInstruction ?? '') + gemmaTokens(r.promptPrefix ?? ''),
-    outputTokens: gemmaTokens(run.outputs[i] ?? ''),
+  return run.requests.map((request, index) => ({
+    promptTokens:
+      gemmaTokens(request.systemInstruction ?? '') + gemmaTokens((request.promptPrefix ?? '') + request.prompt),
+    cacheableTokens: gemmaTokens(request.systemInstruction ?? '') + gemmaTokens(request.promptPrefix ?? ''),
+    outputTokens: gemmaTokens(run.outputs[index] ?? ''),
   }));
 }
 
-function timing(run: ScenarioRun, c: Condition): Timing {
+function timing(run: ScenarioRun, condition: Condition): Timing {
   const steps = stepCosts(run);
   // Every step of a turn has the same stable prefix: only the first can find it cold.
-  const cached = (i: number) => !(c.cold && i === 0);
+  const cached = (stepIndex: number) => !(condition.cold && stepIndex === 0);
   const ends: number[] = [];
-  let t = 0;
-  steps.forEach((s, i) => {
-    t += stepSeconds(s, cached(i), c.model);
-    ends.push(t);
+  let elapsed = 0;
+  steps.forEach((step, index) => {
+    elapsed += stepSeconds(step, cached(index), condition.model);
+    ends.push(elapsed);
   });
   const fw = run.firstWord;
-  if (!fw || fw.step < 0) return { firstWord: t, total: t };
+  if (!fw || fw.step < 0) return { firstWord: elapsed, total: elapsed };
   const before = fw.step > 0 ? ends[fw.step - 1] : 0;
   return {
     firstWord:
-      before + firstTokenSeconds(steps[fw.step], cached(fw.step), c.model) + fw.tokens / c.model.decodeTokensPerSecond,
-    total: t,
+      before +
+      firstTokenSeconds(steps[fw.step], cached(fw.step), condition.model) +
+      fw.tokens / condition.model.decodeTokensPerSecond,
+    total: elapsed,
   };
 }
 
-function floorTiming(run: ScenarioRun, scenario: Scenario, c: Condition): Timing & { outputTokens: number } {
+function floorTiming(run: ScenarioRun, scenario: Scenario, condition: Condition): Timing & { outputTokens: number } {
   const last = stepCosts(run)[run.requests.length - 1];
   let outputTokens = gemmaTokens(run.floorText);
-  for (const a of run.floorActions)
+  for (const action of run.floorActions)
     outputTokens +=
       1 +
-      Object.values(a.args).reduce<number>((n, v) => n + gemmaTokens(typeof v === 'string' ? v : JSON.stringify(v)), 0);
-  const first = firstTokenSeconds(last, !c.cold, c.model);
-  const total = first + outputTokens / c.model.decodeTokensPerSecond;
+      Object.values(action.args).reduce<number>(
+        (tokens, value) => tokens + gemmaTokens(typeof value === 'string' ? value : JSON.stringify(value)),
+        0,
+      );
+  const first = firstTokenSeconds(last, !condition.cold, condition.model);
+  const total = first + outputTokens / condition.model.decodeTokensPerSecond;
   return {
-    firstWord: scenario.delivers === 'value' ? total : first + 1 / c.model.decodeTokensPerSecond,
+    firstWord: scenario.delivers === 'value' ? total : first + 1 / condition.model.decodeTokensPerSecond,
     total,
     outputTokens,
   };
 }
 
 async function cpuPerStep(play: () => Promise<ScenarioRun>): Promise<number> {
-  for (let i = 0; i < 30; i++) await play(); // warm-up: JIT, and ajv compiles each schema once
+  for (let round = 0; round < 30; round++) await play(); // warm-up: JIT, and ajv compiles each schema once
   const samples: number[] = [];
-  for (let i = 0; i < REPEATS; i++) {
+  for (let round = 0; round < REPEATS; round++) {
     const t0 = process.cpuUsage();
-    const r = await play();
-    const d = process.cpuUsage(t0);
-    samples.push((d.user + d.system) / 1000 / Math.max(1, r.modelCalls));
+    const run = await play();
+    const cpu = process.cpuUsage(t0);
+    samples.push((cpu.user + cpu.system) / 1000 / Math.max(1, run.modelCalls));
   }
-  samples.sort((a, b) => a - b);
+  samples.sort((left, right) => left - right);
   return samples[Math.floor(samples.length / 2)];
 }
 
-const pad = (s: string | number, n: number) => String(s).padStart(n);
-const sec = (x: number) => `${x.toFixed(2)} s`;
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+const sec = (seconds: number) => `${seconds.toFixed(2)} s`;
 
 interface Recorded {
   scenario: Scenario;
@@ -125,12 +131,12 @@ async function main(): Promise<void> {
       }
     }
   }
-  const find = (s: Scenario, mode: Mode, turn: 1 | 12) =>
-    recorded.find((r) => r.scenario === s && r.mode === mode && r.turn === turn) as Recorded;
+  const find = (scenario: Scenario, mode: Mode, turn: 1 | 12) =>
+    recorded.find((record) => record.scenario === scenario && record.mode === mode && record.turn === turn) as Recorded;
 
   console.log('oam-cocos benchmark: scripted scenarios, default mode vs seed-compatible mode vs the floor');
   console.log('cost model (each figure with its source and strength):');
-  for (const c of COST_SOURCES) console.log(`  - ${c.figure}: ${c.source} [${c.strength}]`);
+  for (const cost of COST_SOURCES) console.log(`  - ${cost.figure}: ${cost.source} [${cost.strength}]`);
   console.log(
     'tokens: Gemma 3 tokenizer; the stand-in streams one token per chunk. first word: the first text delta of the line (a decision or content: when the value is known).',
   );
@@ -143,13 +149,13 @@ async function main(): Promise<void> {
   const head = `${'scenario'.padEnd(28)} ${'mode'.padEnd(7)} ${pad('calls', 5)} ${pad('prompt', 6)} ${pad('cached', 6)} ${pad('output', 6)} ${pad('1st word', 8)} ${pad('total', 7)} ${pad('floor 1st/total', 15)} ${pad('×floor 1st/total', 16)} ${pad('core ms/step', 12)}`;
   console.log(head);
   console.log('-'.repeat(head.length));
-  for (const r of recorded.filter((x) => x.turn === 1)) {
-    const steps = stepCosts(r.run);
-    const sum = (k: keyof StepCost) => steps.reduce((a, s) => a + s[k], 0);
-    const t = timing(r.run, base);
-    const f = floorTiming(find(r.scenario, 'default', 1).run, r.scenario, base);
+  for (const record of recorded.filter((candidate) => candidate.turn === 1)) {
+    const steps = stepCosts(record.run);
+    const sum = (key: keyof StepCost) => steps.reduce((total, step) => total + step[key], 0);
+    const measured = timing(record.run, base);
+    const floorTime = floorTiming(find(record.scenario, 'default', 1).run, record.scenario, base);
     console.log(
-      `${r.scenario.name.padEnd(28)} ${r.mode.padEnd(7)} ${pad(r.run.modelCalls, 5)} ${pad(sum('promptTokens'), 6)} ${pad(sum('cacheableTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(sec(t.firstWord), 8)} ${pad(sec(t.total), 7)} ${pad(`${f.firstWord.toFixed(2)}/${f.total.toFixed(2)} s`, 15)} ${pad(`${(t.firstWord / f.firstWord).toFixed(2)}/${(t.total / f.total).toFixed(2)}`, 16)} ${pad((r.coreMsPerStep ?? 0).toFixed(3), 12)}`,
+      `${record.scenario.name.padEnd(28)} ${record.mode.padEnd(7)} ${pad(record.run.modelCalls, 5)} ${pad(sum('promptTokens'), 6)} ${pad(sum('cacheableTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(sec(measured.firstWord), 8)} ${pad(sec(measured.total), 7)} ${pad(`${floorTime.firstWord.toFixed(2)}/${floorTime.total.toFixed(2)} s`, 15)} ${pad(`${(measured.firstWord / floorTime.firstWord).toFixed(2)}/${(measured.total / floorTime.total).toFixed(2)}`, 16)} ${pad((record.coreMsPerStep ?? 0).toFixed(3), 12)}`,
     );
   }
 
@@ -159,33 +165,36 @@ async function main(): Promise<void> {
   const chead = `${'condition'.padEnd(44)} ${pad('default', 8)} ${pad('seed', 8)} ${pad('floor', 8)} ${pad('def/floor', 9)} ${pad('def/seed', 8)} ${pad('worst 1st-word ×floor', 36)} ${pad('NPC small talk 1st', 18)} ${pad('NPC memory 1st', 14)}`;
   console.log(chead);
   console.log('-'.repeat(chead.length));
-  for (const c of CONDITIONS) {
-    let d = 0,
+  for (const condition of CONDITIONS) {
+    let defaultTotal = 0,
       seed = 0,
       floor = 0,
       worst = 0,
       worstName = '';
-    for (const s of SCENARIOS) {
-      const dr = find(s, 'default', c.turn).run;
-      const td = timing(dr, c);
-      const f = floorTiming(dr, s, c);
-      d += td.total;
-      seed += timing(find(s, 'seed', c.turn).run, c).total;
-      floor += f.total;
-      if (s.delivers !== 'value' && td.firstWord / f.firstWord > worst) {
-        worst = td.firstWord / f.firstWord;
-        worstName = s.name;
+    for (const scenario of SCENARIOS) {
+      const dr = find(scenario, 'default', condition.turn).run;
+      const td = timing(dr, condition);
+      const floorTime = floorTiming(dr, scenario, condition);
+      defaultTotal += td.total;
+      seed += timing(find(scenario, 'seed', condition.turn).run, condition).total;
+      floor += floorTime.total;
+      if (scenario.delivers !== 'value' && td.firstWord / floorTime.firstWord > worst) {
+        worst = td.firstWord / floorTime.firstWord;
+        worstName = scenario.name;
       }
     }
     const npcFirst = (name: string) =>
-      timing(find(SCENARIOS.find((s) => s.name === name) as Scenario, 'default', c.turn).run, c).firstWord;
+      timing(
+        find(SCENARIOS.find((scenario) => scenario.name === name) as Scenario, 'default', condition.turn).run,
+        condition,
+      ).firstWord;
     console.log(
-      `${c.name.padEnd(44)} ${pad(sec(d), 8)} ${pad(sec(seed), 8)} ${pad(sec(floor), 8)} ${pad(`${(d / floor).toFixed(2)}×`, 9)} ${pad(`${(d / seed).toFixed(2)}×`, 8)} ${pad(`${worst.toFixed(2)}× (${worstName})`, 36)} ${pad(sec(npcFirst('NPC small talk')), 18)} ${pad(sec(npcFirst('NPC memory update')), 14)}`,
+      `${condition.name.padEnd(44)} ${pad(sec(defaultTotal), 8)} ${pad(sec(seed), 8)} ${pad(sec(floor), 8)} ${pad(`${(defaultTotal / floor).toFixed(2)}×`, 9)} ${pad(`${(defaultTotal / seed).toFixed(2)}×`, 8)} ${pad(`${worst.toFixed(2)}× (${worstName})`, 36)} ${pad(sec(npcFirst('NPC small talk')), 18)} ${pad(sec(npcFirst('NPC memory update')), 14)}`,
     );
   }
 
   // Prefill ahead (npc.prepare() while the player types): what it could save, from the recording.
-  const small = SCENARIOS.find((x) => x.name === 'NPC small talk') as Scenario;
+  const small = SCENARIOS.find((scenario) => scenario.name === 'NPC small talk') as Scenario;
   const late = stepCosts(find(small, 'default', 12).run)[0];
   const uncached = late.promptTokens - late.cacheableTokens;
   console.log(
@@ -205,7 +214,7 @@ async function main(): Promise<void> {
 main()
   .then(benchLongOutputs)
   .then(benchWebBackend)
-  .catch((e) => {
-    console.error(e);
+  .catch((error) => {
+    console.error(error);
     process.exit(1);
   });

@@ -20,61 +20,63 @@ function ms(run: () => void): number {
 const CASES: Array<{ name: string; run(n: number): void }> = [
   {
     name: 'envelope, spaces inside the tool name',
-    run: (n) =>
-      parseEnvelope(`{"tool": "take${' '.repeat(n)}order", "args": {}}`, {
+    run: (size) =>
+      parseEnvelope(`{"tool": "take${' '.repeat(size)}order", "args": {}}`, {
         toolNames: ['take_order'],
         allowRespond: true,
       }),
   },
   {
     name: 'final reply clean-up, blank lines',
-    run: (n) => cleanReplyText(`Hello${'\n'.repeat(n)}there`, LABELS, true),
+    run: (size) => cleanReplyText(`Hello${'\n'.repeat(size)}there`, LABELS, true),
   },
   {
     name: 'streamed reply clean-up, 200 chunks',
-    run: (n) => {
-      const reply = `Hello${'\n'.repeat(n)}there`;
-      for (let i = 1; i <= 200; i++)
-        cleanReplyText(reply.slice(0, Math.floor((reply.length * i) / 200)), LABELS, false);
+    run: (size) => {
+      const reply = `Hello${'\n'.repeat(size)}there`;
+      for (let chunk = 1; chunk <= 200; chunk++)
+        cleanReplyText(reply.slice(0, Math.floor((reply.length * chunk) / 200)), LABELS, false);
     },
   },
   {
     name: 'inline reply read every 4 characters',
-    run: (n) => {
-      const text = `{"reply": "${'a '.repeat(n / 2)}"}`;
+    run: (size) => {
+      const text = `{"reply": "${'a '.repeat(size / 2)}"}`;
       const reader = new InlineReplyReader([]);
-      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+      for (let end = 4; end <= text.length; end += 4) reader.push(text.slice(0, end));
     },
   },
   {
     name: 'structured partials read every 4 characters',
-    run: (n) => {
-      const text = `{"emotion": "happy", "line": "${'a '.repeat(n / 2)}"}`;
+    run: (size) => {
+      const text = `{"emotion": "happy", "line": "${'a '.repeat(size / 2)}"}`;
       const reader = new PartialJsonReader();
-      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+      for (let end = 4; end <= text.length; end += 4) reader.push(text.slice(0, end));
     },
   },
   {
     name: 'line-first words read every 4 characters',
-    run: (n) => {
-      const text = `${'a '.repeat(n / 2)}\n[happy]`;
+    run: (size) => {
+      const text = `${'a '.repeat(size / 2)}\n[happy]`;
       const reader = new LineFirstReader({ toolNames: ['remember_fact'], tagKey: 'emotion' });
-      for (let i = 4; i <= text.length; i += 4) reader.push(text.slice(0, i));
+      for (let end = 4; end <= text.length; end += 4) reader.push(text.slice(0, end));
     },
   },
 ];
 
 export function benchLongOutputs(): void {
-  console.log('\nlong outputs: ms at ' + SIZES.map((n) => `${n / 1000}k`).join(' / ') + ' characters (median of 3)');
-  for (const c of CASES) {
-    c.run(SIZES[0]); // warm-up: the first call pays the JIT
-    const times = SIZES.map((n) => {
-      const runs = [0, 1, 2].map(() => ms(() => c.run(n))).sort((a, b) => a - b);
+  console.log(
+    '\nlong outputs: ms at ' + SIZES.map((size) => `${size / 1000}k`).join(' / ') + ' characters (median of 3)',
+  );
+  for (const bench of CASES) {
+    bench.run(SIZES[0]); // warm-up: the first call pays the JIT
+    const times = SIZES.map((size) => {
+      const runs = [0, 1, 2].map(() => ms(() => bench.run(size))).sort((left, right) => left - right);
       return runs[1];
     });
     const growth = times[times.length - 1] / Math.max(times[0], 0.01);
     console.log(
-      `  ${c.name.padEnd(40)} ${times.map((t) => t.toFixed(1).padStart(7)).join(' ')}   80k/10k ${growth.toFixed(1)}× (linear ≈ 8×)`,
+      `  ${bench.name.padEnd(40)} ${times.map((time) => time.toFixed(1).padStart(7)).join(' ')}   80k/10k ${growth.toFixed(1)}× (linear ≈ 8×)`,
     );
   }
 }

@@ -87,18 +87,18 @@ class Recorder implements LanguageModel {
   }
   async *generate(request: GenerationRequest, signal?: Parameters<LanguageModel['generate']>[1]) {
     this.requests.push(request);
-    const i = this.outputs.push('') - 1;
+    const slot = this.outputs.push('') - 1;
     let last: GenerationChunk | undefined;
     for await (const chunk of this.inner.generate(request, signal)) last = chunk;
     const text = last?.text ?? '';
-    this.outputs[i] = text;
+    this.outputs[slot] = text;
     this.tokensStreamed = 0;
     const pieces = gemmaPieces(text);
     let sofar = '';
-    for (let k = 0; k < pieces.length; k++) {
-      sofar += pieces[k];
-      this.tokensStreamed = k + 1;
-      if (k < pieces.length - 1) yield { delta: pieces[k], text: sofar };
+    for (let index = 0; index < pieces.length; index++) {
+      sofar += pieces[index];
+      this.tokensStreamed = index + 1;
+      if (index < pieces.length - 1) yield { delta: pieces[index], text: sofar };
     }
     yield { ...(last as GenerationChunk), delta: pieces[pieces.length - 1] ?? '', text };
   }
@@ -133,7 +133,9 @@ function tavernModel(): Recorder {
 }
 
 function actionsOf(records: readonly ToolRecord[]): ScenarioRun['floorActions'] {
-  return records.filter((r) => !LOOKUPS.has(r.call.name)).map((r) => ({ name: r.call.name, args: r.call.args }));
+  return records
+    .filter((record) => !LOOKUPS.has(record.call.name))
+    .map((record) => ({ name: record.call.name, args: record.call.args }));
 }
 
 function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool: string }): () => Promise<ScenarioRun> {
@@ -146,21 +148,22 @@ function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool:
     config: { inlineReplies: setup.inline, labels: { user: 'Guest', assistant: 'Mira' } },
   });
   return async () => {
-    for (let i = 0; i < setup.earlierTurns; i++) await agent.respond(EARLIER_LINES[i % EARLIER_LINES.length]);
+    for (let turnIndex = 0; turnIndex < setup.earlierTurns; turnIndex++)
+      await agent.respond(EARLIER_LINES[turnIndex % EARLIER_LINES.length]);
     model.take();
     let firstWord: ScenarioRun['firstWord'];
     const run = agent.run(line, choice ? { toolChoice: choice } : {});
-    run.on('text', (e) => {
-      if (!firstWord && e.text.trim()) firstWord = model.mark();
+    run.on('text', (event) => {
+      if (!firstWord && event.text.trim()) firstWord = model.mark();
     });
-    const r = await run.response();
+    const response = await run.response();
     await agent.reset();
     return {
       ...model.take(),
-      modelCalls: r.modelCalls,
+      modelCalls: response.modelCalls,
       firstWord,
-      floorText: r.text,
-      floorActions: actionsOf(r.toolCalls),
+      floorText: response.text,
+      floorActions: actionsOf(response.toolCalls),
     };
   };
 }
@@ -186,23 +189,24 @@ function npcTurn(
     },
   });
   return async () => {
-    for (let i = 0; i < setup.earlierTurns; i++) await npc.talk(EARLIER_LINES[i % EARLIER_LINES.length]);
+    for (let turnIndex = 0; turnIndex < setup.earlierTurns; turnIndex++)
+      await npc.talk(EARLIER_LINES[turnIndex % EARLIER_LINES.length]);
     await npc.settledState(); // the summary of the earlier turns is written before the measured turn
     model.take();
     let firstWord: ScenarioRun['firstWord'];
     const stream = npc.talkStream(line);
-    stream.on('line', (e) => {
-      if (!firstWord && e.line.trim()) firstWord = model.mark();
+    stream.on('line', (event) => {
+      if (!firstWord && event.line.trim()) firstWord = model.mark();
     });
     const turn = await stream.turn();
     await npc.settledState();
     await npc.resetConversation(true);
     // A summary written in the background after the turn is not part of what the player waited for.
     const taken = model.take();
-    const kept = taken.requests.map((_, i) => i).filter((i) => taken.requests[i].kind !== 'summary');
+    const kept = taken.requests.map((_, index) => index).filter((index) => taken.requests[index].kind !== 'summary');
     return {
-      requests: kept.map((i) => taken.requests[i]),
-      outputs: kept.map((i) => taken.outputs[i]),
+      requests: kept.map((index) => taken.requests[index]),
+      outputs: kept.map((index) => taken.outputs[index]),
       modelCalls: turn.modelCalls,
       firstWord,
       floorText: turn.line,
@@ -255,7 +259,7 @@ export const SCENARIOS: Scenario[] = [
         inline ? {} : { inlineReplies: false, reason: 'after', prefetchLookups: false },
       );
       return async () => {
-        const d = await engine.decide({
+        const decision = await engine.decide({
           situation: 'A stranger walks up to the gate at night with a sword on his back.',
           options: [
             { id: 'let_in', description: 'open the gate' },
@@ -265,7 +269,7 @@ export const SCENARIOS: Scenario[] = [
           actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
           tools,
         });
-        return { ...model.take(), modelCalls: d.modelCalls, floorText: d.optionId, floorActions: [] };
+        return { ...model.take(), modelCalls: decision.modelCalls, floorText: decision.optionId, floorActions: [] };
       };
     },
   },
@@ -288,11 +292,11 @@ export const SCENARIOS: Scenario[] = [
         value: JsonSchema.integer({ minimum: 1, maximum: 100 }),
       });
       return async () => {
-        const r = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
-        const values = Object.values(r.value as Record<string, unknown>)
+        const result = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
+        const values = Object.values(result.value as Record<string, unknown>)
           .map(String)
           .join(' ');
-        return { ...model.take(), modelCalls: r.modelCalls, floorText: values, floorActions: [] };
+        return { ...model.take(), modelCalls: result.modelCalls, floorText: values, floorActions: [] };
       };
     },
   },

@@ -17,9 +17,9 @@ export function gemmaTokens(text: string): number {
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
   encoder ??= fromPreTrained() as unknown as Encoder;
-  const n = encoder.encode(text, { add_special_tokens: false }).length;
-  cache.set(text, n);
-  return n;
+  const count = encoder.encode(text, { add_special_tokens: false }).length;
+  cache.set(text, count);
+  return count;
 }
 
 /** The text cut into Gemma tokens, in order (they join back to the text), as a phone streams it. */
@@ -29,8 +29,8 @@ export function gemmaPieces(text: string): string[] {
   const ids = encoder.encode(text, { add_special_tokens: false });
   const pieces: string[] = [];
   let before = '';
-  for (let k = 0; k < ids.length; k++) {
-    const upTo = encoder.decode(ids.slice(0, k + 1));
+  for (let index = 0; index < ids.length; index++) {
+    const upTo = encoder.decode(ids.slice(0, index + 1));
     pieces.push(upTo.slice(before.length));
     before = upTo;
   }

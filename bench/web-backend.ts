@@ -14,7 +14,7 @@ import { createPromptApiStandIn, type BrainInput } from '../tests/support/prompt
 import { Observed, SCENARIO_NAMES, keywordBrain, rulesFor, runScenario } from '../tests/support/chrome-scenarios';
 import { gemmaTokens } from './tokenizer';
 
-const pad = (v: string | number, n: number) => String(v).padStart(n);
+const pad = (value: string | number, width: number) => String(value).padStart(width);
 
 async function scenarioRows(): Promise<void> {
   console.log('\nweb backend (ChromePromptModel over the Prompt API stand-in, Gemma 3 token counts):');
@@ -24,16 +24,17 @@ async function scenarioRows(): Promise<void> {
   for (const name of SCENARIO_NAMES) {
     let brain: (i: BrainInput) => Promise<string> = async () => '';
     const { api, control } = createPromptApiStandIn({
-      brain: (i) => brain(i),
-      count: (t) => gemmaTokens(t) + 4,
+      brain: (input) => brain(input),
+      count: (text) => gemmaTokens(text) + 4,
       chunkChars: 4,
     });
     const observed = new Observed(new ChromePromptModel({ api: api as PromptApi }));
     brain = keywordBrain(observed, rulesFor(name));
-    const o = await runScenario(name, observed);
-    const sum = (k: 'inputTokens' | 'cachedInputTokens' | 'outputTokens') => o.steps.reduce((n, s) => n + s[k], 0);
+    const outcome = await runScenario(name, observed);
+    const sum = (key: 'inputTokens' | 'cachedInputTokens' | 'outputTokens') =>
+      outcome.steps.reduce((total, step) => total + step[key], 0);
     console.log(
-      `${name.padEnd(12)} ${pad(o.modelCalls, 5)} ${pad(sum('inputTokens'), 6)} ${pad(sum('cachedInputTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(o.repairs, 7)} ${pad(control.log.creates.length, 5)} ${pad(control.log.clones, 6)}`,
+      `${name.padEnd(12)} ${pad(outcome.modelCalls, 5)} ${pad(sum('inputTokens'), 6)} ${pad(sum('cachedInputTokens'), 6)} ${pad(sum('outputTokens'), 6)} ${pad(outcome.repairs, 7)} ${pad(control.log.creates.length, 5)} ${pad(control.log.clones, 6)}`,
     );
     (observed.inner as ChromePromptModel).dispose();
   }
@@ -54,11 +55,11 @@ async function constraintRows(): Promise<void> {
   for (const { constrained, schemaInPrompt, label } of variants) {
     let answers = 0;
     // Constrained decoding cannot leave the schema; free decoding slips once here.
-    const brain = async (i: BrainInput) =>
-      i.constraint || answers++ > 0
+    const brain = async (input: BrainInput) =>
+      input.constraint || answers++ > 0
         ? '{"name":"Lantern of the Crooked Inn","rarity":"rare","value":40}'
         : '{"name":"Lantern of the Crooked Inn","rarity":"epic","value":40}';
-    const { api } = createPromptApiStandIn({ brain, count: (t) => gemmaTokens(t) + 4 });
+    const { api } = createPromptApiStandIn({ brain, count: (text) => gemmaTokens(text) + 4 });
     const chrome = new ChromePromptModel({ api: api as PromptApi, schemaInPrompt });
     // What the core's wiring would do: the structured step carries the schema it checks.
     const wired: LanguageModel = {
@@ -66,22 +67,22 @@ async function constraintRows(): Promise<void> {
         return chrome.capabilities;
       },
       availability: () => chrome.availability(),
-      generate: (r: GenerationRequest, s) =>
+      generate: (request: GenerationRequest, signal) =>
         chrome.generate(
-          constrained && r.kind === 'structured'
-            ? { ...r, responseSchema: schema.toJSON() as unknown as Record<string, unknown> }
-            : r,
-          s,
+          constrained && request.kind === 'structured'
+            ? { ...request, responseSchema: schema.toJSON() as unknown as Record<string, unknown> }
+            : request,
+          signal,
         ),
     };
     const observed = new Observed(wired);
-    const r = await new ContentGenerator(observed).generate({
+    const result = await new ContentGenerator(observed).generate({
       prompt: 'Create one loot item a tavern keeper might hide.',
       schema,
     });
-    const t = observed.take();
+    const taken = observed.take();
     console.log(
-      `  content, first answer off-schema, ${label.padEnd(48)} ${r.modelCalls} calls, ${t.repairs} repairs, ${t.steps.reduce((n, s) => n + s.inputTokens, 0)} input tokens`,
+      `  content, first answer off-schema, ${label.padEnd(48)} ${result.modelCalls} calls, ${taken.repairs} repairs, ${taken.steps.reduce((total, step) => total + step.inputTokens, 0)} input tokens`,
     );
     chrome.dispose();
   }
