@@ -32,15 +32,15 @@ interface Flags {
 
 function parseFlags(argv: string[]): Flags {
   const flags: Flags = { tavern: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => argv[++i] ?? stop(`${a} needs a value.`);
-    if (a === '--tavern') flags.tavern = true;
-    else if (a === '--url') flags.url = value();
-    else if (a === '--model') flags.model = value();
-    else if (a === '--script') flags.script = value();
-    else if (a.startsWith('--')) stop(`unknown option ${a}.`);
-    else flags.file = a;
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
+    const value = () => argv[++index] ?? stop(`${flag} needs a value.`);
+    if (flag === '--tavern') flags.tavern = true;
+    else if (flag === '--url') flags.url = value();
+    else if (flag === '--model') flags.model = value();
+    else if (flag === '--script') flags.script = value();
+    else if (flag.startsWith('--')) stop(`unknown option ${flag}.`);
+    else flags.file = flag;
   }
   return flags;
 }
@@ -56,13 +56,13 @@ function readJson(path: string, what: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch (e) {
-    return stop(`cannot read the ${what} ${path}: ${(e as Error).message}`);
+  } catch (error) {
+    return stop(`cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
   try {
     return JSON.parse(text);
-  } catch (e) {
-    return stop(`the ${what} ${path} is not JSON: ${(e as Error).message}`);
+  } catch (error) {
+    return stop(`the ${what} ${path} is not JSON: ${(error as Error).message}`);
   }
 }
 
@@ -73,8 +73,8 @@ async function main(): Promise<void> {
   let test;
   try {
     test = readPersonaTest(readJson(path, 'persona test'));
-  } catch (e) {
-    return stop(AgentError.from(e).message);
+  } catch (error) {
+    return stop(AgentError.from(error).message);
   }
   const personaSource =
     typeof test.persona === 'string' ? readJson(resolve(dirname(path), test.persona), 'persona') : test.persona;
@@ -83,8 +83,8 @@ async function main(): Promise<void> {
   let persona: Persona;
   try {
     persona = parsePersona(personaSource);
-  } catch (e) {
-    return stop(AgentError.from(e).message);
+  } catch (error) {
+    return stop(AgentError.from(error).message);
   }
 
   let world: WorldState | undefined;
@@ -106,7 +106,11 @@ async function main(): Promise<void> {
     label = "the tavern's keyword stand-in";
   } else {
     model = createPersonaStandIn(persona, {
-      tools: tools.map((t) => ({ name: t.name, description: t.description, parameterless: t.isParameterless })),
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameterless: tool.isParameterless,
+      })),
     });
     label = `${persona.name}'s keyword stand-in (not a language model)`;
   }
@@ -120,19 +124,19 @@ async function main(): Promise<void> {
     world,
     options: flags.tavern ? { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'] } : undefined,
   });
-  report.turns.forEach((turn, i) => {
-    console.log(`${i + 1}. You: ${turn.say}`);
+  report.turns.forEach((turn, index) => {
+    console.log(`${index + 1}. You: ${turn.say}`);
     console.log(
       `   ${persona.name}: ${turn.line || '(no answer)'}  [${turn.emotion || '-'}${turn.tools.length ? `; ${turn.tools.join(', ')}` : ''}; relationship ${turn.relationship}]`,
     );
-    for (const c of turn.checks)
-      console.log(`   ${c.pass ? 'pass' : 'FAIL'}  ${c.name}${c.pass ? '' : `: ${c.detail}`}`);
+    for (const check of turn.checks)
+      console.log(`   ${check.pass ? 'pass' : 'FAIL'}  ${check.name}${check.pass ? '' : `: ${check.detail}`}`);
   });
   console.log(`\n${report.passed} passed, ${report.failed} failed`);
   process.exit(report.failed > 0 ? 1 : 0);
 }
 
-main().catch((e) => {
-  console.error(`persona-test: ${AgentError.from(e).message}`);
+main().catch((error) => {
+  console.error(`persona-test: ${AgentError.from(error).message}`);
   process.exit(2);
 });

@@ -29,23 +29,23 @@ interface Flags {
 
 function parseFlags(argv: string[]): Flags {
   const flags: Flags = { fast: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
     const value = () => {
-      const v = argv[++i];
-      if (v === undefined) fail(`${a} needs a value.`);
-      return v;
+      const given = argv[++index];
+      if (given === undefined) fail(`${flag} needs a value.`);
+      return given;
     };
-    if (a === '--persona') flags.persona = value();
-    else if (a === '--url') flags.url = value();
-    else if (a === '--model') flags.model = value();
-    else if (a === '--fast') flags.fast = true;
-    else if (a === '--help' || a === '-h') {
+    if (flag === '--persona') flags.persona = value();
+    else if (flag === '--url') flags.url = value();
+    else if (flag === '--model') flags.model = value();
+    else if (flag === '--fast') flags.fast = true;
+    else if (flag === '--help' || flag === '-h') {
       console.log(
         'usage: npm run demo -- [--persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]',
       );
       process.exit(0);
-    } else fail(`Unknown flag ${a}; try --help.`);
+    } else fail(`Unknown flag ${flag}; try --help.`);
   }
   return flags;
 }
@@ -59,8 +59,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
@@ -68,8 +68,8 @@ async function main(): Promise<void> {
   if (flags.persona) {
     try {
       persona = readFileSync(flags.persona, 'utf8');
-    } catch (e) {
-      fail(`cannot read ${flags.persona}: ${(e as Error).message}`);
+    } catch (error) {
+      fail(`cannot read ${flags.persona}: ${(error as Error).message}`);
     }
   }
   let model: LanguageModel;
@@ -79,8 +79,8 @@ async function main(): Promise<void> {
   if (flags.persona) {
     try {
       ownPersona = parsePersona(typeof persona === 'string' ? JSON.parse(persona) : persona);
-    } catch (e) {
-      fail((e as Error).message);
+    } catch (error) {
+      fail((error as Error).message);
     }
   }
   if (flags.url) {
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       requestTimeoutMs: STEP_TIMEOUT_MS,
     });
     console.log(dim(`checking ${flags.url} (up to ${CHECK_TIMEOUT_MS / 1000} s)…`));
-    const a = await Promise.race([
+    const availability = await Promise.race([
       remote.availability(),
       new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) =>
         setTimeout(
@@ -106,18 +106,18 @@ async function main(): Promise<void> {
         ).unref(),
       ),
     ]);
-    if (a.status !== 'available') {
+    if (availability.status !== 'available') {
       fail(
-        `the OpenAI-compatible server at ${flags.url} is not reachable (${a.status === 'unavailable' ? `${a.reason}${a.detail ? `: ${a.detail}` : ''}` : a.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`,
+        `the OpenAI-compatible server at ${flags.url} is not reachable (${availability.status === 'unavailable' ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}` : availability.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`,
       );
     }
     model = remote;
   } else if (ownPersona) {
     model = createPersonaStandIn(ownPersona, {
-      tools: tavernTools(world).map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameterless: t.isParameterless,
+      tools: tavernTools(world).map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameterless: tool.isParameterless,
       })),
       chunkDelayMs: flags.fast ? 0 : 25,
     });
@@ -126,8 +126,10 @@ async function main(): Promise<void> {
     model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });
   }
 
-  world.onChange((c) =>
-    console.log(dim(`    world: ${c.path} ${JSON.stringify(c.oldValue)} → ${JSON.stringify(c.newValue)}`)),
+  world.onChange((change) =>
+    console.log(
+      dim(`    world: ${change.path} ${JSON.stringify(change.oldValue)} → ${JSON.stringify(change.newValue)}`),
+    ),
   );
   let npc: NPC;
   try {
@@ -138,8 +140,8 @@ async function main(): Promise<void> {
       tools: tavernTools(world),
       options: { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] },
     });
-  } catch (e) {
-    fail((e as Error).message);
+  } catch (error) {
+    fail((error as Error).message);
   }
   const name = npc.persona.name;
   console.log(bold(`\n${npc.persona.greeting || `${name} looks up.`}`));
@@ -149,15 +151,15 @@ async function main(): Promise<void> {
   const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> =
     [];
   const lines = ownPersona ? personaSuggestions(ownPersona) : EVENING;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+  for (let turnIndex = 0; turnIndex < lines.length; turnIndex++) {
+    const line = lines[turnIndex];
     console.log(`${bold('You:')} ${line}`);
     const steps: GenerationRequest[] = [];
     const outputs: string[] = [];
     const stream = npc.talkStream(line);
     let started = false;
-    stream.on('modelStep', (e) => steps.push(e.request));
-    stream.on('modelStepFinished', (e) => outputs.push(e.output));
+    stream.on('modelStep', (event) => steps.push(event.request));
+    stream.on('modelStepFinished', (event) => outputs.push(event.output));
     // A side effect runs after the words it goes with: end the streamed line before showing it.
     let lineOpen = false;
     const endLine = () => {
@@ -166,26 +168,26 @@ async function main(): Promise<void> {
         lineOpen = false;
       }
     };
-    stream.on('toolCall', (e) => {
+    stream.on('toolCall', (event) => {
       endLine();
-      console.log(dim(`    tool: ${e.call.name}(${JSON.stringify(e.call.args)})`));
+      console.log(dim(`    tool: ${event.call.name}(${JSON.stringify(event.call.args)})`));
     });
-    stream.on('toolResult', (e) =>
+    stream.on('toolResult', (event) =>
       console.log(
         dim(
-          `    → ${e.record.output.kind === 'json' ? JSON.stringify(e.record.output.value) : e.record.output.kind === 'text' ? e.record.output.text : `error: ${e.record.output.message}`}`,
+          `    → ${event.record.output.kind === 'json' ? JSON.stringify(event.record.output.value) : event.record.output.kind === 'text' ? event.record.output.text : `error: ${event.record.output.message}`}`,
         ),
       ),
     );
-    stream.on('line', (e) => {
+    stream.on('line', (event) => {
       if (!started) {
         process.stdout.write(`${bold(`${name}:`)} `);
         started = true;
       }
-      process.stdout.write(e.isReset ? `\n${e.line}` : e.delta);
+      process.stdout.write(event.isReset ? `\n${event.line}` : event.delta);
       lineOpen = true;
     });
-    const turn = await stream.turn().catch((e) => fail(`${name} could not answer: ${e.message}`));
+    const turn = await stream.turn().catch((error) => fail(`${name} could not answer: ${error.message}`));
     if (!started) process.stdout.write(`${bold(`${name}:`)} ${turn.line}`);
     console.log(
       dim(
@@ -196,32 +198,32 @@ async function main(): Promise<void> {
     let prompt = 0;
     let cached = 0;
     let output = 0;
-    steps.forEach((s, k) => {
-      const p = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? '') + s.prompt);
-      const c = estimateTokens((s.systemInstruction ?? '') + (s.promptPrefix ?? ''));
-      const o = estimateTokens(outputs[k] ?? '');
-      prompt += p;
-      cached += c;
-      output += o;
-      seconds += stepSeconds({ promptTokens: p, cacheableTokens: c, outputTokens: o }, rows.length > 0 || k > 0);
+    steps.forEach((step, index) => {
+      const promptTokens = estimateTokens((step.systemInstruction ?? '') + (step.promptPrefix ?? '') + step.prompt);
+      const cacheableTokens = estimateTokens((step.systemInstruction ?? '') + (step.promptPrefix ?? ''));
+      const outputTokens = estimateTokens(outputs[index] ?? '');
+      prompt += promptTokens;
+      cached += cacheableTokens;
+      output += outputTokens;
+      seconds += stepSeconds({ promptTokens, cacheableTokens, outputTokens }, rows.length > 0 || index > 0);
     });
-    rows.push({ turn: i + 1, calls: turn.modelCalls, prompt, cached, output, seconds });
+    rows.push({ turn: turnIndex + 1, calls: turn.modelCalls, prompt, cached, output, seconds });
     console.log();
     if (turn.endsConversation) break;
   }
 
   console.log(bold('Per turn (tokens estimated at 4 characters each; time from bench/cost-model.ts):'));
   console.log('turn  model calls  prompt tokens  cacheable  output tokens  est. phone time');
-  for (const r of rows) {
+  for (const row of rows) {
     console.log(
-      `${String(r.turn).padStart(4)}  ${String(r.calls).padStart(11)}  ${String(r.prompt).padStart(13)}  ${String(r.cached).padStart(9)}  ${String(r.output).padStart(13)}  ${r.seconds.toFixed(2).padStart(13)} s`,
+      `${String(row.turn).padStart(4)}  ${String(row.calls).padStart(11)}  ${String(row.prompt).padStart(13)}  ${String(row.cached).padStart(9)}  ${String(row.output).padStart(13)}  ${row.seconds.toFixed(2).padStart(13)} s`,
     );
   }
-  const total = rows.reduce((s, r) => s + r.calls, 0);
+  const total = rows.reduce((sum, row) => sum + row.calls, 0);
   const taken = startingGold - (world.get<number>('player.gold') ?? 0);
   console.log(
     `total: ${total} model calls for ${rows.length} turns; ${name} took ${taken} gold of your ${startingGold} (${world.get('player.gold')} left) and remembers ${npc.memory.facts.length} facts.`,
   );
 }
 
-main().catch((e) => fail(e instanceof Error ? e.message : String(e)));
+main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
