@@ -31,7 +31,7 @@ export function installExtension(projectDir, { from = REPO, name = 'oam-cocos' }
   if (!existsSync(join(project, 'assets')) || !existsSync(join(project, 'package.json'))) {
     throw new Error(`${project} is not a Cocos Creator project (it needs assets/ and package.json).`);
   }
-  const missing = GENERATED.filter((f) => !existsSync(join(from, f)));
+  const missing = GENERATED.filter((file) => !existsSync(join(from, file)));
   if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run \`npm run build\` first.`);
   const target = join(project, 'extensions', name);
   if (existsSync(target) && lstatSync(target).isSymbolicLink()) {

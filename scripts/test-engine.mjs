@@ -87,13 +87,13 @@ async function packSample(workDir) {
     engineIndex: ENGINE_INDEX_URL,
     featureUnitPrefix: FEATURE_UNIT_PREFIX,
     featureUnits: FEATURE_UNITS,
-    scripts: result.scripts.map((s) => ({
-      url: s.url,
-      uuid: s.uuid,
-      classId: compressUuid(s.uuid, 5),
-      mount: s.mount,
-      name: basename(s.path).replace(/\.(ts|js)$/, ''),
-      path: s.path,
+    scripts: result.scripts.map((script) => ({
+      url: script.url,
+      uuid: script.uuid,
+      classId: compressUuid(script.uuid, 5),
+      mount: script.mount,
+      name: basename(script.path).replace(/\.(ts|js)$/, ''),
+      path: script.path,
     })),
   };
   writeFileSync(join(workspace, 'pack.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -120,7 +120,10 @@ async function main() {
     say(`${pack.count} scripts packed by Creator's pipeline; running tests/engine/ on ${engine}`);
     const suiteDir = join(engine, 'tests', 'oam-cocos');
     rmSync(suiteDir, { recursive: true, force: true });
-    cpSync(join(REPO, 'tests', 'engine'), suiteDir, { recursive: true, filter: (p) => !p.endsWith('tsconfig.json') });
+    cpSync(join(REPO, 'tests', 'engine'), suiteDir, {
+      recursive: true,
+      filter: (source) => !source.endsWith('tsconfig.json'),
+    });
     // The cc double, so double-agreement.test.ts can hold it to the engine.
     cpSync(join(REPO, 'tests', 'cocos', 'cc-double.ts'), join(suiteDir, 'double', 'cc-double.ts'));
     const results = join(REPO, 'tests', 'artifacts', 'engine-results.json');
@@ -143,11 +146,13 @@ async function main() {
       },
     );
     if (existsSync(results)) {
-      const r = JSON.parse(readFileSync(results, 'utf8'));
+      const summary = JSON.parse(readFileSync(results, 'utf8'));
       const broken =
-        r.numFailedTestSuites > 0 ? `, ${r.numFailedTestSuites} of ${r.numTotalTestSuites} files failed` : '';
+        summary.numFailedTestSuites > 0
+          ? `, ${summary.numFailedTestSuites} of ${summary.numTotalTestSuites} files failed`
+          : '';
       say(
-        `${r.numPassedTests} passed, ${r.numFailedTests} failed in ${r.numTotalTestSuites} files on the real engine${broken}`,
+        `${summary.numPassedTests} passed, ${summary.numFailedTests} failed in ${summary.numTotalTestSuites} files on the real engine${broken}`,
       );
     }
     return jest.status === 0 ? 0 : 1;

@@ -83,7 +83,7 @@ for (const install of INSTALLS) {
       install: `${install.mode}${install.preserveSymlinks ? ' (preserveSymlinks)' : ''}${install.target === 'editor' ? ', editor target' : ''}`,
       variant: variant.name,
       scripts: result.scripts.length,
-      extensionScripts: result.scripts.filter((s) => s.mount === 'db://oam-cocos/').length,
+      extensionScripts: result.scripts.filter((script) => script.mount === 'db://oam-cocos/').length,
       packed: result.packed,
       errors: result.errors.length,
       firstError: result.errors.length > 0 ? firstLine(result.errors[0]) : '',
@@ -91,7 +91,9 @@ for (const install of INSTALLS) {
     };
     rows.push(row);
     const asExpected =
-      install.expect === 'compiles' ? ok : result.errors.length > 0 && result.errors.every((e) => NOT_FOUND.test(e));
+      install.expect === 'compiles'
+        ? ok
+        : result.errors.length > 0 && result.errors.every((message) => NOT_FOUND.test(message));
     if (!asExpected) failed += 1;
     if (install.expect !== 'compiles' && ok) {
       console.log(
@@ -102,11 +104,11 @@ for (const install of INSTALLS) {
 }
 
 console.log('install                         settings                 scripts (ext)  packed  errors  expected');
-for (const r of rows) {
+for (const row of rows) {
   console.log(
-    `${r.install.padEnd(31)} ${r.variant.padEnd(24)} ${String(r.scripts).padStart(7)} (${r.extensionScripts})  ${String(r.packed).padStart(6)}  ${String(r.errors).padStart(6)}  ${r.expected}`,
+    `${row.install.padEnd(31)} ${row.variant.padEnd(24)} ${String(row.scripts).padStart(7)} (${row.extensionScripts})  ${String(row.packed).padStart(6)}  ${String(row.errors).padStart(6)}  ${row.expected}`,
   );
-  if (r.firstError) console.log(`    ${r.firstError}`);
+  if (row.firstError) console.log(`    ${row.firstError}`);
 }
 const jsonAt = process.argv.indexOf('--json');
 if (jsonAt > 0 && process.argv[jsonAt + 1])
@@ -115,7 +117,7 @@ if (failed > 0) {
   console.error(`creator pipeline: ${failed} run(s) did not end as expected`);
   process.exit(1);
 }
-const compiled = rows.filter((r) => r.expected === 'compiles');
+const compiled = rows.filter((row) => row.expected === 'compiles');
 console.log(
   `creator pipeline: ${compiled.length} runs compiled and packed all ${compiled[0].scripts} scripts with 0 errors; a link without preserveSymlinks fails as documented`,
 );

@@ -38,7 +38,7 @@ function parse(path) {
 
 function hasModifier(node, kind) {
   const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
-  return !!mods && mods.some((m) => m.kind === kind);
+  return !!mods && mods.some((modifier) => modifier.kind === kind);
 }
 
 /** Names a module exports only as types (interfaces, type aliases, `export type` re-exports). */
@@ -48,18 +48,29 @@ function typeOnlyExports(path) {
   const values = new Set();
   typeNameCache.set(path, types);
   const file = parse(path);
-  for (const s of file.statements) {
-    const exported = hasModifier(s, ts.SyntaxKind.ExportKeyword);
-    if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && exported) types.add(s.name.text);
-    else if ((ts.isClassDeclaration(s) || ts.isFunctionDeclaration(s) || ts.isEnumDeclaration(s)) && exported && s.name)
-      values.add(s.name.text);
-    else if (ts.isVariableStatement(s) && exported) {
-      for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) values.add(d.name.text);
-    } else if (ts.isExportDeclaration(s) && s.exportClause && ts.isNamedExports(s.exportClause)) {
-      for (const e of s.exportClause.elements) (s.isTypeOnly || e.isTypeOnly ? types : values).add(e.name.text);
+  for (const statement of file.statements) {
+    const exported = hasModifier(statement, ts.SyntaxKind.ExportKeyword);
+    if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && exported)
+      types.add(statement.name.text);
+    else if (
+      (ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+      exported &&
+      statement.name
+    )
+      values.add(statement.name.text);
+    else if (ts.isVariableStatement(statement) && exported) {
+      for (const declaration of statement.declarationList.declarations)
+        if (ts.isIdentifier(declaration.name)) values.add(declaration.name.text);
+    } else if (
+      ts.isExportDeclaration(statement) &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
+      for (const element of statement.exportClause.elements)
+        (statement.isTypeOnly || element.isTypeOnly ? types : values).add(element.name.text);
     }
   }
-  for (const v of values) types.delete(v); // a class is both: it is a value
+  for (const value of values) types.delete(value); // a class is both: it is a value
   return types;
 }
 
@@ -70,7 +81,7 @@ function resolveSpecifier(fromFile, specifier) {
   const candidates = specifier.endsWith('.js')
     ? [base.slice(0, -3) + '.d.ts', base.slice(0, -3) + '.ts']
     : [base + '.ts', base + '.d.ts', join(base, 'index.ts')];
-  return candidates.find((c) => existsSync(c)) || null;
+  return candidates.find((candidate) => existsSync(candidate)) || null;
 }
 
 function check(path) {
@@ -81,12 +92,14 @@ function check(path) {
   };
   // Names imported or declared only as types in this file (for `export { X }` without a source).
   const localTypes = new Set();
-  for (const s of file.statements) {
-    if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) localTypes.add(s.name.text);
-    if (ts.isImportDeclaration(s) && s.importClause) {
-      const c = s.importClause;
-      if (c.namedBindings && ts.isNamedImports(c.namedBindings)) {
-        for (const e of c.namedBindings.elements) if (c.isTypeOnly || e.isTypeOnly) localTypes.add(e.name.text);
+  for (const statement of file.statements) {
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement))
+      localTypes.add(statement.name.text);
+    if (ts.isImportDeclaration(statement) && statement.importClause) {
+      const clause = statement.importClause;
+      if (clause.namedBindings && ts.isNamedImports(clause.namedBindings)) {
+        for (const element of clause.namedBindings.elements)
+          if (clause.isTypeOnly || element.isTypeOnly) localTypes.add(element.name.text);
       }
     }
   }
@@ -117,11 +130,11 @@ function check(path) {
           ? resolveSpecifier(path, node.moduleSpecifier.text)
           : null;
       const types = target ? typeOnlyExports(target) : node.moduleSpecifier ? new Set() : localTypes;
-      for (const e of node.exportClause.elements) {
-        const name = (e.propertyName || e.name).text;
-        if (!e.isTypeOnly && types.has(name))
+      for (const element of node.exportClause.elements) {
+        const name = (element.propertyName || element.name).text;
+        if (!element.isTypeOnly && types.has(name))
           report(
-            e,
+            element,
             `"${name}" is a type: re-export it with \`export type { ${name} }\` (Babel cannot tell types from values).`,
           );
       }

@@ -158,10 +158,10 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
   }
   modLo.setImportMap({ imports }, new URL('foo:/bar'));
   modLo.setAssetPrefixes(assetPrefixes);
-  const urls = scripts.map((s) => s.url).sort();
+  const urls = scripts.map((script) => script.url).sort();
   const prerequisites = packTarget.tentative
-    ? `await (async () => {\n  for (const load of [${urls.map((u) => `() => import(${JSON.stringify(u)})`).join(', ')}]) {\n    try { await load(); } catch (_error) { /* the executor reports it */ }\n  }\n})();\n`
-    : `${urls.map((u) => `import ${JSON.stringify(u)};`).join('\n')}\nexport { };\n`;
+    ? `await (async () => {\n  for (const load of [${urls.map((url) => `() => import(${JSON.stringify(url)})`).join(', ')}]) {\n    try { await load(); } catch (_error) { /* the executor reports it */ }\n  }\n})();\n`
+    : `${urls.map((url) => `import ${JSON.stringify(url)};`).join('\n')}\nexport { };\n`;
   modLo.addMemoryModule(PREREQUISITE_IMPORTS_URL, prerequisites);
 
   const quickPack = new QuickPack({ modLo, origin: projectRoot, workspace, logger, verbose: false });
@@ -184,7 +184,7 @@ export async function packProject({ projectRoot, mounts, workspace, settings = {
     ? Object.keys(JSON.parse(readFileSync(importMapPath, 'utf8')).imports || {})
     : [];
   const chunksOfScripts = scripts.filter(
-    (s) => packed.includes(s.url) || packed.includes(pathToFileURL(safeRealpath(s.path)).href),
+    (script) => packed.includes(script.url) || packed.includes(pathToFileURL(safeRealpath(script.path)).href),
   );
   return {
     settings: options,
