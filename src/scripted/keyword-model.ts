@@ -87,17 +87,17 @@ export class KeywordModel implements LanguageModel {
     const turn = AGENT_STEPS.has(request.kind) ? readRenderedTurn(request.prompt) : undefined;
     const said = turn?.prompt || lastPlayerLine(request.prompt);
     // A lookup read into the prompt ahead (`check_menu now: {…}`) counts as its result.
-    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (m) => ({
-      tool: m[1],
+    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (match) => ({
+      tool: match[1],
       args: {},
-      output: m[2],
+      output: match[2],
     }));
     const results = [...ahead, ...(turn?.toolResults ?? [])];
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
-    const rule = this.options.rules.find((r) => matches(r.when, said));
+    const rule = this.options.rules.find((candidate) => matches(candidate.when, said));
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter(
-      (t) => offered.indexOf(t.name) >= 0 && !results.some((r) => r.tool === t.name),
+      (tool) => offered.indexOf(tool.name) >= 0 && !results.some((result) => result.tool === tool.name),
     );
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
     const structured =
@@ -111,16 +111,16 @@ export class KeywordModel implements LanguageModel {
     switch (request.kind) {
       case 'toolArguments': {
         const forced = offered.find((name) => request.prompt.indexOf(`Use ${name}`) >= 0);
-        const call = (rule?.tools ?? []).find((t) => t.name === forced);
+        const call = (rule?.tools ?? []).find((tool) => tool.name === forced);
         return JSON.stringify(call?.args ?? {});
       }
       case 'decide': {
-        const needed = lineFirst ? pending.filter((t) => effects.indexOf(t.name) < 0) : pending;
+        const needed = lineFirst ? pending.filter((tool) => effects.indexOf(tool.name) < 0) : pending;
         if (lineFirst && needed.length === 0) {
           const after = pending.map(
-            (t) =>
-              `${t.name}(${Object.entries(t.args ?? {})
-                .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+            (tool) =>
+              `${tool.name}(${Object.entries(tool.args ?? {})
+                .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
                 .join(', ')})`,
           );
           return lineFirstAnswer(this.reply(rule, ctx), structured, after);
@@ -166,7 +166,7 @@ export class KeywordModel implements LanguageModel {
 function matches(when: RegExp | string[], said: string): boolean {
   if (when instanceof RegExp) return when.test(said);
   const lower = said.toLowerCase();
-  return when.some((w) => lower.indexOf(w.toLowerCase()) >= 0);
+  return when.some((word) => lower.indexOf(word.toLowerCase()) >= 0);
 }
 
 function structuredReply(reply: KeywordReply): unknown {
@@ -183,10 +183,10 @@ function structuredReply(reply: KeywordReply): unknown {
 function jsonAnswer(json: unknown, request: GenerationRequest, lineFirst: boolean): string {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return JSON.stringify(json);
   const text = `${request.promptPrefix ?? ''}${request.prompt}`;
-  const listed = Array.from(text.matchAll(/^- "([^"]+)"/gm), (m) => m[1]);
+  const listed = Array.from(text.matchAll(/^- "([^"]+)"/gm), (match) => match[1]);
   const value: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(json as Record<string, unknown>))
-    if (listed.length === 0 || listed.indexOf(k) >= 0) value[k] = v;
+  for (const [key, entry] of Object.entries(json as Record<string, unknown>))
+    if (listed.length === 0 || listed.indexOf(key) >= 0) value[key] = entry;
   const first = lineFirst ? /first the (\w+), as plain text/.exec(text) : null;
   if (!first || typeof value[first[1]] !== 'string') return JSON.stringify(value);
   const words = value[first[1]] as string;
@@ -210,8 +210,8 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
 
 /** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
 function afterReplyTools(request: GenerationRequest): string[] {
-  const m = /actions that go with your words \(([^)]*)\)/.exec(request.promptPrefix ?? '');
-  return m ? m[1].split(/,\s*/) : [];
+  const match = /actions that go with your words \(([^)]*)\)/.exec(request.promptPrefix ?? '');
+  return match ? match[1].split(/,\s*/) : [];
 }
 
 /** Tool names listed in the stable prefix's catalog (`- name: …`). */
@@ -219,15 +219,15 @@ function offeredTools(request: GenerationRequest): string[] {
   const text = `${request.promptPrefix ?? ''}`;
   const names: string[] = [];
   const re = /^- ([A-Za-z_][\w.-]*): /gm;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) names.push(m[1]);
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(text)) !== null) names.push(match[1]);
   const now = /Tools available now: ([^.]+)\./.exec(request.prompt);
-  if (now) return names.filter((n) => now[1].split(/,\s*/).indexOf(n) >= 0);
+  if (now) return names.filter((name) => now[1].split(/,\s*/).indexOf(name) >= 0);
   return names;
 }
 
 function lastPlayerLine(prompt: string): string {
-  const lines = prompt.split('\n').filter((l) => /^[^:\[\n]{1,40}: /.test(l));
+  const lines = prompt.split('\n').filter((line) => /^[^:\[\n]{1,40}: /.test(line));
   const last = lines[lines.length - 1] ?? prompt;
   return last.replace(/^[^:]+: /, '');
 }

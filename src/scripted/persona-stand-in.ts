@@ -72,80 +72,85 @@ const STOP = new Set([
 
 /** Throws invalid_request (naming the problems) for a persona that does not validate. */
 export function createPersonaStandIn(persona: Persona | unknown, options: PersonaStandInOptions = {}): KeywordModel {
-  const p = normalizePersona(parsePersona(persona));
+  const normalized = normalizePersona(parsePersona(persona));
   const tools = options.tools ?? [];
   let fallback = 0;
   const rules: KeywordRule[] = [
-    { when: GOODBYE, reply: { emotion: p.defaultEmotion, line: 'Farewell, then.', end: true } },
-    { when: WHO, reply: { emotion: p.defaultEmotion, line: whoLine(p) } },
-    { when: RUMOUR, reply: (ctx) => secretOrDeflection(p, ctx) },
+    { when: GOODBYE, reply: { emotion: normalized.defaultEmotion, line: 'Farewell, then.', end: true } },
+    { when: WHO, reply: { emotion: normalized.defaultEmotion, line: whoLine(normalized) } },
+    { when: RUMOUR, reply: (ctx) => secretOrDeflection(normalized, ctx) },
     ...tools
       .filter((tool) => tool.parameterless !== false)
       .map((tool): KeywordRule => ({
         when: new RegExp(`\\b(${toolWords(tool).join('|')})\\b`, 'i'),
         tools: [{ name: tool.name }],
-        reply: (ctx) => toolLine(p, tool.name, ctx),
+        reply: (ctx) => toolLine(normalized, tool.name, ctx),
       })),
     {
       when: GOALS,
       reply: {
-        emotion: p.defaultEmotion,
-        line: p.goals.length > 0 ? `What I want? ${sentence(p.goals[0])}` : fallbackLine(p, 0),
+        emotion: normalized.defaultEmotion,
+        line:
+          normalized.goals.length > 0 ? `What I want? ${sentence(normalized.goals[0])}` : fallbackLine(normalized, 0),
       },
     },
-    { when: GREETING, reply: { emotion: 'happy', line: p.greeting || `Well met. I'm ${p.name}.` } },
+    { when: GREETING, reply: { emotion: 'happy', line: normalized.greeting || `Well met. I'm ${normalized.name}.` } },
   ];
   return new KeywordModel({
     rules,
-    otherwise: (ctx) => knowledgeLine(p, ctx.said) ?? { emotion: p.defaultEmotion, line: fallbackLine(p, fallback++) },
-    barks: p.fallbackLines.length > 0 ? p.fallbackLines : undefined,
-    capabilities: { modelName: `keyword stand-in for ${p.name}` },
+    otherwise: (ctx) =>
+      knowledgeLine(normalized, ctx.said) ?? {
+        emotion: normalized.defaultEmotion,
+        line: fallbackLine(normalized, fallback++),
+      },
+    barks: normalized.fallbackLines.length > 0 ? normalized.fallbackLines : undefined,
+    capabilities: { modelName: `keyword stand-in for ${normalized.name}` },
     chunkDelayMs: options.chunkDelayMs,
   });
 }
 
 /** Lines a player could try first, from the persona's own fields. */
 export function personaSuggestions(persona: Persona | unknown): string[] {
-  const p = normalizePersona(parsePersona(persona));
-  const out = [`Hello, ${p.name}!`, 'Who are you?'];
-  const topic = p.knowledge.map(topicOf).find(Boolean);
+  const normalized = normalizePersona(parsePersona(persona));
+  const out = [`Hello, ${normalized.name}!`, 'Who are you?'];
+  const topic = normalized.knowledge.map(topicOf).find(Boolean);
   if (topic) out.push(`What about the ${topic}?`);
-  if (p.goals.length > 0) out.push('What are you looking for?');
+  if (normalized.goals.length > 0) out.push('What are you looking for?');
   out.push('Heard any rumours?', 'Goodbye!');
   return out;
 }
 
-function whoLine(p: NormalizedPersona): string {
-  const role = p.role ? `, ${p.role}` : '';
-  return `I'm ${p.name}${role}.`;
+function whoLine(persona: NormalizedPersona): string {
+  const role = persona.role ? `, ${persona.role}` : '';
+  return `I'm ${persona.name}${role}.`;
 }
 
-function secretOrDeflection(p: NormalizedPersona, ctx: KeywordContext): KeywordReply {
+function secretOrDeflection(persona: NormalizedPersona, ctx: KeywordContext): KeywordReply {
   // The NPC puts an unlocked secret in its memory note; below the threshold the prompt has none.
-  const unlocked = p.secrets.find((s) => ctx.prompt.indexOf(s) >= 0);
+  const unlocked = persona.secrets.find((secret) => ctx.prompt.indexOf(secret) >= 0);
   if (unlocked) return { emotion: 'suspicious', line: `Between us? ${sentence(unlocked)}` };
-  return { emotion: p.defaultEmotion, line: 'Nothing I would share with a stranger.' };
+  return { emotion: persona.defaultEmotion, line: 'Nothing I would share with a stranger.' };
 }
 
-function knowledgeLine(p: NormalizedPersona, said: string): KeywordReply | undefined {
+function knowledgeLine(persona: NormalizedPersona, said: string): KeywordReply | undefined {
   const words = contentWords(said);
   let best: { entry: string; score: number } | undefined;
-  for (const entry of p.knowledge) {
-    const score = contentWords(entry).filter((w) => words.indexOf(w) >= 0).length;
+  for (const entry of persona.knowledge) {
+    const score = contentWords(entry).filter((word) => words.indexOf(word) >= 0).length;
     if (score > 0 && (!best || score > best.score)) best = { entry, score };
   }
-  return best ? { emotion: p.defaultEmotion, line: sentence(best.entry) } : undefined;
+  return best ? { emotion: persona.defaultEmotion, line: sentence(best.entry) } : undefined;
 }
 
-function toolLine(p: NormalizedPersona, tool: string, ctx: KeywordContext): KeywordReply {
-  const result = ctx.toolResults.find((r) => r.tool === tool);
-  if (!result) return { emotion: p.defaultEmotion, line: fallbackLine(p, 0) };
+function toolLine(persona: NormalizedPersona, tool: string, ctx: KeywordContext): KeywordReply {
+  const result = ctx.toolResults.find((recorded) => recorded.tool === tool);
+  if (!result) return { emotion: persona.defaultEmotion, line: fallbackLine(persona, 0) };
   if (/^error/i.test(result.output) || /"error"/.test(result.output))
     return { emotion: 'worried', line: "That didn't work, I'm afraid." };
   // Said in words: JSON in a line would read as the start of the answer's trailer.
   const said = plainWords(result.output);
   const shown = said.length > 120 ? `${said.slice(0, 117)}...` : said;
-  return { emotion: p.defaultEmotion, line: `Here's what I have: ${shown}.` };
+  return { emotion: persona.defaultEmotion, line: `Here's what I have: ${shown}.` };
 }
 
 /** `{"horseshoe":4,"sword":40}` → `horseshoe 4, sword 40`; other text as it is, without braces. */
@@ -154,24 +159,30 @@ function plainWords(output: string): string {
     const value = JSON.parse(output) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       return Object.entries(value as Record<string, unknown>)
-        .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v)}`)
+        .map(
+          ([key, entry]) =>
+            `${key} ${typeof entry === 'object' ? JSON.stringify(entry).replace(/[{}"]/g, '') : String(entry)}`,
+        )
         .join(', ');
     }
     if (Array.isArray(value))
-      return value.map((v) => (typeof v === 'object' ? JSON.stringify(v).replace(/[{}"]/g, '') : String(v))).join(', ');
+      return value
+        .map((item) => (typeof item === 'object' ? JSON.stringify(item).replace(/[{}"]/g, '') : String(item)))
+        .join(', ');
   } catch {
     // not JSON: the text itself
   }
   return output.replace(/[{}]/g, '').trim();
 }
 
-function fallbackLine(p: NormalizedPersona, index: number): string {
-  const lines = p.fallbackLines.length > 0 ? p.fallbackLines : ['Hm? Say that again.', "I'm not sure what you mean."];
+function fallbackLine(persona: NormalizedPersona, index: number): string {
+  const lines =
+    persona.fallbackLines.length > 0 ? persona.fallbackLines : ['Hm? Say that again.', "I'm not sure what you mean."];
   return lines[index % lines.length];
 }
 
 function toolWords(tool: { name: string; description?: string }): string[] {
-  const fromName = tool.name.split(/[_.\-\s]+/).filter((w) => w.length > 2 && !STOP.has(w.toLowerCase()));
+  const fromName = tool.name.split(/[_.\-\s]+/).filter((word) => word.length > 2 && !STOP.has(word.toLowerCase()));
   return fromName.length > 0 ? fromName.map(escapeRegExp) : [escapeRegExp(tool.name)];
 }
 
@@ -179,17 +190,17 @@ function contentWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^a-z0-9\u00c0-\uffff]+/)
-    .filter((w) => w.length > 2 && !STOP.has(w));
+    .filter((word) => word.length > 2 && !STOP.has(word));
 }
 
 /** The first word of four letters or more that says what an entry is about ("mine"). */
 function topicOf(entry: string): string {
-  return contentWords(entry).find((w) => w.length >= 4) ?? '';
+  return contentWords(entry).find((word) => word.length >= 4) ?? '';
 }
 
 function sentence(text: string): string {
-  const t = text.trim();
-  return /[.!?…]$/.test(t) ? t : `${t}.`;
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function escapeRegExp(text: string): string {

@@ -131,7 +131,7 @@ export class ScriptedLanguageModel implements LanguageModel {
 
   /** The step kinds received, in order: handy for asserting the exact sequence of steps. */
   get kinds(): string[] {
-    return this.requests.map((r) => r.kind);
+    return this.requests.map((request) => request.kind);
   }
 
   append(...steps: Array<ScriptStep | string>): void {
@@ -192,13 +192,13 @@ export class ScriptedLanguageModel implements LanguageModel {
   ): AsyncGenerator<GenerationChunk> {
     const pieces = splitChunks(text, Math.max(1, chunks));
     let sofar = '';
-    for (let i = 0; i < pieces.length; i++) {
+    for (let index = 0; index < pieces.length; index++) {
       if (this.chunkDelayMs > 0) await sleep(this.chunkDelayMs, signal);
       else await Promise.resolve();
       if (signal?.aborted) throw abortError(signal);
-      sofar += pieces[i];
-      const last = final && i === pieces.length - 1;
-      yield last ? { delta: pieces[i], text: sofar, finishReason: 'stop' } : { delta: pieces[i], text: sofar };
+      sofar += pieces[index];
+      const last = final && index === pieces.length - 1;
+      yield last ? { delta: pieces[index], text: sofar, finishReason: 'stop' } : { delta: pieces[index], text: sofar };
     }
     if (final && pieces.length === 0) yield { delta: '', text: '', finishReason: 'stop' };
   }
@@ -208,18 +208,18 @@ function toStep(step: ScriptStep | string): ScriptStep {
   return typeof step === 'string' ? { type: 'text', text: step, chunks: 3 } : step;
 }
 
-/** Splits into about `n` pieces without cutting a surrogate pair in half. */
-export function splitChunks(text: string, n: number): string[] {
+/** Splits into about `count` pieces without cutting a surrogate pair in half. */
+export function splitChunks(text: string, count: number): string[] {
   if (text.length === 0) return [];
-  const size = Math.max(1, Math.ceil(text.length / n));
+  const size = Math.max(1, Math.ceil(text.length / count));
   const out: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let end = Math.min(text.length, i + size);
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + size);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
-    out.push(text.slice(i, end));
-    i = end;
+    out.push(text.slice(start, end));
+    start = end;
   }
   return out;
 }

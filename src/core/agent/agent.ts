@@ -103,8 +103,8 @@ export interface CompactOptions {
 
 /** The text up to its last sentence end (., !, ?, …), or '' when no sentence ended. */
 function wholeSentences(text: string): string {
-  const m = /^[\s\S]*(?:[.!?…]["'”’)\]]*(?=\s|$)|[。！？]["'”’)\]]*)/.exec(text.trim());
-  return m ? m[0].trim() : '';
+  const match = /^[\s\S]*(?:[.!?…]["'”’)\]]*(?=\s|$)|[。！？]["'”’)\]]*)/.exec(text.trim());
+  return match ? match[0].trim() : '';
 }
 
 /** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
@@ -192,9 +192,9 @@ export class Agent {
     this._setup = createAgentSetup(options);
     this.counter = new TokenCounter(model);
     if (options.transcript !== undefined) {
-      const t = transcriptFromJSON(options.transcript);
-      this._history = t.entries;
-      this._contextNote = t.contextNote;
+      const saved = transcriptFromJSON(options.transcript);
+      this._history = saved.entries;
+      this._contextNote = saved.contextNote;
     }
   }
 
@@ -344,10 +344,10 @@ export class Agent {
     return {
       instructions: this._setup.instructions,
       contextNote: this._contextNote,
-      tools: this._setup.tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        parameters: t.parameters.json,
+      tools: this._setup.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters.json,
       })),
       entries: clone(entries),
     };
@@ -416,9 +416,9 @@ export class Agent {
     try {
       if (!Array.isArray(entries))
         throw new AgentError('invalid_request', 'replaceHistory needs an array of transcript entries.');
-      entries.forEach((e, i) => checkEntry(e, i));
-    } catch (e) {
-      return Promise.reject(AgentError.from(e, 'invalid_request'));
+      entries.forEach((entry, index) => checkEntry(entry, index));
+    } catch (error) {
+      return Promise.reject(AgentError.from(error, 'invalid_request'));
     }
     const copy = clone(entries);
     return this.enqueue(() => {
@@ -477,7 +477,7 @@ export class Agent {
     const { config } = this._setup;
     const render = config.structuredReplyRenderer ?? renderStructuredPlain;
     const lines = old
-      .map((t) => entryLines(t, config.labels, config.context.maxToolOutputChars, render).join('\n'))
+      .map((turn) => entryLines(turn, config.labels, config.context.maxToolOutputChars, render).join('\n'))
       .join('\n');
     const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
     const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
@@ -545,11 +545,11 @@ export class Agent {
     for (const run of Array.from(this.unfinished)) run.cancel(reason);
   }
 
-  private addUsage(u: TokenUsage): void {
+  private addUsage(usage: TokenUsage): void {
     this._usage = {
-      inputTokens: this._usage.inputTokens + u.inputTokens,
-      cachedInputTokens: this._usage.cachedInputTokens + u.cachedInputTokens,
-      outputTokens: this._usage.outputTokens + u.outputTokens,
+      inputTokens: this._usage.inputTokens + usage.inputTokens,
+      cachedInputTokens: this._usage.cachedInputTokens + usage.cachedInputTokens,
+      outputTokens: this._usage.outputTokens + usage.outputTokens,
     };
   }
 

@@ -13,9 +13,9 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   push(item: T): void {
     if (this.closed || this.detached) return;
     if (this.waiting) {
-      const w = this.waiting;
+      const waiter = this.waiting;
       this.waiting = null;
-      w.resolve({ value: item, done: false });
+      waiter.resolve({ value: item, done: false });
     } else {
       this.items.push(item);
     }
@@ -36,10 +36,10 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
 
   private settleWaiting(): void {
     if (!this.waiting) return;
-    const w = this.waiting;
+    const waiter = this.waiting;
     this.waiting = null;
-    if (this.failure) w.reject(this.failure.error);
-    else w.resolve({ value: undefined as unknown as T, done: true });
+    if (this.failure) waiter.reject(this.failure.error);
+    else waiter.resolve({ value: undefined as unknown as T, done: true });
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -50,9 +50,9 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
         if (this.items.length > 0) return Promise.resolve({ value: this.items.shift() as T, done: false });
         if (this.closed) {
           if (this.failure) {
-            const f = this.failure;
+            const failure = this.failure;
             this.failure = null; // throw once, then report done
-            return Promise.reject(f.error);
+            return Promise.reject(failure.error);
           }
           return Promise.resolve({ value: undefined as unknown as T, done: true });
         }

@@ -112,16 +112,20 @@ const DEFAULT_CONFIG: AgentConfig = {
  * optional setting such as `temperature` is unset), so settings can be taken back.
  */
 export function resolveConfig(input: AgentConfigInput = {}, base?: AgentConfig): AgentConfig {
-  const b = base ?? DEFAULT_CONFIG;
+  const baseConfig = base ?? DEFAULT_CONFIG;
   const config = overlay(
-    b as unknown as Record<string, unknown>,
+    baseConfig as unknown as Record<string, unknown>,
     input as Record<string, unknown>,
     DEFAULT_CONFIG as unknown as Record<string, unknown>,
   ) as unknown as AgentConfig;
-  config.toolPolicy = overlay(b.toolPolicy, input.toolPolicy, DEFAULT_TOOL_POLICY) as AgentConfig['toolPolicy'];
-  config.context = overlay(b.context, input.context, DEFAULT_CONTEXT_POLICY) as AgentConfig['context'];
-  config.retry = overlay(b.retry, input.retry, DEFAULT_RETRY_POLICY) as AgentConfig['retry'];
-  config.labels = overlay(b.labels, input.labels, DEFAULT_CONFIG.labels) as AgentConfig['labels'];
+  config.toolPolicy = overlay(
+    baseConfig.toolPolicy,
+    input.toolPolicy,
+    DEFAULT_TOOL_POLICY,
+  ) as AgentConfig['toolPolicy'];
+  config.context = overlay(baseConfig.context, input.context, DEFAULT_CONTEXT_POLICY) as AgentConfig['context'];
+  config.retry = overlay(baseConfig.retry, input.retry, DEFAULT_RETRY_POLICY) as AgentConfig['retry'];
+  config.labels = overlay(baseConfig.labels, input.labels, DEFAULT_CONFIG.labels) as AgentConfig['labels'];
   validateConfig(config);
   return config;
 }
@@ -155,60 +159,64 @@ export function validateToolChoice(choice: unknown): ToolChoice {
 export function parseToolChoice(value: unknown): ToolChoice {
   if (value === 'any') return 'required';
   if (typeof value === 'object' && value !== null) {
-    const v = value as { tool?: unknown; name?: unknown; function?: { name?: unknown } };
-    if (typeof v.tool === 'string') return { tool: v.tool };
-    if (v.function && typeof v.function.name === 'string') return { tool: v.function.name };
-    if (typeof v.name === 'string') return { tool: v.name };
+    const named = value as { tool?: unknown; name?: unknown; function?: { name?: unknown } };
+    if (typeof named.tool === 'string') return { tool: named.tool };
+    if (named.function && typeof named.function.name === 'string') return { tool: named.function.name };
+    if (typeof named.name === 'string') return { tool: named.name };
   }
   return validateToolChoice(value);
 }
 
-function nonNegativeInt(name: string, v: number): void {
-  if (!Number.isInteger(v) || v < 0)
-    throw new AgentError('invalid_request', `${name} must be a whole number ≥ 0; got ${v}.`);
+function nonNegativeInt(name: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0)
+    throw new AgentError('invalid_request', `${name} must be a whole number ≥ 0; got ${value}.`);
 }
 
-export function validateConfig(c: AgentConfig): void {
-  validateToolChoice(c.toolPolicy.choice);
-  if (typeof c.lineFirst !== 'boolean') throw new AgentError('invalid_request', 'lineFirst must be true or false.');
-  if (c.replyLineField !== undefined && (typeof c.replyLineField !== 'string' || !c.replyLineField)) {
+export function validateConfig(config: AgentConfig): void {
+  validateToolChoice(config.toolPolicy.choice);
+  if (typeof config.lineFirst !== 'boolean')
+    throw new AgentError('invalid_request', 'lineFirst must be true or false.');
+  if (config.replyLineField !== undefined && (typeof config.replyLineField !== 'string' || !config.replyLineField)) {
     throw new AgentError('invalid_request', 'replyLineField must be the name of a string key of the reply schema.');
   }
-  nonNegativeInt('toolPolicy.maxToolRounds', c.toolPolicy.maxToolRounds);
-  nonNegativeInt('toolPolicy.maxToolCalls', c.toolPolicy.maxToolCalls);
-  nonNegativeInt('context.reservedTokens', c.context.reservedTokens);
-  nonNegativeInt('context.minimumRecentTurns', c.context.minimumRecentTurns);
-  if (typeof c.retry.retriesGuardrailViolations !== 'boolean')
+  nonNegativeInt('toolPolicy.maxToolRounds', config.toolPolicy.maxToolRounds);
+  nonNegativeInt('toolPolicy.maxToolCalls', config.toolPolicy.maxToolCalls);
+  nonNegativeInt('context.reservedTokens', config.context.reservedTokens);
+  nonNegativeInt('context.minimumRecentTurns', config.context.minimumRecentTurns);
+  if (typeof config.retry.retriesGuardrailViolations !== 'boolean')
     throw new AgentError('invalid_request', 'retry.retriesGuardrailViolations must be true or false.');
-  if (!(c.context.maxToolOutputChars >= 50))
+  if (!(config.context.maxToolOutputChars >= 50))
     throw new AgentError('invalid_request', 'context.maxToolOutputChars must be at least 50.');
-  if (c.context.maxInputTokens !== undefined && !(c.context.maxInputTokens >= 256)) {
+  if (config.context.maxInputTokens !== undefined && !(config.context.maxInputTokens >= 256)) {
     throw new AgentError('invalid_request', 'context.maxInputTokens must be at least 256.');
   }
-  if (!(c.retry.maxAttempts >= 1)) throw new AgentError('invalid_request', 'retry.maxAttempts must be at least 1.');
-  if (!(c.retry.initialDelayMs >= 0)) throw new AgentError('invalid_request', 'retry.initialDelayMs must be ≥ 0.');
-  if (!(c.retry.maxRetryAfterMs >= 0)) throw new AgentError('invalid_request', 'retry.maxRetryAfterMs must be ≥ 0.');
-  for (const [k, v] of [
-    ['temperature', c.temperature],
-    ['decisionTemperature', c.decisionTemperature],
+  if (!(config.retry.maxAttempts >= 1))
+    throw new AgentError('invalid_request', 'retry.maxAttempts must be at least 1.');
+  if (!(config.retry.initialDelayMs >= 0)) throw new AgentError('invalid_request', 'retry.initialDelayMs must be ≥ 0.');
+  if (!(config.retry.maxRetryAfterMs >= 0))
+    throw new AgentError('invalid_request', 'retry.maxRetryAfterMs must be ≥ 0.');
+  for (const [key, value] of [
+    ['temperature', config.temperature],
+    ['decisionTemperature', config.decisionTemperature],
   ] as const) {
-    if (v !== undefined && !(v >= 0 && v <= 2))
-      throw new AgentError('invalid_request', `${k} must be from 0 to 2; got ${v}.`);
+    if (value !== undefined && !(value >= 0 && value <= 2))
+      throw new AgentError('invalid_request', `${key} must be from 0 to 2; got ${value}.`);
   }
-  if (c.topK !== undefined && !(Number.isInteger(c.topK) && c.topK >= 1))
-    throw new AgentError('invalid_request', `topK must be a whole number ≥ 1; got ${c.topK}.`);
-  if (!(c.decisionMaxTokens >= 16)) throw new AgentError('invalid_request', 'decisionMaxTokens must be at least 16.');
-  if (!(c.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
-  if (!(c.externalToolTimeoutMs >= 0))
+  if (config.topK !== undefined && !(Number.isInteger(config.topK) && config.topK >= 1))
+    throw new AgentError('invalid_request', `topK must be a whole number ≥ 1; got ${config.topK}.`);
+  if (!(config.decisionMaxTokens >= 16))
+    throw new AgentError('invalid_request', 'decisionMaxTokens must be at least 16.');
+  if (!(config.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
+  if (!(config.externalToolTimeoutMs >= 0))
     throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
-  for (const [k, v] of [
-    ['labels.user', c.labels.user],
-    ['labels.assistant', c.labels.assistant],
+  for (const [key, value] of [
+    ['labels.user', config.labels.user],
+    ['labels.assistant', config.labels.assistant],
   ] as const) {
-    if (typeof v !== 'string' || !v.trim() || /[\n:]/.test(v)) {
+    if (typeof value !== 'string' || !value.trim() || /[\n:]/.test(value)) {
       throw new AgentError(
         'invalid_request',
-        `${k} must be a short name without ":" or line breaks; got ${JSON.stringify(v)}.`,
+        `${key} must be a short name without ":" or line breaks; got ${JSON.stringify(value)}.`,
       );
     }
   }

@@ -38,15 +38,15 @@ export class EventStream<E extends { type: string }, R> {
   ): () => void {
     // A game's listener that throws is a bug in the game: it is logged, and neither the turn nor
     // the other listeners (nor the turns queued behind it) pay for it.
-    const h = (event: unknown) => {
+    const guarded = (event: unknown) => {
       try {
         (handler as (e: unknown) => void)(event);
       } catch (err) {
         console.error(`[oam-cocos] a '${String(type)}' listener threw:`, err);
       }
     };
-    this.emitter.on(type, h);
-    return () => this.emitter.off(type, h);
+    this.emitter.on(type, guarded);
+    return () => this.emitter.off(type, guarded);
   }
 
   /** Cancels; nothing of it is kept. No effect once finished. */
@@ -104,7 +104,7 @@ export class EventStream<E extends { type: string }, R> {
 
   /** The AgentError a cancelled stream fails with. */
   cancelReason(): AgentError {
-    const r = this.canceller.signal.reason;
-    return r instanceof AgentError ? r : AgentError.cancelled();
+    const reason = this.canceller.signal.reason;
+    return reason instanceof AgentError ? reason : AgentError.cancelled();
   }
 }

@@ -95,16 +95,19 @@ export async function runModelStep(
       return { text, stoppedEarly, finishReason };
     } catch (error) {
       if (turn.signal.aborted) throw abortError(turn.signal);
-      const e = AgentError.from(error);
-      const tooLong = e.retryAfterMs !== undefined && e.retryAfterMs > config.retry.maxRetryAfterMs;
+      const failure = AgentError.from(error);
+      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > config.retry.maxRetryAfterMs;
       // A scheduler in front of the model has retried busy/rate_limited already.
       const retriedBelow =
-        model.capabilities.retriesTransientErrors === true && (e.code === 'busy' || e.code === 'rate_limited');
+        model.capabilities.retriesTransientErrors === true &&
+        (failure.code === 'busy' || failure.code === 'rate_limited');
       const retryable =
-        RETRYABLE.has(e.code) || (e.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations);
-      if (e.unexpected || !retryable || attempt + 1 >= maxAttempts || tooLong || retriedBelow) throw markFromBackend(e);
+        RETRYABLE.has(failure.code) ||
+        (failure.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations);
+      if (failure.unexpected || !retryable || attempt + 1 >= maxAttempts || tooLong || retriedBelow)
+        throw markFromBackend(failure);
       const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
-      await sleep(Math.max(backoff, e.retryAfterMs ?? 0), turn.signal);
+      await sleep(Math.max(backoff, failure.retryAfterMs ?? 0), turn.signal);
       turn.resetText();
     } finally {
       // Ends the model's stream (early stop, cancel, failure) without waiting for it.

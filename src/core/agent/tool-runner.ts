@@ -22,15 +22,15 @@ export class ExternalCalls {
   handler?: ExternalToolHandler;
 
   get calls(): ToolCall[] {
-    return Array.from(this.pending.values(), (p) => p.call);
+    return Array.from(this.pending.values(), (pending) => pending.call);
   }
 
   /** Answers a waiting call; false when the id is unknown, already answered, timed out or cancelled. */
   submit(callId: string, output: unknown): boolean {
-    const p = this.pending.get(callId);
-    if (!p) return false;
+    const pending = this.pending.get(callId);
+    if (!pending) return false;
     this.pending.delete(callId);
-    p.resolve(ToolOutput.of(output));
+    pending.resolve(ToolOutput.of(output));
     return true;
   }
 
@@ -48,9 +48,9 @@ export class ExternalCalls {
       };
       this.pending.set(call.id, {
         call,
-        resolve: (o) => {
+        resolve: (output) => {
           done();
-          resolve(o);
+          resolve(output);
         },
       });
       if (timeoutMs > 0) {
@@ -143,7 +143,7 @@ async function runLocal(
     // A handler left running after a timeout finishes on its own; its result is ignored.
     return await Promise.race([
       work.then(
-        (v) => ToolOutput.of(v),
+        (value) => ToolOutput.of(value),
         (err) => ToolOutput.error(errorText(err)),
       ),
       timeout,
@@ -166,8 +166,8 @@ function detached(output: ToolOutput, toolName: string): ToolOutput {
   try {
     const text = JSON.stringify(output.value);
     return ToolOutput.json(text === undefined ? null : JSON.parse(text));
-  } catch (e) {
-    return ToolOutput.error(`${toolName} returned a value that is not JSON (${errorText(e)}).`);
+  } catch (error) {
+    return ToolOutput.error(`${toolName} returned a value that is not JSON (${errorText(error)}).`);
   }
 }
 

@@ -42,7 +42,7 @@ export class TurnQueue {
         stream.markRunning();
         await work();
       })
-      .catch((e) => stream.fail(AgentError.from(e)))
+      .catch((error) => stream.fail(AgentError.from(error)))
       .finally(() => {
         this.pending--;
       });
@@ -56,17 +56,17 @@ export class TurnQueue {
   /** Runs `fn` after everything queued so far (history edits wait for running turns). Not named
    * `then`: that would make the queue a thenable that `await` would try to resolve. */
   after<T>(fn: () => T | Promise<T>): Promise<T> {
-    const p = this.tail.then(fn);
-    this.tail = p.catch(() => undefined);
-    return p;
+    const result = this.tail.then(fn);
+    this.tail = result.catch(() => undefined);
+    return result;
   }
 
   /** Resolves once everything queued, including what is queued meanwhile, has finished. */
   async idle(): Promise<void> {
-    let t: Promise<unknown>;
+    let tail: Promise<unknown>;
     do {
-      t = this.tail;
-      await t.catch(() => undefined);
-    } while (t !== this.tail);
+      tail = this.tail;
+      await tail.catch(() => undefined);
+    } while (tail !== this.tail);
   }
 }

@@ -99,23 +99,23 @@ export function resolveTurnTools(
 ): { enabled: AgentTool[]; forced?: AgentTool } {
   let enabled = tools.slice();
   if (enabledNames) {
-    for (const n of enabledNames) {
-      if (!tools.some((t) => t.name === n)) {
+    for (const name of enabledNames) {
+      if (!tools.some((tool) => tool.name === name)) {
         throw new AgentError(
           'invalid_request',
-          `enabledTools names "${n}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+          `enabledTools names "${name}", which is not one of this agent's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
         );
       }
     }
-    enabled = tools.filter((t) => enabledNames.indexOf(t.name) >= 0);
+    enabled = tools.filter((tool) => enabledNames.indexOf(tool.name) >= 0);
   }
   let forced: AgentTool | undefined;
   if (typeof choice === 'object') {
-    forced = tools.find((t) => t.name === choice.tool);
+    forced = tools.find((tool) => tool.name === choice.tool);
     if (!forced) {
       throw new AgentError(
         'invalid_request',
-        `toolChoice names "${choice.tool}", which is not one of this agent's tools (${tools.map((t) => t.name).join(', ') || 'none'}).`,
+        `toolChoice names "${choice.tool}", which is not one of this agent's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
       );
     }
   }
@@ -189,7 +189,7 @@ export class TurnEngine {
     this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
     this.tagKey = this.lineField ? replyTrailerOf(input.schema, this.lineField).tagKey : undefined;
     this.contextNote = [setup.contextNote, input.context ?? '']
-      .map((s) => s.trim())
+      .map((note) => note.trim())
       .filter(Boolean)
       .join('\n\n');
     this.labels = [config.labels.assistant, 'Assistant', 'AI'];
@@ -244,7 +244,7 @@ export class TurnEngine {
           // the same way again): the reply comes inline (still 1 call) or the model uses another
           // tool (a grounded NPC looks at the menu, then takes the order). Seed mode goes straight
           // to its reply step, since a decide there would cost a call just to say "respond".
-          enabled = enabled.filter((t) => t !== forced);
+          enabled = enabled.filter((tool) => tool !== forced);
           if (!config.inlineReplies || enabled.length === 0) break;
         }
         continue;
@@ -279,7 +279,7 @@ export class TurnEngine {
 
   private async decideStep(enabled: AgentTool[], required: boolean): Promise<DecideOutcome> {
     const { config } = this.turn;
-    const names = enabled.map((t) => t.name);
+    const names = enabled.map((tool) => tool.name);
     let problem = '';
     let previous = '';
     let knownTool: AgentTool | undefined;
@@ -311,10 +311,10 @@ export class TurnEngine {
         mode: required ? 'required' : 'allowed',
         enabledTools: names,
         responseSchema,
-        onText: (t) => {
+        onText: (full) => {
           // Reasoning first (a thinking model): nothing in it is shown, and a JSON object in it
           // does not end the stream.
-          const answer = stripReasoning(t);
+          const answer = stripReasoning(full);
           const state = lines ? lines.push(answer) : undefined;
           // Words first: shown as they come; the JSON lines after them end the answer by themselves.
           if (state && state.kind === 'line') return this.showLine(state.text);
@@ -327,10 +327,10 @@ export class TurnEngine {
       // Words before a call whose result is needed ("Let me look.\ncheck_menu()") are a
       // preamble: the call is the answer.
       const needed = written
-        ? written.calls.find((c) => enabled.some((t) => t.name === c.tool && !t.sideEffect))
+        ? written.calls.find((call) => enabled.some((tool) => tool.name === call.tool && !tool.sideEffect))
         : undefined;
       if (needed) {
-        const tool = enabled.find((t) => t.name === needed.tool) as AgentTool;
+        const tool = enabled.find((candidate) => candidate.name === needed.tool) as AgentTool;
         const checked = checkArguments(tool, needed.argCandidates);
         if (checked.ok) return { kind: 'call', tool, args: checked.args };
       }
@@ -357,7 +357,7 @@ export class TurnEngine {
         };
       }
       if (env.kind === 'call') {
-        const tool = enabled.find((t) => t.name === env.tool) as AgentTool;
+        const tool = enabled.find((candidate) => candidate.name === env.tool) as AgentTool;
         const checked = checkArguments(tool, env.argCandidates);
         if (checked.ok) return { kind: 'call', tool, args: checked.args };
         problem = checked.problem;
@@ -365,7 +365,7 @@ export class TurnEngine {
         knownArgs = checked.firstArgs;
       } else {
         problem = env.problem;
-        if (env.tool) knownTool = enabled.find((t) => t.name === env.tool);
+        if (env.tool) knownTool = enabled.find((candidate) => candidate.name === env.tool);
       }
       previous = text;
     }
@@ -387,8 +387,8 @@ export class TurnEngine {
         task,
         isRepair: attempt > 0,
         mode: 'required',
-        enabledTools: enabled.map((t) => t.name),
-        onText: (t) => scanner.push(t),
+        enabledTools: enabled.map((candidate) => candidate.name),
+        onText: (full) => scanner.push(full),
         responseSchema: tool.parameters.json,
       });
       const checked = checkArguments(tool, argumentCandidates(text, tool.name));
@@ -418,10 +418,14 @@ export class TurnEngine {
       mode: 'disallowed',
       enabledTools: [],
       raw,
-      onText: (t) => {
-        const state = lines ? lines.push(t) : undefined;
+      onText: (full) => {
+        const state = lines ? lines.push(full) : undefined;
         const shown =
-          state && state.kind === 'line' ? state.text : state && state.kind === 'unknown' ? undefined : reader.push(t);
+          state && state.kind === 'line'
+            ? state.text
+            : state && state.kind === 'unknown'
+              ? undefined
+              : reader.push(full);
         if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
         return false;
       },
@@ -464,15 +468,15 @@ export class TurnEngine {
         responseSchema: lineField ? undefined : schema.json,
         onText: (full) => {
           // Reasoning first (a thinking model) is never shown or read as the answer.
-          const t = stripReasoning(full);
-          const state = lines ? lines.push(t) : undefined;
+          const visible = stripReasoning(full);
+          const state = lines ? lines.push(visible) : undefined;
           if (state && state.kind === 'line') return this.showLine(state.text);
           if (state && state.kind === 'unknown') return false;
           // Every chunk, so a line read token by token shows token by token; while a string is
           // open at the end, a push decodes only the new characters.
-          const partial = partials.push(t);
+          const partial = partials.push(visible);
           if (partial !== undefined) this.turn.emit({ type: 'partial', value: partial });
-          return scanner.push(t);
+          return scanner.push(visible);
         },
       });
       const answer = stripReasoning(text);
@@ -572,29 +576,32 @@ export class TurnEngine {
   private lineFirstReply(written: LineFirstAnswer, enabled: AgentTool[]): DecideOutcome {
     const after: AfterReplyCall[] = [];
     for (const call of written.calls) {
-      const tool = enabled.find((t) => t.name === call.tool);
+      const tool = enabled.find((candidate) => candidate.name === call.tool);
       if (tool) after.push({ tool, argCandidates: call.argCandidates });
     }
     // Calls that cannot run now are recorded as not made, after the words, so the next prompt
     // shows the model what did not happen.
-    const notNow = { ...written, calls: written.calls.filter((c) => !enabled.some((t) => t.name === c.tool)) };
+    const notNow = {
+      ...written,
+      calls: written.calls.filter((call) => !enabled.some((tool) => tool.name === call.tool)),
+    };
     return { kind: 'reply', inline: this.lineFirstValue(written), after, refused: notNow };
   }
 
   /** What a line-first reader looks for after the words: every tool's calls, and the reply's tag. */
   private trailerKinds(): TrailerKinds {
-    return { toolNames: this.setup.tools.map((t) => t.name), tagKey: this.tagKey };
+    return { toolNames: this.setup.tools.map((tool) => tool.name), tagKey: this.tagKey };
   }
 
   /** Records the calls written after the words that will not run (unreadable, or tools off). */
   private refuseCalls(written: Pick<LineFirstAnswer, 'calls' | 'unread'>, problem: string): void {
     const from = this.current.length;
     for (const call of written.calls) {
-      const tool = this.setup.tools.find((t) => t.name === call.tool);
+      const tool = this.setup.tools.find((candidate) => candidate.name === call.tool);
       if (tool) this.reject(tool, firstObject(call.argCandidates), problem);
     }
     for (const bad of written.unread) {
-      const tool = this.setup.tools.find((t) => t.name === bad.tool);
+      const tool = this.setup.tools.find((candidate) => candidate.name === bad.tool);
       if (tool) this.reject(tool, {}, bad.problem);
     }
     if (this.current.length > from) this.afterReply = { from: this.afterReply?.from ?? from, to: this.current.length };
@@ -720,7 +727,7 @@ export class TurnEngine {
 
 /** The first candidate that is an object, for a record of a call that was not made. */
 function firstObject(candidates: unknown[]): Record<string, unknown> {
-  const first = candidates.find((c) => isPlainObject(c));
+  const first = candidates.find((candidate) => isPlainObject(candidate));
   return (first as Record<string, unknown> | undefined) ?? {};
 }
 
@@ -731,8 +738,8 @@ function checkArguments(
 ): { ok: true; args: Record<string, unknown> } | { ok: false; problem: string; firstArgs: Record<string, unknown> } {
   const list = candidates.length > 0 ? candidates : [{}];
   let firstProblem = '';
-  for (const c of list) {
-    const checked = tool.parameters.check(c);
+  for (const candidate of list) {
+    const checked = tool.parameters.check(candidate);
     if (checked.ok) return { ok: true, args: (checked.value ?? {}) as Record<string, unknown> };
     if (!firstProblem) firstProblem = checked.problem;
   }
