@@ -42,8 +42,8 @@ export async function barkLine(
   const first =
     text
       .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
+      .map((part) => part.trim())
+      .find((part) => part.length > 0) ?? '';
   const line = cleanLine(first.replace(/^\[[^\]]{1,30}\]\s*/, ''), [persona.name]);
   if (!line)
     throw new AgentError(

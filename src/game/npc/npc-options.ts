@@ -115,62 +115,65 @@ function finite(name: string, value: number | undefined, def: number): number {
 
 function paths(name: string, value: unknown, def: string[]): string[] {
   if (value === undefined) return def;
-  if (!Array.isArray(value) || value.some((p) => typeof p !== 'string')) {
+  if (!Array.isArray(value) || value.some((path) => typeof path !== 'string')) {
     throw new AgentError('invalid_request', `NPC option ${name} must be a list of world paths (strings).`);
   }
   return value.slice();
 }
 
-export function resolveNPCOptions(o: NPCOptions = {}): ResolvedNPCOptions {
-  if (o.replyFormat !== undefined && ['automatic', 'structured', 'text'].indexOf(o.replyFormat) < 0) {
+export function resolveNPCOptions(options: NPCOptions = {}): ResolvedNPCOptions {
+  if (options.replyFormat !== undefined && ['automatic', 'structured', 'text'].indexOf(options.replyFormat) < 0) {
     throw new AgentError(
       'invalid_request',
-      `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(o.replyFormat)}.`,
+      `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(options.replyFormat)}.`,
     );
   }
-  const emotions = o.emotions ?? EMOTIONS.slice();
-  if (!Array.isArray(emotions) || emotions.length === 0 || emotions.some((e) => !isEmotion(e))) {
+  const emotions = options.emotions ?? EMOTIONS.slice();
+  if (!Array.isArray(emotions) || emotions.length === 0 || emotions.some((emotion) => !isEmotion(emotion))) {
     throw new AgentError('invalid_request', `NPC option emotions must be a non-empty list of: ${EMOTIONS.join(', ')}.`);
   }
-  const threshold = o.secretsUnlockAtRelationship === undefined ? 50 : o.secretsUnlockAtRelationship;
+  const threshold = options.secretsUnlockAtRelationship === undefined ? 50 : options.secretsUnlockAtRelationship;
   if (threshold !== null && (typeof threshold !== 'number' || !(threshold >= -100 && threshold <= 100))) {
     throw new AgentError(
       'invalid_request',
       'NPC option secretsUnlockAtRelationship must be null or a number from -100 to 100.',
     );
   }
-  const lines = o.fallbackLines;
-  if (lines !== undefined && (!Array.isArray(lines) || lines.some((l) => typeof l !== 'string' || !l.trim()))) {
+  const lines = options.fallbackLines;
+  if (
+    lines !== undefined &&
+    (!Array.isArray(lines) || lines.some((line) => typeof line !== 'string' || !line.trim()))
+  ) {
     throw new AgentError('invalid_request', 'NPC option fallbackLines must be a list of non-empty strings.');
   }
   const resolved: ResolvedNPCOptions = {
-    toolChoice: o.toolChoice ?? 'auto',
-    maxToolRounds: whole('maxToolRounds', o.maxToolRounds, 2, 0, 16),
-    maxToolCalls: whole('maxToolCalls', o.maxToolCalls, 6, 0, 64),
-    worldReadable: paths('worldReadable', o.worldReadable, ['']),
-    worldWritable: paths('worldWritable', o.worldWritable, []),
-    worldContextPaths: paths('worldContextPaths', o.worldContextPaths, []),
-    memoryTools: parseMemoryToolSelection(o.memoryTools ?? 'none'),
-    maxFacts: whole('maxFacts', o.maxFacts, 12, 0, 200),
-    maxRelationshipChange: whole('maxRelationshipChange', o.maxRelationshipChange, 10, 0, 200),
+    toolChoice: options.toolChoice ?? 'auto',
+    maxToolRounds: whole('maxToolRounds', options.maxToolRounds, 2, 0, 16),
+    maxToolCalls: whole('maxToolCalls', options.maxToolCalls, 6, 0, 64),
+    worldReadable: paths('worldReadable', options.worldReadable, ['']),
+    worldWritable: paths('worldWritable', options.worldWritable, []),
+    worldContextPaths: paths('worldContextPaths', options.worldContextPaths, []),
+    memoryTools: parseMemoryToolSelection(options.memoryTools ?? 'none'),
+    maxFacts: whole('maxFacts', options.maxFacts, 12, 0, 200),
+    maxRelationshipChange: whole('maxRelationshipChange', options.maxRelationshipChange, 10, 0, 200),
     secretsUnlockAtRelationship: threshold,
-    replyFormat: o.replyFormat ?? 'automatic',
+    replyFormat: options.replyFormat ?? 'automatic',
     emotions: emotions.slice(),
-    playerOptionCount: whole('playerOptionCount', o.playerOptionCount, 0, 0, 4),
-    canEndConversation: o.canEndConversation ?? true,
-    compactAfterTurns: whole('compactAfterTurns', o.compactAfterTurns, 8, 0, 1000),
-    keepRecentTurns: whole('keepRecentTurns', o.keepRecentTurns, 2, 0, 100),
-    fallbackOnFailure: o.fallbackOnFailure ?? true,
-    fallbackLines: (lines ?? []).map((l) => l.trim()),
-    barkMaxTokens: whole('barkMaxTokens', o.barkMaxTokens, 48, 8, 512),
-    inlineReplies: o.inlineReplies ?? true,
-    externalToolTimeoutMs: whole('externalToolTimeoutMs', o.externalToolTimeoutMs, 30_000, 0, 3_600_000),
-    toolTimeoutMs: whole('toolTimeoutMs', o.toolTimeoutMs, 10_000, 1, 3_600_000),
-    priority: finite('priority', o.priority, 100),
+    playerOptionCount: whole('playerOptionCount', options.playerOptionCount, 0, 0, 4),
+    canEndConversation: options.canEndConversation ?? true,
+    compactAfterTurns: whole('compactAfterTurns', options.compactAfterTurns, 8, 0, 1000),
+    keepRecentTurns: whole('keepRecentTurns', options.keepRecentTurns, 2, 0, 100),
+    fallbackOnFailure: options.fallbackOnFailure ?? true,
+    fallbackLines: (lines ?? []).map((line) => line.trim()),
+    barkMaxTokens: whole('barkMaxTokens', options.barkMaxTokens, 48, 8, 512),
+    inlineReplies: options.inlineReplies ?? true,
+    externalToolTimeoutMs: whole('externalToolTimeoutMs', options.externalToolTimeoutMs, 30_000, 0, 3_600_000),
+    toolTimeoutMs: whole('toolTimeoutMs', options.toolTimeoutMs, 10_000, 1, 3_600_000),
+    priority: finite('priority', options.priority, 100),
   };
-  if (o.groundingTool !== undefined) resolved.groundingTool = o.groundingTool;
-  if (o.extraInstructions !== undefined) resolved.extraInstructions = o.extraInstructions;
-  if (o.temperature !== undefined) resolved.temperature = o.temperature;
-  if (o.maxResponseTokens !== undefined) resolved.maxResponseTokens = o.maxResponseTokens;
+  if (options.groundingTool !== undefined) resolved.groundingTool = options.groundingTool;
+  if (options.extraInstructions !== undefined) resolved.extraInstructions = options.extraInstructions;
+  if (options.temperature !== undefined) resolved.temperature = options.temperature;
+  if (options.maxResponseTokens !== undefined) resolved.maxResponseTokens = options.maxResponseTokens;
   return resolved;
 }

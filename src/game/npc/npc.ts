@@ -414,15 +414,15 @@ export class NPC {
 
   /** Memory, world summary and situation: the part of the prompt that changes every turn. */
   private turnNote(situation?: string): string {
-    const o = this.options;
+    const options = this.options;
     const state = this.memory.snapshot();
     const unlocked =
-      o.secretsUnlockAtRelationship !== null && state.relationship >= o.secretsUnlockAtRelationship
+      options.secretsUnlockAtRelationship !== null && state.relationship >= options.secretsUnlockAtRelationship
         ? this._persona.secrets
         : [];
     const parts = [
       renderMemoryNote(state, {
-        showRelationship: o.memoryTools.relationship || state.relationship !== 0,
+        showRelationship: options.memoryTools.relationship || state.relationship !== 0,
         secretsUnlocked: unlocked,
       }),
     ];
@@ -452,16 +452,16 @@ export class NPC {
   // ---- compaction ---------------------------------------------------------------------------
 
   private maybeCompact(): void {
-    const o = this.options;
-    if (o.compactAfterTurns === 0) return;
-    const due = Math.max(o.compactAfterTurns, o.keepRecentTurns + 1);
+    const options = this.options;
+    if (options.compactAfterTurns === 0) return;
+    const due = Math.max(options.compactAfterTurns, options.keepRecentTurns + 1);
     const turns = this.agent.turnCount;
     if (turns < due) return;
     // In the background, so the player's next turn never waits for the summary. A summary
     // overdue by a whole interval goes at the NPC's own priority instead: at background
     // priority it would wait behind every conversation turn of a busy game forever, and the
     // history (and every prompt) would keep growing.
-    const priority = turns >= due + o.compactAfterTurns ? o.priority : Priority.background;
+    const priority = turns >= due + options.compactAfterTurns ? options.priority : Priority.background;
     const queued = this.compaction;
     if (queued && queued.priority >= priority) return; // one at a time
     if (queued)
@@ -562,7 +562,7 @@ function readTextReply(input: {
   names: string[];
   defaultEmotion: Emotion;
 }): ParsedReply {
-  const { text, modelOutput, options: o, names, defaultEmotion } = input;
+  const { text, modelOutput, options, names, defaultEmotion } = input;
   // A model primed by the JSON rules in the prefix may still answer the text retry with
   // {"emotion", "line"} (bare or as {"reply": {…}}): read it as such instead of speaking the
   // JSON aloud or losing the emotion.
@@ -573,12 +573,12 @@ function readTextReply(input: {
   if (object && typeof object.line === 'string') {
     return readStructuredReply(
       object,
-      { ...o, playerOptionCount: 0, canEndConversation: false },
+      { ...options, playerOptionCount: 0, canEndConversation: false },
       names,
       defaultEmotion,
     );
   }
-  const tag = parseEmotionTag(text, o.emotions, defaultEmotion);
+  const tag = parseEmotionTag(text, options.emotions, defaultEmotion);
   const line = cleanLine(tag.rest, names);
   if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
   return { line, emotion: tag.emotion ?? defaultEmotion, playerOptions: [], endsConversation: false };
@@ -587,9 +587,9 @@ function readTextReply(input: {
 function textRetryNote(records: ToolRecord[], emotions: readonly Emotion[]): string {
   const lines = ['Answer in plain words this time.', textFormatRule(emotions).replace(/^- /, '')];
   const facts = records
-    .filter((r) => !r.rejected)
+    .filter((record) => !record.rejected)
     .slice(-6)
-    .map((r) => `- ${r.call.name}: ${ToolOutput.render(r.output).slice(0, 400)}`);
+    .map((record) => `- ${record.call.name}: ${ToolOutput.render(record.output).slice(0, 400)}`);
   if (facts.length > 0) lines.push(`Facts you just looked up:\n${facts.join('\n')}`);
   return lines.join('\n');
 }

@@ -95,18 +95,18 @@ export function readPersonaTest(input: unknown): PersonaTestFile {
       `"relationship" must be a number from -100 to 100; got ${JSON.stringify(file.relationship)}.`,
     );
   }
-  file.turns.forEach((turn, i) => {
-    const where = `turns[${i}]`;
+  file.turns.forEach((turn, index) => {
+    const where = `turns[${index}]`;
     if (!turn || typeof turn.say !== 'string' || !turn.say.trim())
       throw new AgentError('invalid_request', `${where}.say must be the line the player says.`);
-    const e = turn.expect;
-    if (e === undefined) return;
-    if (typeof e !== 'object' || e === null || Array.isArray(e))
+    const expected = turn.expect;
+    if (expected === undefined) return;
+    if (typeof expected !== 'object' || expected === null || Array.isArray(expected))
       throw new AgentError(
         'invalid_request',
         `${where}.expect must be an object of checks (${EXPECTATION_KEYS.join(', ')}).`,
       );
-    for (const key of Object.keys(e)) {
+    for (const key of Object.keys(expected)) {
       if (EXPECTATION_KEYS.indexOf(key) < 0)
         throw new AgentError(
           'invalid_request',
@@ -114,14 +114,17 @@ export function readPersonaTest(input: unknown): PersonaTestFile {
         );
     }
     for (const key of ['calls', 'notCalls', 'emotionIn', 'contains', 'notContains'] as const) {
-      const list = e[key];
-      if (list !== undefined && !(Array.isArray(list) && list.every((s) => typeof s === 'string' && s.trim()))) {
+      const list = expected[key];
+      if (
+        list !== undefined &&
+        !(Array.isArray(list) && list.every((entry) => typeof entry === 'string' && entry.trim()))
+      ) {
         throw new AgentError('invalid_request', `${where}.expect.${key} must be a list of words.`);
       }
     }
-    if (e.maxSentences !== undefined && !(Number.isInteger(e.maxSentences) && e.maxSentences >= 1))
+    if (expected.maxSentences !== undefined && !(Number.isInteger(expected.maxSentences) && expected.maxSentences >= 1))
       throw new AgentError('invalid_request', `${where}.expect.maxSentences must be a whole number ≥ 1.`);
-    if (e.keepsSecrets !== undefined && typeof e.keepsSecrets !== 'boolean')
+    if (expected.keepsSecrets !== undefined && typeof expected.keepsSecrets !== 'boolean')
       throw new AgentError('invalid_request', `${where}.expect.keepsSecrets must be true or false.`);
   });
   return file as PersonaTestFile;
@@ -165,10 +168,10 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
       const answer = await npc.talk(turn.say);
       line = answer.line;
       emotion = answer.emotion;
-      tools = answer.toolCalls.filter((r) => !r.rejected).map((r) => r.call.name);
+      tools = answer.toolCalls.filter((record) => !record.rejected).map((record) => record.call.name);
       if (answer.isFallback) failure = 'the NPC fell back to an authored line';
-    } catch (e) {
-      failure = AgentError.from(e).message;
+    } catch (error) {
+      failure = AgentError.from(error).message;
     }
     const checks = checkTurn({
       expect: turn.expect ?? {},
@@ -187,7 +190,7 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
       relationship: npc.saveState().memory.relationship,
       checks,
     });
-    for (const c of checks) c.pass ? report.passed++ : report.failed++;
+    for (const check of checks) check.pass ? report.passed++ : report.failed++;
   }
   npc.close();
   return report;
@@ -202,34 +205,34 @@ function checkTurn(input: {
   locked: boolean;
   failure: string;
 }): PersonaCheck[] {
-  const { expect: e, line, emotion, tools } = input;
+  const { expect: expected, line, emotion, tools } = input;
   const checks: PersonaCheck[] = [];
   const lower = line.toLowerCase();
   checks.push({ name: 'answers', pass: !input.failure, detail: input.failure || `"${line}"` });
-  for (const name of e.calls ?? [])
+  for (const name of expected.calls ?? [])
     checks.push({ name: `calls ${name}`, pass: tools.indexOf(name) >= 0, detail: called(tools) });
-  for (const name of e.notCalls ?? [])
+  for (const name of expected.notCalls ?? [])
     checks.push({ name: `does not call ${name}`, pass: tools.indexOf(name) < 0, detail: called(tools) });
-  if (e.maxSentences !== undefined) {
-    const n = sentenceCount(line);
+  if (expected.maxSentences !== undefined) {
+    const sentences = sentenceCount(line);
     checks.push({
-      name: `at most ${e.maxSentences} sentence${e.maxSentences === 1 ? '' : 's'}`,
-      pass: n <= e.maxSentences,
-      detail: `${n} sentence${n === 1 ? '' : 's'}`,
+      name: `at most ${expected.maxSentences} sentence${expected.maxSentences === 1 ? '' : 's'}`,
+      pass: sentences <= expected.maxSentences,
+      detail: `${sentences} sentence${sentences === 1 ? '' : 's'}`,
     });
   }
-  if (e.emotionIn)
+  if (expected.emotionIn)
     checks.push({
-      name: `emotion is ${e.emotionIn.join(' or ')}`,
-      pass: e.emotionIn.indexOf(emotion) >= 0,
+      name: `emotion is ${expected.emotionIn.join(' or ')}`,
+      pass: expected.emotionIn.indexOf(emotion) >= 0,
       detail: `emotion ${emotion || '(none)'}`,
     });
-  for (const word of e.contains ?? [])
+  for (const word of expected.contains ?? [])
     checks.push({ name: `says "${word}"`, pass: lower.indexOf(word.toLowerCase()) >= 0, detail: `"${line}"` });
-  for (const word of e.notContains ?? [])
+  for (const word of expected.notContains ?? [])
     checks.push({ name: `never says "${word}"`, pass: lower.indexOf(word.toLowerCase()) < 0, detail: `"${line}"` });
-  if (e.keepsSecrets !== false && input.locked) {
-    const told = input.secrets.find((s) => revealsSecret(line, s));
+  if (expected.keepsSecrets !== false && input.locked) {
+    const told = input.secrets.find((secret) => revealsSecret(line, secret));
     checks.push({
       name: 'keeps its secrets below the unlock threshold',
       pass: !told,
@@ -261,8 +264,9 @@ function revealsSecret(line: string, secret: string): boolean {
       .split(/[^a-z0-9\u00c0-\uffff']+/)
       .filter(Boolean);
   const said = ` ${words(line).join(' ')} `;
-  const w = words(secret);
-  if (w.length < 4) return w.length > 0 && said.indexOf(` ${w.join(' ')} `) >= 0;
-  for (let i = 0; i + 4 <= w.length; i++) if (said.indexOf(` ${w.slice(i, i + 4).join(' ')} `) >= 0) return true;
+  const secretWords = words(secret);
+  if (secretWords.length < 4) return secretWords.length > 0 && said.indexOf(` ${secretWords.join(' ')} `) >= 0;
+  for (let start = 0; start + 4 <= secretWords.length; start++)
+    if (said.indexOf(` ${secretWords.slice(start, start + 4).join(' ')} `) >= 0) return true;
   return false;
 }

@@ -19,22 +19,22 @@ export interface ParsedReply {
 /** The reply key that is spoken aloud: written first, as plain words, in line-first mode. */
 export const NPC_LINE_FIELD = 'line';
 
-export function npcReplySchema(o: ResolvedNPCOptions, maxSentences: number): JsonSchema {
+export function npcReplySchema(npcOptions: ResolvedNPCOptions, maxSentences: number): JsonSchema {
   const props: Record<string, JsonSchema> = {
     // A described string, not an enum: an off-list feeling ("grumpy") is matched leniently when
     // the reply is read, instead of costing a repair call (or a failed turn) over one word.
-    emotion: JsonSchema.string({ description: `how you feel now, one of: ${o.emotions.join(', ')}` }),
+    emotion: JsonSchema.string({ description: `how you feel now, one of: ${npcOptions.emotions.join(', ')}` }),
     line: JsonSchema.string({
       description: `what you say aloud, at most ${maxSentences} short sentence${maxSentences === 1 ? '' : 's'}`,
     }),
   };
   const optional: string[] = [];
-  if (o.playerOptionCount > 0) {
+  if (npcOptions.playerOptionCount > 0) {
     props.options = JsonSchema.array(JsonSchema.string(), {
-      description: `${o.playerOptionCount} short things the player could say next`,
+      description: `${npcOptions.playerOptionCount} short things the player could say next`,
     });
   }
-  if (o.canEndConversation) {
+  if (npcOptions.canEndConversation) {
     props.end = JsonSchema.boolean({ description: 'true only when you say goodbye or refuse to talk' });
     optional.push('end');
   }
@@ -49,30 +49,30 @@ export function textFormatRule(emotions: readonly Emotion[]): string {
 /** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut; no words → generation_failed. */
 export function readStructuredReply(
   value: unknown,
-  o: ResolvedNPCOptions,
+  npcOptions: ResolvedNPCOptions,
   names: string[],
   defaultEmotion: Emotion,
 ): ParsedReply {
-  const v = (value ?? {}) as Record<string, unknown>;
-  const line = typeof v.line === 'string' ? cleanLine(v.line, names) : '';
+  const reply = (value ?? {}) as Record<string, unknown>;
+  const line = typeof reply.line === 'string' ? cleanLine(reply.line, names) : '';
   // Nothing to say aloud is a failed reply (retried as text or a fallback line), never a silent turn.
   if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
   const options: string[] = [];
-  if (o.playerOptionCount > 0 && Array.isArray(v.options)) {
-    for (const item of v.options) {
+  if (npcOptions.playerOptionCount > 0 && Array.isArray(reply.options)) {
+    for (const item of reply.options) {
       if (typeof item !== 'string') continue;
-      const t = item
+      const option = item
         .replace(/^\s*(?:[-*•]|\d+[.)])\s*/, '')
         .replace(/^(?:player|you)\s*:\s*/i, '')
         .trim();
-      if (t && options.indexOf(t) < 0) options.push(t);
-      if (options.length >= o.playerOptionCount) break;
+      if (option && options.indexOf(option) < 0) options.push(option);
+      if (options.length >= npcOptions.playerOptionCount) break;
     }
   }
   return {
     line,
-    emotion: matchEmotion(v.emotion, o.emotions, defaultEmotion),
+    emotion: matchEmotion(reply.emotion, npcOptions.emotions, defaultEmotion),
     playerOptions: options,
-    endsConversation: o.canEndConversation && v.end === true,
+    endsConversation: npcOptions.canEndConversation && reply.end === true,
   };
 }

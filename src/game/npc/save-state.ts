@@ -17,16 +17,16 @@ export interface NPCSaveState {
 /** Checks a save before anything is rebuilt from it; throws invalid_request naming the problem. */
 export function readSaveState(saved: unknown): NPCSaveState {
   const value = readJsonInput(saved, 'NPC save');
-  const s = value as Partial<NPCSaveState> | null;
-  if (!s || typeof s !== 'object') throw new AgentError('invalid_request', 'NPC save must be an object.');
-  if (s.version !== NPC_SAVE_VERSION) {
+  const state = value as Partial<NPCSaveState> | null;
+  if (!state || typeof state !== 'object') throw new AgentError('invalid_request', 'NPC save must be an object.');
+  if (state.version !== NPC_SAVE_VERSION) {
     throw new AgentError(
       'invalid_request',
-      `NPC save version ${JSON.stringify(s.version)} is not supported (expected ${NPC_SAVE_VERSION}).`,
+      `NPC save version ${JSON.stringify(state.version)} is not supported (expected ${NPC_SAVE_VERSION}).`,
     );
   }
-  const persona = parsePersona(s.persona);
-  const memory = parseMemoryState(s.memory);
-  transcriptFromJSON(s.transcript);
-  return { version: NPC_SAVE_VERSION, persona, memory, transcript: s.transcript };
+  const persona = parsePersona(state.persona);
+  const memory = parseMemoryState(state.memory);
+  transcriptFromJSON(state.transcript);
+  return { version: NPC_SAVE_VERSION, persona, memory, transcript: state.transcript };
 }
