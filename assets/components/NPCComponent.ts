@@ -214,9 +214,9 @@ export class NPCComponent extends Component {
       const name = this.nodeName();
       npc
         .prewarm()
-        .catch((e: unknown) =>
+        .catch((error: unknown) =>
           console.warn(
-            `[oam] ${name}: the model could not be warmed up (${e instanceof Error ? e.message : String(e)}).`,
+            `[oam] ${name}: the model could not be warmed up (${error instanceof Error ? error.message : String(error)}).`,
           ),
         );
     }
@@ -271,9 +271,9 @@ export class NPCComponent extends Component {
         transcript: saved ? saved.transcript : undefined,
       });
       state.problem = null;
-    } catch (e) {
+    } catch (error) {
       state.npc = null;
-      state.problem = this.named(AgentError.from(e, 'invalid_request'));
+      state.problem = this.named(AgentError.from(error, 'invalid_request'));
       console.error(`[oam] ${state.problem.message}`);
       this.emitNode(NPC_ERROR, state.problem);
     }
@@ -290,7 +290,7 @@ export class NPCComponent extends Component {
       );
     this.applyTools(
       live(this)
-        .localTools.filter((t) => t.name !== tool.name)
+        .localTools.filter((existing) => existing.name !== tool.name)
         .concat([tool]),
     );
   }
@@ -298,7 +298,7 @@ export class NPCComponent extends Component {
   /** Removes a tool added with registerTool; returns whether it was there. */
   unregisterTool(name: string): boolean {
     const before = live(this).localTools;
-    const after = before.filter((t) => t.name !== name);
+    const after = before.filter((existing) => existing.name !== name);
     if (after.length === before.length) return false;
     this.applyTools(after);
     return true;
@@ -310,8 +310,8 @@ export class NPCComponent extends Component {
     if (!npc) return this.refuse();
     const stream = npc.talkStream(line, { situation: options.situation, toolChoice: options.toolChoice });
     this.track(stream);
-    return stream.turn().catch((e: unknown) => {
-      const error = AgentError.from(e);
+    return stream.turn().catch((reason: unknown) => {
+      const error = AgentError.from(reason);
       if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
       throw error;
     });
@@ -325,8 +325,8 @@ export class NPCComponent extends Component {
     const barks = live(this).barkCancellers;
     barks.push(canceller);
     const forget = () => {
-      const i = barks.indexOf(canceller);
-      if (i >= 0) barks.splice(i, 1);
+      const index = barks.indexOf(canceller);
+      if (index >= 0) barks.splice(index, 1);
     };
     return npc.bark(situation, { signal: canceller.signal }).then(
       (line) => {
@@ -334,9 +334,9 @@ export class NPCComponent extends Component {
         this.emitNode(NPC_BARK, line);
         return line;
       },
-      (e: unknown) => {
+      (reason: unknown) => {
         forget();
-        const error = AgentError.from(e);
+        const error = AgentError.from(reason);
         if (error.code !== 'cancelled') this.emitNode(NPC_ERROR, error);
         throw error;
       },
@@ -357,7 +357,7 @@ export class NPCComponent extends Component {
    */
   answerTool(callId: string, output: unknown): boolean {
     for (const stream of live(this).streams) {
-      if (stream.pendingToolCalls.some((c) => c.id === callId)) return stream.submit(callId, output);
+      if (stream.pendingToolCalls.some((call) => call.id === callId)) return stream.submit(callId, output);
     }
     return false;
   }
@@ -485,17 +485,19 @@ export class NPCComponent extends Component {
     const streams = live(this).streams;
     streams.push(stream);
     const untrack = () => {
-      const i = streams.indexOf(stream);
-      if (i >= 0) streams.splice(i, 1);
+      const index = streams.indexOf(stream);
+      if (index >= 0) streams.splice(index, 1);
     };
     stream.turn().then(untrack, untrack);
-    stream.on('line', (e) => this.emitNode(NPC_LINE, { delta: e.delta, line: e.line, isReset: e.isReset }));
-    stream.on('emotion', (e) => this.emitNode(NPC_EMOTION, e.emotion));
-    stream.on('toolCall', (e) => this.emitNode(NPC_TOOL_CALL, e.call));
-    stream.on('externalToolCall', (e) => this.requestExternal(stream, e.call));
-    stream.on('toolResult', (e) => this.emitNode(NPC_TOOL_RESULT, e.record));
-    stream.on('fallback', (e) => this.emitNode(NPC_FALLBACK, e.reason));
-    stream.on('completed', (e) => this.emitNode(NPC_TURN, e.turn));
+    stream.on('line', (event) =>
+      this.emitNode(NPC_LINE, { delta: event.delta, line: event.line, isReset: event.isReset }),
+    );
+    stream.on('emotion', (event) => this.emitNode(NPC_EMOTION, event.emotion));
+    stream.on('toolCall', (event) => this.emitNode(NPC_TOOL_CALL, event.call));
+    stream.on('externalToolCall', (event) => this.requestExternal(stream, event.call));
+    stream.on('toolResult', (event) => this.emitNode(NPC_TOOL_RESULT, event.record));
+    stream.on('fallback', (event) => this.emitNode(NPC_FALLBACK, event.reason));
+    stream.on('completed', (event) => this.emitNode(NPC_TURN, event.turn));
   }
 
   private requestExternal(stream: DialogueStream, call: ToolCall): void {

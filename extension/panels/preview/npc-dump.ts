@@ -77,9 +77,15 @@ export function setupRefusal(npc: NpcNodeInfo): string | undefined {
 
 /** A WorldStateStore from a `query-component` dump, or null when it is not one. */
 export function readWorldStore(dump: unknown): WorldStoreInfo | null {
-  const d = dump as DumpComponent | null;
-  if (!d || typeof d !== 'object' || typeof d.type !== 'string' || !/(^|\.)WorldStateStore$/.test(d.type)) return null;
-  const props = d.value ?? {};
+  const component = dump as DumpComponent | null;
+  if (
+    !component ||
+    typeof component !== 'object' ||
+    typeof component.type !== 'string' ||
+    !/(^|\.)WorldStateStore$/.test(component.type)
+  )
+    return null;
+  const props = component.value ?? {};
   const info: WorldStoreInfo = {};
   const asset = uuidOf(props.initialState);
   if (asset) info.initialStateUuid = asset;
@@ -95,8 +101,8 @@ export function parseInitialWorld(
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, problem: `the world state is not JSON (${(e as Error).message})` };
+  } catch (error) {
+    return { ok: false, problem: `the world state is not JSON (${(error as Error).message})` };
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     return { ok: false, problem: 'the world state is not a JSON object' };
@@ -107,7 +113,11 @@ function findComponent(dump: unknown, name: string): DumpComponent | null {
   const comps = (dump as { __comps__?: unknown } | null)?.__comps__;
   if (!Array.isArray(comps)) return null;
   const pattern = new RegExp(`(^|\\.)${name}$`);
-  return (comps as DumpComponent[]).find((c) => typeof c?.type === 'string' && pattern.test(c.type)) ?? null;
+  return (
+    (comps as DumpComponent[]).find(
+      (component) => typeof component?.type === 'string' && pattern.test(component.type),
+    ) ?? null
+  );
 }
 
 function uuidOf(property: DumpProperty | undefined): string | undefined {
