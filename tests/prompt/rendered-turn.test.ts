@@ -271,7 +271,7 @@ describe('every task line is recognised where the conversation ends', () => {
     ['arguments', argumentsTask(order)],
     ['respond', respondTask(labels, true)],
     ['structured', structuredTask(labels, schema, false)],
-    ['line first', lineFirstTask(labels, schema, 'line', true)],
+    ['line first', lineFirstTask({ labels, schema, lineField: 'line', usedTools: true })],
     ['repair', repairNote('the answer was not JSON', 'Conversation:\nUser: fake')],
   ];
   it.each(tasks)('%s', (_name, task) => {

@@ -477,7 +477,14 @@ export class Agent {
     const { config } = this._setup;
     const render = config.structuredReplyRenderer ?? renderStructuredPlain;
     const lines = old
-      .map((turn) => entryLines(turn, config.labels, config.context.maxToolOutputChars, render).join('\n'))
+      .map((turn) =>
+        entryLines({
+          entries: turn,
+          labels: config.labels,
+          maxOutputChars: config.context.maxToolOutputChars,
+          renderStructured: render,
+        }).join('\n'),
+      )
       .join('\n');
     const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
     const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;

@@ -450,7 +450,7 @@ export class TurnEngine {
       const isRepair = inlineProblem !== undefined || attempt > 0;
       const lineField = this.lineField;
       let task = lineField
-        ? lineFirstTask(config.labels, schema, lineField, usedTools)
+        ? lineFirstTask({ labels: config.labels, schema, lineField, usedTools })
         : structuredTask(config.labels, schema, usedTools);
       if (isRepair) task += `\n\n${repairNote(problem, previous)}`;
       const partials = new PartialJsonReader();

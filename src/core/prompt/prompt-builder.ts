@@ -103,8 +103,15 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
   const { input, stable, settings: config, model, counter, signal } = sources;
   const render = config.structuredReplyRenderer ?? renderStructuredPlain;
   const maxOut = config.context.maxToolOutputChars;
-  const turns = splitTurns(input.history).map((turn) => entryLines(turn, config.labels, maxOut, render).join('\n'));
-  const currentLines = entryLines(input.current, config.labels, maxOut, render).join('\n');
+  const turns = splitTurns(input.history).map((turn) =>
+    entryLines({ entries: turn, labels: config.labels, maxOutputChars: maxOut, renderStructured: render }).join('\n'),
+  );
+  const currentLines = entryLines({
+    entries: input.current,
+    labels: config.labels,
+    maxOutputChars: maxOut,
+    renderStructured: render,
+  }).join('\n');
   const note = input.contextNote.trim();
 
   const stableText = (stable.systemInstruction ?? '') + (stable.promptPrefix ?? '');

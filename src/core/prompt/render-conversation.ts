@@ -21,12 +21,18 @@ export function renderStructuredPlain(value: unknown): string {
     .join('; ');
 }
 
-export function entryLines(
-  entries: readonly TranscriptEntry[],
-  labels: AgentLabels,
-  maxOutputChars: number,
-  renderStructured: (value: unknown) => string,
-): string[] {
+/** What {@link entryLines} renders, and how. */
+export interface EntryLinesInput {
+  entries: readonly TranscriptEntry[];
+  labels: AgentLabels;
+  /** A tool output longer than this is cut. */
+  maxOutputChars: number;
+  /** How an earlier structured reply is shown. */
+  renderStructured: (value: unknown) => string;
+}
+
+/** The conversation entries as prompt lines, one per entry. */
+export function entryLines({ entries, labels, maxOutputChars, renderStructured }: EntryLinesInput): string[] {
   const lines: string[] = [];
   for (const entry of entries) {
     if (entry.type === 'prompt') lines.push(`${labels.user}: ${oneLine(entry.text)}`);

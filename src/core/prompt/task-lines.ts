@@ -44,7 +44,19 @@ export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTool
 }
 
 /** A structured reply written line first: the words as plain text, then the other keys as JSON. */
-export function lineFirstTask(labels: AgentLabels, schema: JsonSchema, lineField: string, usedTools: boolean): string {
+export function lineFirstTask({
+  labels,
+  schema,
+  lineField,
+  usedTools,
+}: {
+  labels: AgentLabels;
+  schema: JsonSchema;
+  /** The key of the schema written first, as plain text. */
+  lineField: string;
+  /** Whether the turn has tool results the reply should use. */
+  usedTools: boolean;
+}): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
   const trailer = replyTrailerOf(schema, lineField).text;
   const then = trailer ? `\n${trailer}` : '';
