@@ -244,7 +244,12 @@ export class Agent {
   }): Promise<void> {
     const { run, prompt, options, setup } = job;
     if (options.onStart) options.onStart();
-    const state = new TurnState(this.model, setup.config, run.signal, (event) => run.emit(event));
+    const state = new TurnState({
+      model: this.model,
+      config: setup.config,
+      signal: run.signal,
+      send: (event) => run.emit(event),
+    });
     let attempt = job.first;
     for (let index = 0; ; index++) {
       const entries: TranscriptEntry[] = [];

@@ -27,13 +27,17 @@ function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }
 
-export async function runModelStep(
-  turn: TurnState,
-  built: BuiltPrompt,
-  info: Pick<ModelStepInfo, 'kind' | 'isRepair' | 'completedToolRounds' | 'toolCallingMode' | 'enabledTools'>,
-  handlers: StepHandlers,
-  buildMs: number,
-): Promise<StepResult> {
+/** One model step of a turn: the prompt built for it and what the step reports. */
+export interface ModelStepInput {
+  turn: TurnState;
+  built: BuiltPrompt;
+  info: Pick<ModelStepInfo, 'kind' | 'isRepair' | 'completedToolRounds' | 'toolCallingMode' | 'enabledTools'>;
+  handlers: StepHandlers;
+  /** The time it took to build the prompt, counted as the core's own. */
+  buildMs: number;
+}
+
+export async function runModelStep({ turn, built, info, handlers, buildMs }: ModelStepInput): Promise<StepResult> {
   const { config, model } = turn;
   const request = { ...built.request, isRepair: info.isRepair };
   if (config.priority !== undefined) request.priority = config.priority;

@@ -80,12 +80,18 @@ export class ExternalCalls {
   }
 }
 
-export async function runTool(
-  turn: TurnState,
-  tool: AgentTool,
-  call: ToolCall,
-  external: ExternalCalls,
-): Promise<ToolRecord> {
+export async function runTool({
+  turn,
+  tool,
+  call,
+  external,
+}: {
+  turn: TurnState;
+  tool: AgentTool;
+  call: ToolCall;
+  /** Where a call of an external tool waits for the game's answer. */
+  external: ExternalCalls;
+}): Promise<ToolRecord> {
   const started = Date.now();
   let output: ToolOutput;
   // Nothing of a cancelled turn starts after the cancel: not before the call is announced, and
@@ -94,7 +100,12 @@ export async function runTool(
   if (tool.execution === 'local') {
     turn.emit({ type: 'toolStarted', call });
     turn.throwIfCancelled();
-    output = await runLocal(tool, call, tool.timeoutMs ?? turn.config.toolTimeoutMs, turn.signal);
+    output = await runLocal({
+      tool,
+      call,
+      timeoutMs: tool.timeoutMs ?? turn.config.toolTimeoutMs,
+      turnSignal: turn.signal,
+    });
   } else {
     const timeout = tool.timeoutMs ?? turn.config.externalToolTimeoutMs;
     const waiting = external.wait(call, timeout, turn.signal);
@@ -111,12 +122,17 @@ export async function runTool(
   return record;
 }
 
-async function runLocal(
-  tool: AgentTool,
-  call: ToolCall,
-  timeoutMs: number,
-  turnSignal: SignalLike,
-): Promise<ToolOutput> {
+async function runLocal({
+  tool,
+  call,
+  timeoutMs,
+  turnSignal,
+}: {
+  tool: AgentTool;
+  call: ToolCall;
+  timeoutMs: number;
+  turnSignal: SignalLike;
+}): Promise<ToolOutput> {
   const canceller = new Canceller();
   const unlink = linkSignal(turnSignal, canceller);
   let timer: unknown;

@@ -18,12 +18,23 @@ export class TurnState {
   shownText = '';
   private textEvents = 0;
 
-  constructor(
-    readonly model: LanguageModel,
-    readonly config: AgentConfig,
-    readonly signal: SignalLike,
-    private readonly send: (event: AgentEvent) => void,
-  ) {}
+  readonly model: LanguageModel;
+  readonly config: AgentConfig;
+  readonly signal: SignalLike;
+  private readonly send: (event: AgentEvent) => void;
+
+  constructor(input: {
+    model: LanguageModel;
+    config: AgentConfig;
+    signal: SignalLike;
+    /** Where the turn's events go (the run's stream). */
+    send: (event: AgentEvent) => void;
+  }) {
+    this.model = input.model;
+    this.config = input.config;
+    this.signal = input.signal;
+    this.send = input.send;
+  }
 
   /** Sends an event of this turn; once the turn is cancelled nothing more is sent (no step, no tool start). */
   emit(event: AgentEvent): void {

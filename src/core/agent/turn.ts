@@ -532,13 +532,13 @@ export class TurnEngine {
     if (config.topK !== undefined) req.topK = config.topK;
     if (config.seed !== undefined) req.seed = config.seed;
     const buildMs = performance.now() - t0;
-    const result = await runModelStep(
-      this.turn,
+    const result = await runModelStep({
+      turn: this.turn,
       built,
-      { kind, isRepair, completedToolRounds: this.rounds, toolCallingMode: mode, enabledTools },
-      { onText },
+      info: { kind, isRepair, completedToolRounds: this.rounds, toolCallingMode: mode, enabledTools },
+      handlers: { onText },
       buildMs,
-    );
+    });
     this.lastFinishReason = result.finishReason;
     return result.text;
   }
@@ -680,7 +680,7 @@ export class TurnEngine {
 
   private async execute(tool: AgentTool, args: Record<string, unknown>): Promise<ToolRecord> {
     const call: ToolCall = { id: newCallId(), name: tool.name, args };
-    const record = await runTool(this.turn, tool, call, this.external);
+    const record = await runTool({ turn: this.turn, tool, call, external: this.external });
     this.records.push(record);
     this.turn.toolCalls.push(record);
     this.current.push({ type: 'toolUse', call, output: record.output });
