@@ -1,9 +1,10 @@
 /**
  * One model step: send the request, stream the answer, stop reading as soon as the caller has
  * what it needs, and retry transient failures (busy, rate_limited, generation_failed) with
- * backoff. A retry repeats this step only, so no tool ever runs twice.
+ * backoff (a generation_failed over a turn limit, `details.reason` 'max_turns_exceeded', is not
+ * transient and is never retried). A retry repeats this step only, so no tool ever runs twice.
  */
-import { AgentError, markFromBackend } from '../../contract/errors';
+import { AgentError, markFromBackend, reasonOf } from '../../contract/errors';
 import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../../contract/abort';
 import { estimateTokens, type FinishReason, type TokenUsage } from '../../contract/language-model';
 import type { BuiltPrompt } from '../prompt/prompt-builder';
@@ -105,9 +106,13 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
       const retriedBelow =
         model.capabilities.retriesTransientErrors === true &&
         (failure.code === 'busy' || failure.code === 'rate_limited');
+      // A turn limit (ML Kit's -112, the AgentRunner's own) is a generation_failed that the same
+      // step would hit again: not transient.
+      const overTurnLimit = reasonOf(failure) === 'max_turns_exceeded';
       const retryable =
-        RETRYABLE.has(failure.code) ||
-        (failure.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations);
+        !overTurnLimit &&
+        (RETRYABLE.has(failure.code) ||
+          (failure.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations));
       if (failure.unexpected || !retryable || attempt + 1 >= maxAttempts || tooLong || retriedBelow)
         throw markFromBackend(failure);
       const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
