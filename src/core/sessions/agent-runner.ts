@@ -67,7 +67,7 @@ export class AgentSession {
       );
     }
     this.host.touch(this);
-    const run = runWithinLimit(this.agent, prompt, options, this.limit);
+    const run = runWithinLimit({ agent: this.agent, prompt, options, limit: this.limit });
     // Counted here rather than read from agent.isResponding, which stays true for a few
     // microtasks after a turn's response is out: a session whose turn just ended is idle.
     this.active++;
@@ -244,7 +244,7 @@ export class AgentRunner {
       return failedRun(AgentError.from(error, 'invalid_request'));
     }
     this.singles.add(agent);
-    const run = runWithinLimit(agent, prompt, options, limit);
+    const run = runWithinLimit({ agent, prompt, options, limit });
     const done = () => {
       this.singles.delete(agent);
       agent.close();

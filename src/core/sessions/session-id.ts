@@ -8,6 +8,7 @@ export const MAX_SESSION_ID_CHARS = 128;
 
 /** Control characters (C0, DEL, C1), line and paragraph separators, and halves of a surrogate pair. */
 const NOT_PRINTABLE =
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern exists to reject
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The id when it is 1–128 printable characters (counted as code points); else invalid_request. */

@@ -66,12 +66,18 @@ export function maxTurnsExceeded(maxTurns: number): AgentError {
 }
 
 /** Starts a turn on `agent` under the limit ('fail' watches its steps; 'reply' needs nothing per turn). */
-export function runWithinLimit(
-  agent: Agent,
-  prompt: string,
-  options: RunOptions,
-  limit: ResolvedTurnLimit | undefined,
-): AgentRun {
+export function runWithinLimit({
+  agent,
+  prompt,
+  options,
+  limit,
+}: {
+  agent: Agent;
+  prompt: string;
+  options: RunOptions;
+  /** No limit: the turn runs as it is. */
+  limit: ResolvedTurnLimit | undefined;
+}): AgentRun {
   if (!limit || limit.onMaxTurns !== 'fail') return agent.run(prompt, options);
   // The turn's signal follows the caller's and, past the limit, aborts with the -112 error.
   const canceller = new Canceller();
