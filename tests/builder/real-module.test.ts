@@ -11,9 +11,9 @@ import { makeTempProject, removeTempProject, type TempProject } from './fixture-
 const MODULE = path.join(__dirname, '..', '..', 'native-android');
 
 function listFiles(dir: string, base = ''): string[] {
-  return fs.readdirSync(path.join(dir, base), { withFileTypes: true }).flatMap((e) => {
-    const rel = base ? `${base}/${e.name}` : e.name;
-    return e.isDirectory() ? listFiles(dir, rel) : [rel];
+  return fs.readdirSync(path.join(dir, base), { withFileTypes: true }).flatMap((entry) => {
+    const rel = base ? `${base}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? listFiles(dir, rel) : [rel];
   });
 }
 
@@ -31,8 +31,10 @@ describe('the hook with the real native-android module', () => {
     const files = listFiles(copied);
     expect(files).toContain('build.gradle');
     expect(files).toContain('src/main/AndroidManifest.xml');
-    expect(files.some((f) => f.startsWith('src/main/kotlin/com/oamcocos/nano/core/'))).toBe(true);
-    expect(files.filter((f) => f.startsWith('src/test/') || f === 'test.sh' || f === 'oam-patch.json')).toEqual([]);
+    expect(files.some((file) => file.startsWith('src/main/kotlin/com/oamcocos/nano/core/'))).toBe(true);
+    expect(
+      files.filter((file) => file.startsWith('src/test/') || file === 'test.sh' || file === 'oam-patch.json'),
+    ).toEqual([]);
   });
 
   test('the module applies the Kotlin plugin without a version, and the root buildscript provides it', () => {
