@@ -23,10 +23,10 @@ describe('generate', () => {
     const { model, gen } = generator([
       Script.json({ tags: ['fire'], price: 120, rarity: 'rare', name: 'Ember Blade' }),
     ]);
-    const r = await gen.generate<{ name: string }>({ prompt: 'A sword for a fire mage.', schema: ITEM });
-    expect(r.value).toEqual({ name: 'Ember Blade', rarity: 'rare', price: 120, tags: ['fire'] });
-    expect(Object.keys(r.value as object)).toEqual(['name', 'rarity', 'price', 'tags']);
-    expect(r).toMatchObject({ isFallback: false, modelCalls: 1 });
+    const result = await gen.generate<{ name: string }>({ prompt: 'A sword for a fire mage.', schema: ITEM });
+    expect(result.value).toEqual({ name: 'Ember Blade', rarity: 'rare', price: 120, tags: ['fire'] });
+    expect(Object.keys(result.value as object)).toEqual(['name', 'rarity', 'price', 'tags']);
+    expect(result).toMatchObject({ isFallback: false, modelCalls: 1 });
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].priority).toBe(40);
     expect(model.requests[0].systemInstruction ?? model.requests[0].prompt).toMatch(/video game/);
@@ -34,7 +34,7 @@ describe('generate', () => {
 
   test('a plain JSON Schema object works too', async () => {
     const { gen } = generator([Script.json({ title: 'Rats in the Cellar', reward: '5' })]);
-    const r = await gen.generate({
+    const result = await gen.generate({
       prompt: 'A quest.',
       schema: {
         type: 'object',
@@ -42,7 +42,7 @@ describe('generate', () => {
         required: ['title', 'reward'],
       },
     });
-    expect(r.value).toEqual({ title: 'Rats in the Cellar', reward: 5 });
+    expect(result.value).toEqual({ title: 'Rats in the Cellar', reward: 5 });
   });
 
   test('facts go on their own line after the prompt', async () => {
@@ -66,8 +66,8 @@ describe('generate', () => {
       Script.json({ name: 'Blade', rarity: 'mythic', price: 5000 }),
       Script.json({ name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] }),
     ]);
-    const r = await gen.generate({ prompt: 'A sword.', schema: ITEM });
-    expect(r).toMatchObject({
+    const result = await gen.generate({ prompt: 'A sword.', schema: ITEM });
+    expect(result).toMatchObject({
       value: { name: 'Blade', rarity: 'rare', price: 500, tags: ['steel'] },
       isFallback: false,
       modelCalls: 2,
@@ -81,39 +81,39 @@ describe('generate', () => {
       'not json at all',
       Script.json({ name: 'never asked' }),
     ]);
-    const e = await failure(gen.generate({ prompt: 'A sword.', schema: ITEM }));
-    expect(e.code).toBe('generation_failed');
+    const error = await failure(gen.generate({ prompt: 'A sword.', schema: ITEM }));
+    expect(error.code).toBe('generation_failed');
     expect(model.calls).toBe(2);
   });
 
   test('the authored fallback is returned instead (checked and put in schema order)', async () => {
     const { model, gen } = generator([Script.json({ name: 'Blade' }), Script.json({ price: -1 })]);
     const fallback = { tags: ['rusty'], price: 2, rarity: 'common', name: 'Rusty Dagger' };
-    const r = await gen.generate({ prompt: 'A sword.', schema: ITEM, fallback });
-    expect(r.isFallback).toBe(true);
-    expect(r.value).toEqual({ name: 'Rusty Dagger', rarity: 'common', price: 2, tags: ['rusty'] });
-    expect(Object.keys(r.value as object)).toEqual(['name', 'rarity', 'price', 'tags']);
-    expect(r.modelCalls).toBe(2);
+    const result = await gen.generate({ prompt: 'A sword.', schema: ITEM, fallback });
+    expect(result.isFallback).toBe(true);
+    expect(result.value).toEqual({ name: 'Rusty Dagger', rarity: 'common', price: 2, tags: ['rusty'] });
+    expect(Object.keys(result.value as object)).toEqual(['name', 'rarity', 'price', 'tags']);
+    expect(result.modelCalls).toBe(2);
     expect(model.calls).toBe(2);
   });
 
   test('a blocked generation → the fallback; without one, the error', async () => {
     const fallback = { name: 'Bread', rarity: 'common', price: 1, tags: [] };
-    const a = generator([Script.fail('guardrail_violation')]);
-    expect((await a.gen.generate({ prompt: 'Something nasty.', schema: ITEM, fallback })).isFallback).toBe(true);
-    const b = generator([Script.fail('guardrail_violation')]);
-    expect((await failure(b.gen.generate({ prompt: 'Something nasty.', schema: ITEM }))).code).toBe(
+    const first = generator([Script.fail('guardrail_violation')]);
+    expect((await first.gen.generate({ prompt: 'Something nasty.', schema: ITEM, fallback })).isFallback).toBe(true);
+    const second = generator([Script.fail('guardrail_violation')]);
+    expect((await failure(second.gen.generate({ prompt: 'Something nasty.', schema: ITEM }))).code).toBe(
       'guardrail_violation',
     );
   });
 
   test('an invalid fallback is rejected up front, before any model call', async () => {
     const { model, gen } = generator([Script.json({ name: 'X', rarity: 'common', price: 1, tags: [] })]);
-    const e = await failure(
+    const error = await failure(
       gen.generate({ prompt: 'An item.', schema: ITEM, fallback: { name: 'X', rarity: 'mythic', price: 1, tags: [] } }),
     );
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toMatch(/fallback/i);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/fallback/i);
     expect(model.calls).toBe(0);
   });
 
@@ -125,8 +125,8 @@ describe('generate', () => {
     ['an empty enum', { type: 'string', enum: [] }],
   ])('a malformed schema (%s) → invalid_schema before any model call', async (_name, schema) => {
     const { model, gen } = generator([Script.json({})]);
-    const e = await failure(gen.generate({ prompt: 'Anything.', schema: schema as never }));
-    expect(e.code).toBe('invalid_schema');
+    const error = await failure(gen.generate({ prompt: 'Anything.', schema: schema as never }));
+    expect(error.code).toBe('invalid_schema');
     expect(model.calls).toBe(0);
   });
 
@@ -147,39 +147,39 @@ describe('generate', () => {
       Script.call('market_prices'),
       Script.reply({ name: 'Market Sword', rarity: 'common', price: 140, tags: [] }),
     ]);
-    const r = await gen.generate({ prompt: 'A sword priced at market rate.', schema: ITEM, tools: [prices] });
+    const result = await gen.generate({ prompt: 'A sword priced at market rate.', schema: ITEM, tools: [prices] });
     expect(looked).toEqual(['market_prices']);
-    expect(r).toMatchObject({ value: { price: 140 }, modelCalls: 2 });
+    expect(result).toMatchObject({ value: { price: 140 }, modelCalls: 2 });
     expect(model.requests[1].prompt).toContain('"sword":140');
   });
 
   test("toolChoice 'required' runs a parameterless tool without a model step", async () => {
     const prices = AgentTool.local({ name: 'market_prices', description: "Today's prices." }, () => ({ sword: 90 }));
     const { model, gen } = generator([Script.reply({ name: 'Sword', rarity: 'common', price: 90, tags: [] })]);
-    const r = await gen.generate({ prompt: 'A sword.', schema: ITEM, tools: [prices], toolChoice: 'required' });
-    expect((r.value as { price: number }).price).toBe(90);
+    const result = await gen.generate({ prompt: 'A sword.', schema: ITEM, tools: [prices], toolChoice: 'required' });
+    expect((result.value as { price: number }).price).toBe(90);
     expect(model.calls).toBe(1);
   });
 
   test('cancellation → cancelled, even with a fallback', async () => {
-    const c = new Canceller();
+    const canceller = new Canceller();
     const { model, gen } = generator([Script.hang()]);
-    const p = gen.generate({
+    const pending = gen.generate({
       prompt: 'A sword.',
       schema: ITEM,
-      signal: c.signal,
+      signal: canceller.signal,
       fallback: { name: 'B', rarity: 'common', price: 1, tags: [] },
     });
     await until(() => model.calls === 1, 'the model call');
-    c.abort();
-    expect((await failure(p)).code).toBe('cancelled');
+    canceller.abort();
+    expect((await failure(pending)).code).toBe('cancelled');
   });
 
   test('a signal aborted before the call → cancelled, no model call', async () => {
-    const c = new Canceller();
-    c.abort();
+    const canceller = new Canceller();
+    canceller.abort();
     const { model, gen } = generator([Script.json({ name: 'B', rarity: 'common', price: 1, tags: [] })]);
-    expect((await failure(gen.generate({ prompt: 'A sword.', schema: ITEM, signal: c.signal }))).code).toBe(
+    expect((await failure(gen.generate({ prompt: 'A sword.', schema: ITEM, signal: canceller.signal }))).code).toBe(
       'cancelled',
     );
     expect(model.calls).toBe(0);
@@ -197,13 +197,13 @@ describe('generate', () => {
         ],
       }),
     ]);
-    const r = await gen.generate({ prompt: 'Loot from a goblin.', schema: LOOT });
-    expect(r.value).toEqual({
+    const result = await gen.generate({ prompt: 'Loot from a goblin.', schema: LOOT });
+    expect(result.value).toEqual({
       items: [
         { name: 'Arrow', qty: 2 },
         { name: 'Potion', qty: 1 },
       ],
     });
-    expect(Object.keys((r.value as { items: object[] }).items[0])).toEqual(['name', 'qty']);
+    expect(Object.keys((result.value as { items: object[] }).items[0])).toEqual(['name', 'qty']);
   });
 });
