@@ -17,10 +17,10 @@ function pack(files: Record<string, string>, extra: (dir: string) => void = () =
   try {
     const assets = join(dir, 'assets');
     mkdirSync(assets);
-    let n = 0;
+    let count = 0;
     for (const [name, source] of Object.entries(files)) {
       writeFileSync(join(assets, name), source);
-      const uuid = `0000000${n++}-0000-4000-8000-000000000000`;
+      const uuid = `0000000${count++}-0000-4000-8000-000000000000`;
       writeFileSync(
         join(assets, `${name}.meta`),
         JSON.stringify({
@@ -103,8 +103,8 @@ describe('scripts/creator/limits.mjs: what the real pipeline cannot tell', () =>
   const run = (dir: string) => {
     try {
       return { code: 0, out: execFileSync(process.execPath, [script, dir], { encoding: 'utf8', stdio: 'pipe' }) };
-    } catch (e) {
-      const err = e as { status: number; stderr: string };
+    } catch (error) {
+      const err = error as { status: number; stderr: string };
       return { code: err.status, out: err.stderr };
     }
   };
