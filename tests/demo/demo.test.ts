@@ -16,11 +16,11 @@ function runDemo(args: string[]): Promise<{ status: number | null; out: string }
   return new Promise((done) => {
     const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', ...args], { cwd: ROOT });
     let out = '';
-    child.stdout.on('data', (d) => {
-      out += String(d);
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
     });
-    child.stderr.on('data', (d) => {
-      out += String(d);
+    child.stderr.on('data', (chunk) => {
+      out += String(chunk);
     });
     child.on('close', (status) => done({ status, out }));
   });
@@ -49,7 +49,7 @@ test('--persona: a blacksmith answers as the blacksmith, from his own lines, and
 
 test('--url: a server that never answers is reported after the connection check', async () => {
   const hanging: Server = createServer(() => undefined);
-  await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((done) => hanging.listen(0, '127.0.0.1', () => done()));
   const port = (hanging.address() as { port: number }).port;
   try {
     const { status, out } = await runDemo(['--url', `http://127.0.0.1:${port}/v1`]);
@@ -66,10 +66,10 @@ test('a broken persona file is refused with its problems before anything runs', 
   const dir = mkdtempSync(join(tmpdir(), 'oam-demo-'));
   const file = join(dir, 'bad.persona');
   writeFileSync(file, JSON.stringify({ role: 'no name' }));
-  const r = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', file], {
+  const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', file], {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  expect(r.status).toBe(1);
-  expect(`${r.stdout}${r.stderr}`).toMatch(/demo: .*name/);
+  expect(run.status).toBe(1);
+  expect(`${run.stdout}${run.stderr}`).toMatch(/demo: .*name/);
 });
