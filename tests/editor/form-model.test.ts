@@ -36,9 +36,9 @@ describe('the inspector form model', () => {
   it('always writes the name, so an empty one is reported on the name field', () => {
     const form = emptyForm();
     expect(personaFromForm(form)).toEqual({ name: '' });
-    const v = validateForm(form);
-    expect(v.ok).toBe(false);
-    expect(v.byField.name).toEqual([{ field: 'persona.name', message: 'must not be empty' }]);
+    const validation = validateForm(form);
+    expect(validation.ok).toBe(false);
+    expect(validation.byField.name).toEqual([{ field: 'persona.name', message: 'must not be empty' }]);
   });
 
   it('turns a typed number into a number and keeps other text so it is reported', () => {
@@ -63,8 +63,8 @@ describe('the inspector form model', () => {
   it('keeps unknown keys on save, reports them in general, and can remove them', () => {
     const form = formFromPersona({ name: 'Bo', speaking_style: 'gruff' });
     expect(personaFromForm(form)).toEqual({ name: 'Bo', speaking_style: 'gruff' });
-    const v = validateForm(form);
-    expect(v.byField.general).toEqual([
+    const validation = validateForm(form);
+    expect(validation.byField.general).toEqual([
       { field: 'persona.speaking_style', message: 'is not a persona field; did you mean "speakingStyle"?' },
     ]);
     expect(personaFromForm(withoutUnknownFields(form))).toEqual({ name: 'Bo' });

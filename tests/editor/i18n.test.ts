@@ -27,8 +27,8 @@ describe('i18n', () => {
 
   it('writes the Chinese texts in Chinese, with the same placeholders', () => {
     const cjk = /[\u4e00-\u9fff]/;
-    const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
-    for (const key of keysOf(en).filter((k) => k.startsWith('persona.'))) {
+    const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+    for (const key of keysOf(en).filter((name) => name.startsWith('persona.'))) {
       const zhText = lookup(zh, key)!;
       expect({ key, chinese: cjk.test(zhText) }).toEqual({ key, chinese: true });
       expect({ key, vars: placeholders(zhText) }).toEqual({ key, vars: placeholders(lookup(en, key)!) });
@@ -36,9 +36,9 @@ describe('i18n', () => {
   });
 
   it('fills placeholders and gives unknown keys back', () => {
-    const t = translatorFor(en);
-    expect(t('persona.saveFailed', { reason: 'disk full' })).toBe('Could not save: disk full');
-    expect(t('persona.nope')).toBe('persona.nope');
+    const translate = translatorFor(en);
+    expect(translate('persona.saveFailed', { reason: 'disk full' })).toBe('Could not save: disk full');
+    expect(translate('persona.nope')).toBe('persona.nope');
     expect(translatorFor(zh)('persona.saveFailed', { reason: 'x' })).toBe('无法保存：x');
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const c = pkg.contributions;
+const contributions = pkg.contributions;
 
 test('it is a Creator 3.8 extension manifest named oam-cocos', () => {
   expect(pkg.package_version).toBe(2);
@@ -19,26 +19,26 @@ test('it is a Creator 3.8 extension manifest named oam-cocos', () => {
 test('every entry file the manifest names exists after the build', () => {
   const files = [
     pkg.main,
-    c.builder,
-    c['asset-db'].script,
-    ...Object.values(c.inspector.section.asset),
-    ...Object.values(pkg.panels).map((p) => (p as { main: string }).main),
+    contributions.builder,
+    contributions['asset-db'].script,
+    ...Object.values(contributions.inspector.section.asset),
+    ...Object.values(pkg.panels).map((panel) => (panel as { main: string }).main),
   ];
   const missing = files
-    .map((f) => (/\.js$/.test(f as string) ? f : `${f}.js`) as string)
-    .filter((f) => !existsSync(join(root, f)));
+    .map((file) => (/\.js$/.test(file as string) ? file : `${file}.js`) as string)
+    .filter((file) => !existsSync(join(root, file)));
   expect(missing).toEqual([]);
-  expect(existsSync(join(root, c['asset-db'].mount.path))).toBe(true);
+  expect(existsSync(join(root, contributions['asset-db'].mount.path))).toBe(true);
 });
 
 test('the Project Settings tab shows only keys declared under profile.project', () => {
-  for (const tab of Object.values(c.project) as Array<{ content: Record<string, unknown> }>) {
-    for (const key of Object.keys(tab.content)) expect(Object.keys(c.profile.project)).toContain(key);
+  for (const tab of Object.values(contributions.project) as Array<{ content: Record<string, unknown> }>) {
+    for (const key of Object.keys(tab.content)) expect(Object.keys(contributions.profile.project)).toContain(key);
   }
 });
 
 test('every i18n key the manifest uses exists in English and Chinese', () => {
-  const keys = Array.from(JSON.stringify(pkg).matchAll(/i18n:oam-cocos\.([\w.]+)/g), (m) => m[1]);
+  const keys = Array.from(JSON.stringify(pkg).matchAll(/i18n:oam-cocos\.([\w.]+)/g), (match) => match[1]);
   expect(keys.length).toBeGreaterThan(5);
   for (const lang of ['en', 'zh']) {
     const texts = require(join(root, 'i18n', `${lang}.js`));
@@ -46,7 +46,8 @@ test('every i18n key the manifest uses exists in English and Chinese', () => {
       const value = key
         .split('.')
         .reduce(
-          (o: Record<string, unknown> | undefined, k) => (o ? (o[k] as Record<string, unknown>) : undefined),
+          (level: Record<string, unknown> | undefined, segment) =>
+            level ? (level[segment] as Record<string, unknown>) : undefined,
           texts,
         );
       expect({ lang, key, found: typeof value === 'string' }).toEqual({ lang, key, found: true });

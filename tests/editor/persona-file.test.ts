@@ -75,11 +75,15 @@ describe('readPersonaFile', () => {
     );
     expect(report.status).toBe('warning');
     expect(report.fatal).toBe(false);
-    const fields = report.problems.map((p) => p.field).sort();
+    const fields = report.problems.map((problem) => problem.field).sort();
     expect(fields).toEqual(['persona.defaultEmotion', 'persona.goals', 'persona.knowledge[1]', 'persona.maxSentences']);
-    expect(report.problems.find((p) => p.field === 'persona.goals')!.message).toBe('must be a list; got "be rich"');
-    expect(report.problems.find((p) => p.field === 'persona.maxSentences')!.message).toBe('must be at least 1; got 0');
-    expect(report.problems.find((p) => p.field === 'persona.defaultEmotion')!.message).toMatch(
+    expect(report.problems.find((problem) => problem.field === 'persona.goals')!.message).toBe(
+      'must be a list; got "be rich"',
+    );
+    expect(report.problems.find((problem) => problem.field === 'persona.maxSentences')!.message).toBe(
+      'must be at least 1; got 0',
+    );
+    expect(report.problems.find((problem) => problem.field === 'persona.defaultEmotion')!.message).toMatch(
       /^must be one of neutral, happy, .*; got "hapy"/,
     );
   });
@@ -120,7 +124,7 @@ describe('the .persona asset handler', () => {
       warnings,
       errors,
       readText: (file) => fs.promises.readFile(file, 'utf8'),
-      log: { warn: (m) => warnings.push(m), error: (m) => errors.push(m) },
+      log: { warn: (message) => warnings.push(message), error: (message) => errors.push(message) },
       t: translatorFor(en),
     };
   }
@@ -142,56 +146,58 @@ describe('the .persona asset handler', () => {
   });
 
   it('imports a valid persona quietly', async () => {
-    const d = deps();
+    const handlerDeps = deps();
     const asset = personaFile('mira.persona', MIRA);
-    await expect(checkPersonaAsset(asset, d)).resolves.toBe(true);
+    await expect(checkPersonaAsset(asset, handlerDeps)).resolves.toBe(true);
     expect(asset.userData).toEqual({ status: 'ok', problems: [] });
-    expect(d.warnings).toEqual([]);
-    expect(d.errors).toEqual([]);
+    expect(handlerDeps.warnings).toEqual([]);
+    expect(handlerDeps.errors).toEqual([]);
   });
 
   it('fails the import of a file that is not JSON, with a clear message', async () => {
-    const d = deps();
+    const handlerDeps = deps();
     const asset = personaFile('broken.persona', '{ "name": "Mira", }');
-    await expect(checkPersonaAsset(asset, d)).resolves.toBe(false);
+    await expect(checkPersonaAsset(asset, handlerDeps)).resolves.toBe(false);
     expect(asset.userData.status).toBe('error');
-    expect(d.errors).toHaveLength(1);
-    expect(d.errors[0]).toMatch(
+    expect(handlerDeps.errors).toHaveLength(1);
+    expect(handlerDeps.errors[0]).toMatch(
       /^oam-cocos: broken\.persona is not a persona: persona is not JSON: .*line 1, column 19/,
     );
   });
 
   it('imports a persona without a name but logs an error naming the field', async () => {
-    const d = deps();
+    const handlerDeps = deps();
     const asset = personaFile('nameless.persona', JSON.stringify({ role: 'guard' }));
-    await expect(checkPersonaAsset(asset, d)).resolves.toBe(true);
+    await expect(checkPersonaAsset(asset, handlerDeps)).resolves.toBe(true);
     expect(asset.userData).toEqual({ status: 'error', problems: [{ field: 'persona.name', message: 'is required' }] });
-    expect(d.errors).toEqual(['oam-cocos: nameless.persona cannot be used by an NPC yet: persona.name: is required']);
+    expect(handlerDeps.errors).toEqual([
+      'oam-cocos: nameless.persona cannot be used by an NPC yet: persona.name: is required',
+    ]);
   });
 
   it('imports a persona with wrong fields and warns with their names', async () => {
-    const d = deps();
+    const handlerDeps = deps();
     const asset = personaFile('odd.persona', JSON.stringify({ name: 'Mira', goal: ['x'], maxSentences: 'two' }));
-    await expect(checkPersonaAsset(asset, d)).resolves.toBe(true);
+    await expect(checkPersonaAsset(asset, handlerDeps)).resolves.toBe(true);
     expect(asset.userData.status).toBe('warning');
-    expect(d.errors).toEqual([]);
-    expect(d.warnings).toHaveLength(1);
-    expect(d.warnings[0]).toContain('persona.goal: is not a persona field; did you mean "goals"?');
-    expect(d.warnings[0]).toContain('persona.maxSentences: must be a whole number; got "two"');
+    expect(handlerDeps.errors).toEqual([]);
+    expect(handlerDeps.warnings).toHaveLength(1);
+    expect(handlerDeps.warnings[0]).toContain('persona.goal: is not a persona field; did you mean "goals"?');
+    expect(handlerDeps.warnings[0]).toContain('persona.maxSentences: must be a whole number; got "two"');
   });
 
   it('fails the import of a file it cannot read', async () => {
-    const d = deps();
+    const handlerDeps = deps();
     const asset = { source: path.join(dir, 'missing.persona'), userData: {} as Record<string, unknown> };
-    await expect(checkPersonaAsset(asset, d)).resolves.toBe(false);
-    expect(d.errors[0]).toMatch(/missing\.persona is not a persona: .*ENOENT/);
+    await expect(checkPersonaAsset(asset, handlerDeps)).resolves.toBe(false);
+    expect(handlerDeps.errors[0]).toMatch(/missing\.persona is not a persona: .*ENOENT/);
   });
 
   it('uses the injected dependencies through the handler object', async () => {
-    const d = deps();
-    const handler = createPersonaHandler(d);
+    const handlerDeps = deps();
+    const handler = createPersonaHandler(handlerDeps);
     const asset = personaFile('x.persona', 'not json');
     await expect(handler.importer.before(asset)).resolves.toBe(false);
-    expect(d.errors).toHaveLength(1);
+    expect(handlerDeps.errors).toHaveLength(1);
   });
 });

@@ -151,18 +151,18 @@ interface Start {
 
 /** A fresh page with the inspector on it (Mira's file, her NPC in the open scene, unless told). */
 async function open(start: Start = {}): Promise<Page> {
-  const p = await browser.newPage({ viewport: { width: start.width ?? 380, height: 900 } });
+  const tab = await browser.newPage({ viewport: { width: start.width ?? 380, height: 900 } });
   const errors: string[] = [];
-  p.on('pageerror', (e) => errors.push(e.message));
-  await p.goto(`file://${harnessFile}`);
-  await p.evaluate((s) => (window as unknown as { start(s: unknown): void }).start(s), {
+  tab.on('pageerror', (error) => errors.push(error.message));
+  await tab.goto(`file://${harnessFile}`);
+  await tab.evaluate((startOptions) => (window as unknown as { start(s: unknown): void }).start(startOptions), {
     text: start.text ?? MIRA_TEXT,
     personaUuid: start.personaUuid ?? 'uuid-of-mira',
     sceneOpen: start.sceneOpen ?? true,
   });
-  await p.waitForSelector('[data-role="token-meter"]', { state: 'attached' });
+  await tab.waitForSelector('[data-role="token-meter"]', { state: 'attached' });
   expect(errors).toEqual([]);
-  return p;
+  return tab;
 }
 
 beforeAll(async () => {
@@ -181,8 +181,9 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const figure = (name: string, on: Page = page) => on.textContent(`[data-figure="${name}"]`).then((s) => Number(s));
-const text = (selector: string, on: Page = page) => on.textContent(selector).then((s) => s ?? '');
+const figure = (name: string, on: Page = page) =>
+  on.textContent(`[data-figure="${name}"]`).then((content) => Number(content));
+const text = (selector: string, on: Page = page) => on.textContent(selector).then((content) => content ?? '');
 const savedCount = (on: Page) => on.evaluate(() => (window as unknown as { saved: unknown[] }).saved.length);
 const miraNpcSetup = () => {
   const setup = sceneNpcSetup(readNpcNode(NPC_NODE_DUMP)!, SCENE_WORLD);
@@ -240,9 +241,12 @@ describe('the persona inspector in Chromium', () => {
   it('splits the bar by persona field, tools, reply format and secrets, with a row for each part', async () => {
     const expected = measurePersona(JSON.parse(MIRA_TEXT), miraNpcSetup());
     const parts = await page.$$eval('[data-role="meter-bar"] .seg', (segs) =>
-      segs.map((s) => ({ key: s.getAttribute('data-part'), width: parseFloat((s as HTMLElement).style.width) })),
+      segs.map((segment) => ({
+        key: segment.getAttribute('data-part'),
+        width: parseFloat((segment as HTMLElement).style.width),
+      })),
     );
-    expect(parts.map((p) => p.key)).toEqual([
+    expect(parts.map((part) => part.key)).toEqual([
       'rules',
       'role',
       'personality',
@@ -254,14 +258,14 @@ describe('the persona inspector in Chromium', () => {
       'replyFormat',
       'secrets',
     ]);
-    expect(parts.map((p) => p.key)).toEqual(expected.parts.map((p) => p.key));
+    expect(parts.map((part) => part.key)).toEqual(expected.parts.map((part) => part.key));
     // Widths are shares of the usable budget; together they are the meter's share.
-    const total = parts.reduce((sum, p) => sum + p.width, 0);
+    const total = parts.reduce((sum, part) => sum + part.width, 0);
     expect(total).toBeCloseTo(expected.share * 100, 3);
-    for (const part of expected.parts.filter((p) => p.group === 'persona'))
+    for (const part of expected.parts.filter((candidate) => candidate.group === 'persona'))
       expect(await figure(`part-${part.key}`)).toBe(part.tokens);
     expect(await text('[data-part-row="backstory"] td')).toBe('Background');
-    expect(expected.parts.filter((p) => p.group === 'persona').reduce((sum, p) => sum + p.tokens, 0)).toBe(
+    expect(expected.parts.filter((part) => part.group === 'persona').reduce((sum, part) => sum + part.tokens, 0)).toBe(
       expected.personaTokens,
     );
     const percent = Math.round(expected.share * 100);
@@ -297,13 +301,13 @@ describe('the persona inspector in Chromium', () => {
         (window as unknown as { inspector: { currentText(): string } }).inspector.currentText(),
       ),
     );
-    const f = measurePersona(persona, componentDefaultsSetup());
-    const used = f.prefixTokens + f.secretsTokens;
-    expect(f.level).toBe('over');
-    expect(f.largestPart).toMatchObject({ key: 'backstory' });
+    const figures = measurePersona(persona, componentDefaultsSetup());
+    const used = figures.prefixTokens + figures.secretsTokens;
+    expect(figures.level).toBe('over');
+    expect(figures.largestPart).toMatchObject({ key: 'backstory' });
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('over');
     expect(await text('[data-role="meter-verdict"]')).toBe(
-      `Over budget: ${used} tokens where 3744 fit, so every turn fails (context_size_exceeded) before the model is asked. Shorten Background (${f.largestPart.tokens} tokens), the largest part, by at least ${used - 3744} tokens.`,
+      `Over budget: ${used} tokens where 3744 fit, so every turn fails (context_size_exceeded) before the model is asked. Shorten Background (${figures.largestPart.tokens} tokens), the largest part, by at least ${used - 3744} tokens.`,
     );
     // The bar is scaled to the whole prompt and marks where the budget ends.
     expect(await page.locator('[data-role="budget-mark"]').count()).toBe(1);
@@ -329,7 +333,7 @@ describe('the persona inspector in Chromium', () => {
     );
     const expected = measurePersona(persona, miraNpcSetup());
     await page.waitForFunction(
-      (n) => document.querySelector('[data-figure="tools"]')!.textContent === String(n),
+      (count) => document.querySelector('[data-figure="tools"]')!.textContent === String(count),
       expected.toolsTokens,
     );
     expect(await figure('prefix')).toBe(expected.prefixTokens);
@@ -364,65 +368,68 @@ describe('the persona inspector in Chromium', () => {
   });
 
   it('shows a bad default emotion as it is, with the message, never as the default', async () => {
-    const p = await open({ text: withMira({ defaultEmotion: 'grumpy' }) });
-    expect(await p.inputValue('#oam-persona-defaultEmotion')).toBe('grumpy');
+    const tab = await open({ text: withMira({ defaultEmotion: 'grumpy' }) });
+    expect(await tab.inputValue('#oam-persona-defaultEmotion')).toBe('grumpy');
     expect(
-      await p.$eval('#oam-persona-defaultEmotion', (s) => (s as HTMLSelectElement).selectedOptions[0].textContent),
+      await tab.$eval(
+        '#oam-persona-defaultEmotion',
+        (select) => (select as HTMLSelectElement).selectedOptions[0].textContent,
+      ),
     ).toBe('"grumpy" (not an emotion)');
-    expect(await p.getAttribute('#oam-persona-defaultEmotion', 'class')).toContain('invalid');
-    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', p)).toMatch(
+    expect(await tab.getAttribute('#oam-persona-defaultEmotion', 'class')).toContain('invalid');
+    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', tab)).toMatch(
       /^Not one of the emotions: "grumpy"\. Pick one from the list\./,
     );
-    await p.click('[data-action="save"]');
-    expect(await text('[data-role="save-status"]', p)).toBe(
+    await tab.click('[data-action="save"]');
+    expect(await text('[data-role="save-status"]', tab)).toBe(
       'Not saved: an NPC would refuse this persona; fix the 1 problem(s) marked in red first.',
     );
-    expect(await savedCount(p)).toBe(0);
+    expect(await savedCount(tab)).toBe(0);
     // Picking a real emotion clears it, and the bad value is not offered again.
-    await p.selectOption('#oam-persona-defaultEmotion', 'happy');
-    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', p)).toBe('');
-    expect(await p.locator('#oam-persona-defaultEmotion option[value="grumpy"]').count()).toBe(0);
-    await p.close();
+    await tab.selectOption('#oam-persona-defaultEmotion', 'happy');
+    expect(await text('[data-field="defaultEmotion"] [data-role="problems"]', tab)).toBe('');
+    expect(await tab.locator('#oam-persona-defaultEmotion option[value="grumpy"]').count()).toBe(0);
+    await tab.close();
   });
 
   it('opens a file that is not JSON read-only with its error, and Save cannot write over it', async () => {
     const broken = '{\n  "name": "Bo",\n  "role": "smith"\n  "goals": []\n}\n';
-    const p = await open({ text: broken });
-    expect(await p.isVisible('[data-role="file-error"]')).toBe(true);
-    expect(await text('[data-role="file-error-message"]', p)).toMatch(
+    const tab = await open({ text: broken });
+    expect(await tab.isVisible('[data-role="file-error"]')).toBe(true);
+    expect(await text('[data-role="file-error-message"]', tab)).toMatch(
       /^The file is not JSON: .+ \(line 4, column 3\)\.$/,
     );
-    expect(await text('[data-role="file-text"]', p)).toBe(broken);
-    expect(await p.isVisible('[data-role="persona-form"]')).toBe(false);
-    expect(await p.isVisible('[data-role="token-meter"]')).toBe(false);
-    expect(await p.isDisabled('[data-action="save"]')).toBe(true);
-    await p.click('[data-action="save"]', { force: true });
-    expect(await savedCount(p)).toBe(0);
+    expect(await text('[data-role="file-text"]', tab)).toBe(broken);
+    expect(await tab.isVisible('[data-role="persona-form"]')).toBe(false);
+    expect(await tab.isVisible('[data-role="token-meter"]')).toBe(false);
+    expect(await tab.isDisabled('[data-action="save"]')).toBe(true);
+    await tab.click('[data-action="save"]', { force: true });
+    expect(await savedCount(tab)).toBe(0);
     expect(
-      await p.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()),
+      await tab.evaluate(() => (window as unknown as { inspector: { currentText(): string } }).inspector.currentText()),
     ).toBe(broken);
     // JSON that is not an object is no persona either; a fixed file opens the form again.
-    await p.evaluate(() => (window as unknown as { inspector: { load(t: string): void } }).inspector.load('[1, 2]'));
-    expect(await text('[data-role="file-error-message"]', p)).toBe(
+    await tab.evaluate(() => (window as unknown as { inspector: { load(t: string): void } }).inspector.load('[1, 2]'));
+    expect(await text('[data-role="file-error-message"]', tab)).toBe(
       'The file is JSON but not a persona (an object with a "name"); got a list.',
     );
-    await p.evaluate(
-      (t) => (window as unknown as { inspector: { load(t: string): void } }).inspector.load(t),
+    await tab.evaluate(
+      (fileText) => (window as unknown as { inspector: { load(t: string): void } }).inspector.load(fileText),
       MIRA_TEXT,
     );
-    expect(await p.isVisible('[data-role="file-error"]')).toBe(false);
-    expect(await p.isDisabled('[data-action="save"]')).toBe(false);
-    expect(await p.inputValue('#oam-persona-name')).toBe('Mira');
-    await p.evaluate(() =>
+    expect(await tab.isVisible('[data-role="file-error"]')).toBe(false);
+    expect(await tab.isDisabled('[data-action="save"]')).toBe(false);
+    expect(await tab.inputValue('#oam-persona-name')).toBe('Mira');
+    await tab.evaluate(() =>
       (window as unknown as { inspector: { loadUnreadable(r: string): void } }).inspector.loadUnreadable(
         'EACCES: permission denied',
       ),
     );
-    expect(await text('[data-role="file-error-message"]', p)).toBe(
+    expect(await text('[data-role="file-error-message"]', tab)).toBe(
       'The file could not be read: EACCES: permission denied.',
     );
-    expect(await p.isDisabled('[data-action="save"]')).toBe(true);
-    await p.close();
+    expect(await tab.isDisabled('[data-action="save"]')).toBe(true);
+    await tab.close();
   });
 
   it('refuses to save with an empty name and says so', async () => {
@@ -464,7 +471,7 @@ describe('the persona inspector in Chromium', () => {
   });
 
   it('words every message in one voice: a sentence, the bad value as the file has it', async () => {
-    const p = await open({
+    const tab = await open({
       text: JSON.stringify({
         name: 'Bo',
         role: 5,
@@ -474,9 +481,9 @@ describe('the persona inspector in Chromium', () => {
         speaking_style: 'gruff',
       }),
     });
-    const messages = await p.$$eval(
+    const messages = await tab.$$eval(
       '[data-role="general-problems"] .problem, [data-role="persona-form"] .problem',
-      (nodes) => nodes.map((n) => n.textContent ?? '').filter(Boolean),
+      (nodes) => nodes.map((node) => node.textContent ?? '').filter(Boolean),
     );
     expect(messages).toEqual([
       '"speaking_style" is not a persona field; an NPC refuses the file until it is removed. Did you mean "speakingStyle"?',
@@ -485,26 +492,26 @@ describe('the persona inspector in Chromium', () => {
       'Not one of the emotions: "Happy". Pick one from the list. Did you mean "happy"?',
       'Must be a whole number from 1 to 8; got 999.',
     ]);
-    for (const m of messages) expect(m).toMatch(/^["A-Z].*[.?]$/);
+    for (const message of messages) expect(message).toMatch(/^["A-Z].*[.?]$/);
     // The role is shown as the file has it; its message stays until the field is edited.
-    expect(await p.inputValue('#oam-persona-role')).toBe('5');
-    await p.fill('#oam-persona-role', 'the smith');
-    expect(await text('[data-field="role"] [data-role="problems"]', p)).toBe('');
-    await p.close();
+    expect(await tab.inputValue('#oam-persona-role')).toBe('5');
+    await tab.fill('#oam-persona-role', 'the smith');
+    expect(await text('[data-field="role"] [data-role="problems"]', tab)).toBe('');
+    await tab.close();
   });
 
   it("fits the Inspector panel's width (300 px) without sideways scrolling", async () => {
-    const p = await open({ width: 300, text: withMira({ defaultEmotion: 'grumpy' }) });
-    await p.waitForFunction(() =>
+    const tab = await open({ width: 300, text: withMira({ defaultEmotion: 'grumpy' }) });
+    await tab.waitForFunction(() =>
       document.querySelector('[data-role="meter-source"]')!.textContent!.includes('Canvas/Mira'),
     );
-    const overflow = await p.evaluate(
+    const overflow = await tab.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    await p.screenshot({ path: NARROW_SCREENSHOT, fullPage: true });
+    await tab.screenshot({ path: NARROW_SCREENSHOT, fullPage: true });
     expect(fs.statSync(NARROW_SCREENSHOT).size).toBeGreaterThan(10_000);
-    await p.close();
+    await tab.close();
   });
 
   it('edits the lists and the emotion, saves through the asset database and writes the JSON in schema order', async () => {

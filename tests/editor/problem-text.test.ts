@@ -5,11 +5,11 @@ import { validatePersona, PERSONA_SCHEMA } from '../../src/game/persona/validate
 
 const en = require('../../i18n/en.js');
 const zh = require('../../i18n/zh.js');
-const t = translatorFor(en);
+const translate = translatorFor(en);
 
 function problemsOf(value: unknown, underField = true): string[] {
   const result = validatePersona(value);
-  return result.ok ? [] : result.problems.map((p) => problemText(p, t, underField));
+  return result.ok ? [] : result.problems.map((problem) => problemText(problem, translate, underField));
 }
 
 describe('persona problems in one voice', () => {
@@ -42,7 +42,7 @@ describe('persona problems in one voice', () => {
   });
 
   it('gives anything else the same punctuation', () => {
-    expect(problemText({ field: 'persona.role', message: 'is odd; got 5' }, t, true)).toBe('Is odd; got 5.');
+    expect(problemText({ field: 'persona.role', message: 'is odd; got 5' }, translate, true)).toBe('Is odd; got 5.');
     expect(asSentence('fine already.')).toBe('Fine already.');
     expect(asSentence('did you?')).toBe('Did you?');
   });

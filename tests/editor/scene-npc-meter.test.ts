@@ -62,7 +62,7 @@ function npcDump(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
   const value: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(props)) value[k] = { value: v };
+  for (const [name, given] of Object.entries(props)) value[name] = { value: given };
   return {
     name: { value: 'Mira' },
     __comps__: [
@@ -138,7 +138,7 @@ function okSetup(result: ReturnType<typeof sceneNpcSetup>): MeterSetup {
 
 describe('the NPC nodes of the open scene', () => {
   it('finds nodes with an NPCComponent in the node tree, with their paths', () => {
-    expect(npcCandidatesOfTree(TREE).map((n) => [n.uuid, n.path])).toEqual([
+    expect(npcCandidatesOfTree(TREE).map((node) => [node.uuid, node.path])).toEqual([
       ['n-guard', 'Canvas/Guard'],
       ['n-mira', 'Canvas/Mira'],
     ]);
@@ -150,7 +150,7 @@ describe('the NPC nodes of the open scene', () => {
         children: [{ name: { value: 'A' }, uuid: { value: 'a' }, children: [{ name: 'B', uuid: 'b' }] }],
       },
     ];
-    expect(npcCandidatesOfTree(bare).map((n) => n.path)).toEqual(['A', 'A/B']);
+    expect(npcCandidatesOfTree(bare).map((node) => node.path)).toEqual(['A', 'A/B']);
     // A subclass of NPCComponent counts.
     expect(
       npcCandidatesOfTree({
@@ -204,7 +204,7 @@ describe('the NPC nodes of the open scene', () => {
       () => '',
       () => undefined,
     ).list();
-    expect(unmarked.map((n) => [n.name, n.usesThisPersona])).toEqual([['Mira', false]]);
+    expect(unmarked.map((npc) => [npc.name, npc.usesThisPersona])).toEqual([['Mira', false]]);
     expect(orderSceneNpcs([])).toEqual([]);
   });
 
@@ -226,7 +226,10 @@ describe('the NPC nodes of the open scene', () => {
   });
 
   it('asks for at most MAX_NODES_QUERIED node dumps', async () => {
-    const children = Array.from({ length: MAX_NODES_QUERIED + 20 }, (_, i) => ({ name: `n${i}`, uuid: `u${i}` }));
+    const children = Array.from({ length: MAX_NODES_QUERIED + 20 }, (_, index) => ({
+      name: `n${index}`,
+      uuid: `u${index}`,
+    }));
     const calls: string[] = [];
     await sceneNpcSource(
       stubRequest({ tree: { uuid: 's', children }, nodes: {} }, calls),
@@ -278,22 +281,22 @@ describe('measuring with a scene NPC', () => {
         () => 'uuid-of-mira',
       ).load('n-mira');
       if (!loaded.ok) throw new Error(loaded.message);
-      const f = measurePersona(MIRA, loaded.setup);
+      const figures = measurePersona(MIRA, loaded.setup);
 
       const requests: GenerationRequest[] = [];
       const info = readNpcNode(npcDump(overrides))!;
       await realNpc(info, WORLD, requests).talk('Evening!', { toolChoice: 'none' });
       const sent = requests[0];
-      expect(sent.systemInstruction).toBe(f.systemInstruction);
-      expect(sent.promptPrefix ?? '').toBe(f.promptPrefix);
-      expect(estimateTokens((sent.systemInstruction ?? '') + (sent.promptPrefix ?? ''))).toBe(f.prefixTokens);
-      expect(f.personaTokens + f.toolsTokens + f.replyFormatTokens).toBe(f.prefixTokens);
+      expect(sent.systemInstruction).toBe(figures.systemInstruction);
+      expect(sent.promptPrefix ?? '').toBe(figures.promptPrefix);
+      expect(estimateTokens((sent.systemInstruction ?? '') + (sent.promptPrefix ?? ''))).toBe(figures.prefixTokens);
+      expect(figures.personaTokens + figures.toolsTokens + figures.replyFormatTokens).toBe(figures.prefixTokens);
     });
   }
 
   it('lists the tools the NPC would have and counts them in the tools row', async () => {
     const setup = okSetup(sceneNpcSetup(readNpcNode(npcDump())!, WORLD));
-    expect(npcToolCatalog(setup).map((t) => t.name)).toEqual([
+    expect(npcToolCatalog(setup).map((tool) => tool.name)).toEqual([
       'pour_drink',
       'ring_bell',
       'read_world_state',
@@ -388,7 +391,7 @@ describe('measuring with a scene NPC', () => {
       ok: true,
       notes: ['the NPC has world paths but no WorldStateStore, so it has no world tools'],
     });
-    expect(npcToolCatalog((result as { setup: MeterSetup }).setup).map((t) => t.name)).toEqual([
+    expect(npcToolCatalog((result as { setup: MeterSetup }).setup).map((tool) => tool.name)).toEqual([
       'pour_drink',
       'ring_bell',
       'remember_fact',

@@ -21,8 +21,8 @@ import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 
 const BARE = { name: 'Bo' };
 
-function sumOfRows(f: ReturnType<typeof measurePersona>): number {
-  return f.personaTokens + f.toolsTokens + f.replyFormatTokens;
+function sumOfRows(figures: ReturnType<typeof measurePersona>): number {
+  return figures.personaTokens + figures.toolsTokens + figures.replyFormatTokens;
 }
 
 // The exact figures follow the core's prompt text: when the persona instructions, the tool
@@ -34,8 +34,8 @@ describe('the token meter', () => {
   });
 
   it('measures a bare persona with no tools', () => {
-    const f = measurePersona(BARE, noToolsSetup());
-    expect(f).toMatchObject({
+    const figures = measurePersona(BARE, noToolsSetup());
+    expect(figures).toMatchObject({
       personaTokens: 48,
       toolsTokens: 0,
       replyFormatTokens: 91,
@@ -45,10 +45,10 @@ describe('the token meter', () => {
       level: 'ok',
     });
     // By hand: 189 characters of instructions → ⌈189/4⌉ = 48; with the 364-character reply block, ⌈553/4⌉ = 139.
-    expect([f.systemInstruction.length, f.promptPrefix.length]).toEqual([189, 364]);
-    expect(f.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
-    expect(sumOfRows(f)).toBe(f.prefixTokens);
-    expect(f.prefixTokens).toBe(estimateTokens(f.systemInstruction + f.promptPrefix));
+    expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([189, 364]);
+    expect(figures.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
+    expect(sumOfRows(figures)).toBe(figures.prefixTokens);
+    expect(figures.prefixTokens).toBe(estimateTokens(figures.systemInstruction + figures.promptPrefix));
   });
 
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
@@ -91,10 +91,10 @@ describe('the token meter', () => {
       prefixTokens: 423,
     });
 
-    for (const f of [none, tavern, withCustom]) {
-      expect(sumOfRows(f)).toBe(f.prefixTokens);
-      expect(f.conversationTokens).toBe(USABLE_TOKENS - f.prefixTokens - f.secretsTokens);
-      expect(f.share).toBeCloseTo((f.prefixTokens + f.secretsTokens) / USABLE_TOKENS, 10);
+    for (const figures of [none, tavern, withCustom]) {
+      expect(sumOfRows(figures)).toBe(figures.prefixTokens);
+      expect(figures.conversationTokens).toBe(USABLE_TOKENS - figures.prefixTokens - figures.secretsTokens);
+      expect(figures.share).toBeCloseTo((figures.prefixTokens + figures.secretsTokens) / USABLE_TOKENS, 10);
     }
   });
 
@@ -110,22 +110,22 @@ describe('the token meter', () => {
     });
     await npc.talk('Evening!', { toolChoice: 'none' });
     const sent = requests[0];
-    const f = measurePersona(MIRA, tavernSetup());
-    expect(sent.systemInstruction).toBe(f.systemInstruction);
-    expect(sent.promptPrefix).toBe(f.promptPrefix);
+    const figures = measurePersona(MIRA, tavernSetup());
+    expect(sent.systemInstruction).toBe(figures.systemInstruction);
+    expect(sent.promptPrefix).toBe(figures.promptPrefix);
   });
 
   it('counts exactly the prefix a real NPC without tools sends', async () => {
     const requests: GenerationRequest[] = [];
     const npc = new NPC({ persona: MIRA, model: recordingModel(requests) });
     await npc.talk('Evening!');
-    const f = measurePersona(MIRA, noToolsSetup());
-    expect(requests[0].systemInstruction).toBe(f.systemInstruction);
-    expect(requests[0].promptPrefix).toBe(f.promptPrefix);
+    const figures = measurePersona(MIRA, noToolsSetup());
+    expect(requests[0].systemInstruction).toBe(figures.systemInstruction);
+    expect(requests[0].promptPrefix).toBe(figures.promptPrefix);
   });
 
   it('grows as the persona grows and turns amber past 50% and red past 75%', () => {
-    const long = (n: number) => ({ name: 'Bo', knowledge: ['x'.repeat(n)] });
+    const long = (count: number) => ({ name: 'Bo', knowledge: ['x'.repeat(count)] });
     const small = measurePersona(long(100), noToolsSetup());
     const bigger = measurePersona(long(200), noToolsSetup());
     expect(bigger.personaTokens - small.personaTokens).toBe(25);
@@ -147,9 +147,9 @@ describe('the token meter', () => {
   });
 
   it('still measures a persona that is being typed (empty name, odd values)', () => {
-    const f = measurePersona({ name: '', maxSentences: 'abc', goals: 'x' }, noToolsSetup());
-    expect(f.prefixTokens).toBeGreaterThan(0);
-    expect(measurePersona(null, noToolsSetup()).prefixTokens).toBe(f.prefixTokens);
+    const figures = measurePersona({ name: '', maxSentences: 'abc', goals: 'x' }, noToolsSetup());
+    expect(figures.prefixTokens).toBeGreaterThan(0);
+    expect(measurePersona(null, noToolsSetup()).prefixTokens).toBe(figures.prefixTokens);
   });
 
   it('explains bad custom tool JSON', () => {
@@ -175,16 +175,18 @@ describe('the token meter', () => {
 
   it('splits the figures into parts that add up: persona fields, tools, reply format, secrets once told', () => {
     for (const setup of [noToolsSetup(), tavernSetup(), componentDefaultsSetup()]) {
-      const f = measurePersona(MIRA, setup);
-      const persona = f.parts.filter((p) => p.group === 'persona');
-      expect(persona.reduce((sum, p) => sum + p.tokens, 0)).toBe(f.personaTokens);
-      expect(f.parts.reduce((sum, p) => sum + p.tokens, 0)).toBe(f.prefixTokens + f.secretsTokens);
-      expect(f.parts.every((p) => p.tokens > 0)).toBe(true);
-      expect(f.largestPart.tokens).toBe(Math.max(...f.parts.map((p) => p.tokens)));
+      const figures = measurePersona(MIRA, setup);
+      const persona = figures.parts.filter((part) => part.group === 'persona');
+      expect(persona.reduce((sum, part) => sum + part.tokens, 0)).toBe(figures.personaTokens);
+      expect(figures.parts.reduce((sum, part) => sum + part.tokens, 0)).toBe(
+        figures.prefixTokens + figures.secretsTokens,
+      );
+      expect(figures.parts.every((part) => part.tokens > 0)).toBe(true);
+      expect(figures.largestPart.tokens).toBe(Math.max(...figures.parts.map((part) => part.tokens)));
     }
     const none = measurePersona(MIRA, noToolsSetup());
     // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 20 + 17 + 24 + 19 + 19 = 157).
-    expect(none.parts.map((p) => `${p.key}:${p.tokens}`)).toEqual([
+    expect(none.parts.map((part) => `${part.key}:${part.tokens}`)).toEqual([
       'rules:49',
       'role:9',
       'personality:20',
@@ -202,16 +204,16 @@ describe('the token meter', () => {
       tools: [],
       options: { secretsUnlockAtRelationship: null, extraInstructions: 'Never mention the war.' },
     });
-    expect(guarded.parts.filter((p) => p.key === 'secrets').map((p) => p.group)).toEqual(['persona']);
-    expect(guarded.parts.find((p) => p.key === 'extra')!.tokens).toBeGreaterThan(0);
+    expect(guarded.parts.filter((part) => part.key === 'secrets').map((part) => part.group)).toEqual(['persona']);
+    expect(guarded.parts.find((part) => part.key === 'extra')!.tokens).toBeGreaterThan(0);
     expect(guarded.secretsTokens).toBe(0);
   });
 
   it('knows what a new NPCComponent sends: its property defaults, read from its source', () => {
     const source = fs.readFileSync(path.join(__dirname, '../../assets/components/NPCComponent.ts'), 'utf8');
     const defaults: Record<string, string> = {};
-    for (const m of source.matchAll(/^ {2}(\w+)(?:: [^=\n]+)? = ([^;\n]+);$/gm)) defaults[m[1]] = m[2];
-    const o = NPC_COMPONENT_DEFAULT_OPTIONS;
+    for (const match of source.matchAll(/^ {2}(\w+)(?:: [^=\n]+)? = ([^;\n]+);$/gm)) defaults[match[1]] = match[2];
+    const options = NPC_COMPONENT_DEFAULT_OPTIONS;
     expect({
       worldStore: defaults.worldStore,
       externalTools: defaults.externalTools,
@@ -229,21 +231,21 @@ describe('the token meter', () => {
       extraInstructions: "''",
       secretsAlwaysGuarded: 'false',
     });
-    expect(defaults.worldReadable).toBe(JSON.stringify(o.worldReadable).replace(/"/g, "'"));
+    expect(defaults.worldReadable).toBe(JSON.stringify(options.worldReadable).replace(/"/g, "'"));
     expect([defaults.worldWritable, defaults.worldContextPaths]).toEqual([
-      JSON.stringify(o.worldWritable),
-      JSON.stringify(o.worldContextPaths),
+      JSON.stringify(options.worldWritable),
+      JSON.stringify(options.worldContextPaths),
     ]);
     expect({ facts: defaults.rememberFacts === 'true', relationship: defaults.trackRelationship === 'true' }).toEqual(
-      o.memoryTools,
+      options.memoryTools,
     );
     expect(defaults.replyFormat).toBe('ReplyFormat.Automatic');
-    expect(o.replyFormat).toBe('automatic');
-    expect(Number(defaults.secretsUnlockAt)).toBe(o.secretsUnlockAtRelationship);
-    expect(Number(defaults.playerOptionCount)).toBe(o.playerOptionCount);
-    expect(defaults.canEndConversation === 'true').toBe(o.canEndConversation);
+    expect(options.replyFormat).toBe('automatic');
+    expect(Number(defaults.secretsUnlockAt)).toBe(options.secretsUnlockAtRelationship);
+    expect(Number(defaults.playerOptionCount)).toBe(options.playerOptionCount);
+    expect(defaults.canEndConversation === 'true').toBe(options.canEndConversation);
     expect([Number(defaults.externalToolTimeoutMs), Number(defaults.toolTimeoutMs), Number(defaults.priority)]).toEqual(
-      [o.externalToolTimeoutMs, o.toolTimeoutMs, o.priority],
+      [options.externalToolTimeoutMs, options.toolTimeoutMs, options.priority],
     );
   });
 
@@ -255,9 +257,9 @@ describe('the token meter', () => {
       options: { ...NPC_COMPONENT_DEFAULT_OPTIONS },
     });
     await npc.talk('Evening!');
-    const f = measurePersona(MIRA, componentDefaultsSetup());
-    expect(requests[0].systemInstruction).toBe(f.systemInstruction);
-    expect(requests[0].promptPrefix).toBe(f.promptPrefix);
-    expect(f.toolsTokens).toBe(0);
+    const figures = measurePersona(MIRA, componentDefaultsSetup());
+    expect(requests[0].systemInstruction).toBe(figures.systemInstruction);
+    expect(requests[0].promptPrefix).toBe(figures.promptPrefix);
+    expect(figures.toolsTokens).toBe(0);
   });
 });
