@@ -39,9 +39,9 @@ const jsonish = fc.string({
 function agreesWhileStreaming(text: string, sizes: number[]): void {
   const scanner = new CompletionScanner();
   let at = 0;
-  let k = 0;
+  let step = 0;
   while (at < text.length) {
-    at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+    at = Math.min(text.length, at + sizes[step++ % sizes.length]);
     const prefix = text.slice(0, at);
     expect([prefix, scanner.push(prefix)]).toEqual([prefix, hasCompleteObject(prefix)]);
   }
@@ -99,7 +99,7 @@ describe('CompletionScanner', () => {
     const scanner = new CompletionScanner();
     const text = JSON.stringify({ reply: 'word '.repeat(4000) });
     let answers = 0;
-    for (let i = 8; i < text.length; i += 8) if (scanner.push(text.slice(0, i))) answers++;
+    for (let index = 8; index < text.length; index += 8) if (scanner.push(text.slice(0, index))) answers++;
     expect(answers).toBe(0);
     expect(scanner.push(text)).toBe(true);
   });

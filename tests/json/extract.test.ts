@@ -128,7 +128,8 @@ describe('hasCompleteObject', () => {
   it('turns true exactly when the closing brace arrives in a stream', () => {
     const text = '```json\n{"tool": "take_order", "args": {"item": "a}le", "quantity": 2}}\n```';
     const close = text.lastIndexOf('}') + 1;
-    for (let i = 0; i <= text.length; i++) expect(hasCompleteObject(text.slice(0, i))).toBe(i >= close);
+    for (let index = 0; index <= text.length; index++)
+      expect(hasCompleteObject(text.slice(0, index))).toBe(index >= close);
   });
 });
 
