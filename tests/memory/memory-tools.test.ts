@@ -35,16 +35,16 @@ function setup(
     relationship: options.relationship ?? true,
     maxRelationshipChange: options.maxRelationshipChange,
   });
-  const byName = (name: string): AgentTool => tools.find((t) => t.name === name)!;
+  const byName = (name: string): AgentTool => tools.find((tool) => tool.name === name)!;
   return { memory, stage, tools, remember: byName('remember_fact'), change: byName('change_relationship') };
 }
 
 describe('memoryTools', () => {
   test('names and selection', () => {
     expect(MEMORY_TOOL_NAMES).toEqual(['remember_fact', 'change_relationship']);
-    expect(setup().tools.map((t) => t.name)).toEqual(['remember_fact', 'change_relationship']);
-    expect(setup({ relationship: false }).tools.map((t) => t.name)).toEqual(['remember_fact']);
-    expect(setup({ facts: false }).tools.map((t) => t.name)).toEqual(['change_relationship']);
+    expect(setup().tools.map((tool) => tool.name)).toEqual(['remember_fact', 'change_relationship']);
+    expect(setup({ relationship: false }).tools.map((tool) => tool.name)).toEqual(['remember_fact']);
+    expect(setup({ facts: false }).tools.map((tool) => tool.name)).toEqual(['change_relationship']);
     expect(setup({ facts: false, relationship: false }).tools).toEqual([]);
     for (const tool of setup().tools) {
       expect(tool).toBeInstanceOf(AgentTool);
@@ -109,7 +109,7 @@ describe('memoryTools', () => {
     expect(await run(change, { reason: 'insulted me', delta: -999 })).toBe(
       'You now feel neutral toward the player (0).',
     );
-    expect(stage.relationshipChanges.map((c) => c.delta)).toEqual([10, -10]);
+    expect(stage.relationshipChanges.map((recorded) => recorded.delta)).toEqual([10, -10]);
   });
 
   test('change_relationship: a custom limit and the clamp at ±100', async () => {
@@ -163,7 +163,7 @@ describe('MemoryStage', () => {
   test('default maxFacts is 12', () => {
     const stage = new MemoryStage();
     const state = { facts: [] as string[], relationship: 0, summary: '' };
-    for (let i = 0; i < 15; i++) stage.stageFact(`f${i}`, state);
+    for (let index = 0; index < 15; index++) stage.stageFact(`f${index}`, state);
     expect(stage.commit(state).facts).toHaveLength(12);
   });
 });

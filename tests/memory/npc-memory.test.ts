@@ -28,13 +28,13 @@ describe('facts', () => {
 
   test('the oldest facts beyond the limit are dropped', () => {
     const memory = new NPCMemory();
-    for (let i = 1; i <= 5; i++) memory.remember(`fact ${i}`, 3);
+    for (let index = 1; index <= 5; index++) memory.remember(`fact ${index}`, 3);
     expect(memory.facts).toEqual(['fact 3', 'fact 4', 'fact 5']);
   });
 
   test('default limit is 12', () => {
     const memory = new NPCMemory();
-    for (let i = 1; i <= 20; i++) memory.remember(`fact ${i}`);
+    for (let index = 1; index <= 20; index++) memory.remember(`fact ${index}`);
     expect(memory.facts).toHaveLength(12);
     expect(memory.facts[0]).toBe('fact 9');
   });
