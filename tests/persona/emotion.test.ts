@@ -32,7 +32,7 @@ describe('EMOTIONS', () => {
 });
 
 describe('matchEmotion', () => {
-  test.each(EMOTIONS.map((e) => [e]))('%s matches itself, any case, bracketed', (emotion) => {
+  test.each(EMOTIONS.map((emotion) => [emotion]))('%s matches itself, any case, bracketed', (emotion) => {
     expect(matchEmotion(emotion)).toBe(emotion);
     expect(matchEmotion(emotion.toUpperCase())).toBe(emotion);
     expect(matchEmotion(`[${emotion[0].toUpperCase()}${emotion.slice(1)}]`)).toBe(emotion);

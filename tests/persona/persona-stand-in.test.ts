@@ -18,7 +18,9 @@ const GORM: Persona = {
 };
 
 function gorm(options: Record<string, unknown> = {}, tools: AgentTool[] = []) {
-  const model = createPersonaStandIn(GORM, { tools: tools.map((t) => ({ name: t.name, description: t.description })) });
+  const model = createPersonaStandIn(GORM, {
+    tools: tools.map((tool) => ({ name: tool.name, description: tool.description })),
+  });
   return new NPC({
     persona: GORM,
     model,
@@ -61,7 +63,7 @@ describe('the persona stand-in', () => {
       sword: 40,
     }));
     const turn = await gorm({}, [prices]).talk('What are your prices?');
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_prices']);
+    expect(turn.toolCalls.map((record) => record.call.name)).toEqual(['check_prices']);
     expect(turn.line).toBe("Here's what I have: horseshoe 4, sword 40.");
   });
 

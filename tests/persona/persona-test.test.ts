@@ -41,7 +41,7 @@ test('checks pass and fail on what the NPC did: tools, sentences, emotion, words
     model,
     tools: [AgentTool.local({ name: 'open_forge', description: 'Opens the forge.' }, () => 'open')],
   });
-  const checks = Object.fromEntries(report.turns[0].checks.map((c) => [c.name, c.pass]));
+  const checks = Object.fromEntries(report.turns[0].checks.map((check) => [check.name, check.pass]));
   expect(checks).toEqual({
     answers: true,
     'calls open_forge': false,
@@ -66,7 +66,7 @@ test('a secret told past the threshold is allowed; the stand-in keeps it below',
     model: createPersonaStandIn(GORM),
   });
   expect(high.failed).toBe(0);
-  expect(high.turns[0].checks.map((c) => c.name)).not.toContain('keeps its secrets below the unlock threshold');
+  expect(high.turns[0].checks.map((check) => check.name)).not.toContain('keeps its secrets below the unlock threshold');
 });
 
 test.each([
@@ -109,7 +109,7 @@ test('sentences are counted with their closing quotes and in CJK', async () => {
       persona: GORM,
       model: new ScriptedLanguageModel([line]),
     });
-    return report.turns[0].checks.find((c) => c.name.startsWith('at most'))?.detail;
+    return report.turns[0].checks.find((check) => check.name.startsWith('at most'))?.detail;
   };
   expect(await count('"Hello!"')).toBe('1 sentence');
   expect(await count('"Two ales?" Mira grins. "Coming up!"')).toBe('3 sentences');

@@ -212,8 +212,8 @@ describe('the published schema', () => {
 
 describe('normalizePersona', () => {
   test('fills the defaults', () => {
-    const p = normalizePersona({ name: 'Ulf' });
-    expect(p).toEqual({
+    const persona = normalizePersona({ name: 'Ulf' });
+    expect(persona).toEqual({
       name: 'Ulf',
       role: '',
       personality: '',
@@ -230,24 +230,24 @@ describe('normalizePersona', () => {
   });
 
   test('keeps authored values, tidies whitespace and drops empty list entries', () => {
-    const p = normalizePersona({
+    const persona = normalizePersona({
       name: ' Ulf ',
       backstory: 'line one\n  line two',
       goals: ['', ' forge ', '  '],
       maxSentences: 4,
     });
-    expect(p.name).toBe('Ulf');
-    expect(p.backstory).toBe('line one line two');
-    expect(p.goals).toEqual(['forge']);
-    expect(p.maxSentences).toBe(4);
+    expect(persona.name).toBe('Ulf');
+    expect(persona.backstory).toBe('line one line two');
+    expect(persona.goals).toEqual(['forge']);
+    expect(persona.maxSentences).toBe(4);
   });
 
   test('reads values that skipped validation as absent or at least 1', () => {
     const odd = { name: 'Ulf', maxSentences: 0, defaultEmotion: 'joy', goals: 'x' } as unknown as Persona;
-    const p = normalizePersona(odd);
-    expect(p.maxSentences).toBe(1);
-    expect(p.defaultEmotion).toBe('neutral');
-    expect(p.goals).toEqual([]);
+    const persona = normalizePersona(odd);
+    expect(persona.maxSentences).toBe(1);
+    expect(persona.defaultEmotion).toBe('neutral');
+    expect(persona.goals).toEqual([]);
     expect(normalizePersona({ name: 'Ulf', maxSentences: NaN }).maxSentences).toBe(2);
   });
 });

@@ -99,7 +99,7 @@ describe('renderPersonaInstructions', () => {
   test('byte-identical for the same input, across calls and copies', () => {
     const options = { usesTools: true, secretsInPrefix: true, extra: 'Be brief.' };
     const first = renderPersonaInstructions(FULL, options);
-    for (let i = 0; i < 5; i++) {
+    for (let index = 0; index < 5; index++) {
       expect(renderPersonaInstructions(JSON.parse(JSON.stringify(FULL)) as Persona, { ...options })).toBe(first);
     }
   });

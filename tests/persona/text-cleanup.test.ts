@@ -5,7 +5,7 @@ const NAMES = ['Greta', 'Old Tom'];
 function streamed(text: string, names: readonly string[], chunk: number): { parts: string[]; total: string } {
   const cleaner = new LineCleaner(names);
   const parts: string[] = [];
-  for (let i = 0; i < text.length; i += chunk) parts.push(cleaner.push(text.slice(i, i + chunk)));
+  for (let index = 0; index < text.length; index += chunk) parts.push(cleaner.push(text.slice(index, index + chunk)));
   parts.push(cleaner.finish());
   const total = parts.join('');
   expect(cleaner.text).toBe(total);
@@ -174,18 +174,18 @@ describe('LineCleaner (streaming)', () => {
       'o',
       'm',
     ];
-    for (let n = 0; n < 400; n++) {
+    for (let round = 0; round < 400; round++) {
       const length = Math.floor(random() * 24);
       let text = random() < 0.5 ? 'Greta: ' : '';
-      for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+      for (let letter = 0; letter < length; letter++) text += alphabet[Math.floor(random() * alphabet.length)];
       const expected = cleanLine(text, NAMES);
       const cleaner = new LineCleaner(NAMES);
       let out = '';
-      let i = 0;
-      while (i < text.length) {
+      let at = 0;
+      while (at < text.length) {
         const size = 1 + Math.floor(random() * 4);
-        out += cleaner.push(text.slice(i, i + size));
-        i += size;
+        out += cleaner.push(text.slice(at, at + size));
+        at += size;
       }
       out += cleaner.finish();
       expect(out).toBe(expected);
