@@ -10,7 +10,7 @@ import { buildSync } from 'esbuild';
 
 const root = join(__dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = Array.from(readme.matchAll(/<!-- runnable -->\s*```ts\n([\s\S]*?)```/g), (m) => m[1]);
+const blocks = Array.from(readme.matchAll(/<!-- runnable -->\s*```ts\n([\s\S]*?)```/g), (match) => match[1]);
 
 function firstHeadingBefore(code: string): string {
   const at = readme.indexOf(code);
@@ -39,8 +39,8 @@ describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('
     const fakeConsole = { ...console, log: (...args: unknown[]) => printed.push(format(...args)) };
     const fakeProcess = {
       stdout: {
-        write: (s: string) => {
-          printed.push(s);
+        write: (text: string) => {
+          printed.push(text);
           return true;
         },
       },
@@ -55,8 +55,8 @@ describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('
     );
     await (mod.exports.main as () => Promise<void>)();
     const all = printed.join('\n');
-    const expectations = Array.from(code.matchAll(/^\s*console\.log\(.*\); \/\/ (.+)$/gm), (m) =>
-      m[1].replace(/ \(.*\)$/, '').trim(),
+    const expectations = Array.from(code.matchAll(/^\s*console\.log\(.*\); \/\/ (.+)$/gm), (match) =>
+      match[1].replace(/ \(.*\)$/, '').trim(),
     );
     for (const expected of expectations) expect(all).toContain(expected);
   });
