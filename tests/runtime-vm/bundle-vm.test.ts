@@ -62,7 +62,7 @@ test("the context has only the native runtime's globals", () => {
     'require',
     'Buffer',
   ];
-  const kinds = box.run<Record<string, string>>(`({ ${missing.map((n) => `${n}: typeof ${n}`).join(', ')} })`);
+  const kinds = box.run<Record<string, string>>(`({ ${missing.map((name) => `${name}: typeof ${name}`).join(', ')} })`);
   for (const name of missing) expect([name, kinds[name]]).toEqual([name, 'undefined']);
   expect(box.run<string>('typeof oam.NPC')).toBe('function');
 });
