@@ -37,7 +37,7 @@ export function walk(dir: string): string[] {
 
 export function readMetas(dir: string): Meta[] {
   return walk(dir)
-    .filter((p) => p.endsWith('.meta'))
+    .filter((file) => file.endsWith('.meta'))
     .map((path) => {
       const raw = JSON.parse(readFileSync(join(REPO, path), 'utf8')) as Record<string, unknown>;
       return {
@@ -60,9 +60,9 @@ export function expandUuid(short: string): string {
   const keep = short.length === 23 ? 5 : short.length === 22 ? 2 : -1;
   if (keep < 0 || !/^[0-9a-f]+$/.test(short.slice(0, keep))) throw new Error(`not a compressed uuid: ${short}`);
   const digits: string[] = short.slice(0, keep).split('');
-  for (let i = keep; i < short.length; i += 2) {
-    const value = BASE64.indexOf(short[i]) * 64 + BASE64.indexOf(short[i + 1]);
-    if (BASE64.indexOf(short[i]) < 0 || BASE64.indexOf(short[i + 1]) < 0)
+  for (let index = keep; index < short.length; index += 2) {
+    const value = BASE64.indexOf(short[index]) * 64 + BASE64.indexOf(short[index + 1]);
+    if (BASE64.indexOf(short[index]) < 0 || BASE64.indexOf(short[index + 1]) < 0)
       throw new Error(`not a compressed uuid: ${short}`);
     digits.push(...value.toString(16).padStart(3, '0').split(''));
   }
@@ -79,13 +79,13 @@ export function readScene(): SceneObject[] {
 /** Every `{__id__}` / `{__uuid__}` reference inside a value, with where it was found. */
 export function references(value: unknown, where = ''): Array<{ where: string; id?: number; uuid?: string }> {
   const out: Array<{ where: string; id?: number; uuid?: string }> = [];
-  const visit = (v: unknown, at: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${at}[${i}]`));
-    else if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      if ('__id__' in o) out.push({ where: at, id: o.__id__ as number });
-      else if ('__uuid__' in o) out.push({ where: at, uuid: o.__uuid__ as string });
-      else for (const [k, x] of Object.entries(o)) visit(x, at ? `${at}.${k}` : k);
+  const visit = (node: unknown, at: string) => {
+    if (Array.isArray(node)) node.forEach((item, index) => visit(item, `${at}[${index}]`));
+    else if (node && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if ('__id__' in record) out.push({ where: at, id: record.__id__ as number });
+      else if ('__uuid__' in record) out.push({ where: at, uuid: record.__uuid__ as string });
+      else for (const [key, child] of Object.entries(record)) visit(child, at ? `${at}.${key}` : key);
     }
   };
   visit(value, where);

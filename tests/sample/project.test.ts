@@ -30,7 +30,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(join(SAMPLE, path), '
 const sampleMetas = readMetas(SAMPLE_ASSETS);
 const extensionMetas = readMetas(EXTENSION_ASSETS);
 const scene = readScene();
-const sceneMeta = sampleMetas.find((m) => m.asset.endsWith('scenes/tavern.scene'))!;
+const sceneMeta = sampleMetas.find((meta) => meta.asset.endsWith('scenes/tavern.scene'))!;
 
 /** Creator's built-in UI sprite frames the scene may use (engine editor/assets/default_ui metas). */
 const INTERNAL_ASSETS: Record<string, string> = {
@@ -45,8 +45,8 @@ const INTERNAL_ASSETS: Record<string, string> = {
 
 /** Script metas (sample + extension) by compressed uuid, the way a scene names components. */
 const scriptsByType = new Map<string, string>();
-for (const m of sampleMetas.concat(extensionMetas)) {
-  if (m.importer === 'typescript') scriptsByType.set(compress(m.uuid), m.asset);
+for (const meta of sampleMetas.concat(extensionMetas)) {
+  if (meta.importer === 'typescript') scriptsByType.set(compress(meta.uuid), meta.asset);
 }
 
 function compress(uuid: string): string {
@@ -54,9 +54,9 @@ function compress(uuid: string): string {
   const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const hex = uuid.replace(/-/g, '');
   let out = hex.slice(0, 5);
-  for (let i = 5; i < 32; i += 3) {
-    const v = parseInt(hex.slice(i, i + 3), 16);
-    out += B64[v >> 6] + B64[v & 63];
+  for (let index = 5; index < 32; index += 3) {
+    const value = parseInt(hex.slice(index, index + 3), 16);
+    out += B64[value >> 6] + B64[value & 63];
   }
   return out;
 }
@@ -95,7 +95,7 @@ describe('Creator project files', () => {
   });
 
   test("the dialogue box's preset lines are the demo's evening", () => {
-    const ui = scene.find((o) => Array.isArray(o.presetLines)) as SceneObject & { presetLines: string[] };
+    const ui = scene.find((object) => Array.isArray(object.presetLines)) as SceneObject & { presetLines: string[] };
     expect(ui.presetLines).toEqual(EVENING);
   });
 });
@@ -110,8 +110,8 @@ describe('npm run install-into', () => {
           stdio: 'pipe',
         }),
       };
-    } catch (e) {
-      const err = e as { status: number; stderr: string };
+    } catch (error) {
+      const err = error as { status: number; stderr: string };
       return { code: err.status, out: err.stderr };
     }
   };
@@ -127,7 +127,7 @@ describe('npm run install-into', () => {
     try {
       expect(run([dir])).toMatchObject({ code: 0 });
       const target = join(dir, 'extensions', 'oam-cocos');
-      for (const f of [
+      for (const file of [
         'package.json',
         'dist/main.js',
         'assets/runtime/oam-core.js',
@@ -137,7 +137,7 @@ describe('npm run install-into', () => {
         'i18n',
         'native-android',
       ]) {
-        expect(existsSync(join(target, f))).toBe(true);
+        expect(existsSync(join(target, file))).toBe(true);
       }
       expect(existsSync(join(target, 'native-android', 'src', 'test'))).toBe(false);
       expect(existsSync(join(target, 'node_modules'))).toBe(false);
@@ -170,36 +170,36 @@ describe('npm run install-into', () => {
 describe('metas', () => {
   test('every file and folder under assets/ has a meta, and every meta has its asset', () => {
     const entries = walk(SAMPLE_ASSETS);
-    const assets = entries.filter((p) => !p.endsWith('.meta'));
-    const metas = new Set(entries.filter((p) => p.endsWith('.meta')));
-    expect(assets.filter((a) => !metas.has(`${a}.meta`))).toEqual([]);
-    expect(Array.from(metas).filter((m) => assets.indexOf(m.slice(0, -5)) < 0)).toEqual([]);
+    const assets = entries.filter((entry) => !entry.endsWith('.meta'));
+    const metas = new Set(entries.filter((entry) => entry.endsWith('.meta')));
+    expect(assets.filter((asset) => !metas.has(`${asset}.meta`))).toEqual([]);
+    expect(Array.from(metas).filter((meta) => assets.indexOf(meta.slice(0, -5)) < 0)).toEqual([]);
     expect(assets.length).toBeGreaterThanOrEqual(12);
   });
 
   test("uuids are well formed and unique, here and against the extension's own metas", () => {
-    for (const m of sampleMetas)
-      expect({ path: m.path, ok: UUID_FORM.test(m.uuid) }).toEqual({ path: m.path, ok: true });
-    const all = sampleMetas.concat(extensionMetas).map((m) => m.uuid);
-    const repeated = all.filter((u, i) => all.indexOf(u) !== i);
+    for (const meta of sampleMetas)
+      expect({ path: meta.path, ok: UUID_FORM.test(meta.uuid) }).toEqual({ path: meta.path, ok: true });
+    const all = sampleMetas.concat(extensionMetas).map((meta) => meta.uuid);
+    const repeated = all.filter((uuid, index) => all.indexOf(uuid) !== index);
     expect(repeated).toEqual([]);
   });
 
   test('importers fit the files (scripts, folders, JSON, the scene, the .persona handler)', () => {
-    const importerOf = (asset: string) => sampleMetas.find((m) => m.asset === asset)!.importer;
-    for (const m of sampleMetas) {
-      const expected = m.asset.endsWith('.ts')
+    const importerOf = (asset: string) => sampleMetas.find((meta) => meta.asset === asset)!.importer;
+    for (const meta of sampleMetas) {
+      const expected = meta.asset.endsWith('.ts')
         ? 'typescript'
-        : m.asset.endsWith('.scene')
+        : meta.asset.endsWith('.scene')
           ? 'scene'
-          : m.asset.endsWith('.persona')
+          : meta.asset.endsWith('.persona')
             ? 'oam-persona'
-            : m.asset.endsWith('.json')
+            : meta.asset.endsWith('.json')
               ? 'json'
               : 'directory';
-      expect({ asset: m.asset, importer: m.importer }).toEqual({ asset: m.asset, importer: expected });
-      expect(m.raw.imported).toBe(true);
-      expect(m.raw.subMetas).toEqual({});
+      expect({ asset: meta.asset, importer: meta.importer }).toEqual({ asset: meta.asset, importer: expected });
+      expect(meta.raw.imported).toBe(true);
+      expect(meta.raw.subMetas).toEqual({});
     }
     expect(importerOf('samples/tavern/assets/scripts')).toBe('directory');
   });
@@ -207,7 +207,9 @@ describe('metas', () => {
   test('the oam-persona importer name is the one the extension registers', () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     const handlers = manifest.contributions['asset-db']['asset-handler'] as Array<{ name: string; extnames: string[] }>;
-    expect(handlers.some((h) => h.name === 'oam-persona' && h.extnames.indexOf('.persona') >= 0)).toBe(true);
+    expect(
+      handlers.some((handler) => handler.name === 'oam-persona' && handler.extnames.indexOf('.persona') >= 0),
+    ).toBe(true);
   });
 });
 
@@ -225,10 +227,10 @@ describe('data assets', () => {
   test('mira.persona and mira.persona.json are deliberate twins: the same persona (the .persona importer and the JsonAsset path)', () => {
     const read = (file: string) => readFileSync(join(SAMPLE_ASSETS, file), 'utf8');
     expect(JSON.parse(read('mira.persona'))).toEqual(JSON.parse(read('mira.persona.json')));
-    const a = validatePersona(read('mira.persona'));
-    const b = validatePersona(read('mira.persona.json'));
-    expect(a.ok && b.ok).toBe(true);
-    if (a.ok && b.ok) expect(a.persona).toEqual(b.persona);
+    const fromYaml = validatePersona(read('mira.persona'));
+    const fromJson = validatePersona(read('mira.persona.json'));
+    expect(fromYaml.ok && fromJson.ok).toBe(true);
+    if (fromYaml.ok && fromJson.ok) expect(fromYaml.persona).toEqual(fromJson.persona);
   });
 
   test("Mira is the demo's Mira, and the world is the demo's world", () => {
@@ -258,7 +260,7 @@ describe('compressed uuids', () => {
 });
 
 describe('tavern.scene', () => {
-  const byType = (type: string) => scene.filter((o) => o.__type__ === type);
+  const byType = (type: string) => scene.filter((object) => object.__type__ === type);
   const at = (ref: unknown) => scene[(ref as { __id__: number }).__id__];
 
   test('is an array with one cc.SceneAsset first and one cc.Scene it points at', () => {
@@ -275,59 +277,66 @@ describe('tavern.scene', () => {
     const reached = new Set<number>([0]);
     const queue = [0];
     while (queue.length > 0) {
-      const i = queue.shift()!;
-      for (const r of references(scene[i], `[${i}]`)) {
-        if (r.id === undefined) continue;
-        expect({ where: r.where, inside: Number.isInteger(r.id) && r.id >= 0 && r.id < scene.length }).toEqual({
-          where: r.where,
+      const index = queue.shift()!;
+      for (const reference of references(scene[index], `[${index}]`)) {
+        if (reference.id === undefined) continue;
+        expect({
+          where: reference.where,
+          inside: Number.isInteger(reference.id) && reference.id >= 0 && reference.id < scene.length,
+        }).toEqual({
+          where: reference.where,
           inside: true,
         });
-        if (!reached.has(r.id)) {
-          reached.add(r.id);
-          queue.push(r.id);
+        if (!reached.has(reference.id)) {
+          reached.add(reference.id);
+          queue.push(reference.id);
         }
       }
     }
-    expect(scene.map((_, i) => i).filter((i) => !reached.has(i))).toEqual([]);
+    expect(scene.map((_, index) => index).filter((index) => !reached.has(index))).toEqual([]);
   });
 
   test('nodes and components link both ways; ids are unique', () => {
     const ids: string[] = [];
-    scene.forEach((o, i) => {
-      if (typeof o._id === 'string' && o.__type__ !== 'cc.Scene') ids.push(o._id);
-      if (o.__type__ === 'cc.Node' || o.__type__ === 'cc.Scene') {
-        for (const c of o._children as Array<{ __id__: number }>) expect(at(c)._parent).toEqual({ __id__: i });
-        for (const c of o._components as Array<{ __id__: number }>) expect(at(c).node).toEqual({ __id__: i });
+    scene.forEach((object, index) => {
+      if (typeof object._id === 'string' && object.__type__ !== 'cc.Scene') ids.push(object._id);
+      if (object.__type__ === 'cc.Node' || object.__type__ === 'cc.Scene') {
+        for (const child of object._children as Array<{ __id__: number }>)
+          expect(at(child)._parent).toEqual({ __id__: index });
+        for (const component of object._components as Array<{ __id__: number }>)
+          expect(at(component).node).toEqual({ __id__: index });
       }
-      if ('node' in o && o.__type__ !== 'cc.ClickEvent') {
-        const owner = at(o.node);
-        expect((owner._components as Array<{ __id__: number }>).some((c) => c.__id__ === i)).toBe(true);
+      if ('node' in object && object.__type__ !== 'cc.ClickEvent') {
+        const owner = at(object.node);
+        expect((owner._components as Array<{ __id__: number }>).some((component) => component.__id__ === index)).toBe(
+          true,
+        );
       }
     });
-    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{2}[A-Za-z0-9+/]{20}$/);
   });
 
   test('every asset uuid exists: a meta of the sample or a built-in of Creator', () => {
-    const known = new Set(sampleMetas.map((m) => m.uuid));
+    const known = new Set(sampleMetas.map((meta) => meta.uuid));
     const missing = references(scene).filter(
-      (r) => r.uuid !== undefined && !known.has(r.uuid) && !(r.uuid in INTERNAL_ASSETS),
+      (reference) => reference.uuid !== undefined && !known.has(reference.uuid) && !(reference.uuid in INTERNAL_ASSETS),
     );
     expect(missing).toEqual([]);
     const used = references(scene)
-      .filter((r) => r.uuid !== undefined)
-      .map((r) => r.uuid);
-    expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/mira.persona.json'))!.uuid);
-    expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/guard.persona.json'))!.uuid);
-    expect(used).toContain(sampleMetas.find((m) => m.asset.endsWith('/tavern-world.json'))!.uuid);
+      .filter((reference) => reference.uuid !== undefined)
+      .map((reference) => reference.uuid);
+    expect(used).toContain(sampleMetas.find((meta) => meta.asset.endsWith('/mira.persona.json'))!.uuid);
+    expect(used).toContain(sampleMetas.find((meta) => meta.asset.endsWith('/guard.persona.json'))!.uuid);
+    expect(used).toContain(sampleMetas.find((meta) => meta.asset.endsWith('/tavern-world.json'))!.uuid);
   });
 
   test('every custom component type is the compressed uuid of a sample script or an extension component', () => {
-    const custom = scene.filter((o) => isCustomType(o.__type__));
-    const resolved = custom.map((o) => {
-      const uuid = expandUuid(o.__type__);
-      const meta = sampleMetas.concat(extensionMetas).find((m) => m.uuid === uuid);
-      return meta ? meta.asset.replace(/^.*\//, '') : `unknown ${o.__type__}`;
+    const custom = scene.filter((object) => isCustomType(object.__type__));
+    const resolved = custom.map((object) => {
+      const uuid = expandUuid(object.__type__);
+      const meta = sampleMetas.concat(extensionMetas).find((candidate) => candidate.uuid === uuid);
+      return meta ? meta.asset.replace(/^.*\//, '') : `unknown ${object.__type__}`;
     });
     expect(resolved.sort()).toEqual([
       'DecisionComponent.ts',
@@ -340,16 +349,16 @@ describe('tavern.scene', () => {
       'TavernGame.ts',
       'WorldStateStore.ts',
     ]);
-    const otherTypes = scene.map((o) => o.__type__).filter((t) => !isCustomType(t));
-    for (const t of otherTypes) expect(t).toMatch(/^(cc|oam)\.[A-Za-z]+$/);
+    const otherTypes = scene.map((object) => object.__type__).filter((type) => !isCustomType(type));
+    for (const type of otherTypes) expect(type).toMatch(/^(cc|oam)\.[A-Za-z]+$/);
   });
 
   test('custom components set only properties their scripts declare', () => {
     const base = new Set(['__type__', '_name', '_objFlags', '__editorExtras__', 'node', '_enabled', '__prefab', '_id']);
-    for (const o of scene.filter((x) => isCustomType(x.__type__))) {
-      const script = scriptsByType.get(o.__type__)!;
+    for (const object of scene.filter((candidate) => isCustomType(candidate.__type__))) {
+      const script = scriptsByType.get(object.__type__)!;
       const declared = declaredProperties(join(REPO, script));
-      const extra = Object.keys(o).filter((k) => !base.has(k) && declared.indexOf(k) < 0);
+      const extra = Object.keys(object).filter((key) => !base.has(key) && declared.indexOf(key) < 0);
       expect({ script, extra }).toEqual({ script, extra: [] });
     }
     for (const [type, script] of [
@@ -357,42 +366,51 @@ describe('tavern.scene', () => {
       ['oam.DecisionOptionEntry', 'DecisionOptionEntry.ts'],
     ]) {
       const declared = declaredProperties(join(EXTENSION_ASSETS, 'components', script));
-      for (const o of byType(type))
-        expect(Object.keys(o).filter((k) => k !== '__type__' && declared.indexOf(k) < 0)).toEqual([]);
+      for (const object of byType(type))
+        expect(Object.keys(object).filter((key) => key !== '__type__' && declared.indexOf(key) < 0)).toEqual([]);
     }
   });
 
   test('click events call methods that exist on the target component', () => {
     const events = byType('cc.ClickEvent');
     expect(events.length).toBeGreaterThanOrEqual(9);
-    for (const e of events) {
-      const target = at(e.target);
+    for (const event of events) {
+      const target = at(event.target);
       const component = (target._components as Array<{ __id__: number }>)
         .map(at)
-        .find((c) => c.__type__ === e._componentId);
-      expect({ handler: e.handler, onTarget: !!component }).toEqual({ handler: e.handler, onTarget: true });
-      const source = readFileSync(join(REPO, scriptsByType.get(String(e._componentId))!), 'utf8');
-      expect(source).toMatch(new RegExp(`\\n  ${e.handler}\\(`));
+        .find((candidate) => candidate.__type__ === event._componentId);
+      expect({ handler: event.handler, onTarget: !!component }).toEqual({ handler: event.handler, onTarget: true });
+      const source = readFileSync(join(REPO, scriptsByType.get(String(event._componentId))!), 'utf8');
+      expect(source).toMatch(new RegExp(`\\n  ${event.handler}\\(`));
     }
   });
 
   test('Mira, the guard, the world, the dialogue box and the download bar are wired', () => {
-    const component = (script: string) => scene.find((o) => scriptsByType.get(o.__type__)?.endsWith(`/${script}.ts`))!;
+    const component = (script: string) =>
+      scene.find((object) => scriptsByType.get(object.__type__)?.endsWith(`/${script}.ts`))!;
     const world = component('WorldStateStore');
     const npc = component('NPCComponent');
     expect(npc.worldStore).toEqual({ __id__: scene.indexOf(world) });
-    expect((npc.externalTools as unknown[]).map((t) => at(t).name)).toEqual(['check_menu', 'take_order']);
+    expect((npc.externalTools as unknown[]).map((tool) => at(tool).name)).toEqual(['check_menu', 'take_order']);
     const takeOrder = at((npc.externalTools as unknown[])[1]);
     expect(JSON.parse(String(takeOrder.parametersSchema)).required).toEqual(['item', 'quantity']);
     const decision = component('DecisionComponent');
-    expect((decision.options as unknown[]).map((o) => at(o).id)).toEqual(['let_in', 'warn', 'alarm']);
+    expect((decision.options as unknown[]).map((option) => at(option).id)).toEqual(['let_in', 'warn', 'alarm']);
     expect(decision.fallbackOption).toBe('warn');
     const game = component('TavernGame');
     expect(game.mira).toEqual({ __id__: scene.indexOf(npc) });
     const ui = component('DialogueUI');
     expect(ui.npc).toEqual({ __id__: scene.indexOf(npc) });
-    expect((ui.optionButtons as unknown[]).map((b) => at(b).__type__)).toEqual(['cc.Button', 'cc.Button', 'cc.Button']);
-    expect((ui.optionLabels as unknown[]).map((l) => at(l).__type__)).toEqual(['cc.Label', 'cc.Label', 'cc.Label']);
+    expect((ui.optionButtons as unknown[]).map((button) => at(button).__type__)).toEqual([
+      'cc.Button',
+      'cc.Button',
+      'cc.Button',
+    ]);
+    expect((ui.optionLabels as unknown[]).map((label) => at(label).__type__)).toEqual([
+      'cc.Label',
+      'cc.Label',
+      'cc.Label',
+    ]);
     expect(at(ui.input).__type__).toBe('cc.EditBox');
     const bar = component('DownloadBar');
     expect(at(bar.bar).__type__).toBe('cc.ProgressBar');
