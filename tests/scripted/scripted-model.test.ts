@@ -14,16 +14,16 @@ async function chunks(
   signal?: Canceller['signal'],
 ): Promise<GenerationChunk[]> {
   const out: GenerationChunk[] = [];
-  for await (const c of model.generate(request, signal)) out.push(c);
+  for await (const chunk of model.generate(request, signal)) out.push(chunk);
   return out;
 }
 
-async function rejection(p: Promise<unknown>): Promise<AgentError> {
+async function rejection(promise: Promise<unknown>): Promise<AgentError> {
   try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(AgentError);
-    return e as AgentError;
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentError);
+    return error as AgentError;
   }
   throw new Error('expected a rejection');
 }
@@ -33,10 +33,10 @@ describe('ScriptedLanguageModel', () => {
     const model = new ScriptedLanguageModel([Script.text('Hello brave traveller', 4)]);
     const cs = await chunks(model);
     expect(cs).toHaveLength(4);
-    expect(cs.map((c) => c.delta).join('')).toBe('Hello brave traveller');
+    expect(cs.map((chunk) => chunk.delta).join('')).toBe('Hello brave traveller');
     expect(cs[cs.length - 1]).toMatchObject({ text: 'Hello brave traveller', finishReason: 'stop' });
-    expect(cs.slice(0, -1).every((c) => c.finishReason === undefined)).toBe(true);
-    for (let i = 1; i < cs.length; i++) expect(cs[i].text.startsWith(cs[i - 1].text)).toBe(true);
+    expect(cs.slice(0, -1).every((chunk) => chunk.finishReason === undefined)).toBe(true);
+    for (let index = 1; index < cs.length; index++) expect(cs[index].text.startsWith(cs[index - 1].text)).toBe(true);
   });
 
   test('plain strings are text steps; an empty text is one empty final chunk', async () => {
@@ -54,7 +54,7 @@ describe('ScriptedLanguageModel', () => {
       Script.json({ a: [1] }),
     ]);
     const texts: string[] = [];
-    for (let i = 0; i < 5; i++) texts.push((await generateText(model, req())).text);
+    for (let index = 0; index < 5; index++) texts.push((await generateText(model, req())).text);
     expect(texts).toEqual([
       '{"tool":"take_order","args":{"item":"ale"}}',
       '{"reply":"Hi"}',
@@ -79,8 +79,8 @@ describe('ScriptedLanguageModel', () => {
 
   test('dynamic steps see the request and may return a step or a string', async () => {
     const model = new ScriptedLanguageModel([
-      Script.dynamic((r) => `kind was ${r.kind}`),
-      Script.dynamic((r) => Script.fail(r.prompt === 'bad' ? 'refusal' : 'busy')),
+      Script.dynamic((request) => `kind was ${request.kind}`),
+      Script.dynamic((request) => Script.fail(request.prompt === 'bad' ? 'refusal' : 'busy')),
     ]);
     expect((await generateText(model, req('x', { kind: 'decide' }))).text).toBe('kind was decide');
     expect((await rejection(generateText(model, req('bad')))).code).toBe('refusal');
@@ -92,10 +92,10 @@ describe('ScriptedLanguageModel', () => {
       Script.delay(10_000, Script.text('never')),
     ]);
     expect((await generateText(model, req())).text).toBe('late');
-    const c = new Canceller();
-    const p = generateText(model, req(), c.signal);
-    setTimeout(() => c.abort(), 5);
-    expect((await rejection(p)).code).toBe('cancelled');
+    const canceller = new Canceller();
+    const pending = generateText(model, req(), canceller.signal);
+    setTimeout(() => canceller.abort(), 5);
+    expect((await rejection(pending)).code).toBe('cancelled');
   });
 
   test('fail with any code, message and retry-after; afterText streams before the failure', async () => {
@@ -103,15 +103,15 @@ describe('ScriptedLanguageModel', () => {
       Script.fail('rate_limited', 'Too many.', { retryAfterMs: 1200 }),
       Script.fail('generation_failed', undefined, { afterText: 'Half a sen' }),
     ]);
-    const e = await rejection(generateText(model, req()));
-    expect(e.code).toBe('rate_limited');
-    expect(e.message).toBe('Too many.');
-    expect(e.retryAfterMs).toBe(1200);
+    const rateLimit = await rejection(generateText(model, req()));
+    expect(rateLimit.code).toBe('rate_limited');
+    expect(rateLimit.message).toBe('Too many.');
+    expect(rateLimit.retryAfterMs).toBe(1200);
 
     const seen: string[] = [];
     let error: AgentError | undefined;
     try {
-      for await (const c of model.generate(req())) seen.push(c.text);
+      for await (const chunk of model.generate(req())) seen.push(chunk.text);
     } catch (err) {
       error = err as AgentError;
     }
@@ -122,10 +122,10 @@ describe('ScriptedLanguageModel', () => {
 
   test('hang never answers until cancelled; a pre-aborted signal fails at once', async () => {
     const model = new ScriptedLanguageModel([Script.hang(), Script.text('unused')]);
-    const c = new Canceller();
-    const p = generateText(model, req(), c.signal);
+    const canceller = new Canceller();
+    const pending = generateText(model, req(), canceller.signal);
     let settled = false;
-    p.then(
+    pending.then(
       () => {
         settled = true;
       },
@@ -133,10 +133,10 @@ describe('ScriptedLanguageModel', () => {
         settled = true;
       },
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toBe(false);
-    c.abort();
-    expect((await rejection(p)).code).toBe('cancelled');
+    canceller.abort();
+    expect((await rejection(pending)).code).toBe('cancelled');
     const aborted = new Canceller();
     aborted.abort();
     expect((await rejection(generateText(model, req(), aborted.signal))).code).toBe('cancelled');
@@ -145,16 +145,16 @@ describe('ScriptedLanguageModel', () => {
 
   test('cancel mid-stream with chunk delays', async () => {
     const model = new ScriptedLanguageModel([Script.text('a b c d e f g h', 8)], { chunkDelayMs: 3 });
-    const c = new Canceller();
+    const canceller = new Canceller();
     const seen: string[] = [];
     let error: AgentError | undefined;
     try {
-      for await (const chunk of model.generate(req(), c.signal)) {
+      for await (const chunk of model.generate(req(), canceller.signal)) {
         seen.push(chunk.delta);
-        if (seen.length === 2) c.abort();
+        if (seen.length === 2) canceller.abort();
       }
-    } catch (e) {
-      error = e as AgentError;
+    } catch (caught) {
+      error = caught as AgentError;
     }
     expect(seen).toHaveLength(2);
     expect(error?.code).toBe('cancelled');
@@ -163,9 +163,9 @@ describe('ScriptedLanguageModel', () => {
   test('an exhausted script says so clearly; a fallback plays instead when given', async () => {
     const model = new ScriptedLanguageModel(['one']);
     await generateText(model, req());
-    const e = await rejection(generateText(model, req('x', { kind: 'respond' })));
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toBe(
+    const error = await rejection(generateText(model, req('x', { kind: 'respond' })));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toBe(
       'ScriptedLanguageModel: the script is exhausted after 1 steps; add a step for request #2 (kind respond).',
     );
 
@@ -195,14 +195,14 @@ describe('ScriptedLanguageModel', () => {
 
   test('chunks never split a surrogate pair', async () => {
     const text = '😀🎉🐉'.repeat(5) + 'x';
-    for (const n of [1, 2, 3, 4, 5, 7, 16, 31, 100]) {
-      const model = new ScriptedLanguageModel([Script.text(text, n)]);
+    for (const size of [1, 2, 3, 4, 5, 7, 16, 31, 100]) {
+      const model = new ScriptedLanguageModel([Script.text(text, size)]);
       const cs = await chunks(model);
-      expect(cs.map((c) => c.delta).join('')).toBe(text);
-      for (const c of cs) {
-        expect(c.delta.length).toBeGreaterThan(0);
-        const first = c.delta.charCodeAt(0);
-        const last = c.delta.charCodeAt(c.delta.length - 1);
+      expect(cs.map((chunk) => chunk.delta).join('')).toBe(text);
+      for (const chunk of cs) {
+        expect(chunk.delta.length).toBeGreaterThan(0);
+        const first = chunk.delta.charCodeAt(0);
+        const last = chunk.delta.charCodeAt(chunk.delta.length - 1);
         expect(first >= 0xdc00 && first <= 0xdfff).toBe(false); // no lone low half at the start
         expect(last >= 0xd800 && last <= 0xdbff).toBe(false); // no lone high half at the end
       }
@@ -212,7 +212,7 @@ describe('ScriptedLanguageModel', () => {
   test('capabilities, availability and countTokens', async () => {
     const model = new ScriptedLanguageModel([], {
       capabilities: { maxInputTokens: 1000, systemInstructions: false },
-      countTokens: (t) => t.length,
+      countTokens: (text) => text.length,
     });
     expect(model.capabilities).toMatchObject({
       modelName: 'scripted',
