@@ -76,8 +76,8 @@ describe("onMaxTurns 'fail'", () => {
   });
 
   it("defaults to ML Kit's 10 steps, and a session can set its own limit", async () => {
-    const steps = Array.from({ length: 12 }, (_unused, i) =>
-      Script.call('take_order', { item: 'ale', quantity: (i % 10) + 1 }),
+    const steps = Array.from({ length: 12 }, (_unused, index) =>
+      Script.call('take_order', { item: 'ale', quantity: (index % 10) + 1 }),
     );
     const { sessions, model } = runner(steps, { onMaxTurns: 'fail' });
     sessions.getOrCreate('a', { config: { toolPolicy: { maxToolRounds: 20, maxToolCalls: 20 } } });
