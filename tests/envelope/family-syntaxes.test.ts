@@ -81,11 +81,11 @@ describe('reasoning is not the answer', () => {
     const agent = new Agent(model, { tools: [order] });
     const run = agent.run('Two ales');
     const shown: string[] = [];
-    run.on('text', (e) => shown.push(e.text));
+    run.on('text', (event) => shown.push(event.text));
     const response = await run.response();
     expect(ran).toEqual([{ item: 'ale', quantity: 2 }]);
     expect(response.text).toBe('Two ales!');
-    expect(shown.some((t) => t.includes('Hmm') || t.includes('wrong'))).toBe(false);
+    expect(shown.some((text) => text.includes('Hmm') || text.includes('wrong'))).toBe(false);
     expect(model.calls).toBe(2);
   });
 });

@@ -68,7 +68,7 @@ describe('never throws, never hangs', () => {
       fc.property(anyText, (text) => {
         exerciseEverything(text);
         const reader = new InlineReplyReader(['take_order']);
-        for (let i = 1; i <= text.length; i += 3) reader.push(text.slice(0, i));
+        for (let index = 1; index <= text.length; index += 3) reader.push(text.slice(0, index));
       }),
       { seed: SEED, numRuns: RUNS },
     );
@@ -80,10 +80,10 @@ describe('never throws, never hangs', () => {
         const full = parseLenient(json);
         expect(full.ok).toBe(true);
         if (full.ok) expect(full.value).toEqual(JSON.parse(json));
-        for (let i = 0; i <= json.length; i++) {
-          const prefix = json.slice(0, i);
+        for (let index = 0; index <= json.length; index++) {
+          const prefix = json.slice(0, index);
           exerciseEverything(prefix);
-          if (i > 0 && (json[0] === '{' || json[0] === '['))
+          if (index > 0 && (json[0] === '{' || json[0] === '['))
             expect(parseLenient(prefix, { partial: true }).ok).toBe(true);
         }
       }),
@@ -93,15 +93,18 @@ describe('never throws, never hangs', () => {
 
   it('on every truncation of an envelope', () => {
     fc.assert(
-      fc.property(toolNamesArb, argsArb, replyArb, fc.boolean(), (names, args, reply, asCall) => {
-        const text = asCall ? JSON.stringify({ tool: names[0], args }) : JSON.stringify({ reply });
-        const reader = new InlineReplyReader(names);
-        for (let i = 0; i <= text.length; i++) {
-          const prefix = text.slice(0, i);
-          parseEnvelope(prefix, { toolNames: names, allowRespond: true });
-          reader.push(prefix);
-        }
-      }),
+      fc.property(
+        fc.record({ names: toolNamesArb, args: argsArb, reply: replyArb, asCall: fc.boolean() }),
+        ({ names, args, reply, asCall }) => {
+          const text = asCall ? JSON.stringify({ tool: names[0], args }) : JSON.stringify({ reply });
+          const reader = new InlineReplyReader(names);
+          for (let index = 0; index <= text.length; index++) {
+            const prefix = text.slice(0, index);
+            parseEnvelope(prefix, { toolNames: names, allowRespond: true });
+            reader.push(prefix);
+          }
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -146,23 +149,26 @@ describe('valid envelopes round-trip', () => {
       maxKeys: 5,
     });
     fc.assert(
-      fc.property(toolNamesArb, objectArgsArb, replyArb, fc.nat(), (names, args, reply, pick) => {
-        const tool = names[pick % names.length];
-        const ctx = { toolNames: names, allowRespond: true };
-        const cut = (value: unknown, indent?: number) => JSON.stringify(value, null, indent).replace(/\s*\}$/, '');
-        for (const text of [cut({ tool, args }), cut({ action: tool, arguments: args }, 2)]) {
-          const parsed = parseEnvelope(text, ctx);
-          expect(parsed.kind).toBe('call');
-          if (parsed.kind === 'call') {
-            expect(parsed.tool).toBe(tool);
-            expect(parsed.argCandidates[0]).toEqual(args);
+      fc.property(
+        fc.record({ names: toolNamesArb, args: objectArgsArb, reply: replyArb, pick: fc.nat() }),
+        ({ names, args, reply, pick }) => {
+          const tool = names[pick % names.length];
+          const ctx = { toolNames: names, allowRespond: true };
+          const cut = (value: unknown, indent?: number) => JSON.stringify(value, null, indent).replace(/\s*\}$/, '');
+          for (const text of [cut({ tool, args }), cut({ action: tool, arguments: args }, 2)]) {
+            const parsed = parseEnvelope(text, ctx);
+            expect(parsed.kind).toBe('call');
+            if (parsed.kind === 'call') {
+              expect(parsed.tool).toBe(tool);
+              expect(parsed.argCandidates[0]).toEqual(args);
+            }
           }
-        }
-        for (const text of [cut({ reply }), cut({ action: 'respond', arguments: { text: reply } })]) {
-          const parsed = parseEnvelope(text, ctx);
-          expect(parsed).toEqual({ kind: 'respond', reply });
-        }
-      }),
+          for (const text of [cut({ reply }), cut({ action: 'respond', arguments: { text: reply } })]) {
+            const parsed = parseEnvelope(text, ctx);
+            expect(parsed).toEqual({ kind: 'respond', reply });
+          }
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -180,9 +186,9 @@ describe('valid envelopes round-trip', () => {
           const text = JSON.stringify(envelope);
           const reader = new InlineReplyReader(['take_order']);
           let at = 0;
-          let k = 0;
+          let step = 0;
           while (at < text.length) {
-            at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+            at = Math.min(text.length, at + sizes[step++ % sizes.length]);
             const prefix = text.slice(0, at);
             expect(reader.push(prefix)).toEqual(new InlineReplyReader(['take_order']).push(prefix));
           }
@@ -205,9 +211,9 @@ describe('valid envelopes round-trip', () => {
           const reader = new InlineReplyReader(['take_order']);
           let shown = '';
           let at = 0;
-          let k = 0;
+          let step = 0;
           while (at < text.length) {
-            at = Math.min(text.length, at + sizes[k++ % sizes.length]);
+            at = Math.min(text.length, at + sizes[step++ % sizes.length]);
             const state = reader.push(text.slice(0, at));
             expect(state.kind === 'unknown' || state.kind === 'reply-text').toBe(true);
             if (state.kind === 'reply-text') {

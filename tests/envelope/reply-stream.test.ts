@@ -4,11 +4,11 @@ import { InlineReplyReader, InlineReplyState, parseEnvelope } from '../../src/co
 function chunked(text: string, seed: number): string[] {
   const prefixes: string[] = [];
   let state = seed;
-  let i = 0;
-  while (i < text.length) {
+  let cut = 0;
+  while (cut < text.length) {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
-    i = Math.min(text.length, i + 1 + (state % 5));
-    prefixes.push(text.slice(0, i));
+    cut = Math.min(text.length, cut + 1 + (state % 5));
+    prefixes.push(text.slice(0, cut));
   }
   return prefixes;
 }
@@ -66,7 +66,7 @@ describe('InlineReplyReader', () => {
     const text = '{"action": "respond", "arguments": {"text": "Hello there, friend."}}';
     const states = stream(text, 3);
     expect(lastOf(states)).toEqual({ kind: 'reply-text', text: 'Hello there, friend.' });
-    const firstText = states.findIndex((s) => s.kind === 'reply-text');
+    const firstText = states.findIndex((state) => state.kind === 'reply-text');
     // Recognised as soon as the text value opens, long before the object closes.
     expect(firstText).toBeGreaterThan(0);
     expect(firstText).toBeLessThan(states.length - 5);
@@ -117,9 +117,9 @@ describe('InlineReplyReader', () => {
     ]) {
       const states = stream(text, 5);
       expect(lastOf(states)).toEqual({ kind: 'call' });
-      expect(states.some((s) => s.kind === 'reply-text' || s.kind === 'reply-object')).toBe(false);
-      const firstCall = states.findIndex((s) => s.kind === 'call');
-      expect(states.slice(firstCall).every((s) => s.kind === 'call')).toBe(true);
+      expect(states.some((state) => state.kind === 'reply-text' || state.kind === 'reply-object')).toBe(false);
+      const firstCall = states.findIndex((state) => state.kind === 'call');
+      expect(states.slice(firstCall).every((state) => state.kind === 'call')).toBe(true);
     }
   });
 
@@ -132,12 +132,12 @@ describe('InlineReplyReader', () => {
 
   it('stays unknown for respond without inline text', () => {
     const states = stream('{"action": "respond", "arguments": {}}', 1);
-    expect(states.every((s) => s.kind === 'unknown')).toBe(true);
+    expect(states.every((state) => state.kind === 'unknown')).toBe(true);
   });
 
   it('treats a reply key that is a registered tool as not a reply', () => {
     const states = stream('{"say": {"words": "hi"}}', 1, ['say']);
-    expect(states.some((s) => s.kind === 'reply-text' || s.kind === 'reply-object')).toBe(false);
+    expect(states.some((state) => state.kind === 'reply-text' || state.kind === 'reply-object')).toBe(false);
   });
 
   it('skips prose and fences before the object', () => {
