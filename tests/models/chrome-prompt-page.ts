@@ -24,7 +24,7 @@ let control: StandInControl | undefined;
 if (params.get('standin') === '1') {
   const made = createPromptApiStandIn({
     availability: (params.get('availability') as 'available' | null) ?? 'available',
-    brain: (i) => brain(i),
+    brain: (input) => brain(input),
     chunkChars: 4,
   });
   control = made.control;
@@ -41,27 +41,27 @@ if (params.get('downloadAtLoad') === '1') {
     () => {
       downloads.atLoad += ' done';
     },
-    (e: unknown) => {
-      downloads.atLoad += ` ${AgentError.from(e).code}: ${AgentError.from(e).message}`;
+    (error: unknown) => {
+      downloads.atLoad += ` ${AgentError.from(error).code}: ${AgentError.from(error).message}`;
     },
   );
 }
 
 // The download button: its click is the user gesture Chrome needs while the model is downloadable.
 document.getElementById('download')?.addEventListener('click', () => {
-  model.download({ onProgress: (p) => downloads.progress.push(p.fraction) }).then(
+  model.download({ onProgress: (progress) => downloads.progress.push(progress.fraction) }).then(
     () => {
       downloads.result = 'done';
     },
-    (e: unknown) => {
-      downloads.result = `${AgentError.from(e).code}: ${AgentError.from(e).message}`;
+    (error: unknown) => {
+      downloads.result = `${AgentError.from(error).code}: ${AgentError.from(error).message}`;
     },
   );
 });
 
-function errorOf(e: unknown): { code: string; message: string } {
-  const a = AgentError.from(e);
-  return { code: a.code, message: a.message };
+function errorOf(error: unknown): { code: string; message: string } {
+  const agentError = AgentError.from(error);
+  return { code: agentError.code, message: agentError.message };
 }
 
 const api = {
@@ -72,7 +72,7 @@ const api = {
   download: () =>
     model.download().then(
       () => 'done',
-      (e: unknown) => errorOf(e),
+      (error: unknown) => errorOf(error),
     ),
   async generate(
     request: Parameters<ChromePromptModel['generate']>[0],
@@ -85,24 +85,24 @@ const api = {
     error?: { code: string; message: string };
   }> {
     const chunks: string[] = [];
-    const c = new Canceller();
+    const canceller = new Canceller();
     try {
-      for await (const chunk of model.generate(request, c.signal)) {
+      for await (const chunk of model.generate(request, canceller.signal)) {
         chunks.push(chunk.text);
         if (chunk.finishReason)
           return { chunks, text: chunk.text, finishReason: chunk.finishReason, usage: chunk.usage };
-        if (abortAfterChunks !== undefined && chunks.length >= abortAfterChunks) c.abort();
+        if (abortAfterChunks !== undefined && chunks.length >= abortAfterChunks) canceller.abort();
       }
       return { chunks };
-    } catch (e) {
-      return { chunks, error: errorOf(e) };
+    } catch (error) {
+      return { chunks, error: errorOf(error) };
     }
   },
   countTokens: (text: string) => model.countTokens(text),
   text: (request: Parameters<ChromePromptModel['generate']>[0]) =>
     generateText(model, request).then(
-      (r) => r.text,
-      (e: unknown) => errorOf(e),
+      (result) => result.text,
+      (error: unknown) => errorOf(error),
     ),
   /** Runs the four scenarios; on the stand-in, checks that every prompt reached the browser exactly as the core laid it out. */
   /** The same scenarios on the keyword stand-in directly: what a backend's turns are compared with. */
@@ -126,8 +126,8 @@ const api = {
         const outcome = await runScenario(name, observed);
         if (mismatches.length) throw new Error(`prompts changed on the way for ${mismatches.join(', ')}`);
         out.push(outcome);
-      } catch (e) {
-        out.push({ name, error: errorOf(e) });
+      } catch (error) {
+        out.push({ name, error: errorOf(error) });
       }
       (observed.inner as ChromePromptModel).dispose();
     }

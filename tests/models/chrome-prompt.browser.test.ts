@@ -37,7 +37,7 @@ function frame(src: string, allow: boolean): string {
 
 async function open(query: string): Promise<Page> {
   const page = await browser.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(`http://127.0.0.1:${port}/page.html?${query}`);
   await page.waitForFunction(() => !!(globalThis as { OamChromeTest?: unknown }).OamChromeTest);
   return page;
@@ -113,7 +113,7 @@ beforeAll(async () => {
     // Chrome's built-in model needs Google Chrome (not Debian's Chromium) and a GPU or enough RAM.
     options.executablePath = process.env.CHROME_PATH || options.executablePath;
     options.args = (options.args ?? []).filter(
-      (a) => a !== '--headless' && a !== '--disable-gpu' && a !== '--disable-component-update',
+      (arg) => arg !== '--headless' && arg !== '--disable-gpu' && arg !== '--disable-component-update',
     );
     options.headless = false;
   }
@@ -122,7 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await new Promise((done) => server?.close(done));
 });
 
 afterEach(() => {
@@ -155,14 +155,14 @@ afterEach(() => {
     await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toMatchObject(
       { status: 'unavailable', reason: 'device_not_eligible' },
     );
-    const r = await page.evaluate(() =>
+    const result = await page.evaluate(() =>
       (globalThis as unknown as T).OamChromeTest.generate({ kind: 'text', prompt: 'hi' }),
     );
-    expect(r.error?.code).toBe('model_unavailable');
-    expect(r.error?.message).toMatch(/22 GB/);
-    const d = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.download());
-    expect(d).toMatchObject({ code: 'model_unavailable' }); // Chromium's real NotSupportedError
-    expect(JSON.stringify(d)).toMatch(/service is not running/);
+    expect(result.error?.code).toBe('model_unavailable');
+    expect(result.error?.message).toMatch(/22 GB/);
+    const download = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.download());
+    expect(download).toMatchObject({ code: 'model_unavailable' }); // Chromium's real NotSupportedError
+    expect(JSON.stringify(download)).toMatch(/service is not running/);
     await page.close();
   });
 
@@ -178,9 +178,9 @@ afterEach(() => {
     });
     await page.click('#download');
     await page.waitForFunction(() => (globalThis as unknown as T).OamChromeTest.downloads.result !== undefined);
-    const d = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads);
-    expect(d.result).toBe('done');
-    expect(d.progress).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    const downloads = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.downloads);
+    expect(downloads.result).toBe('done');
+    expect(downloads.progress).toEqual([0, 0.25, 0.5, 0.75, 1]);
     await expect(page.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability())).resolves.toEqual({
       status: 'available',
     });
@@ -195,22 +195,23 @@ afterEach(() => {
       promptPrefix: 'RULES\n',
       prompt: 'Guest: Hello!\nMira:',
     };
-    const r = await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), request);
-    expect(r.error).toBeUndefined();
-    expect(r.text).toBe('Hello from the stand-in.');
-    expect(r.chunks.length).toBeGreaterThan(3);
-    for (let i = 1; i < r.chunks.length; i++) expect(r.chunks[i].startsWith(r.chunks[i - 1])).toBe(true);
-    expect(r.finishReason).toBe('stop');
-    expect(r.usage?.cachedInputTokens).toBeGreaterThan(0);
+    const result = await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), request);
+    expect(result.error).toBeUndefined();
+    expect(result.text).toBe('Hello from the stand-in.');
+    expect(result.chunks.length).toBeGreaterThan(3);
+    for (let index = 1; index < result.chunks.length; index++)
+      expect(result.chunks[index].startsWith(result.chunks[index - 1])).toBe(true);
+    expect(result.finishReason).toBe('stop');
+    expect(result.usage?.cachedInputTokens).toBeGreaterThan(0);
     await page.evaluate((req) => (globalThis as unknown as T).OamChromeTest.generate(req), {
       ...request,
       prompt: 'Guest: Bye!\nMira:',
     });
     const log = await page.evaluate(() => {
-      const c = (globalThis as unknown as T).OamChromeTest.control();
-      return c && { creates: c.log.creates, clones: c.log.clones, live: c.live() };
+      const control = (globalThis as unknown as T).OamChromeTest.control();
+      return control && { creates: control.log.creates, clones: control.log.clones, live: control.live() };
     });
-    expect(log?.creates.map((c) => c.initialPrompts)).toEqual([
+    expect(log?.creates.map((options) => options.initialPrompts)).toEqual([
       [{ role: 'system', content: 'You are Mira.\n\nRULES\n' }],
     ]);
     expect(log?.clones).toBe(2);
@@ -225,7 +226,12 @@ afterEach(() => {
     const page = await open('standin=1');
     const schema = { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] };
     const unmet = await page.evaluate(
-      (s) => (globalThis as unknown as T).OamChromeTest.text({ kind: 'structured', prompt: 'x', responseSchema: s }),
+      (constraint) =>
+        (globalThis as unknown as T).OamChromeTest.text({
+          kind: 'structured',
+          prompt: 'x',
+          responseSchema: constraint,
+        }),
       schema,
     );
     expect(unmet).toMatchObject({ code: 'generation_failed' }); // the stand-in's default answer is not JSON: never let through
@@ -256,16 +262,16 @@ afterEach(() => {
     ['midstream', 'UnknownError', 'generation_failed'],
   ])('a real DOMException %s %s → %s', async (stage, name, code) => {
     const page = await open('standin=1');
-    const r = await page.evaluate(
-      ([s, n]) => {
-        const t = (globalThis as unknown as T).OamChromeTest;
-        (t.control() as { failNext: unknown }).failNext = { stage: s, name: n };
-        return t.generate({ kind: 'respond', prompt: 'x' });
+    const result = await page.evaluate(
+      ([failStage, failName]) => {
+        const harness = (globalThis as unknown as T).OamChromeTest;
+        (harness.control() as { failNext: unknown }).failNext = { stage: failStage, name: failName };
+        return harness.generate({ kind: 'respond', prompt: 'x' });
       },
       [stage, name],
     );
-    expect(r.error?.code).toBe(code);
-    expect(r.error?.message.length).toBeGreaterThan(30);
+    expect(result.error?.code).toBe(code);
+    expect(result.error?.message.length).toBeGreaterThan(30);
     await page.close();
   });
 
@@ -275,19 +281,19 @@ afterEach(() => {
       ['1', { status: 'available' }],
     ] as const) {
       const page = await browser.newPage();
-      page.on('pageerror', (e) => pageErrors.push(e.message));
+      page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto(`http://127.0.0.1:${port}/frame.html?allow=${allow}`);
       const game = page.frameLocator('#game');
       await game.locator('#download').waitFor();
-      const inner = page.frames().find((f) => f.url().startsWith(`http://localhost:${port}/`));
+      const inner = page.frames().find((candidate) => candidate.url().startsWith(`http://localhost:${port}/`));
       await inner?.waitForFunction(() => !!(globalThis as { OamChromeTest?: unknown }).OamChromeTest);
-      const a = await inner?.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability());
-      expect(a).toMatchObject(expected);
+      const availability = await inner?.evaluate(() => (globalThis as unknown as T).OamChromeTest.availability());
+      expect(availability).toMatchObject(expected);
       if (allow === '0') {
-        expect(JSON.stringify(a)).toContain('allow=\\"language-model\\"');
-        const d = await inner?.evaluate(() => (globalThis as unknown as T).OamChromeTest.download());
-        expect(d).toMatchObject({ code: 'model_unavailable' });
-        expect(JSON.stringify(d)).toContain('allow=\\"language-model\\"');
+        expect(JSON.stringify(availability)).toContain('allow=\\"language-model\\"');
+        const download = await inner?.evaluate(() => (globalThis as unknown as T).OamChromeTest.download());
+        expect(download).toMatchObject({ code: 'model_unavailable' });
+        expect(JSON.stringify(download)).toContain('allow=\\"language-model\\"');
       }
       await page.close();
     }
@@ -296,7 +302,7 @@ afterEach(() => {
   test('an NPC turn, a tool turn, a decision and content through the backend', async () => {
     const page = await open('standin=1');
     const outcomes = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.scenarios());
-    expect(outcomes.map((o) => o.error ?? null)).toEqual([null, null, null, null]);
+    expect(outcomes.map((outcome) => outcome.error ?? null)).toEqual([null, null, null, null]);
     const [npc, tool, decision, content] = outcomes;
     expect(npc).toMatchObject({ name: 'NPC turn', text: 'Welcome in! Sit anywhere you like.' });
     expect(tool).toMatchObject({
@@ -313,18 +319,18 @@ afterEach(() => {
     });
     // The same turns as on the keyword stand-in directly: same calls, repairs and tool calls.
     const reference = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.reference());
-    const shape = (o: Record<string, unknown>) => ({
-      name: o.name,
-      text: o.text,
-      modelCalls: o.modelCalls,
-      repairs: o.repairs,
-      tools: o.tools,
+    const shape = (turn: Record<string, unknown>) => ({
+      name: turn.name,
+      text: turn.text,
+      modelCalls: turn.modelCalls,
+      repairs: turn.repairs,
+      tools: turn.tools,
     });
     expect(outcomes.map(shape)).toEqual(reference.map(shape));
-    for (const o of outcomes) {
-      const steps = o.steps as Array<{ inputTokens: number; cachedInputTokens: number }>;
-      expect(steps.length).toBe(o.modelCalls);
-      for (const s of steps) expect(s.cachedInputTokens).toBeGreaterThan(0);
+    for (const outcome of outcomes) {
+      const steps = outcome.steps as Array<{ inputTokens: number; cachedInputTokens: number }>;
+      expect(steps.length).toBe(outcome.modelCalls);
+      for (const step of steps) expect(step.cachedInputTokens).toBeGreaterThan(0);
     }
     await page.close();
   });
@@ -374,7 +380,7 @@ afterEach(() => {
     );
     console.log('[chrome-nano] constrained:', JSON.stringify(constrained));
     const outcomes = await page.evaluate(() => (globalThis as unknown as T).OamChromeTest.scenarios());
-    for (const o of outcomes) console.log('[chrome-nano] scenario:', JSON.stringify(o));
+    for (const outcome of outcomes) console.log('[chrome-nano] scenario:', JSON.stringify(outcome));
     expect(stream.error).toBeUndefined();
     await page.close();
   }, 600000);

@@ -31,16 +31,16 @@ async function collect(
   signal?: Canceller['signal'],
 ): Promise<GenerationChunk[]> {
   const chunks: GenerationChunk[] = [];
-  for await (const c of model.generate(request, signal)) chunks.push(c);
+  for await (const chunk of model.generate(request, signal)) chunks.push(chunk);
   return chunks;
 }
 
-async function failure(p: Promise<unknown>): Promise<AgentError> {
+async function failure(promise: Promise<unknown>): Promise<AgentError> {
   try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(AgentError);
-    return e as AgentError;
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentError);
+    return error as AgentError;
   }
   throw new Error('expected a failure');
 }
@@ -57,9 +57,9 @@ describe('availability', () => {
     const model = new ChromePromptModel();
     expect(ChromePromptModel.isSupported()).toBe(false);
     await expect(model.availability()).resolves.toMatchObject({ status: 'unavailable', reason: 'no_prompt_api' });
-    const e = await failure(collect(model, REQUEST));
-    expect(e.code).toBe('model_unavailable');
-    expect(e.message).toMatch(/Chrome 148\+/);
+    const error = await failure(collect(model, REQUEST));
+    expect(error.code).toBe('model_unavailable');
+    expect(error.message).toMatch(/Chrome 148\+/);
     await expect(model.countTokens('x')).resolves.toBeNull();
   });
 
@@ -70,26 +70,26 @@ describe('availability', () => {
 
   test('unavailable comes with a reason and what the machine needs', async () => {
     const { model } = setup({ availability: 'unavailable' });
-    const a = await model.availability();
-    expect(a).toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
-    expect(a.status === 'unavailable' && a.detail).toMatch(/22 GB/);
+    const availability = await model.availability();
+    expect(availability).toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
+    expect(availability.status === 'unavailable' && availability.detail).toMatch(/22 GB/);
   });
 
   test('a document that is not fully active: unavailable with what to do', async () => {
     const { model, control } = setup();
     control.documentActive = false;
-    const a = await model.availability();
-    expect(a).toMatchObject({ status: 'unavailable', reason: 'unknown' });
-    expect(a.status === 'unavailable' && a.detail).toMatch(/back\/forward cache/);
+    const availability = await model.availability();
+    expect(availability).toMatchObject({ status: 'unavailable', reason: 'unknown' });
+    expect(availability.status === 'unavailable' && availability.detail).toMatch(/back\/forward cache/);
   });
 });
 
 describe('download', () => {
   test('downloadable without a user gesture: model_unavailable that says to call it from a click', async () => {
     const { model, control } = setup({ availability: 'downloadable' });
-    const e = await failure(model.download());
-    expect(e.code).toBe('model_unavailable');
-    expect(e.message).toMatch(/click, tap or key handler/);
+    const error = await failure(model.download());
+    expect(error.code).toBe('model_unavailable');
+    expect(error.message).toMatch(/click, tap or key handler/);
     expect(control.availability).toBe('downloadable');
   });
 
@@ -98,11 +98,11 @@ describe('download', () => {
     control.activated = true;
     const seen: number[] = [];
     const listened: number[] = [];
-    const stop = model.onDownloadProgress((p) => listened.push(p.fraction));
-    const a = model.download({ onProgress: (p) => seen.push(p.fraction) });
-    const b = model.download();
+    const stop = model.onDownloadProgress((progress) => listened.push(progress.fraction));
+    const firstDownload = model.download({ onProgress: (progress) => seen.push(progress.fraction) });
+    const secondDownload = model.download();
     await expect(model.availability()).resolves.toMatchObject({ status: 'downloading' });
-    await Promise.all([a, b]);
+    await Promise.all([firstDownload, secondDownload]);
     stop();
     expect(seen).toEqual([0, 0.25, 0.5, 0.75, 1]);
     expect(listened).toEqual(seen);
@@ -114,9 +114,9 @@ describe('download', () => {
   test('a cancelled wait is cancelled; the download goes on', async () => {
     const { model, control } = setup({ availability: 'downloadable' });
     control.activated = true;
-    const c = new Canceller();
-    const waiting = model.download({ signal: c.signal });
-    c.abort();
+    const canceller = new Canceller();
+    const waiting = model.download({ signal: canceller.signal });
+    canceller.abort();
     expect((await failure(waiting)).code).toBe('cancelled');
     await model.download();
     expect(control.availability).toBe('available');
@@ -125,9 +125,9 @@ describe('download', () => {
   test('generate() never starts a download: model_unavailable naming the gesture', async () => {
     const { model, control } = setup({ availability: 'downloadable' });
     control.activated = true;
-    const e = await failure(collect(model, REQUEST));
-    expect(e.code).toBe('model_unavailable');
-    expect(e.message).toMatch(/not downloaded yet/);
+    const error = await failure(collect(model, REQUEST));
+    expect(error.code).toBe('model_unavailable');
+    expect(error.message).toMatch(/not downloaded yet/);
     expect(control.availability).toBe('downloadable');
   });
 });
@@ -143,8 +143,8 @@ describe('generate', () => {
       input: 'Guest: Hello!\nMira:',
       system: 'You are Mira.\n\nTOOLS: none\n',
     });
-    expect(chunks.map((c) => c.delta).join('')).toBe('Well met, traveller!');
-    for (const c of chunks) expect('Well met, traveller!'.startsWith(c.text)).toBe(true);
+    expect(chunks.map((chunk) => chunk.delta).join('')).toBe('Well met, traveller!');
+    for (const chunk of chunks) expect('Well met, traveller!'.startsWith(chunk.text)).toBe(true);
     const last = chunks[chunks.length - 1];
     expect(last).toMatchObject({ text: 'Well met, traveller!', finishReason: 'stop' });
     expect(last.usage?.cachedInputTokens).toBeGreaterThan(0);
@@ -159,19 +159,20 @@ describe('generate', () => {
 
   test('base sessions are bounded: the least recently used is destroyed', async () => {
     const { model, control } = setup({}, { maxBaseSessions: 2 });
-    for (const p of ['A', 'B', 'A', 'C']) await generateText(model, { kind: 'text', promptPrefix: p, prompt: 'x' });
-    expect(control.log.creates.map((c) => c.initialPrompts?.[0]?.content)).toEqual(['A', 'B', 'C']);
+    for (const prefix of ['A', 'B', 'A', 'C'])
+      await generateText(model, { kind: 'text', promptPrefix: prefix, prompt: 'x' });
+    expect(control.log.creates.map((options) => options.initialPrompts?.[0]?.content)).toEqual(['A', 'B', 'C']);
     expect(model.baseSessionCount).toBe(2);
     expect(control.live()).toBe(2); // B was destroyed
     await generateText(model, { kind: 'text', promptPrefix: 'A', prompt: 'x' });
     expect(control.log.creates).toHaveLength(3); // A was kept (used more recently than B)
     model.dispose();
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(control.live()).toBe(0);
   });
 
   test("temperature → samplingMode (part of the base's key); topK and seed are not sent", async () => {
-    expect([0, 0.3, 0.7, 1.1, 2].map((t) => samplingModeFor(t))).toEqual([
+    expect([0, 0.3, 0.7, 1.1, 2].map((temperature) => samplingModeFor(temperature))).toEqual([
       'most-predictable',
       'predictable',
       'balanced',
@@ -181,7 +182,7 @@ describe('generate', () => {
     const { model, control } = setup();
     await generateText(model, { ...REQUEST, temperature: 0.1, topK: 3, seed: 7 });
     await generateText(model, { ...REQUEST, temperature: 1.2 });
-    expect(control.log.creates.map((c) => c.samplingMode)).toEqual(['most-predictable', 'creative']);
+    expect(control.log.creates.map((options) => options.samplingMode)).toEqual(['most-predictable', 'creative']);
     expect(JSON.stringify(control.log.creates)).not.toMatch(/topK|temperature|seed/);
     expect(control.log.creates[0].expectedInputs).toEqual([{ type: 'text', languages: ['en'] }]);
   });
@@ -192,9 +193,9 @@ describe('generate', () => {
       properties: { choice: { type: 'string', enum: ['warn', 'attack'] } },
       required: ['choice'],
     };
-    const { model, control } = setup({ brain: (i) => (i.constraint ? '{"choice":"warn"}' : 'I think: warn') });
-    const r = await generateText(model, { kind: 'decide', prompt: 'Decide.', responseSchema: schema });
-    expect(JSON.parse(r.text)).toEqual({ choice: 'warn' });
+    const { model, control } = setup({ brain: (input) => (input.constraint ? '{"choice":"warn"}' : 'I think: warn') });
+    const result = await generateText(model, { kind: 'decide', prompt: 'Decide.', responseSchema: schema });
+    expect(JSON.parse(result.text)).toEqual({ choice: 'warn' });
     expect(control.log.prompts[0].constraint).toEqual(schema);
     const plain = await generateText(model, { kind: 'decide', prompt: 'Decide.' });
     expect(plain.text).toBe('I think: warn');
@@ -240,18 +241,18 @@ describe('generate', () => {
       brain: () => 'a long answer that streams in many small chunks',
       chunkDelayMs: 2,
     });
-    const c = new Canceller();
+    const canceller = new Canceller();
     const seen: string[] = [];
     const run = (async () => {
-      for await (const chunk of model.generate(REQUEST, c.signal)) {
+      for await (const chunk of model.generate(REQUEST, canceller.signal)) {
         seen.push(chunk.text);
-        if (seen.length === 2) c.abort();
+        if (seen.length === 2) canceller.abort();
       }
     })();
-    const e = await failure(run);
-    expect(e.code).toBe('cancelled');
+    const error = await failure(run);
+    expect(error.code).toBe('cancelled');
     expect(seen.length).toBe(2);
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((resolve) => setTimeout(resolve, 10));
     expect(control.live()).toBe(1);
   });
 
@@ -263,16 +264,16 @@ describe('generate', () => {
 
   test('maxOutputTokens stops reading (the Prompt API has no limit of its own)', async () => {
     const { model } = setup({ brain: () => 'x'.repeat(200) });
-    const r = await generateText(model, { ...REQUEST, maxOutputTokens: 5 });
-    expect(r.finishReason).toBe('max_tokens');
-    expect(r.text.length).toBeLessThan(40);
+    const result = await generateText(model, { ...REQUEST, maxOutputTokens: 5 });
+    expect(result.finishReason).toBe('max_tokens');
+    expect(result.text.length).toBeLessThan(40);
   });
 
   test('a prompt past the context window fails before prompting; contextoverflow fails the turn', async () => {
     const { model, control } = setup({ contextWindow: 300 });
-    const e = await failure(generateText(model, { ...REQUEST, prompt: 'y'.repeat(2000) }));
-    expect(e.code).toBe('context_size_exceeded');
-    expect(e.message).toMatch(/context window of 300/);
+    const error = await failure(generateText(model, { ...REQUEST, prompt: 'y'.repeat(2000) }));
+    expect(error.code).toBe('context_size_exceeded');
+    expect(error.message).toMatch(/context window of 300/);
     expect(control.log.prompts).toHaveLength(0);
     control.overflowNext = true;
     expect((await failure(generateText(model, REQUEST))).code).toBe('context_size_exceeded');
@@ -288,8 +289,8 @@ describe('generate', () => {
 
   test('the deprecated names (inputUsage, inputQuota, measureInputUsage, quotaoverflow) are read when they are all there is', async () => {
     const { model, control } = setup({ legacyNames: true, contextWindow: 300 });
-    const r = await generateText(model, REQUEST);
-    expect(r.usage?.cachedInputTokens).toBeGreaterThan(0);
+    const result = await generateText(model, REQUEST);
+    expect(result.usage?.cachedInputTokens).toBeGreaterThan(0);
     expect((await failure(generateText(model, { ...REQUEST, prompt: 'y'.repeat(2000) }))).message).toMatch(
       /window of 300/,
     );
@@ -315,30 +316,33 @@ describe('generate', () => {
 });
 
 describe('every failure is one of the 12 codes with what to do', () => {
-  const cases: Array<
-    [stage: 'create' | 'clone' | 'measure' | 'prompt' | 'midstream', name: string, code: string, says: RegExp]
-  > = [
-    ['create', 'NotAllowedError', 'model_unavailable', /user gesture|click/],
-    ['create', 'NotSupportedError', 'model_unavailable', /Chrome 148\+/],
-    ['create', 'QuotaExceededError', 'context_size_exceeded', /stable prefix/],
-    ['create', 'NetworkError', 'model_unavailable', /download/],
-    ['prompt', 'NotSupportedError', 'unsupported_language', /English, Spanish or Japanese/],
-    ['prompt', 'QuotaExceededError', 'context_size_exceeded', /10000 tokens requested/],
-    ['prompt', 'NotAllowedError', 'model_unavailable', /chrome:\/\/settings\/ai/],
-    ['prompt', 'NotReadableError', 'guardrail_violation', /filtered/],
-    ['prompt', 'UnknownError', 'generation_failed', /try again/],
-    ['prompt', 'OperationError', 'generation_failed', /try again/],
-    ['midstream', 'UnknownError', 'generation_failed', /try again/],
-    ['clone', 'InvalidStateError', 'model_unavailable', /not active/],
-    ['measure', 'InvalidStateError', 'model_unavailable', /not active/],
+  const cases: Array<{
+    stage: 'create' | 'clone' | 'measure' | 'prompt' | 'midstream';
+    name: string;
+    code: string;
+    says: RegExp;
+  }> = [
+    { stage: 'create', name: 'NotAllowedError', code: 'model_unavailable', says: /user gesture|click/ },
+    { stage: 'create', name: 'NotSupportedError', code: 'model_unavailable', says: /Chrome 148\+/ },
+    { stage: 'create', name: 'QuotaExceededError', code: 'context_size_exceeded', says: /stable prefix/ },
+    { stage: 'create', name: 'NetworkError', code: 'model_unavailable', says: /download/ },
+    { stage: 'prompt', name: 'NotSupportedError', code: 'unsupported_language', says: /English, Spanish or Japanese/ },
+    { stage: 'prompt', name: 'QuotaExceededError', code: 'context_size_exceeded', says: /10000 tokens requested/ },
+    { stage: 'prompt', name: 'NotAllowedError', code: 'model_unavailable', says: /chrome:\/\/settings\/ai/ },
+    { stage: 'prompt', name: 'NotReadableError', code: 'guardrail_violation', says: /filtered/ },
+    { stage: 'prompt', name: 'UnknownError', code: 'generation_failed', says: /try again/ },
+    { stage: 'prompt', name: 'OperationError', code: 'generation_failed', says: /try again/ },
+    { stage: 'midstream', name: 'UnknownError', code: 'generation_failed', says: /try again/ },
+    { stage: 'clone', name: 'InvalidStateError', code: 'model_unavailable', says: /not active/ },
+    { stage: 'measure', name: 'InvalidStateError', code: 'model_unavailable', says: /not active/ },
   ];
-  test.each(cases)('%s %s → %s', async (stage, name, code, says) => {
+  test.each(cases)('$stage $name → $code', async ({ stage, name, code, says }) => {
     const { model, control } = setup({ brain: () => 'some words to stream' });
     control.failNext = { stage, name };
-    const e = await failure(generateText(model, REQUEST));
-    expect(e.code).toBe(code);
-    expect(e.message).toMatch(says);
-    expect(e.unexpected).toBe(false);
+    const error = await failure(generateText(model, REQUEST));
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(says);
+    expect(error.unexpected).toBe(false);
     expect(control.live()).toBeLessThanOrEqual(1); // no clone left behind
   });
 
@@ -346,8 +350,8 @@ describe('every failure is one of the 12 codes with what to do', () => {
     const { model, control } = setup();
     await generateText(model, REQUEST);
     control.failNext = { stage: 'clone', name: 'AbortError' };
-    const r = await generateText(model, REQUEST);
-    expect(r.text).toBe('Hello from the stand-in.');
+    const result = await generateText(model, REQUEST);
+    expect(result.text).toBe('Hello from the stand-in.');
     expect(control.log.creates).toHaveLength(2);
     control.failNext = { stage: 'prompt', name: 'AbortError' };
     expect((await failure(generateText(model, REQUEST))).code).toBe('cancelled');

@@ -28,8 +28,8 @@ class TestServer {
   private server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
-    req.on('data', (d: string) => {
-      body += d;
+    req.on('data', (chunk: string) => {
+      body += chunk;
     });
     req.on('end', () => {
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
@@ -78,7 +78,7 @@ function streamHead(res: http.ServerResponse): void {
 async function writeSlowly(res: http.ServerResponse, pieces: string[]): Promise<void> {
   for (const piece of pieces) {
     res.write(piece);
-    await new Promise((r) => setTimeout(r, 2));
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 
@@ -119,9 +119,9 @@ describe('OpenAICompatibleModel request', () => {
       streamHead(res);
       res.end(sse(deltaEvent('Hi', 'stop')) + sse('[DONE]'));
     };
-    const m = model({ model: 'gemma-3n', apiKey: 'sk-test', extraBody: { repeat_penalty: 1.1 } });
+    const backend = model({ model: 'gemma-3n', apiKey: 'sk-test', extraBody: { repeat_penalty: 1.1 } });
     await collect(
-      m.generate({
+      backend.generate({
         kind: 'decide',
         prompt: 'Player: hi',
         promptPrefix: 'PREFIX|',
@@ -179,17 +179,19 @@ describe('OpenAICompatibleModel request', () => {
     expect(() => new OpenAICompatibleModel({ baseUrl, requestTimeoutMs: 0 })).toThrow(/requestTimeoutMs/);
     expect(() => new OpenAICompatibleModel({ baseUrl, maxInputTokens: -1 })).toThrow(/maxInputTokens/);
     expect(() => new OpenAICompatibleModel({ baseUrl, model: '  ' })).toThrow(/model/);
-    const m = model();
-    expect((await failureOf(collect(m.generate({ kind: 'text' } as unknown as GenerationRequest)))).code).toBe(
+    const backend = model();
+    expect((await failureOf(collect(backend.generate({ kind: 'text' } as unknown as GenerationRequest)))).code).toBe(
       'invalid_request',
     );
-    expect((await failureOf(collect(m.generate({ ...request, maxOutputTokens: 0 })))).code).toBe('invalid_request');
+    expect((await failureOf(collect(backend.generate({ ...request, maxOutputTokens: 0 })))).code).toBe(
+      'invalid_request',
+    );
     expect(server.requests).toHaveLength(0);
   });
 
   test('capabilities and token counting', async () => {
-    const m = model({ model: 'llama', maxInputTokens: 8000 });
-    expect(m.capabilities).toMatchObject({
+    const backend = model({ model: 'llama', maxInputTokens: 8000 });
+    expect(backend.capabilities).toMatchObject({
       modelName: 'llama',
       maxInputTokens: 8000,
       systemInstructions: true,
@@ -197,12 +199,12 @@ describe('OpenAICompatibleModel request', () => {
       nativeToolCalling: false,
     });
     expect(model().capabilities.maxInputTokens).toBe(4000);
-    expect(await m.countTokens('anything')).toBeNull();
+    expect(await backend.countTokens('anything')).toBeNull();
   });
 
   test('uses an injected fetch', async () => {
     const seen: string[] = [];
-    const m = new OpenAICompatibleModel({
+    const backend = new OpenAICompatibleModel({
       baseUrl: 'http://example.invalid/v1',
       streaming: false,
       fetch: async (url) => {
@@ -215,20 +217,20 @@ describe('OpenAICompatibleModel request', () => {
         };
       },
     });
-    expect((await generateText(m, request)).text).toBe('injected');
+    expect((await generateText(backend, request)).text).toBe('injected');
     expect(seen).toEqual(['http://example.invalid/v1/chat/completions']);
   });
 
   test('without any fetch in the runtime it fails as model_unavailable', async () => {
-    const g = globalThis as { fetch?: unknown };
-    const saved = g.fetch;
-    delete g.fetch;
+    const globals = globalThis as { fetch?: unknown };
+    const saved = globals.fetch;
+    delete globals.fetch;
     try {
       const error = await failureOf(collect(model().generate(request)));
       expect(error.code).toBe('model_unavailable');
       expect(error.message).toMatch(/fetch/);
     } finally {
-      g.fetch = saved;
+      globals.fetch = saved;
     }
   });
 });
@@ -249,24 +251,29 @@ describe('OpenAICompatibleModel streaming', () => {
     const cuts = [3, 20, 21, 57, bytes.indexOf(Buffer.from('\u00e9', 'utf8')) + 1, bytes.length - 9, bytes.length - 3];
     const crlf = whole.indexOf('\r\n', 30);
     cuts.push(crlf + 1);
-    const sorted = Array.from(new Set(cuts)).sort((a, b) => a - b);
+    const sorted = Array.from(new Set(cuts)).sort((left, right) => left - right);
     server.handler = async (_req, res) => {
       streamHead(res);
       let from = 0;
       for (const cut of sorted) {
         res.write(bytes.subarray(from, cut));
         from = cut;
-        await new Promise((r) => setTimeout(r, 2));
+        await new Promise((resolve) => setTimeout(resolve, 2));
       }
       res.end(bytes.subarray(from));
     };
     const chunks = await collect(model().generate(request));
-    expect(chunks.map((c) => c.delta)).toEqual(['Hel', 'lo, ', 'trav\u00e9ller', '']);
-    expect(chunks.map((c) => c.text)).toEqual(['Hel', 'Hello, ', 'Hello, trav\u00e9ller', 'Hello, trav\u00e9ller']);
+    expect(chunks.map((chunk) => chunk.delta)).toEqual(['Hel', 'lo, ', 'trav\u00e9ller', '']);
+    expect(chunks.map((chunk) => chunk.text)).toEqual([
+      'Hel',
+      'Hello, ',
+      'Hello, trav\u00e9ller',
+      'Hello, trav\u00e9ller',
+    ]);
     const last = chunks[chunks.length - 1];
     expect(last.finishReason).toBe('stop');
     expect(last.usage).toEqual({ inputTokens: 12, cachedInputTokens: 8, outputTokens: 3 });
-    expect(chunks.slice(0, -1).every((c) => c.finishReason === undefined)).toBe(true);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.finishReason === undefined)).toBe(true);
   });
 
   test('maps finish reasons: length → max_tokens, anything else → other', async () => {
@@ -577,7 +584,7 @@ describe('OpenAICompatibleModel cancellation and failures of the connection', ()
     server.handler = () => undefined; // never answers
     const canceller = new Canceller();
     const pending = failureOf(generateText(model(), request, canceller.signal));
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     canceller.abort();
     expect((await pending).code).toBe('cancelled');
     await server.closedEarly;
@@ -682,19 +689,19 @@ describe('SseDecoder', () => {
     ]);
     for (let cut = 0; cut <= stream.length; cut++) {
       for (const second of [cut, Math.min(stream.length, cut + 1), Math.min(stream.length, cut + 7)]) {
-        const d = new SseDecoder();
-        const events = d
+        const decoder = new SseDecoder();
+        const events = decoder
           .push(stream.slice(0, cut))
-          .concat(d.push(stream.slice(cut, second)), d.push(stream.slice(second)), d.end());
+          .concat(decoder.push(stream.slice(cut, second)), decoder.push(stream.slice(second)), decoder.end());
         expect(events).toEqual(expected);
       }
     }
   });
 
   test('returns nothing for an empty or comment-only stream', () => {
-    const d = new SseDecoder();
-    expect(d.push('')).toEqual([]);
-    expect(d.push(': ping\r\n\r\n')).toEqual([]);
-    expect(d.end()).toEqual([]);
+    const decoder = new SseDecoder();
+    expect(decoder.push('')).toEqual([]);
+    expect(decoder.push(': ping\r\n\r\n')).toEqual([]);
+    expect(decoder.end()).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ class FakeClock {
     return timer;
   };
   readonly clearTimer = (handle: unknown): void => {
-    this.timers = this.timers.filter((t) => t !== handle);
+    this.timers = this.timers.filter((timer) => timer !== handle);
   };
 
   sleep(ms: number, signal?: SignalLike): Promise<void> {
@@ -41,14 +41,14 @@ class FakeClock {
 
   /** Lets every pending promise chain run. */
   async settle(): Promise<void> {
-    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    for (let index = 0; index < 3; index++) await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Fires timers in time order up to `until` (default: until none are left). */
   async run(until = Infinity): Promise<void> {
     await this.settle();
     for (let guard = 0; guard < 100000; guard++) {
-      const next = this.timers.slice().sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      const next = this.timers.slice().sort((left, right) => left.at - right.at || left.seq - right.seq)[0];
       if (!next || next.at > until) break;
       this.timers.splice(this.timers.indexOf(next), 1);
       this.time = Math.max(this.time, next.at);
@@ -136,7 +136,7 @@ function setup(options: ModelSchedulerOptions = {}, durationMs = 400) {
     now: clock.now,
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
-    onEvent: (e) => events.push(e),
+    onEvent: (event) => events.push(event),
     ...options,
   });
   return { clock, inner, scheduler, events };
@@ -153,9 +153,9 @@ const req = (label: string, priority?: number, extra: Partial<GenerationRequest>
 /** No 60 s window [t, t + 60 s) holds more than `limit` of these sorted start times. */
 function maxStartsInAnyWindow(starts: number[]): number {
   let most = 0;
-  for (let i = 0, j = 0; i < starts.length; i++) {
-    while (starts[i] - starts[j] >= 60000) j++;
-    most = Math.max(most, i - j + 1);
+  for (let last = 0, first = 0; last < starts.length; last++) {
+    while (starts[last] - starts[first] >= 60000) first++;
+    most = Math.max(most, last - first + 1);
   }
   return most;
 }
@@ -172,16 +172,16 @@ describe('ModelScheduler ordering', () => {
       consume(scheduler, req('unset')),
     ];
     await clock.run();
-    expect(inner.calls.map((c) => c.label)).toEqual(['talk', 'decide', 'content', 'bark', 'background', 'unset']);
-    expect(outcomes.every((o) => o.status === 'completed' && o.text === 'Hello there.')).toBe(true);
+    expect(inner.calls.map((call) => call.label)).toEqual(['talk', 'decide', 'content', 'bark', 'background', 'unset']);
+    expect(outcomes.every((outcome) => outcome.status === 'completed' && outcome.text === 'Hello there.')).toBe(true);
     expect(inner.maxActive).toBe(1);
   });
 
   test('equal priorities run first come, first served', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
-    for (let i = 0; i < 8; i++) consume(scheduler, req(`n${i}`, i % 2 === 0 ? 5 : 7));
+    for (let index = 0; index < 8; index++) consume(scheduler, req(`n${index}`, index % 2 === 0 ? 5 : 7));
     await clock.run();
-    expect(inner.calls.map((c) => c.label)).toEqual(['n1', 'n3', 'n5', 'n7', 'n0', 'n2', 'n4', 'n6']);
+    expect(inner.calls.map((call) => call.label)).toEqual(['n1', 'n3', 'n5', 'n7', 'n0', 'n2', 'n4', 'n6']);
   });
 
   test('background work never stands in front of the player: a running summary is stopped and runs again after the turn', async () => {
@@ -191,46 +191,46 @@ describe('ModelScheduler ordering', () => {
     await clock.run(100); // the summary is prefilling, no output yet
     const talk = consume(scheduler, req('talk', Priority.conversation));
     await clock.run();
-    expect(inner.calls.map((c) => c.label)).toEqual(['summary', 'talk', 'summary']);
+    expect(inner.calls.map((call) => call.label)).toEqual(['summary', 'talk', 'summary']);
     expect(inner.calls[1].at).toBe(100); // the turn started at once, not after the summary's 400 ms
     expect(talk.status).toBe('completed');
     expect(summary).toMatchObject({ status: 'completed', text: 'Hello there.' });
-    expect(events.filter((e) => e.type === 'preempted').map((e) => e.label)).toEqual(['summary']);
+    expect(events.filter((event) => event.type === 'preempted').map((event) => event.label)).toEqual(['summary']);
     expect(scheduler.stats()).toMatchObject({ preempted: 1, retried: 0, failed: 0, completed: 2 });
-    expect(events.some((e) => e.type === 'retry')).toBe(false);
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
   });
 
   test('preempted again and again, a background request still runs once the player is answered', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
     const bark = consume(scheduler, req('bark', Priority.bark));
-    for (let i = 0; i < 4; i++) {
+    for (let index = 0; index < 4; index++) {
       await clock.run(clock.time + 50);
-      consume(scheduler, req(`talk${i}`, Priority.conversation));
+      consume(scheduler, req(`talk${index}`, Priority.conversation));
       await clock.run(clock.time + 450);
     }
     await clock.run();
     expect(bark).toMatchObject({ status: 'completed', text: 'Hello there.' });
     expect(scheduler.stats()).toMatchObject({ preempted: 4, retried: 0 });
-    expect(inner.calls.filter((c) => c.label === 'bark')).toHaveLength(5);
+    expect(inner.calls.filter((call) => call.label === 'bark')).toHaveLength(5);
   });
 
   test('a bark that already spoke is not repeated: its caller gets busy; a decision also preempts, content does not', async () => {
-    const a = setup({ callsPerMinute: 0 });
-    const bark = consume(a.scheduler, req('bark', Priority.bark));
-    await a.clock.run(250); // the first words are out
-    consume(a.scheduler, req('decide', Priority.decision));
-    await a.clock.run();
+    const first = setup({ callsPerMinute: 0 });
+    const bark = consume(first.scheduler, req('bark', Priority.bark));
+    await first.clock.run(250); // the first words are out
+    consume(first.scheduler, req('decide', Priority.decision));
+    await first.clock.run();
     expect(bark.status).toBe('error');
     expect(bark.error?.code).toBe('busy');
     expect(bark.error?.message).toContain('decide');
-    expect(a.inner.calls.map((c) => c.label)).toEqual(['bark', 'decide']);
-    const b = setup({ callsPerMinute: 0 });
-    consume(b.scheduler, req('bark', Priority.bark));
-    await b.clock.run(100);
-    consume(b.scheduler, req('content', Priority.content));
-    await b.clock.run();
-    expect(b.scheduler.stats().preempted).toBe(0);
-    expect(() => new ModelScheduler(b.inner, { preemptsBackground: 'no' as unknown as boolean })).toThrow(
+    expect(first.inner.calls.map((call) => call.label)).toEqual(['bark', 'decide']);
+    const second = setup({ callsPerMinute: 0 });
+    consume(second.scheduler, req('bark', Priority.bark));
+    await second.clock.run(100);
+    consume(second.scheduler, req('content', Priority.content));
+    await second.clock.run();
+    expect(second.scheduler.stats().preempted).toBe(0);
+    expect(() => new ModelScheduler(second.inner, { preemptsBackground: 'no' as unknown as boolean })).toThrow(
       /preemptsBackground must be true or false/,
     );
   });
@@ -243,12 +243,12 @@ describe('ModelScheduler ordering', () => {
     await clock.run(100);
     consume(scheduler, req('talk', Priority.conversation));
     await clock.run();
-    expect(inner.calls.map((c) => c.label)).toEqual(['first', 'talk', 'bark']);
+    expect(inner.calls.map((call) => call.label)).toEqual(['first', 'talk', 'bark']);
   });
 
   test('runs at most `concurrency` generations at once', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0, concurrency: 3 });
-    for (let i = 0; i < 10; i++) consume(scheduler, req(`n${i}`));
+    for (let index = 0; index < 10; index++) consume(scheduler, req(`n${index}`));
     await clock.run();
     expect(inner.maxActive).toBe(3);
     expect(inner.calls).toHaveLength(10);
@@ -269,31 +269,31 @@ describe('ModelScheduler ordering', () => {
     await early;
     expect(seen).toEqual(['Hello ']);
     expect(next.status).toBe('completed');
-    expect(inner.calls.map((c) => c.label)).toEqual(['early', 'next']);
-    expect(events.find((e) => e.type === 'finished' && e.label === 'early')?.outcome).toBe('closed');
+    expect(inner.calls.map((call) => call.label)).toEqual(['early', 'next']);
+    expect(events.find((event) => event.type === 'finished' && event.label === 'early')?.outcome).toBe('closed');
   });
 });
 
 describe('ModelScheduler pacing', () => {
   test('never starts more than callsPerMinute in any sliding 60 s window', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 5 }, 100);
-    const outcomes = Array.from({ length: 23 }, (_, i) => consume(scheduler, req(`n${i}`)));
+    const outcomes = Array.from({ length: 23 }, (_, index) => consume(scheduler, req(`n${index}`)));
     await clock.run();
-    const starts = inner.calls.map((c) => c.at);
+    const starts = inner.calls.map((call) => call.at);
     expect(starts).toHaveLength(23);
     expect(maxStartsInAnyWindow(starts)).toBe(5);
     // it does not wait when there is budget: the first five go back to back
     expect(starts.slice(0, 5)).toEqual([0, 100, 200, 300, 400]);
     expect(starts[5]).toBe(60000);
-    expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
+    expect(outcomes.every((outcome) => outcome.status === 'completed')).toBe(true);
   });
 
   test('the default budget is 30 calls a minute', async () => {
     const { clock, inner, scheduler } = setup({}, 10);
-    for (let i = 0; i < 65; i++) consume(scheduler, req(`n${i}`));
+    for (let index = 0; index < 65; index++) consume(scheduler, req(`n${index}`));
     await clock.run();
     expect(inner.calls).toHaveLength(65);
-    expect(maxStartsInAnyWindow(inner.calls.map((c) => c.at))).toBe(30);
+    expect(maxStartsInAnyWindow(inner.calls.map((call) => call.at))).toBe(30);
   });
 });
 
@@ -303,13 +303,13 @@ describe('ModelScheduler retries', () => {
     inner.plans.set('a', [
       { kind: 'failBefore', error: new AgentError('rate_limited', 'quota', { retryAfterMs: 2000 }) },
     ]);
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.status).toBe('completed');
-    expect(a.text).toBe('Hello there.');
-    expect(inner.calls.map((c) => c.at)).toEqual([0, 10 + 2000]);
+    expect(first.status).toBe('completed');
+    expect(first.text).toBe('Hello there.');
+    expect(inner.calls.map((call) => call.at)).toEqual([0, 10 + 2000]);
     expect(scheduler.stats()).toMatchObject({ started: 2, retried: 1, completed: 1, failed: 0 });
-    expect(events.filter((e) => e.type === 'retry')).toEqual([
+    expect(events.filter((event) => event.type === 'retry')).toEqual([
       { type: 'retry', label: 'a', priority: 0, attempt: 2, waitMs: 2000, error: 'rate_limited' },
     ]);
   });
@@ -318,20 +318,20 @@ describe('ModelScheduler retries', () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
     const busy = () => ({ kind: 'failBefore' as const, error: new AgentError('busy', 'busy') });
     inner.plans.set('a', [busy(), busy()]);
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.status).toBe('completed');
-    expect(inner.calls.map((c) => c.at)).toEqual([0, 310, 320 + 600]);
+    expect(first.status).toBe('completed');
+    expect(inner.calls.map((call) => call.at)).toEqual([0, 310, 320 + 600]);
   });
 
   test('gives up after maxRetries and throws the last error', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0, maxRetries: 2 });
     const busy = () => ({ kind: 'failBefore' as const, error: new AgentError('busy', 'still busy') });
     inner.plans.set('a', [busy(), busy(), busy(), busy()]);
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.status).toBe('error');
-    expect(a.error?.code).toBe('busy');
+    expect(first.status).toBe('error');
+    expect(first.error?.code).toBe('busy');
     expect(inner.calls).toHaveLength(3);
     expect(scheduler.stats()).toMatchObject({ failed: 1, retried: 2 });
   });
@@ -341,21 +341,21 @@ describe('ModelScheduler retries', () => {
     inner.plans.set('a', [
       { kind: 'failBefore', error: new AgentError('rate_limited', 'daily quota', { retryAfterMs: 60000 }) },
     ]);
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.error?.code).toBe('rate_limited');
-    expect(a.error?.retryAfterMs).toBe(60000);
+    expect(first.error?.code).toBe('rate_limited');
+    expect(first.error?.retryAfterMs).toBe(60000);
     expect(inner.calls).toHaveLength(1);
   });
 
   test('an error after output started is passed through, never retried', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
     inner.plans.set('a', [{ kind: 'failAfterChunk', error: new AgentError('busy', 'busy mid-stream') }]);
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.status).toBe('error');
-    expect(a.error?.code).toBe('busy');
-    expect(a.text).toBe('Hello '); // streamed once, not repeated
+    expect(first.status).toBe('error');
+    expect(first.error?.code).toBe('busy');
+    expect(first.text).toBe('Hello '); // streamed once, not repeated
     expect(inner.calls).toHaveLength(1);
   });
 
@@ -363,10 +363,10 @@ describe('ModelScheduler retries', () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
     inner.plans.set('a', [{ kind: 'failBefore', error: new AgentError('context_size_exceeded', 'too long') }]);
     inner.plans.set('b', [{ kind: 'failBefore', error: new AgentError('generation_failed', 'oops') }]);
-    const a = consume(scheduler, req('a'));
-    const b = consume(scheduler, req('b'));
+    const first = consume(scheduler, req('a'));
+    const second = consume(scheduler, req('b'));
     await clock.run();
-    expect([a.error?.code, b.error?.code]).toEqual(['context_size_exceeded', 'generation_failed']);
+    expect([first.error?.code, second.error?.code]).toEqual(['context_size_exceeded', 'generation_failed']);
     expect(inner.calls).toHaveLength(2);
   });
 
@@ -377,7 +377,7 @@ describe('ModelScheduler retries', () => {
     await clock.run(5);
     consume(scheduler, req('b', 0));
     await clock.run();
-    expect(inner.calls.map((c) => [c.label, c.at])).toEqual([
+    expect(inner.calls.map((call) => [call.label, call.at])).toEqual([
       ['a', 0],
       ['a', 3010],
       ['b', 3410],
@@ -401,7 +401,7 @@ describe('ModelScheduler cancellation and stale requests', () => {
     expect(scheduler.stats().queued).toBe(0);
     await clock.run();
     expect(blocker.status).toBe('completed');
-    expect(inner.calls.map((c) => c.label)).toEqual(['blocker']);
+    expect(inner.calls.map((call) => call.label)).toEqual(['blocker']);
     expect(events).toContainEqual({ type: 'dropped', label: 'waiting', priority: 0, reason: 'cancelled' });
     expect(scheduler.stats()).toMatchObject({ cancelled: 1, completed: 1 });
   });
@@ -410,23 +410,23 @@ describe('ModelScheduler cancellation and stale requests', () => {
     const { clock, inner, scheduler } = setup();
     const canceller = new Canceller();
     canceller.abort();
-    const a = consume(scheduler, req('a'), canceller.signal);
+    const first = consume(scheduler, req('a'), canceller.signal);
     await clock.run();
-    expect(a.error?.code).toBe('cancelled');
+    expect(first.error?.code).toBe('cancelled');
     expect(inner.calls).toHaveLength(0);
   });
 
   test('aborting a running request forwards the abort to the inner model', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 0 });
     const canceller = new Canceller();
-    const a = consume(scheduler, req('a'), canceller.signal);
-    const b = consume(scheduler, req('b'));
+    const first = consume(scheduler, req('a'), canceller.signal);
+    const second = consume(scheduler, req('b'));
     await clock.run(100);
     canceller.abort();
     await clock.run();
-    expect(a.error?.code).toBe('cancelled');
+    expect(first.error?.code).toBe('cancelled');
     expect(inner.abortsSeen).toBe(1);
-    expect(b.status).toBe('completed');
+    expect(second.status).toBe('completed');
     expect(scheduler.stats()).toMatchObject({ cancelled: 1, completed: 1, failed: 0 });
   });
 
@@ -441,7 +441,7 @@ describe('ModelScheduler cancellation and stale requests', () => {
     expect(bark.error?.message).toMatch(/^dropped: its moment passed/);
     await clock.run();
     expect(later.status).toBe('completed');
-    expect(inner.calls.map((c) => c.label)).toEqual(['blocker', 'later']);
+    expect(inner.calls.map((call) => call.label)).toEqual(['blocker', 'later']);
     expect(events).toContainEqual({ type: 'dropped', label: 'bark', priority: Priority.bark, reason: 'stale' });
     expect(scheduler.stats()).toMatchObject({ dropped: 1, completed: 2 });
   });
@@ -449,19 +449,19 @@ describe('ModelScheduler cancellation and stale requests', () => {
   test('a deadline already past is dropped without a model call', async () => {
     const { clock, inner, scheduler } = setup();
     clock.time = 10000;
-    const a = consume(scheduler, req('a', 0, { deadline: 9000 }));
+    const first = consume(scheduler, req('a', 0, { deadline: 9000 }));
     await clock.run();
-    expect(a.error?.message).toMatch(/dropped/);
+    expect(first.error?.message).toMatch(/dropped/);
     expect(inner.calls).toHaveLength(0);
   });
 
   test('a request waiting for the rate budget goes stale too', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 1 }, 10);
     consume(scheduler, req('a'));
-    const b = consume(scheduler, req('b', 0, { deadline: 30000 }));
+    const second = consume(scheduler, req('b', 0, { deadline: 30000 }));
     await clock.run();
-    expect(b.error?.message).toMatch(/dropped/);
-    expect(inner.calls.map((c) => c.label)).toEqual(['a']);
+    expect(second.error?.message).toMatch(/dropped/);
+    expect(inner.calls.map((call) => call.label)).toEqual(['a']);
   });
 });
 
@@ -475,8 +475,8 @@ describe('ModelScheduler delegation and validation', () => {
       },
       availability: async () => ({ status: 'downloadable' as const }),
       countTokens: async (text: string) => text.length,
-      prewarm: async (s?: string, p?: string) => {
-        prewarmed.push([s, p]);
+      prewarm: async (systemInstruction?: string, promptPrefix?: string) => {
+        prewarmed.push([systemInstruction, promptPrefix]);
       },
     };
     const scheduler = new ModelScheduler(inner);
@@ -515,10 +515,10 @@ describe('ModelScheduler delegation and validation', () => {
 
   test('rejects bad priorities and deadlines before queueing', async () => {
     const { clock, inner, scheduler } = setup();
-    const a = consume(scheduler, req('a', NaN));
-    const b = consume(scheduler, req('b', 0, { deadline: 'soon' as unknown as number }));
+    const first = consume(scheduler, req('a', NaN));
+    const second = consume(scheduler, req('b', 0, { deadline: 'soon' as unknown as number }));
     await clock.run();
-    expect([a.error?.code, b.error?.code]).toEqual(['invalid_request', 'invalid_request']);
+    expect([first.error?.code, second.error?.code]).toEqual(['invalid_request', 'invalid_request']);
     expect(inner.calls).toHaveLength(0);
     expect(scheduler.stats().queued).toBe(0);
   });
@@ -530,9 +530,9 @@ describe('ModelScheduler delegation and validation', () => {
         throw new Error('observer bug');
       },
     });
-    const a = consume(scheduler, req('a'));
+    const first = consume(scheduler, req('a'));
     await clock.run();
-    expect(a.status).toBe('completed');
+    expect(first.status).toBe('completed');
   });
 });
 
@@ -551,10 +551,10 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     }
     const sent: Sent[] = [];
     for (let npc = 0; npc < 20; npc++) {
-      for (let j = 0; j < 10; j++) {
-        const seq = npc * 10 + j;
-        const priority = priorities[(npc + j) % priorities.length];
-        const label = `npc${npc}#${j}`;
+      for (let slot = 0; slot < 10; slot++) {
+        const seq = npc * 10 + slot;
+        const priority = priorities[(npc + slot) % priorities.length];
+        const label = `npc${npc}#${slot}`;
         // barks and background chatter lose their point after a while; some are called off
         const deadline = priority <= Priority.bark && seq % 3 === 0 ? 60000 + seq * 100 : undefined;
         const cancelAt = priority <= Priority.content && seq % 7 === 3 ? 20000 + seq * 50 : undefined;
@@ -576,20 +576,20 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     }
     await clock.run();
 
-    const byLabel = new Map(sent.map((s) => [s.label, s]));
-    const ran = inner.calls.map((c) => byLabel.get(c.label ?? '')!);
+    const byLabel = new Map(sent.map((entry) => [entry.label, entry]));
+    const ran = inner.calls.map((call) => byLabel.get(call.label ?? '')!);
 
     // nothing lost: every request finished one way or another
-    expect(sent.every((s) => s.outcome.status !== 'pending')).toBe(true);
-    const completed = sent.filter((s) => s.outcome.status === 'completed');
+    expect(sent.every((entry) => entry.outcome.status !== 'pending')).toBe(true);
+    const completed = sent.filter((entry) => entry.outcome.status === 'completed');
     const cancelled = sent.filter(
-      (s) => s.outcome.error?.code === 'cancelled' && !/dropped/.test(s.outcome.error.message),
+      (entry) => entry.outcome.error?.code === 'cancelled' && !/dropped/.test(entry.outcome.error.message),
     );
     const dropped = sent.filter(
-      (s) => s.outcome.error?.code === 'cancelled' && /dropped/.test(s.outcome.error.message),
+      (entry) => entry.outcome.error?.code === 'cancelled' && /dropped/.test(entry.outcome.error.message),
     );
     expect(completed.length + cancelled.length + dropped.length).toBe(200);
-    expect(completed.every((s) => s.outcome.text === 'Hello there.')).toBe(true);
+    expect(completed.every((entry) => entry.outcome.text === 'Hello there.')).toBe(true);
     expect(scheduler.stats()).toEqual({
       queued: 0,
       running: 0,
@@ -605,36 +605,36 @@ describe('ModelScheduler under a burst of 200 requests from 20 NPCs', () => {
     // every request without a deadline or a cancel completed; the asked-for ones were cancelled or dropped
     expect(
       sent
-        .filter((s) => s.deadline === undefined && s.cancelAt === undefined)
-        .every((s) => s.outcome.status === 'completed'),
+        .filter((entry) => entry.deadline === undefined && entry.cancelAt === undefined)
+        .every((entry) => entry.outcome.status === 'completed'),
     ).toBe(true);
-    expect(cancelled.every((s) => s.cancelAt !== undefined)).toBe(true);
-    expect(dropped.every((s) => s.deadline !== undefined)).toBe(true);
+    expect(cancelled.every((entry) => entry.cancelAt !== undefined)).toBe(true);
+    expect(dropped.every((entry) => entry.deadline !== undefined)).toBe(true);
     expect(cancelled.length).toBeGreaterThan(10);
     expect(dropped.length).toBeGreaterThan(5);
 
     // cancelled and dropped requests never reached the model; each ran exactly once otherwise
     expect(ran).toHaveLength(completed.length);
-    expect(new Set(ran.map((s) => s.label)).size).toBe(ran.length);
-    expect(ran.some((s) => s.outcome.status !== 'completed')).toBe(false);
+    expect(new Set(ran.map((entry) => entry.label)).size).toBe(ran.length);
+    expect(ran.some((entry) => entry.outcome.status !== 'completed')).toBe(false);
 
     // started strictly by priority, first come first served within one
     const expectedOrder = completed
       .slice()
-      .sort((a, b) => b.priority - a.priority || a.seq - b.seq)
-      .map((s) => s.label);
-    expect(ran.map((s) => s.label)).toEqual(expectedOrder);
+      .sort((left, right) => right.priority - left.priority || left.seq - right.seq)
+      .map((entry) => entry.label);
+    expect(ran.map((entry) => entry.label)).toEqual(expectedOrder);
 
     // never over the budget, and deadlines respected
-    const starts = inner.calls.map((c) => c.at);
+    const starts = inner.calls.map((call) => call.at);
     expect(maxStartsInAnyWindow(starts)).toBeLessThanOrEqual(perMinute);
-    inner.calls.forEach((c) => {
-      const s = byLabel.get(c.label ?? '')!;
-      if (s.deadline !== undefined) expect(c.at).toBeLessThan(s.deadline);
+    inner.calls.forEach((call) => {
+      const entry = byLabel.get(call.label ?? '')!;
+      if (entry.deadline !== undefined) expect(call.at).toBeLessThan(entry.deadline);
     });
     expect(inner.maxActive).toBe(1);
-    expect(events.filter((e) => e.type === 'queued')).toHaveLength(200);
-    expect(events.filter((e) => e.type === 'started')).toHaveLength(completed.length);
+    expect(events.filter((event) => event.type === 'queued')).toHaveLength(200);
+    expect(events.filter((event) => event.type === 'started')).toHaveLength(completed.length);
   });
 });
 
@@ -655,12 +655,12 @@ describe('ModelScheduler with its default clock', () => {
       availability: async () => ({ status: 'available' as const }),
     };
     const scheduler = new ModelScheduler(inner, { callsPerMinute: 2 });
-    const outcomes = [0, 1, 2].map((i) => consume(scheduler, req(`n${i}`)));
+    const outcomes = [0, 1, 2].map((index) => consume(scheduler, req(`n${index}`)));
     await jest.advanceTimersByTimeAsync(59_000);
     expect(startedAt).toEqual([1_000_000, 1_000_000]);
     await jest.advanceTimersByTimeAsync(2_000);
     expect(startedAt).toEqual([1_000_000, 1_000_000, 1_060_000]);
-    expect(outcomes.every((o) => o.status === 'completed')).toBe(true);
+    expect(outcomes.every((outcome) => outcome.status === 'completed')).toBe(true);
   });
 });
 
@@ -679,19 +679,19 @@ test('a model that ignores its signal does not hold the slot after a cancel: the
     },
   };
   const shared = new ModelScheduler(deaf, { callsPerMinute: 0 });
-  const c = new Canceller();
+  const canceller = new Canceller();
   const first = (async () => {
-    for await (const _ of shared.generate({ kind: 'text', prompt: 'a' }, c.signal)) {
+    for await (const _ of shared.generate({ kind: 'text', prompt: 'a' }, canceller.signal)) {
       /* never */
     }
-  })().catch((e) => e.code);
+  })().catch((error) => error.code);
   const second = (async () => {
-    let t = '';
-    for await (const ch of shared.generate({ kind: 'text', prompt: 'b' })) t = ch.text;
-    return t;
+    let text = '';
+    for await (const ch of shared.generate({ kind: 'text', prompt: 'b' })) text = ch.text;
+    return text;
   })();
-  await new Promise((r) => setTimeout(r, 10));
-  c.abort();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  canceller.abort();
   expect(await first).toBe('cancelled');
   expect(await second).toBe('second');
   expect(shared.stats().running).toBe(0);
@@ -700,10 +700,10 @@ test('a model that ignores its signal does not hold the slot after a cancel: the
 test('setPacing changes the budget in place; a bad value changes nothing', () => {
   const { ModelScheduler, AgentError } = require('../../src') as typeof import('../../src');
   const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
-  const s = new ModelScheduler(new ScriptedLanguageModel(), { callsPerMinute: 30 });
-  s.setPacing({ callsPerMinute: 5 });
-  expect(() => s.setPacing({ callsPerMinute: 5, maxRetries: -1 })).toThrow(AgentError);
-  expect(s.stats().queued).toBe(0);
+  const scheduler = new ModelScheduler(new ScriptedLanguageModel(), { callsPerMinute: 30 });
+  scheduler.setPacing({ callsPerMinute: 5 });
+  expect(() => scheduler.setPacing({ callsPerMinute: 5, maxRetries: -1 })).toThrow(AgentError);
+  expect(scheduler.stats().queued).toBe(0);
 });
 
 describe('ModelScheduler: the player never waits behind background work', () => {
@@ -715,9 +715,9 @@ describe('ModelScheduler: the player never waits behind background work', () => 
     consume(scheduler, req('bark', Priority.bark));
     await clock.run();
     expect(talk.status).toBe('completed');
-    const talkStarts = inner.calls.filter((c) => c.label === 'talk').map((c) => c.at);
+    const talkStarts = inner.calls.filter((call) => call.label === 'talk').map((call) => call.at);
     expect(talkStarts[1]).toBe(60); // when its backoff ended, not after the bark's 400 ms
-    expect(events.map((e) => `${e.type}:${e.label}`)).toContain('preempted:bark');
+    expect(events.map((event) => `${event.type}:${event.label}`)).toContain('preempted:bark');
     expect(scheduler.stats().preempted).toBe(1);
   });
 
@@ -729,9 +729,9 @@ describe('ModelScheduler: the player never waits behind background work', () => 
     await clock.run();
     await warmed;
     expect(talk.status).toBe('completed');
-    const warm = events.find((e) => e.type === 'queued' && e.label === 'prefix warm-up');
+    const warm = events.find((event) => event.type === 'queued' && event.label === 'prefix warm-up');
     expect(warm).toMatchObject({ priority: Priority.background });
-    expect(inner.calls.map((c) => c.label)).toEqual(expect.arrayContaining(['talk', 'prefix warm-up']));
+    expect(inner.calls.map((call) => call.label)).toEqual(expect.arrayContaining(['talk', 'prefix warm-up']));
     expect(inner.maxActive).toBe(1);
   });
 });
