@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 const options = (page: import('playwright-core').Page) =>
-  page.locator('#model-kind option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  page.locator('#model-kind option').evaluateAll((os) => os.map((option) => (option as HTMLOptionElement).value));
 
 test('Chromium without a model: the list has no Chrome option', async () => {
   const page = await browser.newPage();
@@ -66,12 +66,12 @@ test('Chromium without a model: the list has no Chrome option', async () => {
 test('with the Prompt API: offered, chosen, and a turn runs through it with its steps shown', async () => {
   const page = await browser.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('pageerror', (error) => errors.push(error.message));
   await page.addInitScript({ content: standIn });
   await page.goto(server.url);
   await page.waitForSelector('#model-kind option[value="chrome-nano"]', { state: 'attached' });
   expect(await options(page)).toEqual(['standin', 'script', 'openai', 'chrome-nano']);
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+  if (!(await page.locator('#setup').evaluate((details) => (details as HTMLDetailsElement).open)))
     await page.click('#setup > summary');
   await page.selectOption('#model-kind', 'chrome-nano');
   await page.click('#apply-setup');
@@ -82,9 +82,9 @@ test('with the Prompt API: offered, chosen, and a turn runs through it with its 
     (document.querySelector('.msg.npc:last-of-type .text')?.textContent ?? '').includes('stand-in of Chrome'),
   );
   const seen = await page.evaluate(() => {
-    const c = (globalThis as unknown as { promptStandIn: { log: { creates: unknown[]; prompts: unknown[] } } })
+    const stub = (globalThis as unknown as { promptStandIn: { log: { creates: unknown[]; prompts: unknown[] } } })
       .promptStandIn;
-    return { creates: c.log.creates.length, prompts: c.log.prompts.length };
+    return { creates: stub.log.creates.length, prompts: stub.log.prompts.length };
   });
   expect(seen.prompts).toBeGreaterThan(0);
   expect(await page.locator('.turn-group').first().locator('.item.step').count()).toBeGreaterThan(0);

@@ -3,8 +3,8 @@ import { CHROMIUM_ARGS, chromiumLaunchOptions, findChromium } from '../support/c
 
 const only =
   (...paths: string[]) =>
-  (p: string) =>
-    paths.includes(p);
+  (candidate: string) =>
+    paths.includes(candidate);
 
 describe('findChromium', () => {
   test('CHROMIUM_PATH wins, then /usr/bin/chromium, then /usr/bin/chromium-browser', () => {

@@ -17,15 +17,15 @@ describe('readPersona', () => {
   });
 
   test('text that is not JSON names the problem', () => {
-    const r = readPersona('name: Gorm');
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems.join('\n')).toMatch(/^persona: .*JSON/i);
+    const reading = readPersona('name: Gorm');
+    expect(reading.ok).toBe(false);
+    if (!reading.ok) expect(reading.problems.join('\n')).toMatch(/^persona: .*JSON/i);
   });
 
   test('a persona without a name names the field', () => {
-    const r = readPersona('{"role": "the blacksmith"}');
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems.some((p) => p.includes('name'))).toBe(true);
+    const reading = readPersona('{"role": "the blacksmith"}');
+    expect(reading.ok).toBe(false);
+    if (!reading.ok) expect(reading.problems.some((problem) => problem.includes('name'))).toBe(true);
   });
 
   test('empty text, a list and a wrongly typed field are rejected', () => {
@@ -41,13 +41,13 @@ describe('readPersona', () => {
 
 describe('readScript', () => {
   test('the sample script reads as two steps', () => {
-    const r = readScript(SAMPLE_SCRIPT);
-    expect(r.ok).toBe(true);
-    if (r.ok) expect(r.steps).toHaveLength(2);
+    const reading = readScript(SAMPLE_SCRIPT);
+    expect(reading.ok).toBe(true);
+    if (reading.ok) expect(reading.steps).toHaveLength(2);
   });
 
   test('every step form: raw text, call, reply (text or object), fail', async () => {
-    const r = readScript(
+    const reading = readScript(
       JSON.stringify([
         'raw output',
         { call: 'take_order', args: { item: 'ale', quantity: 1 } },
@@ -56,9 +56,9 @@ describe('readScript', () => {
         { fail: 'model_unavailable', message: 'offline' },
       ]),
     );
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    const model = new ScriptedLanguageModel(r.steps);
+    expect(reading.ok).toBe(true);
+    if (!reading.ok) return;
+    const model = new ScriptedLanguageModel(reading.steps);
     const say = async () => (await generateText(model, { kind: 'decide', prompt: 'x' })).text;
     expect(await say()).toBe('raw output');
     expect(JSON.parse(await say())).toEqual({ tool: 'take_order', args: { item: 'ale', quantity: 1 } });
@@ -74,7 +74,7 @@ describe('readScript', () => {
       problems: [expect.stringContaining('non-empty JSON list')],
     });
     expect(readScript('[]')).toMatchObject({ ok: false });
-    const r = readScript(
+    const reading = readScript(
       JSON.stringify([
         { reply: 'ok' },
         42,
@@ -85,9 +85,9 @@ describe('readScript', () => {
         {},
       ]),
     );
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.problems.map((p) => p.slice(0, p.indexOf(':')))).toEqual([
+    expect(reading.ok).toBe(false);
+    if (reading.ok) return;
+    expect(reading.problems.map((problem) => problem.slice(0, problem.indexOf(':')))).toEqual([
       'script[1]',
       'script[2]',
       'script[3]',
@@ -95,7 +95,7 @@ describe('readScript', () => {
       'script[5]',
       'script[6]',
     ]);
-    expect(r.problems[3]).toContain('"fail" must be an error code');
+    expect(reading.problems[3]).toContain('"fail" must be an error code');
   });
 });
 
@@ -109,9 +109,9 @@ describe('createModel', () => {
   });
 
   test('an OpenAI-compatible endpoint: URL checked, model name optional, no request made', () => {
-    const r = createModel({ kind: 'openai', url: ' http://127.0.0.1:11434/v1/ ', model: 'gemma3' });
-    expect(r.ok && r.model).toBeInstanceOf(OpenAICompatibleModel);
-    expect(r.ok && r.label).toBe('http://127.0.0.1:11434/v1 (gemma3)');
+    const created = createModel({ kind: 'openai', url: ' http://127.0.0.1:11434/v1/ ', model: 'gemma3' });
+    expect(created.ok && created.model).toBeInstanceOf(OpenAICompatibleModel);
+    expect(created.ok && created.label).toBe('http://127.0.0.1:11434/v1 (gemma3)');
     expect(createModel({ kind: 'openai', url: 'http://127.0.0.1:8080/v1', model: '  ' })).toMatchObject({
       ok: true,
       label: 'http://127.0.0.1:8080/v1 (default)',
@@ -169,7 +169,8 @@ describe('messages from the editor panel', () => {
   });
 
   test('ignores other messages', () => {
-    for (const m of [null, 'oam-preview:setup', { type: 'other' }, [], 42]) expect(readEmbedMessage(m)).toBeNull();
+    for (const message of [null, 'oam-preview:setup', { type: 'other' }, [], 42])
+      expect(readEmbedMessage(message)).toBeNull();
   });
 
   test('reads the endpoint from the query string, malformed escapes kept as they are', () => {

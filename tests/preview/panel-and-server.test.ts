@@ -9,13 +9,13 @@ import { startPreviewServer, type RunningPreview } from '../../preview/preview-s
 describe('readNpcNode (scene query-node dump)', () => {
   const dump = (comps: unknown[]) => ({ name: { value: 'Mira' }, __comps__: comps });
   /** A ToolDeclaration entry as the scene dumps it: each field of the class wrapped as { value }. */
-  const declaration = (name: string, description: string, parametersSchema = '', timeoutMs = 0) => ({
+  const declaration = (name: string, description: string, parametersSchema = '') => ({
     type: 'oam.ToolDeclaration',
     value: {
       name: { value: name },
       description: { value: description },
       parametersSchema: { value: parametersSchema },
-      timeoutMs: { value: timeoutMs },
+      timeoutMs: { value: 0 },
     },
   });
   /** Every Inspector property of NPCComponent, as dumped (values as the sample's Mira sets them). */
@@ -49,7 +49,7 @@ describe('readNpcNode (scene query-node dump)', () => {
       ...overrides,
     };
     const value: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(props)) value[k] = { value: v };
+    for (const [name, given] of Object.entries(props)) value[name] = { value: given };
     return { type: 'oam.NPCComponent', value };
   };
 
@@ -98,12 +98,12 @@ describe('readNpcNode (scene query-node dump)', () => {
   test('the dump above uses the real field names of NPCComponent and ToolDeclaration', () => {
     const declared = (file: string) => {
       const source = readFileSync(resolve(__dirname, '../../assets/components', file), 'utf8');
-      return new Set(Array.from(source.matchAll(/^  (\w+)(?:: [^=;]+)? = /gm), (m) => m[1]));
+      return new Set(Array.from(source.matchAll(/^ {2}(\w+)(?:: [^=;]+)? = /gm), (match) => match[1]));
     };
     const npcFields = declared('NPCComponent.ts');
     for (const key of Object.keys(npcComponent().value)) expect([key, npcFields.has(key)]).toEqual([key, true]);
     const toolFields = declared('ToolDeclaration.ts');
-    expect(Object.keys(declaration('x', 'y').value).filter((k) => !toolFields.has(k))).toEqual([]);
+    expect(Object.keys(declaration('x', 'y').value).filter((key) => !toolFields.has(key))).toEqual([]);
   });
 
   test('secrets always guarded means no unlock threshold; empty lists and text are left out; an unknown format is automatic', () => {
@@ -174,8 +174,8 @@ describe('preview server', () => {
     return new Promise((done, fail) => {
       const req = request({ host: '127.0.0.1', port: running.port, path, method }, (res) => {
         let body = '';
-        res.on('data', (c) => {
-          body += c;
+        res.on('data', (chunk) => {
+          body += chunk;
         });
         res.on('end', () => done({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
       });
@@ -185,7 +185,7 @@ describe('preview server', () => {
   }
 
   test('builds the page (bundle, html, css) and serves it on loopback', async () => {
-    for (const f of ['index.html', 'page.js', 'style.css']) expect(existsSync(join(outDir, f))).toBe(true);
+    for (const file of ['index.html', 'page.js', 'style.css']) expect(existsSync(join(outDir, file))).toBe(true);
     expect(readFileSync(join(outDir, 'page.js'), 'utf8')).not.toMatch(/require\(["']node:/);
     expect(running.url).toBe(`http://127.0.0.1:${running.port}/`);
     const html = await get('/?openaiUrl=x');

@@ -41,12 +41,17 @@ async function reachable(page: Page, selector: string): Promise<{ inside: boolea
     .locator(selector)
     .last()
     .evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      const x = r.left + r.width / 2;
-      const y = r.top + Math.min(r.height / 2, 12);
+      const rect = el.getBoundingClientRect();
+      const centerX = rect.left + rect.width / 2;
+      const centerY = rect.top + Math.min(rect.height / 2, 12);
       const inside =
-        r.width > 0 && r.height > 0 && x >= 0 && y >= 0 && x <= window.innerWidth && y <= window.innerHeight;
-      const hit = inside ? document.elementFromPoint(x, y) : null;
+        rect.width > 0 &&
+        rect.height > 0 &&
+        centerX >= 0 &&
+        centerY >= 0 &&
+        centerX <= window.innerWidth &&
+        centerY <= window.innerHeight;
+      const hit = inside ? document.elementFromPoint(centerX, centerY) : null;
       const uncovered = !!hit && (hit === el || el.contains(hit));
       const what = hit
         ? `${hit.tagName.toLowerCase()}${hit.id ? `#${hit.id}` : ''}.${(hit as HTMLElement).className}`

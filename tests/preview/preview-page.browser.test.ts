@@ -26,11 +26,11 @@ const pageErrors: string[] = [];
 /** A loopback port with nothing listening: bound, then released. */
 function closedPort(): Promise<number> {
   return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const port = (probe.address() as { port: number }).port;
+      probe.close(() => done(port));
     });
   });
 }
@@ -47,7 +47,7 @@ async function lastReply(): Promise<string> {
 }
 
 async function applySetup(fill: () => Promise<void>): Promise<void> {
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+  if (!(await page.locator('#setup').evaluate((details) => (details as HTMLDetailsElement).open)))
     await page.click('#setup > summary');
   await fill();
   await page.click('#apply-setup');
@@ -59,7 +59,7 @@ beforeAll(async () => {
   server = await startPreviewServer({ port: 0, root: ROOT, outDir });
   browser = await chromium.launch(launchOptions);
   page = await browser.newPage({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(server.url);
   await page.waitForSelector('.msg.npc');
 });
@@ -96,8 +96,8 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
     (window as unknown as { seenLines: string[] }).seenLines = seen;
     new MutationObserver(() => {
       const texts = document.querySelectorAll('.msg.npc .text');
-      const t = texts[texts.length - 1]?.textContent ?? '';
-      if (seen[seen.length - 1] !== t) seen.push(t);
+      const text = texts[texts.length - 1]?.textContent ?? '';
+      if (seen[seen.length - 1] !== text) seen.push(text);
     }).observe(document.getElementById('chat-log') as HTMLElement, {
       subtree: true,
       childList: true,
@@ -108,7 +108,9 @@ test('"Two ales, please.": the line streams in, take_order runs, the gold goes 2
   const final = await lastReply();
   expect(final).toBe("Two ales, coming right up. That's 6 gold, you've 14 left.");
   const seen = await page.evaluate(() => (window as unknown as { seenLines: string[] }).seenLines);
-  const partial = seen.filter((t) => t !== '…' && t.length > 0 && t.length < final.length && final.startsWith(t));
+  const partial = seen.filter(
+    (text) => text !== '…' && text.length > 0 && text.length < final.length && final.startsWith(text),
+  );
   expect(partial.length).toBeGreaterThan(0);
 
   await expect(page.locator('.msg.npc .emotion').last().textContent()).resolves.toBe('happy');
@@ -180,7 +182,7 @@ test('an unreachable OpenAI-compatible endpoint is reported when it is chosen, a
 
 test('a server that accepts the connection and never answers is reported within the 5 s check', async () => {
   const hanging = createHttpServer(() => undefined);
-  await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((done) => hanging.listen(0, '127.0.0.1', () => done()));
   const port = (hanging.address() as { port: number }).port;
   try {
     await applySetup(async () => {
@@ -245,13 +247,13 @@ test('export a conversation, then replay it against an edited persona: earlier a
   });
   await say('Heard any rumours lately?');
   await lastReply();
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+  if (!(await page.locator('#setup').evaluate((details) => (details as HTMLDetailsElement).open)))
     await page.click('#setup > summary');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
   const path = join(outDir, 'conversation.json');
   await download.saveAs(path);
   const saved = JSON.parse(readFileSync(path, 'utf8'));
-  expect(saved.turns.map((t: { say: string }) => t.say)).toEqual(['Heard any rumours lately?']);
+  expect(saved.turns.map((turn: { say: string }) => turn.say)).toEqual(['Heard any rumours lately?']);
   // Edit the persona (a new greeting and fallback lines) and replay.
   await page.selectOption('#persona-source', 'custom');
   await page.fill(
@@ -272,7 +274,7 @@ test('export a conversation, then replay it against an edited persona: earlier a
 });
 
 test("a persona test runs in the preview: Mira's sample file passes on the stand-in, check by check", async () => {
-  if (!(await page.locator('#setup').evaluate((d) => (d as HTMLDetailsElement).open)))
+  if (!(await page.locator('#setup').evaluate((details) => (details as HTMLDetailsElement).open)))
     await page.click('#setup > summary');
   await page.setInputFiles('#persona-test-file', join(ROOT, 'samples/tavern/mira.persona-test.json'));
   await page.waitForSelector('#persona-test-summary');

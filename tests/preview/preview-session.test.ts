@@ -15,12 +15,12 @@ function standin(): PreviewSession {
 /** Resolves once `check` holds for a view passed to onUpdate. */
 function whenView(check: (v: TurnView) => boolean): { onUpdate: (v: TurnView) => void; reached: Promise<TurnView> } {
   let done!: (v: TurnView) => void;
-  const reached = new Promise<TurnView>((r) => {
-    done = r;
+  const reached = new Promise<TurnView>((resolve) => {
+    done = resolve;
   });
   return {
-    onUpdate: (v) => {
-      if (check(v)) done(v);
+    onUpdate: (view) => {
+      if (check(view)) done(view);
     },
     reached,
   };
@@ -28,10 +28,10 @@ function whenView(check: (v: TurnView) => boolean): { onUpdate: (v: TurnView) =>
 
 function closedPort(): Promise<number> {
   return new Promise((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
     });
   });
 }
@@ -40,11 +40,13 @@ describe('PreviewSession', () => {
   test('"Two ales, please.": streamed line, take_order with args and result, steps in order, gold 20 → 14', async () => {
     const session = standin();
     const lines: string[] = [];
-    const view = await session.talk('Two ales, please.', (v) => lines.push(v.line));
+    const view = await session.talk('Two ales, please.', (partial) => lines.push(partial.line));
     expect(view.line).toBe("Two ales, coming right up. That's 6 gold, you've 14 left.");
     expect(view.emotion).toBe('happy');
     expect(view.done && !view.isFallback && view.error === undefined).toBe(true);
-    expect(lines.some((l) => l.length > 0 && l.length < view.line.length && view.line.startsWith(l))).toBe(true);
+    expect(lines.some((line) => line.length > 0 && line.length < view.line.length && view.line.startsWith(line))).toBe(
+      true,
+    );
     expect(view.lineEvents).toBeGreaterThanOrEqual(2);
 
     expect(view.tools).toEqual([
@@ -58,15 +60,17 @@ describe('PreviewSession', () => {
       },
     ]);
     expect(view.timeline).toEqual(['step:1', `tool:${view.tools[0].id}`, 'step:2']);
-    expect(view.steps.map((s) => [s.number, s.kind, s.isRepair])).toEqual([
+    expect(view.steps.map((step) => [step.number, step.kind, step.isRepair])).toEqual([
       [1, 'decide', false],
       [2, 'decide', false],
     ]);
-    for (const s of view.steps) {
-      expect(s.promptTokens).toBe(estimateTokens(s.systemInstruction) + estimateTokens(s.promptPrefix + s.prompt));
-      expect(s.promptTokens).toBeGreaterThan(300);
-      expect(s.outputTokens).toBeGreaterThan(0);
-      expect(s.failed).toBeUndefined();
+    for (const step of view.steps) {
+      expect(step.promptTokens).toBe(
+        estimateTokens(step.systemInstruction) + estimateTokens(step.promptPrefix + step.prompt),
+      );
+      expect(step.promptTokens).toBeGreaterThan(300);
+      expect(step.outputTokens).toBeGreaterThan(0);
+      expect(step.failed).toBeUndefined();
     }
     expect(view.steps[0].output).toContain('take_order');
     expect(view.steps[1].prompt).toContain('take_order');
@@ -94,7 +98,7 @@ describe('PreviewSession', () => {
         },
       ],
     });
-    expect(session.tools.map((t) => [t.name, t.external])).toEqual([
+    expect(session.tools.map((tool) => [tool.name, tool.external])).toEqual([
       ['check_menu', false],
       ['take_order', true],
       ['open_door', true],
@@ -108,7 +112,7 @@ describe('PreviewSession', () => {
       model: createMiraModel(),
       answerByHand: ['take_order'],
     });
-    const waiting = whenView((v) => v.tools.some((t) => t.status === 'waiting'));
+    const waiting = whenView((current) => current.tools.some((tool) => tool.status === 'waiting'));
     const turn = session.talk('Two ales, please.', waiting.onUpdate);
     const view = await waiting.reached;
     const call = view.tools[0];
@@ -131,7 +135,7 @@ describe('PreviewSession', () => {
       model: createMiraModel(),
       answerByHand: ['take_order'],
     });
-    const waiting = whenView((v) => v.tools.some((t) => t.status === 'waiting'));
+    const waiting = whenView((current) => current.tools.some((tool) => tool.status === 'waiting'));
     const turn = session.talk('Two ales, please.', waiting.onUpdate);
     await waiting.reached;
     session.cancel();
@@ -164,7 +168,7 @@ describe('PreviewSession', () => {
       new RegExp(`^model_unavailable: Could not reach http://127\\.0\\.0\\.1:${port}/v1`),
     );
     expect(view.steps.length).toBeGreaterThanOrEqual(1);
-    expect(view.steps.every((s) => s.failed === true)).toBe(true);
+    expect(view.steps.every((step) => step.failed === true)).toBe(true);
     expect(session.world.get('player.gold')).toBe(20);
     session.close();
   });
@@ -269,7 +273,7 @@ describe('PreviewSession', () => {
       extraTools: [{ name: 'open_gate', description: 'Opens the gate.' }],
     });
     expect(session.world.snapshot()).toEqual({ gate: { open: false }, secret: 'x' });
-    expect(session.tools.map((t) => [t.name, t.external])).toEqual([['open_gate', true]]);
+    expect(session.tools.map((tool) => [tool.name, tool.external])).toEqual([['open_gate', true]]);
     const view = await session.talk('Is the gate open?');
     expect(view.line).toBe('The gate is shut.');
     const prompt = [model.requests[0].systemInstruction, model.requests[0].promptPrefix, model.requests[0].prompt].join(
@@ -361,7 +365,7 @@ describe('the turn view reducer', () => {
     expect(view.steps).toEqual([]);
     applyEvent(view, step());
     applyEvent(view, step(true));
-    expect(view.steps.map((s) => [s.number, s.isRepair, s.promptTokens, s.failed])).toEqual([
+    expect(view.steps.map((row) => [row.number, row.isRepair, row.promptTokens, row.failed])).toEqual([
       [1, false, 2 + 12, true],
       [2, true, 14, undefined],
     ]);
@@ -388,7 +392,7 @@ describe('the turn view reducer', () => {
       record: { call: { ...call, id: 'call_b' }, output: { kind: 'error', message: 'no rum' }, durationMs: 1 },
     });
     applyEvent(view, { type: 'externalToolCall', call: { ...call, id: 'call_c' } });
-    expect(view.tools.map((t) => [t.id, t.status, t.external])).toEqual([
+    expect(view.tools.map((tool) => [tool.id, tool.status, tool.external])).toEqual([
       ['call_a', 'rejected', false],
       ['call_b', 'failed', false],
       ['call_c', 'waiting', true],
