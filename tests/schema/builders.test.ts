@@ -14,20 +14,20 @@ function schemaError(fn: () => unknown): AgentError {
 
 describe('builders', () => {
   test('obj is closed with every property required, in order', () => {
-    const s = JsonSchema.obj({ b: JsonSchema.string(), a: JsonSchema.integer() }, { description: 'order' });
-    expect(s.json).toEqual({
+    const schema = JsonSchema.obj({ b: JsonSchema.string(), a: JsonSchema.integer() }, { description: 'order' });
+    expect(schema.json).toEqual({
       type: 'object',
       description: 'order',
       properties: { b: { type: 'string' }, a: { type: 'integer' } },
       required: ['b', 'a'],
       additionalProperties: false,
     });
-    expect(s.propertyNames()).toEqual(['b', 'a']);
+    expect(schema.propertyNames()).toEqual(['b', 'a']);
   });
 
   test('obj optional and open', () => {
-    const s = JsonSchema.obj({ a: JsonSchema.string(), b: JsonSchema.string() }, { optional: ['b'], open: true });
-    expect(s.json).toEqual({
+    const schema = JsonSchema.obj({ a: JsonSchema.string(), b: JsonSchema.string() }, { optional: ['b'], open: true });
+    expect(schema.json).toEqual({
       type: 'object',
       properties: { a: { type: 'string' }, b: { type: 'string' } },
       required: ['a'],
@@ -92,10 +92,10 @@ describe('builders', () => {
   });
 
   test('ref and withDefinitions; a lone ref fails when used', () => {
-    const s = JsonSchema.obj({ item: JsonSchema.ref('Item') }).withDefinitions({
+    const schema = JsonSchema.obj({ item: JsonSchema.ref('Item') }).withDefinitions({
       Item: JsonSchema.obj({ name: JsonSchema.string() }),
     });
-    expect(s.json.$defs).toEqual({
+    expect(schema.json.$defs).toEqual({
       Item: {
         type: 'object',
         properties: { name: { type: 'string' } },
@@ -103,29 +103,29 @@ describe('builders', () => {
         additionalProperties: false,
       },
     });
-    expect((s.json.properties as Record<string, unknown>).item).toEqual({ $ref: '#/$defs/Item' });
-    expect(s.validate({ item: { name: 'x' } })).toEqual([]);
+    expect((schema.json.properties as Record<string, unknown>).item).toEqual({ $ref: '#/$defs/Item' });
+    expect(schema.validate({ item: { name: 'x' } })).toEqual([]);
     expect(JsonSchema.ref('a/b~c').json).toEqual({ $ref: '#/$defs/a~1b~0c' });
     expect(schemaError(() => JsonSchema.ref('Missing').validate(1)).message).toContain('$.$ref');
   });
 
   test('definitions of nested builders are hoisted to the root', () => {
     const inner = JsonSchema.array(JsonSchema.ref('Item')).withDefinitions({ Item: JsonSchema.string() });
-    const s = JsonSchema.obj({ items: inner });
-    expect(s.json.$defs).toEqual({ Item: { type: 'string' } });
-    expect(s.validate({ items: ['a'] })).toEqual([]);
-    expect(s.validate({ items: [1] })).toEqual([{ path: '$.items[0]', message: 'must be a string; got 1' }]);
+    const schema = JsonSchema.obj({ items: inner });
+    expect(schema.json.$defs).toEqual({ Item: { type: 'string' } });
+    expect(schema.validate({ items: ['a'] })).toEqual([]);
+    expect(schema.validate({ items: [1] })).toEqual([{ path: '$.items[0]', message: 'must be a string; got 1' }]);
     const clash = JsonSchema.array(JsonSchema.ref('Item')).withDefinitions({ Item: JsonSchema.integer() });
     schemaError(() => JsonSchema.obj({ a: inner, b: clash }));
   });
 
   test('empty', () => {
-    const s = JsonSchema.empty();
-    expect(s.json).toEqual({ type: 'object', properties: {}, additionalProperties: false });
-    expect(s.isEmptyObject()).toBe(true);
-    expect(s.propertyNames()).toEqual([]);
-    expect(s.validate({})).toEqual([]);
-    expect(s.validate({ x: 1 })).toEqual([{ path: '$.x', message: 'is not allowed' }]);
+    const schema = JsonSchema.empty();
+    expect(schema.json).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(schema.isEmptyObject()).toBe(true);
+    expect(schema.propertyNames()).toEqual([]);
+    expect(schema.validate({})).toEqual([]);
+    expect(schema.validate({ x: 1 })).toEqual([{ path: '$.x', message: 'is not allowed' }]);
     expect(JsonSchema.obj({ a: JsonSchema.string() }).isEmptyObject()).toBe(false);
     expect(JsonSchema.string().isEmptyObject()).toBe(false);
     expect(JsonSchema.from({ type: 'object' }).isEmptyObject()).toBe(true);
@@ -140,30 +140,30 @@ describe('builders', () => {
       description: 'an x',
       anyOf: [{ $ref: '#/$defs/X' }, { type: 'null' }],
     });
-    const s = JsonSchema.obj({ a: JsonSchema.integer().nullable() });
-    expect(s.validate({ a: null })).toEqual([]);
-    expect(s.validate({ a: 'x' })).toEqual([{ path: '$.a', message: 'must be an integer or null; got "x"' }]);
-    const e = JsonSchema.obj({ a: JsonSchema.enumOf(['x', 'y']).nullable() });
-    expect(e.validate({ a: null })).toEqual([]);
+    const schema = JsonSchema.obj({ a: JsonSchema.integer().nullable() });
+    expect(schema.validate({ a: null })).toEqual([]);
+    expect(schema.validate({ a: 'x' })).toEqual([{ path: '$.a', message: 'must be an integer or null; got "x"' }]);
+    const enumSchema = JsonSchema.obj({ a: JsonSchema.enumOf(['x', 'y']).nullable() });
+    expect(enumSchema.validate({ a: null })).toEqual([]);
   });
 
   test('described copies and does not change the original', () => {
     const base = JsonSchema.string();
-    const d = base.described('a name');
-    expect(d.json).toEqual({ type: 'string', description: 'a name' });
+    const described = base.described('a name');
+    expect(described.json).toEqual({ type: 'string', description: 'a name' });
     expect(base.json).toEqual({ type: 'string' });
   });
 
   test('json is plain, serializable JSON that round-trips through parse', () => {
-    const s = JsonSchema.obj(
+    const schema = JsonSchema.obj(
       { a: JsonSchema.array(JsonSchema.enumOf(['x'])), b: JsonSchema.number().nullable() },
       { optional: ['b'] },
     );
-    const text = JSON.stringify(s);
-    expect(JSON.parse(text)).toEqual(s.json);
+    const text = JSON.stringify(schema);
+    expect(JSON.parse(text)).toEqual(schema.json);
     const back = JsonSchema.parse(text);
-    expect(back.json).toEqual(s.json);
-    expect(back.render()).toBe(s.render());
+    expect(back.json).toEqual(schema.json);
+    expect(back.render()).toBe(schema.render());
     expect(back.warnings).toEqual([]);
   });
 });

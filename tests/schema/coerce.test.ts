@@ -62,22 +62,22 @@ describe('coerce()', () => {
   });
 
   test('ambiguous enum matches are left alone', () => {
-    const s = JsonSchema.enumOf(['hot_stew', 'hotstew', 'ale']);
-    expect(s.coerce('HOT-STEW')).toBe('HOT-STEW');
-    expect(s.coerce('ALE')).toBe('ale');
-    expect(s.check('HOT-STEW').ok).toBe(false);
+    const schema = JsonSchema.enumOf(['hot_stew', 'hotstew', 'ale']);
+    expect(schema.coerce('HOT-STEW')).toBe('HOT-STEW');
+    expect(schema.coerce('ALE')).toBe('ale');
+    expect(schema.check('HOT-STEW').ok).toBe(false);
   });
 
   test('const matches loosely too', () => {
-    const s = JsonSchema.from({ const: 'check_menu' });
-    expect(s.coerce('Check Menu')).toBe('check_menu');
-    expect(s.coerce('other')).toBe('other');
+    const schema = JsonSchema.from({ const: 'check_menu' });
+    expect(schema.coerce('Check Menu')).toBe('check_menu');
+    expect(schema.coerce('other')).toBe('other');
   });
 
   test('number enums take numeric strings', () => {
-    const s = JsonSchema.enumOf([1, 2, 3]);
-    expect(s.coerce('2')).toBe(2);
-    expect(s.coerce('4')).toBe(4);
+    const schema = JsonSchema.enumOf([1, 2, 3]);
+    expect(schema.coerce('2')).toBe(2);
+    expect(schema.coerce('4')).toBe(4);
   });
 
   test('what it leaves alone', () => {
@@ -95,8 +95,11 @@ describe('coerce()', () => {
   });
 
   test('a null on an optional nullable property is kept', () => {
-    const s = JsonSchema.obj({ a: JsonSchema.string().nullable(), b: JsonSchema.from({}) }, { optional: ['a', 'b'] });
-    expect(s.coerce({ a: null, b: null })).toEqual({ a: null, b: null });
+    const schema = JsonSchema.obj(
+      { a: JsonSchema.string().nullable(), b: JsonSchema.from({}) },
+      { optional: ['a', 'b'] },
+    );
+    expect(schema.coerce({ a: null, b: null })).toEqual({ a: null, b: null });
   });
 
   test('never mutates the input', () => {
@@ -108,31 +111,31 @@ describe('coerce()', () => {
   });
 
   test('nested arrays of objects and additionalProperties schemas', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: { rows: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } } },
       additionalProperties: { type: 'number' },
     });
-    expect(s.coerce({ rows: [{ n: '1' }, { n: 2 }], x: '1.5' })).toEqual({ rows: [{ n: 1 }, { n: 2 }], x: 1.5 });
+    expect(schema.coerce({ rows: [{ n: '1' }, { n: 2 }], x: '1.5' })).toEqual({ rows: [{ n: 1 }, { n: 2 }], x: 1.5 });
   });
 
   test('anyOf coerces into the first branch that then validates', () => {
-    const s = JsonSchema.anyOf([JsonSchema.boolean(), JsonSchema.obj({ coins: JsonSchema.integer() })]);
-    expect(s.coerce('yes')).toBe(true);
-    expect(s.coerce({ coins: '3' })).toEqual({ coins: 3 });
-    expect(s.coerce(true)).toBe(true);
-    expect(s.coerce('x')).toBe('x');
+    const schema = JsonSchema.anyOf([JsonSchema.boolean(), JsonSchema.obj({ coins: JsonSchema.integer() })]);
+    expect(schema.coerce('yes')).toBe(true);
+    expect(schema.coerce({ coins: '3' })).toEqual({ coins: 3 });
+    expect(schema.coerce(true)).toBe(true);
+    expect(schema.coerce('x')).toBe('x');
   });
 
   test('type lists coerce only when the value type is not accepted', () => {
-    const s = JsonSchema.from({ type: ['integer', 'string'] });
-    expect(s.coerce('2')).toBe('2');
-    const n = JsonSchema.from({ type: ['integer', 'null'] });
-    expect(n.coerce('7')).toBe(7);
+    const schema = JsonSchema.from({ type: ['integer', 'string'] });
+    expect(schema.coerce('2')).toBe('2');
+    const nullable = JsonSchema.from({ type: ['integer', 'null'] });
+    expect(nullable.coerce('7')).toBe(7);
   });
 
   test('refs and allOf are followed', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: {
         p: { $ref: '#/$defs/P' },
@@ -140,7 +143,7 @@ describe('coerce()', () => {
       },
       $defs: { P: { type: 'boolean' } },
     });
-    expect(s.coerce({ p: 'no', q: { n: '4' } })).toEqual({ p: false, q: { n: 4 } });
+    expect(schema.coerce({ p: 'no', q: { n: '4' } })).toEqual({ p: false, q: { n: 4 } });
   });
 
   test('non-object roots', () => {
@@ -157,7 +160,7 @@ describe('coerce()', () => {
       $ref: '#/$defs/N',
     });
     let value: Record<string, unknown> = { v: '1' };
-    for (let i = 0; i < 200; i++) value = { n: value };
+    for (let index = 0; index < 200; index++) value = { n: value };
     expect(() => tree.coerce(value)).not.toThrow();
     const shallow = tree.coerce({ n: { v: '2' } });
     expect(shallow).toEqual({ n: { v: 2 } });

@@ -16,7 +16,7 @@ function recordingTool(parameters: Record<string, unknown>) {
 }
 
 async function runWith(tool: AgentTool, answers: string[]) {
-  const model = new ScriptedLanguageModel(answers.map((a) => Script.text(a)).concat([Script.reply('Done.')]));
+  const model = new ScriptedLanguageModel(answers.map((answer) => Script.text(answer)).concat([Script.reply('Done.')]));
   const agent = new Agent(model, { tools: [tool] });
   const response = await agent.run('go').response();
   return { response, model };
@@ -41,7 +41,7 @@ describe('non-finite numbers', () => {
         rejected: true,
         output: { kind: 'error', message: expect.stringMatching(/must be an integer; got -?Infinity/) },
       });
-      expect(model.requests.filter((r) => r.isRepair)).toHaveLength(1); // one repair, then "not made"
+      expect(model.requests.filter((request) => request.isRepair)).toHaveLength(1); // one repair, then "not made"
       expect(response.text).toBe('Done.');
     },
   );
@@ -95,10 +95,12 @@ describe('prototype keys are plain data', () => {
       }).replace('__proto__x', '__proto__'),
     ]);
     expect(seen).toHaveLength(1);
-    const args = seen[0] as Record<string, any>;
-    for (const o of [args, args.list[0], args.bag.k, args.text]) {
-      expect(Object.getPrototypeOf(o)).toBe(Object.prototype);
-      expect(o.a ?? o.b ?? o.c).toBeUndefined();
+    /** A plain object's own fields; `a`, `b` and `c` are what the `__proto__` keys above would leak. */
+    type Plain = Record<string, unknown> & { a?: unknown; b?: unknown; c?: unknown };
+    const args = seen[0] as Plain & { list: Plain[]; bag: Record<string, Plain>; text: Plain };
+    for (const value of [args, args.list[0], args.bag.k, args.text]) {
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(value.a ?? value.b ?? value.c).toBeUndefined();
     }
   });
 });

@@ -14,13 +14,13 @@ function invalid(json: unknown): string {
 
 function nested(depth: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
-  for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { a: schema } };
+  for (let index = 0; index < depth; index++) schema = { type: 'object', properties: { a: schema } };
   return schema;
 }
 
 describe('from() and parse()', () => {
   test('reads a full schema with every supported keyword without warnings', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       $schema: 'http://json-schema.org/draft-07/schema#',
       title: 'Order',
       type: 'object',
@@ -42,8 +42,8 @@ describe('from() and parse()', () => {
       definitions: { Base: { type: 'object', properties: { a: { type: 'string' } } } },
       $defs: { More: { type: 'object', properties: { b: { type: 'string' } } } },
     });
-    expect(s.warnings).toEqual([]);
-    expect(s.propertyNames()).toEqual([
+    expect(schema.warnings).toEqual([]);
+    expect(schema.propertyNames()).toEqual([
       'item',
       'note',
       'qty',
@@ -56,20 +56,20 @@ describe('from() and parse()', () => {
       'all',
       'old',
     ]);
-    expect(s.validate({ item: 'ale', old: null, all: { a: 'x', b: 'y' } })).toEqual([]);
+    expect(schema.validate({ item: 'ale', old: null, all: { a: 'x', b: 'y' } })).toEqual([]);
   });
 
   test('keeps the given json as a copy', () => {
     const raw = { type: 'object', properties: { a: { type: 'string', format: 'email' } } };
-    const s = JsonSchema.from(raw);
-    expect(s.json).toEqual(raw);
-    expect(s.json).not.toBe(raw);
+    const schema = JsonSchema.from(raw);
+    expect(schema.json).toEqual(raw);
+    expect(schema.json).not.toBe(raw);
     raw.properties.a.type = 'integer';
-    expect(s.validate({ a: 'x' })).toEqual([]);
+    expect(schema.validate({ a: 'x' })).toEqual([]);
   });
 
   test('warns about ignored keywords with their paths', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: {
         x: { type: 'string', format: 'email' },
@@ -78,7 +78,7 @@ describe('from() and parse()', () => {
       required: ['x', 'z'],
       patternProperties: { '^a': { type: 'string' } },
     });
-    expect(s.warnings).toEqual([
+    expect(schema.warnings).toEqual([
       '$.properties.x.format: ignored',
       '$.properties.y.items.multipleOf: ignored',
       '$.properties.y.uniqueItems: ignored',
@@ -86,17 +86,17 @@ describe('from() and parse()', () => {
       '$.required: "z" is not a property',
     ]);
     // ignored means not enforced
-    expect(s.validate({ x: 'not an email', y: [1, 1] }).map((v) => v.path)).toEqual(['$.z']);
+    expect(schema.validate({ x: 'not an email', y: [1, 1] }).map((violation) => violation.path)).toEqual(['$.z']);
   });
 
   test('warnings is a copy', () => {
-    const s = JsonSchema.from({ type: 'string', format: 'date' });
+    const schema = JsonSchema.from({ type: 'string', format: 'date' });
     expect(JsonSchema.from({ 'x-vendor': 1, 'odd key': 2 }).warnings).toEqual([
       '$.x-vendor: ignored',
       '$["odd key"]: ignored',
     ]);
-    s.warnings.push('x');
-    expect(s.warnings).toEqual(['$.format: ignored']);
+    schema.warnings.push('x');
+    expect(schema.warnings).toEqual(['$.format: ignored']);
   });
 
   test('parse reads JSON text and rejects other text', () => {
@@ -188,10 +188,10 @@ describe('from() and parse()', () => {
   });
 
   test('a chain of more than 16 $ref hops is rejected, 16 is fine', () => {
-    const chain = (n: number): Record<string, unknown> => {
+    const chain = (count: number): Record<string, unknown> => {
       const defs: Record<string, unknown> = {};
-      for (let i = 0; i < n; i++) defs[`D${i}`] = { $ref: `#/$defs/D${i + 1}` };
-      defs[`D${n}`] = { type: 'string' };
+      for (let index = 0; index < count; index++) defs[`D${index}`] = { $ref: `#/$defs/D${index + 1}` };
+      defs[`D${count}`] = { type: 'string' };
       return { $ref: '#/$defs/D0', $defs: defs };
     };
     expect(JsonSchema.from(chain(15)).validate('x')).toEqual([]);
@@ -225,23 +225,23 @@ describe('from() and parse()', () => {
   });
 
   test('any JSON pointer works as a local $ref, including escaped segments', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: { 'a/b': { type: 'integer', maximum: 3 }, copy: { $ref: '#/properties/a~1b' } },
     });
-    expect(s.validate({ copy: 4 })).toEqual([{ path: '$.copy', message: 'must be at most 3; got 4' }]);
+    expect(schema.validate({ copy: 4 })).toEqual([{ path: '$.copy', message: 'must be at most 3; got 4' }]);
   });
 
   test('draft-4 boolean exclusive bounds are read as numbers', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'number',
       minimum: 0,
       exclusiveMinimum: true,
       maximum: 1,
       exclusiveMaximum: false,
     });
-    expect(s.validate(0)).toEqual([{ path: '$', message: 'must be greater than 0; got 0' }]);
-    expect(s.validate(1)).toEqual([]);
+    expect(schema.validate(0)).toEqual([{ path: '$', message: 'must be greater than 0; got 0' }]);
+    expect(schema.validate(1)).toEqual([]);
   });
 
   test('x-order as a list or per-property numbers sets the property order', () => {
@@ -262,7 +262,7 @@ describe('from() and parse()', () => {
   });
 
   test('from() of a JsonSchema returns it', () => {
-    const s = JsonSchema.string();
-    expect(JsonSchema.from(s)).toBe(s);
+    const schema = JsonSchema.string();
+    expect(JsonSchema.from(schema)).toBe(schema);
   });
 });

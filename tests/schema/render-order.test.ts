@@ -11,11 +11,11 @@ const menuOrder = JsonSchema.obj(
 
 describe('render()', () => {
   test('the example from the brief', () => {
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       item: JsonSchema.enumOf(['ale', 'stew', 'bread']),
       quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),
     });
-    expect(s.render()).toBe('{ item: one of "ale", "stew", "bread"; quantity: integer 1-10 (how many) }');
+    expect(schema.render()).toBe('{ item: one of "ale", "stew", "bread"; quantity: integer 1-10 (how many) }');
   });
 
   test('optional properties get ?, booleans read true or false', () => {
@@ -25,12 +25,12 @@ describe('render()', () => {
   });
 
   test('never writes | unions', () => {
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       a: JsonSchema.anyOf([JsonSchema.string(), JsonSchema.integer()]),
       b: JsonSchema.enumOf(['x', 'y']).nullable(),
     });
-    expect(s.render()).not.toContain('|');
-    expect(s.render()).toBe('{ a: string or integer; b: one of "x", "y" or null }');
+    expect(schema.render()).not.toContain('|');
+    expect(schema.render()).toBe('{ a: string or integer; b: one of "x", "y" or null }');
   });
 
   test.each([
@@ -67,7 +67,7 @@ describe('render()', () => {
   });
 
   test('descriptions, titles, defaults and examples are shown in parentheses', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: {
         a: { type: 'string', description: 'the name' },
@@ -76,7 +76,9 @@ describe('render()', () => {
       },
       required: ['a'],
     });
-    expect(s.render()).toBe('{ a: string (the name); b?: integer (Count; default 1); c?: string (e.g. "x", "y") }');
+    expect(schema.render()).toBe(
+      '{ a: string (the name); b?: integer (Count; default 1); c?: string (e.g. "x", "y") }',
+    );
   });
 
   test('odd keys are quoted', () => {
@@ -84,32 +86,32 @@ describe('render()', () => {
   });
 
   test('nested objects and lists of objects', () => {
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       lines: JsonSchema.array(JsonSchema.obj({ sku: JsonSchema.string(), n: JsonSchema.integer({ minimum: 1 }) })),
     });
-    expect(s.render()).toBe('{ lines: list of { sku: string; n: integer at least 1 } }');
+    expect(schema.render()).toBe('{ lines: list of { sku: string; n: integer at least 1 } }');
   });
 
   test('refs are expanded, recursion is named', () => {
-    const s = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
+    const schema = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
       Node: JsonSchema.obj(
         { name: JsonSchema.string(), kids: JsonSchema.array(JsonSchema.ref('Node')) },
         { optional: ['kids'] },
       ),
     });
-    expect(s.render()).toBe('{ node: { name: string; kids?: list of Node (same form as above) } }');
+    expect(schema.render()).toBe('{ node: { name: string; kids?: list of Node (same form as above) } }');
   });
 
   test('allOf of objects reads as one object', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       allOf: [
         { $ref: '#/definitions/Base' },
         { type: 'object', properties: { b: { type: 'integer' } }, required: ['b'] },
       ],
       definitions: { Base: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
     });
-    expect(s.render()).toBe('{ a: string; b: integer }');
-    expect(s.propertyNames()).toEqual(['a', 'b']);
+    expect(schema.render()).toBe('{ a: string; b: integer }');
+    expect(schema.propertyNames()).toEqual(['a', 'b']);
     expect(JsonSchema.from({ allOf: [{ type: 'string' }, { maxLength: 3 }] }).render()).toBe('string');
   });
 
@@ -130,8 +132,8 @@ describe('renderFields()', () => {
   });
 
   test('nested objects stay on their line', () => {
-    const s = JsonSchema.obj({ who: JsonSchema.obj({ name: JsonSchema.string() }, { description: 'the buyer' }) });
-    expect(s.renderFields()).toBe('- "who": { name: string }, the buyer');
+    const schema = JsonSchema.obj({ who: JsonSchema.obj({ name: JsonSchema.string() }, { description: 'the buyer' }) });
+    expect(schema.renderFields()).toBe('- "who": { name: string }, the buyer');
   });
 
   test('empty objects have no lines; non-object roots render whole', () => {
@@ -145,7 +147,7 @@ describe('renderFields()', () => {
 
 describe('order()', () => {
   test('keys in schema order, unknown keys last, recursively', () => {
-    const s = JsonSchema.obj(
+    const schema = JsonSchema.obj(
       {
         a: JsonSchema.string(),
         inner: JsonSchema.obj({ x: JsonSchema.integer(), y: JsonSchema.integer() }),
@@ -153,7 +155,7 @@ describe('order()', () => {
       },
       { open: true },
     );
-    const out = s.order({ zz: 1, list: [{ q: '1', p: '2', r: 0 }], inner: { y: 1, x: 2 }, a: 'x' }) as Record<
+    const out = schema.order({ zz: 1, list: [{ q: '1', p: '2', r: 0 }], inner: { y: 1, x: 2 }, a: 'x' }) as Record<
       string,
       unknown
     >;
@@ -162,18 +164,18 @@ describe('order()', () => {
 
   test('never mutates and returns a copy', () => {
     const value = { b: 1, a: { d: 1, c: 2 } };
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       a: JsonSchema.obj({ c: JsonSchema.integer(), d: JsonSchema.integer() }),
       b: JsonSchema.integer(),
     });
-    const out = s.order(value) as Record<string, unknown>;
+    const out = schema.order(value) as Record<string, unknown>;
     expect(JSON.stringify(value)).toBe('{"b":1,"a":{"d":1,"c":2}}');
     expect(JSON.stringify(out)).toBe('{"a":{"c":2,"d":1},"b":1}');
     expect(out.a).not.toBe(value.a);
   });
 
   test('follows refs, anyOf branches and additionalProperties schemas', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: {
         pick: { anyOf: [{ type: 'integer' }, { type: 'object', properties: { m: {}, n: {} } }] },
@@ -182,19 +184,19 @@ describe('order()', () => {
       additionalProperties: { type: 'object', properties: { k: {}, j: {} } },
       $defs: { R: { type: 'object', properties: { s: {}, t: {} } } },
     });
-    const out = s.order({ extra: { j: 1, k: 2 }, ref: { t: 1, s: 2 }, pick: { n: 1, m: 2 } });
+    const out = schema.order({ extra: { j: 1, k: 2 }, ref: { t: 1, s: 2 }, pick: { n: 1, m: 2 } });
     expect(JSON.stringify(out)).toBe('{"pick":{"m":2,"n":1},"ref":{"s":2,"t":1},"extra":{"k":2,"j":1}}');
   });
 
   test('primitives and non-matching shapes pass through', () => {
-    const s = JsonSchema.obj({ a: JsonSchema.string() });
-    expect(s.order(5)).toBe(5);
-    expect(s.order(['x'])).toEqual(['x']);
-    expect(s.order(null)).toBeNull();
+    const schema = JsonSchema.obj({ a: JsonSchema.string() });
+    expect(schema.order(5)).toBe(5);
+    expect(schema.order(['x'])).toEqual(['x']);
+    expect(schema.order(null)).toBeNull();
   });
 
   test('array roots order their items', () => {
-    const s = JsonSchema.array(JsonSchema.obj({ a: JsonSchema.integer(), b: JsonSchema.integer() }));
-    expect(JSON.stringify(s.order([{ b: 1, a: 2 }]))).toBe('[{"a":2,"b":1}]');
+    const schema = JsonSchema.array(JsonSchema.obj({ a: JsonSchema.integer(), b: JsonSchema.integer() }));
+    expect(JSON.stringify(schema.order([{ b: 1, a: 2 }]))).toBe('[{"a":2,"b":1}]');
   });
 });

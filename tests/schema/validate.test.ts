@@ -58,14 +58,14 @@ describe('validate()', () => {
   });
 
   test('const, exclusive bounds and numbers', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: { kind: { const: 'buy' }, p: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 } },
     });
-    expect(s.validate({ kind: 'sell' })).toEqual([{ path: '$.kind', message: 'must be "buy"; got "sell"' }]);
-    expect(s.validate({ p: 0 })).toEqual([{ path: '$.p', message: 'must be greater than 0; got 0' }]);
-    expect(s.validate({ p: 1 })).toEqual([{ path: '$.p', message: 'must be less than 1; got 1' }]);
-    expect(s.validate({ p: 'x' })).toEqual([{ path: '$.p', message: 'must be a number; got "x"' }]);
+    expect(schema.validate({ kind: 'sell' })).toEqual([{ path: '$.kind', message: 'must be "buy"; got "sell"' }]);
+    expect(schema.validate({ p: 0 })).toEqual([{ path: '$.p', message: 'must be greater than 0; got 0' }]);
+    expect(schema.validate({ p: 1 })).toEqual([{ path: '$.p', message: 'must be less than 1; got 1' }]);
+    expect(schema.validate({ p: 'x' })).toEqual([{ path: '$.p', message: 'must be a number; got "x"' }]);
   });
 
   test('paths for arrays of objects, odd keys and array roots', () => {
@@ -81,41 +81,41 @@ describe('validate()', () => {
   });
 
   test('type lists and nullable', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       type: 'object',
       properties: { a: { type: ['string', 'integer', 'null'] }, b: { type: 'string', nullable: true } },
     });
-    expect(s.validate({ a: null, b: null })).toEqual([]);
-    expect(s.validate({ a: true })).toEqual([
+    expect(schema.validate({ a: null, b: null })).toEqual([]);
+    expect(schema.validate({ a: true })).toEqual([
       { path: '$.a', message: 'must be a string, an integer or null; got true' },
     ]);
-    expect(s.validate({ b: 1 })).toEqual([{ path: '$.b', message: 'must be a string or null; got 1' }]);
+    expect(schema.validate({ b: 1 })).toEqual([{ path: '$.b', message: 'must be a string or null; got 1' }]);
   });
 
   test('long enums are cut short and long strings shortened', () => {
-    const values = Array.from({ length: 20 }, (_, i) => `v${i}`);
-    const s = JsonSchema.enumOf(values);
-    const [v] = s.validate('x'.repeat(100));
-    expect(v.message).toContain('"v11", …; got "xxxxxxxx');
-    expect(v.message.length).toBeLessThan(150);
+    const values = Array.from({ length: 20 }, (_, index) => `v${index}`);
+    const schema = JsonSchema.enumOf(values);
+    const [violation] = schema.validate('x'.repeat(100));
+    expect(violation.message).toContain('"v11", …; got "xxxxxxxx');
+    expect(violation.message.length).toBeLessThan(150);
   });
 
   test('anyOf: the branch that fits the type reports its own errors', () => {
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]),
     });
-    expect(s.validate({ pay: 5 })).toEqual([{ path: '$.pay', message: 'must be at most 3; got 5' }]);
-    expect(s.validate({ pay: { coins: 'a' } })).toEqual([
+    expect(schema.validate({ pay: 5 })).toEqual([{ path: '$.pay', message: 'must be at most 3; got 5' }]);
+    expect(schema.validate({ pay: { coins: 'a' } })).toEqual([
       { path: '$.pay.coins', message: 'must be an integer; got "a"' },
     ]);
-    expect(s.validate({ pay: 2 })).toEqual([]);
+    expect(schema.validate({ pay: 2 })).toEqual([]);
   });
 
   test('anyOf: with no fitting branch one line says the choices in words', () => {
-    const s = JsonSchema.obj({
+    const schema = JsonSchema.obj({
       pay: JsonSchema.anyOf([JsonSchema.integer({ maximum: 3 }), JsonSchema.obj({ coins: JsonSchema.integer() })]),
     });
-    expect(s.validate({ pay: 'x' })).toEqual([
+    expect(schema.validate({ pay: 'x' })).toEqual([
       { path: '$.pay', message: 'must be integer at most 3 or { coins: integer }; got "x"' },
     ]);
     const two = JsonSchema.anyOf([
@@ -128,38 +128,38 @@ describe('validate()', () => {
   });
 
   test('oneOf: none and more than one', () => {
-    const s = JsonSchema.oneOf([JsonSchema.integer(), JsonSchema.number({ maximum: 5 })]);
-    expect(s.validate(2.5)).toEqual([]);
-    expect(s.validate(3)).toEqual([{ path: '$', message: 'matches more than one of the allowed forms' }]);
-    expect(s.validate('x')).toEqual([{ path: '$', message: 'must be integer or number at most 5; got "x"' }]);
+    const schema = JsonSchema.oneOf([JsonSchema.integer(), JsonSchema.number({ maximum: 5 })]);
+    expect(schema.validate(2.5)).toEqual([]);
+    expect(schema.validate(3)).toEqual([{ path: '$', message: 'matches more than one of the allowed forms' }]);
+    expect(schema.validate('x')).toEqual([{ path: '$', message: 'must be integer or number at most 5; got "x"' }]);
   });
 
   test('allOf reports each part', () => {
-    const s = JsonSchema.from({
+    const schema = JsonSchema.from({
       allOf: [
         { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
         { type: 'object', properties: { b: { type: 'integer' } }, required: ['b'] },
       ],
     });
-    expect(s.validate({ a: 'x', b: 1 })).toEqual([]);
-    expect(s.validate({ b: 'y' })).toEqual([
+    expect(schema.validate({ a: 'x', b: 1 })).toEqual([]);
+    expect(schema.validate({ b: 'y' })).toEqual([
       { path: '$.a', message: 'is required' },
       { path: '$.b', message: 'must be an integer; got "y"' },
     ]);
   });
 
   test('$ref targets and nullable refs', () => {
-    const s = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
+    const schema = JsonSchema.obj({ node: JsonSchema.ref('Node') }).withDefinitions({
       Node: JsonSchema.obj(
         { name: JsonSchema.string(), child: JsonSchema.ref('Node').nullable() },
         { optional: ['child'] },
       ),
     });
-    expect(s.validate({ node: { name: 'x', child: { name: 'y', child: null } } })).toEqual([]);
-    expect(s.validate({ node: { name: 'x', child: { child: null } } })).toEqual([
+    expect(schema.validate({ node: { name: 'x', child: { name: 'y', child: null } } })).toEqual([]);
+    expect(schema.validate({ node: { name: 'x', child: { child: null } } })).toEqual([
       { path: '$.node.child.name', message: 'is required' },
     ]);
-    expect(s.validate({ node: { name: 'x', child: 'y' } })).toEqual([
+    expect(schema.validate({ node: { name: 'x', child: 'y' } })).toEqual([
       {
         path: '$.node.child',
         message: 'must be { name: string; child?: Node (same form as above) or null } or null; got "y"',
@@ -174,18 +174,19 @@ describe('validate()', () => {
   });
 
   test('compiled validators are reused', () => {
-    for (let i = 0; i < 50; i++) expect(order.validate({ item: 'ale', quantity: (i % 10) + 1 })).toEqual([]);
+    for (let index = 0; index < 50; index++)
+      expect(order.validate({ item: 'ale', quantity: (index % 10) + 1 })).toEqual([]);
   });
 });
 
 describe('formatViolations()', () => {
   test('joins with "; " and shows at most 4', () => {
-    const v = (n: number) => ({ path: `$.f${n}`, message: `bad ${n}` });
+    const violation = (index: number) => ({ path: `$.f${index}`, message: `bad ${index}` });
     expect(formatViolations([])).toBe('');
-    expect(formatViolations([v(1)])).toBe('$.f1: bad 1');
-    expect(formatViolations([v(1), v(2)])).toBe('$.f1: bad 1; $.f2: bad 2');
-    expect(formatViolations([1, 2, 3, 4].map(v))).toBe('$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4');
-    expect(formatViolations([1, 2, 3, 4, 5, 6].map(v))).toBe(
+    expect(formatViolations([violation(1)])).toBe('$.f1: bad 1');
+    expect(formatViolations([violation(1), violation(2)])).toBe('$.f1: bad 1; $.f2: bad 2');
+    expect(formatViolations([1, 2, 3, 4].map(violation))).toBe('$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4');
+    expect(formatViolations([1, 2, 3, 4, 5, 6].map(violation))).toBe(
       '$.f1: bad 1; $.f2: bad 2; $.f3: bad 3; $.f4: bad 4; and 2 more',
     );
   });
@@ -198,7 +199,7 @@ describe('deep values', () => {
   });
   const nest = (levels: number): Record<string, unknown> => {
     let value: Record<string, unknown> = { v: 'x' };
-    for (let i = 0; i < levels; i++) value = { n: value };
+    for (let index = 0; index < levels; index++) value = { n: value };
     return value;
   };
 
