@@ -12,9 +12,9 @@ function agentWith(tools: AgentTool[], steps: Array<ScriptStep | string>, config
 function thrown(fn: () => unknown): AgentError {
   try {
     fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AgentError);
-    return e as AgentError;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentError);
+    return error as AgentError;
   }
   throw new Error('expected a throw');
 }
@@ -22,9 +22,9 @@ function thrown(fn: () => unknown): AgentError {
 describe('tool definitions', () => {
   test('reserved names are refused, in any case', () => {
     for (const name of [...RESERVED_TOOL_NAMES, 'Respond', 'REPLY']) {
-      const e = thrown(() => AgentTool.local({ name, description: 'x' }, () => 'ok'));
-      expect(e.code).toBe('invalid_request');
-      expect(e.message).toContain('reserved');
+      const error = thrown(() => AgentTool.local({ name, description: 'x' }, () => 'ok'));
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('reserved');
     }
   });
 
@@ -38,13 +38,13 @@ describe('tool definitions', () => {
   });
 
   test('duplicate names in one agent are refused, also by setTools', () => {
-    const a = AgentTool.local({ name: 'look', description: 'x' }, () => 'a');
-    const b = AgentTool.external({ name: 'look', description: 'y' });
+    const first = AgentTool.local({ name: 'look', description: 'x' }, () => 'a');
+    const second = AgentTool.external({ name: 'look', description: 'y' });
     const model = new ScriptedLanguageModel();
-    expect(thrown(() => new Agent(model, { tools: [a, b] })).code).toBe('invalid_request');
-    const agent = new Agent(model, { tools: [a] });
-    expect(thrown(() => agent.setTools([a, b])).message).toContain('look');
-    expect(agent.tools.map((t) => t.name)).toEqual(['look']);
+    expect(thrown(() => new Agent(model, { tools: [first, second] })).code).toBe('invalid_request');
+    const agent = new Agent(model, { tools: [first] });
+    expect(thrown(() => agent.setTools([first, second])).message).toContain('look');
+    expect(agent.tools.map((tool) => tool.name)).toEqual(['look']);
   });
 
   test('tools must be AgentTool instances', () => {
@@ -53,21 +53,21 @@ describe('tool definitions', () => {
   });
 
   test('a malformed parameter schema is invalid_schema naming the tool', () => {
-    const e = thrown(() =>
+    const error = thrown(() =>
       AgentTool.external({
         name: 'bad',
         description: 'x',
         parameters: { type: 'object', properties: { n: { type: 'integr' } } },
       }),
     );
-    expect(e.code).toBe('invalid_schema');
-    expect(e.message).toContain('bad');
+    expect(error.code).toBe('invalid_schema');
+    expect(error.message).toContain('bad');
   });
 
   test('a non-object parameter schema is invalid_schema', () => {
-    const e = thrown(() => AgentTool.external({ name: 'count', description: 'x', parameters: { type: 'string' } }));
-    expect(e.code).toBe('invalid_schema');
-    expect(e.message).toContain('object');
+    const error = thrown(() => AgentTool.external({ name: 'count', description: 'x', parameters: { type: 'string' } }));
+    expect(error.code).toBe('invalid_schema');
+    expect(error.message).toContain('object');
   });
 
   test('a local tool needs a handler; description must be a string; timeoutMs positive', () => {
@@ -115,20 +115,25 @@ describe('ToolOutput', () => {
 
 describe('local tools', () => {
   test.each([
-    ['text', () => 'A sword.', { kind: 'text', text: 'A sword.' }, 'A sword.'],
-    ['json', () => ({ price: 12 }), { kind: 'json', value: { price: 12 } }, '{"price":12}'],
-    ['async json', async () => [1, 2], { kind: 'json', value: [1, 2] }, '[1,2]'],
-    [
-      'error output',
-      () => ToolOutput.error('out of stock'),
-      { kind: 'error', message: 'out of stock' },
-      'Error: out of stock',
-    ],
-  ])('a handler returning %s', async (_label, handler, output, rendered) => {
+    { label: 'text', handler: () => 'A sword.', output: { kind: 'text', text: 'A sword.' }, rendered: 'A sword.' },
+    {
+      label: 'json',
+      handler: () => ({ price: 12 }),
+      output: { kind: 'json', value: { price: 12 } },
+      rendered: '{"price":12}',
+    },
+    { label: 'async json', handler: async () => [1, 2], output: { kind: 'json', value: [1, 2] }, rendered: '[1,2]' },
+    {
+      label: 'error output',
+      handler: () => ToolOutput.error('out of stock'),
+      output: { kind: 'error', message: 'out of stock' },
+      rendered: 'Error: out of stock',
+    },
+  ])('a handler returning $label', async ({ handler, output, rendered }) => {
     const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, handler);
     const { agent, model } = agentWith([tool], [Script.call('look'), Script.reply('Done.')]);
-    const r = await agent.respond('Look');
-    expect(r.toolCalls[0].output).toEqual(output);
+    const response = await agent.respond('Look');
+    expect(response.toolCalls[0].output).toEqual(output);
     expect(model.requests[1].prompt).toContain(`[look {} → ${rendered}]`);
   });
 
@@ -142,12 +147,12 @@ describe('local tools', () => {
       },
     );
     const { agent } = agentWith([tool], [Script.call('buy', { count: '3' }), Script.reply('Bought.')]);
-    const r = await agent.respond('Buy three');
+    const response = await agent.respond('Buy three');
     expect(seen.args).toEqual({ count: 3 });
     expect(seen.call?.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
     expect(seen.call?.name).toBe('buy');
     expect(seen.aborted).toBe(false);
-    expect(r.toolCalls[0].call).toEqual(seen.call);
+    expect(response.toolCalls[0].call).toEqual(seen.call);
   });
 
   test('a throwing handler becomes an error output and the turn goes on', async () => {
@@ -157,14 +162,14 @@ describe('local tools', () => {
     const { agent, model } = agentWith([tool], [Script.call('look'), Script.reply('It is too dark.')]);
     const run = agent.run('Look');
     const completed: string[] = [];
-    run.on('toolCompleted', (e) => completed.push(ToolOutput.render(e.record.output)));
-    const r = await run.response();
-    expect(r.text).toBe('It is too dark.');
-    expect(r.toolCalls[0].output).toEqual({ kind: 'error', message: 'the lamp is out' });
+    run.on('toolCompleted', (event) => completed.push(ToolOutput.render(event.record.output)));
+    const response = await run.response();
+    expect(response.text).toBe('It is too dark.');
+    expect(response.toolCalls[0].output).toEqual({ kind: 'error', message: 'the lamp is out' });
     expect(completed).toEqual(['Error: the lamp is out']);
     expect(model.requests[1].prompt).toContain('[look {} → Error: the lamp is out]');
     // An error output is not a "successful call": the same call again runs again.
-    expect(agent.history.filter((e) => e.type === 'toolUse')).toHaveLength(1);
+    expect(agent.history.filter((entry) => entry.type === 'toolUse')).toHaveLength(1);
   });
 
   test('a handler that rejects with a non-Error value', async () => {
@@ -185,10 +190,10 @@ describe('local tools', () => {
         }),
     );
     const { agent } = agentWith([tool], [Script.call('look'), Script.reply('Nothing to see.')], { toolTimeoutMs: 20 });
-    const r = await agent.respond('Look');
-    expect(r.text).toBe('Nothing to see.');
-    expect(r.toolCalls[0].output.kind).toBe('error');
-    expect(ToolOutput.render(r.toolCalls[0].output)).toContain('did not finish within 20 ms');
+    const response = await agent.respond('Look');
+    expect(response.text).toBe('Nothing to see.');
+    expect(response.toolCalls[0].output.kind).toBe('error');
+    expect(ToolOutput.render(response.toolCalls[0].output)).toContain('did not finish within 20 ms');
     expect(signalAborted).toBe(true);
   });
 
@@ -206,7 +211,7 @@ describe('local tools', () => {
     const { agent } = agentWith([tool], [Script.call('look'), Script.reply('Hm.')]);
     const run = agent.run('Look');
     const types: string[] = [];
-    for (const t of ['toolStarted', 'toolRequested', 'toolCompleted'] as const) run.on(t, () => types.push(t));
+    for (const type of ['toolStarted', 'toolRequested', 'toolCompleted'] as const) run.on(type, () => types.push(type));
     await run.response();
     expect(types).toEqual(['toolStarted', 'toolCompleted']);
   });
@@ -227,14 +232,14 @@ describe('external tools', () => {
     );
     const run = agent.run('Open the north door');
     const requested: ToolCall[] = [];
-    run.on('toolRequested', (e) => {
-      requested.push(e.call);
-      setTimeout(() => expect(run.submit(e.call.id, { opened: true })).toBe(true), 1);
+    run.on('toolRequested', (event) => {
+      requested.push(event.call);
+      setTimeout(() => expect(run.submit(event.call.id, { opened: true })).toBe(true), 1);
     });
-    const r = await run.response();
+    const response = await run.response();
     expect(requested).toHaveLength(1);
     expect(requested[0].args).toEqual({ door: 'north' });
-    expect(r.toolCalls[0].output).toEqual({ kind: 'json', value: { opened: true } });
+    expect(response.toolCalls[0].output).toEqual({ kind: 'json', value: { opened: true } });
     expect(model.requests[1].prompt).toContain('[open_door {"door":"north"} → {"opened":true}]');
   });
 
@@ -244,10 +249,10 @@ describe('external tools', () => {
     });
     const run = agent.run('Open it');
     const accepted: boolean[] = [];
-    run.on('toolRequested', (e) => accepted.push(run.submit(e.call.id, 'opened')));
-    const r = await run.response();
+    run.on('toolRequested', (event) => accepted.push(run.submit(event.call.id, 'opened')));
+    const response = await run.response();
     expect(accepted).toEqual([true]);
-    expect(r.toolCalls[0].output).toEqual({ kind: 'text', text: 'opened' });
+    expect(response.toolCalls[0].output).toEqual({ kind: 'text', text: 'opened' });
   });
 
   test('pendingToolCalls shows the waiting call; unknown, double and late answers return false', async () => {
@@ -261,8 +266,8 @@ describe('external tools', () => {
     expect(run.submit(call.id, ToolOutput.text('opened'))).toBe(true);
     expect(run.submit(call.id, 'again')).toBe(false);
     expect(run.pendingToolCalls).toEqual([]);
-    const r = await run.response();
-    expect(r.toolCalls[0].output).toEqual({ kind: 'text', text: 'opened' });
+    const response = await run.response();
+    expect(response.toolCalls[0].output).toEqual({ kind: 'text', text: 'opened' });
     expect(run.submit(call.id, 'late')).toBe(false);
   });
 
@@ -271,12 +276,12 @@ describe('external tools', () => {
     const run = agent.run('Open west');
     await until(() => run.pendingToolCalls.length === 1, 'the external call');
     const seen: string[] = [];
-    const r = await run.response(async (call) => {
+    const response = await run.response(async (call) => {
       seen.push(`${call.name} ${JSON.stringify(call.args)}`);
       return { ok: true };
     });
     expect(seen).toEqual(['open_door {"door":"west"}']);
-    expect(r.toolCalls[0].output).toEqual({ kind: 'json', value: { ok: true } });
+    expect(response.toolCalls[0].output).toEqual({ kind: 'json', value: { ok: true } });
   });
 
   test('answered by respond(prompt, {externalTools}); a throwing handler becomes an error output', async () => {
@@ -284,17 +289,17 @@ describe('external tools', () => {
       [door()],
       [Script.call('open_door', { door: 'a' }), Script.call('open_door', { door: 'b' }), Script.reply('One is stuck.')],
     );
-    const r = await agent.respond('Open both', {
+    const response = await agent.respond('Open both', {
       externalTools: (call) => {
         if (call.args.door === 'b') throw new Error('door b is stuck');
         return 'opened';
       },
     });
-    expect(r.toolCalls.map((t) => t.output)).toEqual([
+    expect(response.toolCalls.map((record) => record.output)).toEqual([
       { kind: 'text', text: 'opened' },
       { kind: 'error', message: 'door b is stuck' },
     ]);
-    expect(r.text).toBe('One is stuck.');
+    expect(response.text).toBe('One is stuck.');
   });
 
   test('nobody answers: the call times out (externalToolTimeoutMs), a late answer is refused, the turn still replies', async () => {
@@ -305,13 +310,13 @@ describe('external tools', () => {
     );
     const run = agent.run('Open north');
     let id = '';
-    run.on('toolRequested', (e) => {
-      id = e.call.id;
+    run.on('toolRequested', (event) => {
+      id = event.call.id;
     });
-    const r = await run.response();
-    expect(r.text).toBe('No one came.');
-    expect(r.toolCalls[0].output.kind).toBe('error');
-    expect(ToolOutput.render(r.toolCalls[0].output)).toContain('no answer');
+    const response = await run.response();
+    expect(response.text).toBe('No one came.');
+    expect(response.toolCalls[0].output.kind).toBe('error');
+    expect(ToolOutput.render(response.toolCalls[0].output)).toContain('no answer');
     expect(run.submit(id, 'too late')).toBe(false);
     expect(model.requests[1].prompt).toContain('→ Error:');
   });
@@ -337,7 +342,7 @@ describe('tool outputs are detached from the game', () => {
     });
     await agent.respond('What is there?');
     inventory.ale = 0;
-    const use = agent.history.find((e) => e.type === 'toolUse');
+    const use = agent.history.find((entry) => entry.type === 'toolUse');
     expect(use).toMatchObject({ output: { kind: 'json', value: { ale: 3 } } });
   });
 
@@ -347,9 +352,11 @@ describe('tool outputs are detached from the game', () => {
     const look = AgentTool.local({ name: 'look', description: 'Looks.' }, () => loop);
     const model = new ScriptedLanguageModel([Script.call('look'), Script.reply('Hm.')]);
     const agent = new Agent(model, { tools: [look] });
-    const r = await agent.respond('Look');
-    expect(r.toolCalls[0].output).toMatchObject({ kind: 'error' });
-    expect((r.toolCalls[0].output as { message: string }).message).toMatch(/look returned a value that is not JSON/);
-    expect(r.text).toBe('Hm.');
+    const response = await agent.respond('Look');
+    expect(response.toolCalls[0].output).toMatchObject({ kind: 'error' });
+    expect((response.toolCalls[0].output as { message: string }).message).toMatch(
+      /look returned a value that is not JSON/,
+    );
+    expect(response.text).toBe('Hm.');
   });
 });
