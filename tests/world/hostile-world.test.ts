@@ -22,7 +22,7 @@ async function run(tool: AgentTool, args: Record<string, unknown>): Promise<stri
 
 function nested(depth: number): unknown {
   let value: unknown = 1;
-  for (let i = 0; i < depth; i++) value = { a: value };
+  for (let index = 0; index < depth; index++) value = { a: value };
   return value;
 }
 
@@ -45,7 +45,7 @@ describe('limits with a clear error', () => {
 
   test.each([65, 5000, 50000])('a path of %i segments is refused with a WorldStateError', (count) => {
     const world = new WorldState({});
-    const path = Array.from({ length: count }, (_, i) => `k${i}`).join('.');
+    const path = Array.from({ length: count }, (_, index) => `k${index}`).join('.');
     expect(() => world.set(path, 1)).toThrow(WorldStateError);
     expect(() => world.get(path)).toThrow(WorldStateError);
     expect(world.snapshot()).toEqual({});
@@ -60,7 +60,7 @@ describe('the update tool', () => {
   test('a deep path or value written by the model is an error output; the world stays printable for every later turn', async () => {
     const world = new WorldState({ quest: {} });
     const [, update] = worldStateTools(world, { readable: [''], writable: ['quest'] });
-    const deepPath = `quest.${Array.from({ length: 100 }, (_, i) => `k${i}`).join('.')}`;
+    const deepPath = `quest.${Array.from({ length: 100 }, (_, index) => `k${index}`).join('.')}`;
     expect(await run(update, { path: deepPath, value: 1 })).toMatch(/^Error: .*segments/);
     expect(await run(update, { path: 'quest.x', value: JSON.stringify(nested(200)) })).toMatch(
       /^Error: .*nested more than 64 levels/,

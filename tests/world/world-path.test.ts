@@ -51,8 +51,8 @@ describe('WorldPath', () => {
     let error: unknown;
     try {
       WorldPath.parse(text);
-    } catch (e) {
-      error = e;
+    } catch (caught) {
+      error = caught;
     }
     expect(error).toBeInstanceOf(WorldStateError);
     expect(error).toBeInstanceOf(AgentError);
@@ -72,18 +72,18 @@ describe('WorldPath', () => {
   });
 
   it('compares prefixes, with indexes and number keys alike', () => {
-    const a = WorldPath.parse('party');
-    const b = WorldPath.parse('party[0].name');
-    expect(a.isPrefixOf(b)).toBe(true);
-    expect(b.isPrefixOf(a)).toBe(false);
-    expect(WorldPath.root.isPrefixOf(b)).toBe(true);
-    expect(WorldPath.parse('party.0').isPrefixOf(b)).toBe(true);
-    expect(WorldPath.parse('Party').isPrefixOf(b)).toBe(false);
-    expect(WorldPath.parse('Party').isPrefixOf(b, true)).toBe(true);
-    expect(a.overlaps(b) && b.overlaps(a)).toBe(true);
-    expect(WorldPath.parse('quest').overlaps(b)).toBe(false);
-    expect(b.parent?.toString()).toBe('party[0]');
-    expect(a.child(2, 'hp').toString()).toBe('party[2].hp');
-    expect(JSON.stringify({ p: b })).toBe('{"p":"party[0].name"}');
+    const first = WorldPath.parse('party');
+    const path = WorldPath.parse('party[0].name');
+    expect(first.isPrefixOf(path)).toBe(true);
+    expect(path.isPrefixOf(first)).toBe(false);
+    expect(WorldPath.root.isPrefixOf(path)).toBe(true);
+    expect(WorldPath.parse('party.0').isPrefixOf(path)).toBe(true);
+    expect(WorldPath.parse('Party').isPrefixOf(path)).toBe(false);
+    expect(WorldPath.parse('Party').isPrefixOf(path, true)).toBe(true);
+    expect(first.overlaps(path) && path.overlaps(first)).toBe(true);
+    expect(WorldPath.parse('quest').overlaps(path)).toBe(false);
+    expect(path.parent?.toString()).toBe('party[0]');
+    expect(first.child(2, 'hp').toString()).toBe('party[2].hp');
+    expect(JSON.stringify({ p: path })).toBe('{"p":"party[0].name"}');
   });
 });

@@ -19,8 +19,8 @@ function tavern(): WorldState {
 function toolsOf(world: WorldState, options: WorldStateToolOptions = {}): { read?: AgentTool; update?: AgentTool } {
   const tools = worldStateTools(world, options);
   return {
-    read: tools.find((t) => t.name === 'read_world_state'),
-    update: tools.find((t) => t.name === 'update_world_state'),
+    read: tools.find((tool) => tool.name === 'read_world_state'),
+    update: tools.find((tool) => tool.name === 'update_world_state'),
   };
 }
 
@@ -41,13 +41,13 @@ async function call(tool: AgentTool | undefined, args: Record<string, unknown>):
 describe('worldStateTools: which tools', () => {
   it('defaults to a read tool over everything and no update tool', () => {
     const tools = worldStateTools(tavern());
-    expect(tools.map((t) => t.name)).toEqual(['read_world_state']);
+    expect(tools.map((tool) => tool.name)).toEqual(['read_world_state']);
     expect(
       tavern()
         .tools({ writable: ['quest'] })
-        .map((t) => t.name),
+        .map((tool) => tool.name),
     ).toEqual(['read_world_state', 'update_world_state']);
-    expect(worldStateTools(tavern(), { readable: [], writable: ['quest'] }).map((t) => t.name)).toEqual([
+    expect(worldStateTools(tavern(), { readable: [], writable: ['quest'] }).map((tool) => tool.name)).toEqual([
       'update_world_state',
     ]);
     expect(worldStateTools(tavern(), { readable: [] })).toEqual([]);
@@ -65,8 +65,8 @@ describe('worldStateTools: which tools', () => {
       let error: unknown;
       try {
         worldStateTools(world, options);
-      } catch (e) {
-        error = e;
+      } catch (caught) {
+        error = caught;
       }
       expect(error).toBeInstanceOf(AgentError);
       expect((error as AgentError).code).toBe('invalid_request');
@@ -82,7 +82,7 @@ describe('worldStateTools: which tools', () => {
     expect(update!.description).toBe(
       "Change a value in the game's world state. Writable paths: quest, player.gold. The new value keeps the type already stored (a number stays a number).",
     );
-    const many = new WorldState(Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])));
+    const many = new WorldState(Object.fromEntries(Array.from({ length: 15 }, (_, index) => [`k${index}`, index])));
     expect(toolsOf(many).read!.description).toContain(
       'Top-level keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 (and 3 more).',
     );
@@ -148,7 +148,9 @@ describe('read_world_state', () => {
   });
 
   it('lists at most 20 keys in the error', async () => {
-    const world = new WorldState({ bag: Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`i${i}`, i])) });
+    const world = new WorldState({
+      bag: Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`i${index}`, index])),
+    });
     const text = await call(toolsOf(world).read, { path: 'bag.nope' });
     expect(text).toContain('i19 (and 5 more).');
     expect(text).not.toContain('i20');
@@ -182,8 +184,8 @@ describe('read_world_state', () => {
       shop: {
         owner: 'Gorm',
         blurb: 'A'.repeat(300),
-        stock: Array.from({ length: 50 }, (_, i) => ({ item: `thing ${i}`, price: i })),
-        prices: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`item${i}`, i])),
+        stock: Array.from({ length: 50 }, (_, index) => ({ item: `thing ${index}`, price: index })),
+        prices: Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`item${index}`, index])),
         open: true,
       },
     });
@@ -203,27 +205,27 @@ describe('read_world_state', () => {
 
   it('keeps only the leading keys that fit when even the preview is too long', async () => {
     const world = new WorldState({
-      big: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`key${i}`, 'v'.repeat(60)])),
+      big: Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`key${index}`, 'v'.repeat(60)])),
     });
     const text = await call(toolsOf(world, { maxOutputChars: 400 }).read, { path: 'big' });
     expect(text.length).toBeLessThanOrEqual(400);
     const value = JSON.parse(text) as Record<string, string>;
-    const shown = Object.keys(value).filter((k) => k !== '_note');
+    const shown = Object.keys(value).filter((key) => key !== '_note');
     expect(shown[0]).toBe('key0');
     expect(shown.length).toBeGreaterThan(1);
     expect(value._note).toContain(`${shown.length} of 100 keys`);
   });
 
   it('keeps the leading items of a long list, with a note', async () => {
-    const world = new WorldState({ log: Array.from({ length: 200 }, (_, i) => `entry number ${i}`) });
+    const world = new WorldState({ log: Array.from({ length: 200 }, (_, index) => `entry number ${index}`) });
     const text = await call(toolsOf(world, { maxOutputChars: 300 }).read, { path: 'log' });
     expect(text.length).toBeLessThanOrEqual(300);
     const value = JSON.parse(text) as { items: string[]; _note: string };
     expect(value.items[0]).toBe('entry number 0');
-    const n = value.items.length;
-    expect(n).toBeGreaterThan(3);
-    expect(value.items).toEqual(Array.from({ length: n }, (_, i) => `entry number ${i}`));
-    expect(value._note).toBe(`Showing the first ${n} of 200 items; read log[${n}] and on for the rest.`);
+    const count = value.items.length;
+    expect(count).toBeGreaterThan(3);
+    expect(value.items).toEqual(Array.from({ length: count }, (_, index) => `entry number ${index}`));
+    expect(value._note).toBe(`Showing the first ${count} of 200 items; read log[${count}] and on for the rest.`);
   });
 
   it('clips long text', async () => {
@@ -245,7 +247,7 @@ describe('update_world_state', () => {
   it('writes inside writable prefixes and reports old and new values', async () => {
     const world = tavern();
     const seen: string[] = [];
-    world.observe('player', (c) => seen.push(c.path));
+    world.observe('player', (change) => seen.push(change.path));
     const { update } = toolsOf(world, { writable: ['player.gold', 'quest'] });
     expect(await call(update, { path: 'player.gold', value: 45 })).toBe('Set player.gold to 45 (was 30).');
     expect(await call(update, { path: 'quest.stage', value: 2 })).toBe('Set quest.stage to 2 (was 1).');

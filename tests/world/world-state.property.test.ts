@@ -52,7 +52,7 @@ describe('WorldState properties', () => {
         const world = new WorldState(start);
         const before = world.snapshot();
         const frozen = JSON.stringify(before);
-        for (const [k, v] of writes) world.set(k, v);
+        for (const [path, value] of writes) world.set(path, value);
         expect(JSON.stringify(before)).toBe(frozen);
       }),
       { numRuns: 200, seed: 42 },
@@ -66,7 +66,7 @@ function sortKeys(value: unknown): unknown {
     return Object.fromEntries(
       Object.keys(value)
         .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+        .map((name) => [name, sortKeys((value as Record<string, unknown>)[name])]),
     );
   }
   return value;

@@ -157,22 +157,29 @@ describe('WorldState: set', () => {
   }
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic.self = { back: cyclic };
+  // A hole on purpose: the list the 'a list with a hole' row writes.
+  // eslint-disable-next-line no-sparse-arrays
   const sparse = [1, , 3];
 
   it.each([
-    ['a function', () => 1, 'player.x', 'a function is not a JSON value'],
-    ['undefined', undefined, 'player.x', 'undefined'],
-    ['NaN', NaN, 'player.x', 'NaN is not a JSON number'],
-    ['Infinity inside', { stats: { hp: Infinity } }, 'player.x.stats.hp', 'Infinity is not a JSON number'],
-    ['a cycle', cyclic, 'player.x.self.back', 'cycle'],
-    ['a Date', new Date(0), 'player.x', 'Date object is not plain JSON'],
-    ['a Map', new Map(), 'player.x', 'Map object is not plain JSON'],
-    ['a class instance', new Monster(), 'player.x', 'Monster object is not plain JSON'],
-    ['a bigint', BigInt(5), 'player.x', 'bigint'],
-    ['a symbol', Symbol('s'), 'player.x', 'symbol'],
-    ['a list with a hole', sparse, 'player.x[1]', 'hole'],
-    ['a function in a list', [1, () => 2], 'player.x[1]', 'function'],
-  ])('rejects %s, naming where it is', (_name, value, where, message) => {
+    { name: 'a function', value: () => 1, where: 'player.x', message: 'a function is not a JSON value' },
+    { name: 'undefined', value: undefined, where: 'player.x', message: 'undefined' },
+    { name: 'NaN', value: NaN, where: 'player.x', message: 'NaN is not a JSON number' },
+    {
+      name: 'Infinity inside',
+      value: { stats: { hp: Infinity } },
+      where: 'player.x.stats.hp',
+      message: 'Infinity is not a JSON number',
+    },
+    { name: 'a cycle', value: cyclic, where: 'player.x.self.back', message: 'cycle' },
+    { name: 'a Date', value: new Date(0), where: 'player.x', message: 'Date object is not plain JSON' },
+    { name: 'a Map', value: new Map(), where: 'player.x', message: 'Map object is not plain JSON' },
+    { name: 'a class instance', value: new Monster(), where: 'player.x', message: 'Monster object is not plain JSON' },
+    { name: 'a bigint', value: BigInt(5), where: 'player.x', message: 'bigint' },
+    { name: 'a symbol', value: Symbol('s'), where: 'player.x', message: 'symbol' },
+    { name: 'a list with a hole', value: sparse, where: 'player.x[1]', message: 'hole' },
+    { name: 'a function in a list', value: [1, () => 2], where: 'player.x[1]', message: 'function' },
+  ])('rejects $name, naming where it is', ({ value, where, message }) => {
     const world = tavern();
     const error = thrown(() => world.set('player.x', value));
     expect(error.message).toContain(message);
@@ -268,10 +275,10 @@ describe('WorldState: remove, modify, replace', () => {
 
   it('modify is atomic under interleaved async callers', async () => {
     const world = new WorldState({ counter: 0 });
-    const workers = Array.from({ length: 20 }, async (_, i) => {
-      for (let k = 0; k < 25; k++) {
-        await Promise.resolve(i);
-        world.modify<number>('counter', (n) => (n ?? 0) + 1);
+    const workers = Array.from({ length: 20 }, async (_, index) => {
+      for (let step = 0; step < 25; step++) {
+        await Promise.resolve(index);
+        world.modify<number>('counter', (count) => (count ?? 0) + 1);
       }
     });
     await Promise.all(workers);
@@ -282,7 +289,7 @@ describe('WorldState: remove, modify, replace', () => {
   it('replace swaps the whole state', () => {
     const world = tavern();
     const seen: WorldStateChange[] = [];
-    world.observe('player.gold', (c) => seen.push(c));
+    world.observe('player.gold', (change) => seen.push(change));
     expect(world.replace({ player: { gold: 1 } })).toBe(true);
     expect(world.snapshot()).toEqual({ player: { gold: 1 } });
     expect(seen).toHaveLength(1);
@@ -322,7 +329,7 @@ describe('WorldState: merge (RFC 7386)', () => {
   it('merges at the root, one version step, one change per key that changed', () => {
     const world = tavern();
     const seen: WorldStateChange[] = [];
-    world.onChange((c) => seen.push(c));
+    world.onChange((change) => seen.push(change));
     const changed = world.merge({
       player: { gold: 50, name: 'Ann', inventory: null, mood: 'glad' },
       quest: null,
@@ -386,7 +393,7 @@ describe('WorldState: unchanged writes', () => {
     expect(world.set('player.gold', 30)).toBe(false);
     expect(world.set('party[0]', { hp: 10, name: 'Bo' })).toBe(false); // key order does not matter
     expect(world.replace(world.snapshot())).toBe(false);
-    expect(world.modify('quest.stage', (s) => s)).toBe(1);
+    expect(world.modify('quest.stage', (stage) => stage)).toBe(1);
     expect(world.version).toBe(0);
     expect(listener).not.toHaveBeenCalled();
     expect(world.changes()).toEqual([]);
@@ -397,7 +404,7 @@ describe('WorldState: observers', () => {
   it('fire for changes at, inside and above the path, not beside it', () => {
     const world = tavern();
     const seen: string[] = [];
-    world.observe('party[0]', (c) => seen.push(c.path));
+    world.observe('party[0]', (change) => seen.push(change.path));
     world.set('party[0].hp', 9); // inside
     world.set('party[0]', { name: 'Bo', hp: 1 }); // at
     world.set('party', []); // above
@@ -411,7 +418,7 @@ describe('WorldState: observers', () => {
   it('match party.0 and party[0] alike, and see list removals that shift items', () => {
     const world = tavern();
     const seen: WorldStateChange[] = [];
-    world.observe('party.1.name', (c) => seen.push(c));
+    world.observe('party.1.name', (change) => seen.push(change));
     world.remove('party[0]');
     expect(seen).toHaveLength(1);
     expect(seen[0]).toEqual({
@@ -435,20 +442,20 @@ describe('WorldState: observers', () => {
 
   it('unsubscribe stops them, even from inside a listener, and twice is harmless', () => {
     const world = tavern();
-    const a = jest.fn();
-    const b = jest.fn();
-    const stopA = world.observe('player', a);
+    const listenerA = jest.fn();
+    const listenerB = jest.fn();
+    const stopA = world.observe('player', listenerA);
     let stopB: () => void = () => undefined;
     stopB = world.observe('player', () => {
-      b();
+      listenerB();
       stopB();
     });
     world.set('player.gold', 1);
     stopA();
     stopA();
     world.set('player.gold', 2);
-    expect(a).toHaveBeenCalledTimes(1);
-    expect(b).toHaveBeenCalledTimes(1);
+    expect(listenerA).toHaveBeenCalledTimes(1);
+    expect(listenerB).toHaveBeenCalledTimes(1);
   });
 
   it('a throwing listener does not break the state or the other listeners', () => {
@@ -499,9 +506,9 @@ describe('WorldState: observers', () => {
   it('writes made by a listener are delivered after the current change, in order', () => {
     const world = new WorldState({ hp: 10, alive: true });
     const order: string[] = [];
-    world.onChange((c) => order.push(`${c.path}=${JSON.stringify(c.newValue)}@${c.version}`));
-    world.observe('hp', (c) => {
-      if ((c.newValue as number) <= 0) world.set('alive', false);
+    world.onChange((change) => order.push(`${change.path}=${JSON.stringify(change.newValue)}@${change.version}`));
+    world.observe('hp', (change) => {
+      if ((change.newValue as number) <= 0) world.set('alive', false);
     });
     world.set('hp', 0);
     expect(order).toEqual(['hp=0@1', 'alive=false@2']);
@@ -511,8 +518,8 @@ describe('WorldState: observers', () => {
   it('hand out frozen change records so one listener cannot alter what another sees', () => {
     const world = new WorldState();
     let record: WorldStateChange | undefined;
-    world.onChange((c) => {
-      record = c;
+    world.onChange((change) => {
+      record = change;
     });
     world.set('bag', { items: ['a'] });
     expect(Object.isFrozen(record)).toBe(true);
@@ -538,14 +545,14 @@ describe('WorldState: change log', () => {
       { path: 'quest.stage', oldValue: 1, newValue: 2, version: 2 },
       { path: 'player.inventory', oldValue: ['sword'], version: 3 },
     ]);
-    expect(world.changes(2).map((c) => c.version)).toEqual([3]);
+    expect(world.changes(2).map((change) => change.version)).toEqual([3]);
     expect(world.changes(3)).toEqual([]);
-    expect(world.changes(0, 'player').map((c) => c.path)).toEqual(['player.gold', 'player.inventory']);
+    expect(world.changes(0, 'player').map((change) => change.path)).toEqual(['player.gold', 'player.inventory']);
   });
 
   it('is bounded: the last 200 by default, or the configured size', () => {
     const world = new WorldState({ n: 0 });
-    for (let i = 1; i <= 250; i++) world.set('n', i);
+    for (let index = 1; index <= 250; index++) world.set('n', index);
     const log = world.changes();
     expect(log).toHaveLength(200);
     expect(log[0].version).toBe(51);
@@ -554,7 +561,7 @@ describe('WorldState: change log', () => {
     small.set('a', 1);
     small.set('b', 1);
     small.set('c', 1);
-    expect(small.changes().map((c) => c.path)).toEqual(['b', 'c']);
+    expect(small.changes().map((change) => change.path)).toEqual(['b', 'c']);
     expect(small.version).toBe(3);
     thrown(() => new WorldState({}, { changeLogSize: -1 }));
   });

@@ -36,22 +36,24 @@ describe('WorldState.summary', () => {
   });
 
   it('clips values at 200 characters', () => {
-    const w = new WorldState({ long: 'x'.repeat(500), list: Array.from({ length: 100 }, (_, i) => i) });
-    const [text, list] = w.summary(['long', 'list']).split('\n');
+    const bulky = new WorldState({ long: 'x'.repeat(500), list: Array.from({ length: 100 }, (_, index) => index) });
+    const [text, list] = bulky.summary(['long', 'list']).split('\n');
     expect(text).toBe(`long: ${'x'.repeat(199)}…`);
     expect(list.length).toBe('list: '.length + 200);
     expect(list.endsWith('…')).toBe(true);
   });
 
   it('caps the line count with "(N more not shown)" and drops duplicate lines', () => {
-    const w = new WorldState({ n: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i])) });
-    const lines = w.summary(['n']).split('\n');
+    const crowded = new WorldState({
+      n: Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`k${index}`, index])),
+    });
+    const lines = crowded.summary(['n']).split('\n');
     expect(lines).toHaveLength(30);
     expect(lines[28]).toBe('n.k28: 28');
     expect(lines[29]).toBe('(11 more not shown)');
-    expect(w.summary(['n'], 3)).toBe('n.k0: 0\nn.k1: 1\n(38 more not shown)');
-    expect(w.summary(['n.k1', 'n.k1', 'n/k1'])).toBe('n.k1: 1');
-    expect(w.summary([])).toBe('');
+    expect(crowded.summary(['n'], 3)).toBe('n.k0: 0\nn.k1: 1\n(38 more not shown)');
+    expect(crowded.summary(['n.k1', 'n.k1', 'n/k1'])).toBe('n.k1: 1');
+    expect(crowded.summary([])).toBe('');
   });
 
   it('rejects bad paths and limits', () => {
