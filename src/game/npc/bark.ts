@@ -13,14 +13,23 @@ export interface BarkOptions {
   priority?: number;
 }
 
-export async function barkLine(
-  model: LanguageModel,
-  persona: Persona,
-  options: ResolvedNPCOptions,
-  situation: string,
-  worldSummary: string,
-  bark: BarkOptions,
-): Promise<string> {
+export async function barkLine({
+  model,
+  persona,
+  options,
+  situation,
+  worldSummary,
+  bark,
+}: {
+  model: LanguageModel;
+  persona: Persona;
+  options: ResolvedNPCOptions;
+  /** What is happening, in the game's words. */
+  situation: string;
+  /** The world summary the NPC sees ('' for none). */
+  worldSummary: string;
+  bark: BarkOptions;
+}): Promise<string> {
   const system = renderPersonaInstructions(persona, { usesTools: false, maxSentences: 1, secretsInPrefix: false });
   const state = worldSummary ? `Game state:\n${worldSummary}\n` : '';
   const prompt = `${state}Situation: ${situation.trim()}\n\nPlayer: (The player says nothing.)\n\nWrite one short line ${persona.name} says aloud now. Only the words.`;

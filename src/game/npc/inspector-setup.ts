@@ -118,7 +118,7 @@ export function npcOptionsFromInspector(properties: NPCInspectorProperties): NPC
 export function readToolDeclarations(
   declarations: ReadonlyArray<ToolDeclarationProperties | null | undefined>,
 ): DeclaredTool[] {
-  return declarations.map((declaration, index) => {
+  return declarations.map((declaration) => {
     if (!declaration) return { name: '', description: '', parametersError: 'the entry is empty' };
     const tool: DeclaredTool = { name: declaration.name ?? '', description: declaration.description ?? '' };
     const parameters = readParametersSchema(declaration.parametersSchema);

@@ -94,8 +94,21 @@ export interface ResolvedNPCOptions {
 
 export const DEFAULT_FALLBACK_LINES = ['Hmm, give me a moment.', 'Sorry, what was that?', 'Let me think on that.'];
 
-function whole(name: string, value: number | undefined, def: number, min: number, max: number): number {
-  if (value === undefined) return def;
+/** A whole number option from `min` to `max`; `byDefault` when it is not given. */
+function whole({
+  name,
+  value,
+  byDefault,
+  min,
+  max,
+}: {
+  name: string;
+  value: number | undefined;
+  byDefault: number;
+  min: number;
+  max: number;
+}): number {
+  if (value === undefined) return byDefault;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new AgentError(
       'invalid_request',
@@ -148,27 +161,57 @@ export function resolveNPCOptions(options: NPCOptions = {}): ResolvedNPCOptions 
   }
   const resolved: ResolvedNPCOptions = {
     toolChoice: options.toolChoice ?? 'auto',
-    maxToolRounds: whole('maxToolRounds', options.maxToolRounds, 2, 0, 16),
-    maxToolCalls: whole('maxToolCalls', options.maxToolCalls, 6, 0, 64),
+    maxToolRounds: whole({ name: 'maxToolRounds', value: options.maxToolRounds, byDefault: 2, min: 0, max: 16 }),
+    maxToolCalls: whole({ name: 'maxToolCalls', value: options.maxToolCalls, byDefault: 6, min: 0, max: 64 }),
     worldReadable: paths('worldReadable', options.worldReadable, ['']),
     worldWritable: paths('worldWritable', options.worldWritable, []),
     worldContextPaths: paths('worldContextPaths', options.worldContextPaths, []),
     memoryTools: parseMemoryToolSelection(options.memoryTools ?? 'none'),
-    maxFacts: whole('maxFacts', options.maxFacts, 12, 0, 200),
-    maxRelationshipChange: whole('maxRelationshipChange', options.maxRelationshipChange, 10, 0, 200),
+    maxFacts: whole({ name: 'maxFacts', value: options.maxFacts, byDefault: 12, min: 0, max: 200 }),
+    maxRelationshipChange: whole({
+      name: 'maxRelationshipChange',
+      value: options.maxRelationshipChange,
+      byDefault: 10,
+      min: 0,
+      max: 200,
+    }),
     secretsUnlockAtRelationship: threshold,
     replyFormat: options.replyFormat ?? 'automatic',
     emotions: emotions.slice(),
-    playerOptionCount: whole('playerOptionCount', options.playerOptionCount, 0, 0, 4),
+    playerOptionCount: whole({
+      name: 'playerOptionCount',
+      value: options.playerOptionCount,
+      byDefault: 0,
+      min: 0,
+      max: 4,
+    }),
     canEndConversation: options.canEndConversation ?? true,
-    compactAfterTurns: whole('compactAfterTurns', options.compactAfterTurns, 8, 0, 1000),
-    keepRecentTurns: whole('keepRecentTurns', options.keepRecentTurns, 2, 0, 100),
+    compactAfterTurns: whole({
+      name: 'compactAfterTurns',
+      value: options.compactAfterTurns,
+      byDefault: 8,
+      min: 0,
+      max: 1000,
+    }),
+    keepRecentTurns: whole({ name: 'keepRecentTurns', value: options.keepRecentTurns, byDefault: 2, min: 0, max: 100 }),
     fallbackOnFailure: options.fallbackOnFailure ?? true,
     fallbackLines: (lines ?? []).map((line) => line.trim()),
-    barkMaxTokens: whole('barkMaxTokens', options.barkMaxTokens, 48, 8, 512),
+    barkMaxTokens: whole({ name: 'barkMaxTokens', value: options.barkMaxTokens, byDefault: 48, min: 8, max: 512 }),
     inlineReplies: options.inlineReplies ?? true,
-    externalToolTimeoutMs: whole('externalToolTimeoutMs', options.externalToolTimeoutMs, 30_000, 0, 3_600_000),
-    toolTimeoutMs: whole('toolTimeoutMs', options.toolTimeoutMs, 10_000, 1, 3_600_000),
+    externalToolTimeoutMs: whole({
+      name: 'externalToolTimeoutMs',
+      value: options.externalToolTimeoutMs,
+      byDefault: 30_000,
+      min: 0,
+      max: 3_600_000,
+    }),
+    toolTimeoutMs: whole({
+      name: 'toolTimeoutMs',
+      value: options.toolTimeoutMs,
+      byDefault: 10_000,
+      min: 1,
+      max: 3_600_000,
+    }),
     priority: finite('priority', options.priority, 100),
   };
   if (options.groundingTool !== undefined) resolved.groundingTool = options.groundingTool;

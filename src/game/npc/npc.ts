@@ -158,7 +158,12 @@ export class NPC {
     const readReply = (reading: ReplyReading) => (response: AgentResponse) => {
       reply =
         reading === 'structured'
-          ? readStructuredReply(response.structured, settings, names, persona.defaultEmotion)
+          ? readStructuredReply({
+              value: response.structured,
+              options: settings,
+              names,
+              defaultEmotion: persona.defaultEmotion,
+            })
           : readTextReply({
               text: response.text,
               modelOutput: lastOutput,
@@ -236,7 +241,14 @@ export class NPC {
     if (typeof situation !== 'string' || !situation.trim()) {
       return Promise.reject(new AgentError('invalid_request', 'bark() needs a situation (what is happening).'));
     }
-    return barkLine(this.model, this.rawPersona, this.options, situation, this.worldSummary(), options);
+    return barkLine({
+      model: this.model,
+      persona: this.rawPersona,
+      options: this.options,
+      situation,
+      worldSummary: this.worldSummary(),
+      bark: options,
+    });
   }
 
   get isTalking(): boolean {
@@ -571,12 +583,12 @@ function readTextReply(input: {
   const object =
     json && isPlainObject(json.value) ? (isPlainObject(json.value.reply) ? json.value.reply : json.value) : undefined;
   if (object && typeof object.line === 'string') {
-    return readStructuredReply(
-      object,
-      { ...options, playerOptionCount: 0, canEndConversation: false },
+    return readStructuredReply({
+      value: object,
+      options: { ...options, playerOptionCount: 0, canEndConversation: false },
       names,
       defaultEmotion,
-    );
+    });
   }
   const tag = parseEmotionTag(text, options.emotions, defaultEmotion);
   const line = cleanLine(tag.rest, names);

@@ -190,7 +190,10 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
       relationship: npc.saveState().memory.relationship,
       checks,
     });
-    for (const check of checks) check.pass ? report.passed++ : report.failed++;
+    for (const check of checks) {
+      if (check.pass) report.passed++;
+      else report.failed++;
+    }
   }
   npc.close();
   return report;

@@ -47,12 +47,19 @@ export function textFormatRule(emotions: readonly Emotion[]): string {
 }
 
 /** Reads a structured reply defensively: labels and quotes stripped, options tidied and cut; no words → generation_failed. */
-export function readStructuredReply(
-  value: unknown,
-  npcOptions: ResolvedNPCOptions,
-  names: string[],
-  defaultEmotion: Emotion,
-): ParsedReply {
+export function readStructuredReply({
+  value,
+  options: npcOptions,
+  names,
+  defaultEmotion,
+}: {
+  /** The reply as the model wrote it (an object, or anything else). */
+  value: unknown;
+  options: ResolvedNPCOptions;
+  /** Names stripped when a line starts with one as a label. */
+  names: string[];
+  defaultEmotion: Emotion;
+}): ParsedReply {
   const reply = (value ?? {}) as Record<string, unknown>;
   const line = typeof reply.line === 'string' ? cleanLine(reply.line, names) : '';
   // Nothing to say aloud is a failed reply (retried as text or a fallback line), never a silent turn.
