@@ -227,7 +227,7 @@ function offeredTools(request: GenerationRequest): string[] {
 }
 
 function lastPlayerLine(prompt: string): string {
-  const lines = prompt.split('\n').filter((line) => /^[^:\[\n]{1,40}: /.test(line));
+  const lines = prompt.split('\n').filter((line) => /^[^:[\n]{1,40}: /.test(line));
   const last = lines[lines.length - 1] ?? prompt;
   return last.replace(/^[^:]+: /, '');
 }

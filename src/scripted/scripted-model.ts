@@ -173,7 +173,7 @@ export class ScriptedLanguageModel implements LanguageModel {
       return;
     }
     if (step.type === 'fail') {
-      if (step.afterText) yield* this.stream(step.afterText, 2, signal, false);
+      if (step.afterText) yield* this.stream({ text: step.afterText, chunks: 2, signal, final: false });
       throw new AgentError(
         step.code,
         step.message ?? `Scripted failure (${step.code}).`,
@@ -181,15 +181,22 @@ export class ScriptedLanguageModel implements LanguageModel {
       );
     }
     const text = step.type === 'template' ? fillTemplate(step.template, request) : step.text;
-    yield* this.stream(text, step.chunks ?? 3, signal, true);
+    yield* this.stream({ text, chunks: step.chunks ?? 3, signal, final: true });
   }
 
-  private async *stream(
-    text: string,
-    chunks: number,
-    signal: SignalLike | undefined,
-    final: boolean,
-  ): AsyncGenerator<GenerationChunk> {
+  private async *stream({
+    text,
+    chunks,
+    signal,
+    final,
+  }: {
+    text: string;
+    /** About how many pieces the text streams in. */
+    chunks: number;
+    signal: SignalLike | undefined;
+    /** Whether the last piece ends the answer (finishReason 'stop'); false before a scripted failure. */
+    final: boolean;
+  }): AsyncGenerator<GenerationChunk> {
     const pieces = splitChunks(text, Math.max(1, chunks));
     let sofar = '';
     for (let index = 0; index < pieces.length; index++) {
