@@ -9,96 +9,99 @@ import { guard } from './harness/guards';
 import { loadOam, type LoadedOam } from './harness/oam';
 
 let oam: LoadedOam;
-let C: LoadedOam['C'];
+let components: LoadedOam['C'];
 let Script: LoadedOam['core']['Script'];
 let ScriptedLanguageModel: LoadedOam['core']['ScriptedLanguageModel'];
 let AgentError: LoadedOam['core']['AgentError'];
 beforeAll(async () => {
   oam = await loadOam();
-  ({ C } = oam);
+  ({ C: components } = oam);
   ({ Script, ScriptedLanguageModel, AgentError } = oam.core);
 });
-const guards = guard(() => C.OamRuntime.reset());
+const guards = guard(() => components.OamRuntime.reset());
 beforeEach(() => freshScene());
 const persona = (json: unknown, name = 'asset.json') => jsonAsset(json, name);
 const flush = () => settle(1);
 
 function options(...pairs: Array<[string, string]>) {
-  return pairs.map(([id, description]) => Object.assign(new C.DecisionOptionEntry(), { id, description }));
+  return pairs.map(([id, description]) => Object.assign(new components.DecisionOptionEntry(), { id, description }));
 }
 
 describe('DecisionComponent', () => {
   test('picks one of the Inspector options and emits decision', async () => {
     const model = new ScriptedLanguageModel([
-      Script.dynamic((r) => {
+      Script.dynamic((request) => {
         const answer = { choice: 'flee', reason: 'Outnumbered.', confidence: 80 };
-        return JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer);
+        return JSON.stringify(request.kind === 'decide' ? { reply: answer } : answer);
       }),
     ]);
-    C.OamRuntime.configure({ languageModel: model });
-    const d = mount(
-      C.DecisionComponent,
+    components.OamRuntime.configure({ languageModel: model });
+    const goblin = mount(
+      components.DecisionComponent,
       {
         options: options(['attack', 'Charge'], ['flee', 'Run away']),
         actor: persona({ name: 'Goblin', personality: 'cowardly' }),
       },
       new Node('goblin'),
     );
-    const seen = record(d.node, [C.DECISION]);
-    const decision = await d.decide('Three knights approach.', { hp: 3 });
+    const seen = record(goblin.node, [components.DECISION]);
+    const decision = await goblin.decide('Three knights approach.', { hp: 3 });
     expect(decision).toMatchObject({ optionId: 'flee', isFallback: false });
-    expect(seen).toEqual([{ type: C.DECISION, payload: { situation: 'Three knights approach.', decision } }]);
+    expect(seen).toEqual([{ type: components.DECISION, payload: { situation: 'Three knights approach.', decision } }]);
     expect(model.requests[0].prompt).toMatch(/"hp":3/);
   });
 
   test('the time budget runs out: the fallback option is used', async () => {
-    C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([Script.hang()]) });
-    const d = mount(C.DecisionComponent, {
+    components.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([Script.hang()]) });
+    const decision = mount(components.DecisionComponent, {
       options: options(['attack', 'Charge'], ['wait', 'Hold']),
       fallbackOption: 'wait',
       timeBudgetMs: 20,
     });
-    await expect(d.decide('A noise in the dark.')).resolves.toMatchObject({ optionId: 'wait', isFallback: true });
+    await expect(decision.decide('A noise in the dark.')).resolves.toMatchObject({
+      optionId: 'wait',
+      isFallback: true,
+    });
   });
 
   test('bad Inspector set-ups reject with invalid_request and emit decision-error', async () => {
-    C.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([]) });
-    const d = mount(C.DecisionComponent, { options: options(['a', 'x'], ['a', 'y']) });
-    const errors = record(d.node, [C.DECISION_ERROR]);
-    await expect(d.decide('now')).rejects.toMatchObject({
+    components.OamRuntime.configure({ languageModel: new ScriptedLanguageModel([]) });
+    const decision = mount(components.DecisionComponent, { options: options(['a', 'x'], ['a', 'y']) });
+    const errors = record(decision.node, [components.DECISION_ERROR]);
+    await expect(decision.decide('now')).rejects.toMatchObject({
       code: 'invalid_request',
       message: expect.stringMatching(/appears twice/),
     });
-    d.options = options(['a', 'x'], ['b', 'y']);
-    d.timeBudgetMs = 100;
-    await expect(d.decide('now')).rejects.toThrow(/fallback/);
-    d.timeBudgetMs = 0;
-    d.actor = persona({ name: '' }, 'nobody.json');
-    await expect(d.decide('now')).rejects.toThrow(/nobody\.json/);
+    decision.options = options(['a', 'x'], ['b', 'y']);
+    decision.timeBudgetMs = 100;
+    await expect(decision.decide('now')).rejects.toThrow(/fallback/);
+    decision.timeBudgetMs = 0;
+    decision.actor = persona({ name: '' }, 'nobody.json');
+    await expect(decision.decide('now')).rejects.toThrow(/nobody\.json/);
     expect(errors).toHaveLength(3);
   });
 
   test('destroying the component cancels a decision in progress', async () => {
     const model = new ScriptedLanguageModel([Script.hang()]);
-    C.OamRuntime.configure({ languageModel: model });
-    const d = mount(C.DecisionComponent, { options: options(['a', 'x'], ['b', 'y']) });
-    const pending = d.decide('now');
+    components.OamRuntime.configure({ languageModel: model });
+    const decision = mount(components.DecisionComponent, { options: options(['a', 'x'], ['b', 'y']) });
+    const pending = decision.decide('now');
     while (model.calls === 0) await flush();
-    d.node.destroy();
+    decision.node.destroy();
     frame(); // the engine destroys at the end of the frame
     await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
-    await expect(d.decide('again')).rejects.toBeInstanceOf(AgentError);
+    await expect(decision.decide('again')).rejects.toBeInstanceOf(AgentError);
   });
 });
 
 describe('WorldStateStore', () => {
   test('initial state from a JsonAsset wins over inline JSON; save and restore', () => {
     const store = mount(
-      C.WorldStateStore,
+      components.WorldStateStore,
       { initialState: persona({ gold: 5 }, 'world.json'), initialJson: '{"gold":1}' },
       new Node('world'),
     );
-    const changes = record(store.node, [C.WORLD_CHANGED]);
+    const changes = record(store.node, [components.WORLD_CHANGED]);
     expect(store.get('gold')).toBe(5);
     expect(store.set('gold', 6)).toBe(true);
     expect(store.set('gold', 6)).toBe(false); // unchanged: no event
@@ -114,10 +117,10 @@ describe('WorldStateStore', () => {
   });
 
   test('broken inline JSON starts empty with a clear console error; destroy stops the events', () => {
-    const store = mount(C.WorldStateStore, { initialJson: '{gold: 1' }, new Node('world'));
+    const store = mount(components.WorldStateStore, { initialJson: '{gold: 1' }, new Node('world'));
     expect(store.save()).toEqual({});
     expect(guards.error.mock.calls.join(' ')).toMatch(/inline JSON does not parse/);
-    const changes = record(store.node, [C.WORLD_CHANGED]);
+    const changes = record(store.node, [components.WORLD_CHANGED]);
     const world = store.world;
     store.destroy();
     frame();

@@ -50,7 +50,7 @@ async function expectNothingLeft(timersBefore: unknown[]): Promise<void> {
   await settle(10);
   expect(
     guards.error.mock.calls.filter(
-      (c) => String(c[0]).includes('TypeError') || c.some((a: unknown) => a instanceof TypeError),
+      (args) => String(args[0]).includes('TypeError') || args.some((arg: unknown) => arg instanceof TypeError),
     ),
   ).toEqual([]);
   expect(oam.C.OamRuntime.model.stats()).toMatchObject({ queued: 0, running: 0 });
@@ -110,8 +110,8 @@ describe.each(WAYS)('destroy by %s', (way) => {
     const node = npc.node;
     const core = npc.core!;
     const lines: string[] = [];
-    node.on(oam.C.NPC_EVENTS.line, (e: { line: string }) => {
-      lines.push(e.line);
+    node.on(oam.C.NPC_EVENTS.line, (event: { line: string }) => {
+      lines.push(event.line);
     });
     const turn = settleOutcome(npc.talk('Tell me a story'));
     await until(() => lines.length > 0, 'the first streamed words');
@@ -137,8 +137,8 @@ describe.each(WAYS)('destroy by %s', (way) => {
       externalToolTimeoutMs: 60000,
     });
     let request: ExternalToolRequest | undefined;
-    npc.node.on(oam.C.NPC_EVENTS.externalTool, (r: ExternalToolRequest) => {
-      request = r;
+    npc.node.on(oam.C.NPC_EVENTS.externalTool, (received: ExternalToolRequest) => {
+      request = received;
     });
     const turn = settleOutcome(npc.talk('The key, please'));
     await until(() => request !== undefined, 'the external tool request');

@@ -136,14 +136,14 @@ function destroy(host: Host): unknown[] {
   const Probe = host.probe(log);
   const node = host.newNode('destroyed');
   host.attach(node);
-  const c = node.addComponent(Probe) as { isValid: boolean } & Record<string, unknown>;
+  const probe = node.addComponent(Probe) as { isValid: boolean } & Record<string, unknown>;
   host.endFrame();
   log.length = 0;
   node.destroy();
-  trace.push(['after destroy()', log.slice(), c.isValid, node.isValid]);
+  trace.push(['after destroy()', log.slice(), probe.isValid, node.isValid]);
   host.endFrame();
-  trace.push(['after the frame', log.slice(), c.isValid, node.isValid]);
-  trace.push(['fields', c.list, c.label, c.count]);
+  trace.push(['after the frame', log.slice(), probe.isValid, node.isValid]);
+  trace.push(['fields', probe.list, probe.label, probe.count]);
   return trace;
 }
 

@@ -44,7 +44,7 @@ describe('lifecycle on the real engine', () => {
       await expect(npc.talk('Hello')).resolves.toMatchObject({ line: 'Welcome!', emotion: 'happy' });
       expect(errors).toEqual([]);
     } finally {
-      spies.forEach((s) => s.mockRestore());
+      spies.forEach((spy) => spy.mockRestore());
     }
   });
 
@@ -82,7 +82,7 @@ describe('lifecycle on the real engine', () => {
     npc.persona = jsonAsset({ name: 'Brann', role: 'gate guard', personality: 'gruff' }, 'brann.json');
     await npc.talk('And now?');
     expect(npc.core!.persona.name).toBe('Brann');
-    expect(npc.core!.history.filter((e) => e.type === 'prompt')).toHaveLength(2);
+    expect(npc.core!.history.filter((entry) => entry.type === 'prompt')).toHaveLength(2);
   });
 
   test('a broken persona fixed from code works on the next talk', async () => {

@@ -15,19 +15,19 @@ import { guard } from './harness/guards';
 import { loadOam, say as sayWith, MIRA, type LoadedOam } from './harness/oam';
 
 let oam: LoadedOam;
-let C: LoadedOam['C'];
-let E: LoadedOam['C']['NPC_EVENTS'];
+let components: LoadedOam['C'];
+let events: LoadedOam['C']['NPC_EVENTS'];
 let AgentTool: LoadedOam['core']['AgentTool'];
 let AgentError: LoadedOam['core']['AgentError'];
 let Script: LoadedOam['core']['Script'];
 let ScriptedLanguageModel: LoadedOam['core']['ScriptedLanguageModel'];
 beforeAll(async () => {
   oam = await loadOam();
-  ({ C } = oam);
-  E = C.NPC_EVENTS;
+  ({ C: components } = oam);
+  events = components.NPC_EVENTS;
   ({ AgentTool, AgentError, Script, ScriptedLanguageModel } = oam.core);
 });
-const quiet = guard(() => C.OamRuntime.reset());
+const quiet = guard(() => components.OamRuntime.reset());
 beforeEach(() => freshScene());
 
 const say = (line: string, emotion?: string) => sayWith(oam, line, emotion);
@@ -37,46 +37,52 @@ type ExternalToolRequestLike = ExternalToolRequest;
 
 function useModel(steps: ConstructorParameters<typeof ScriptedLanguageModel>[0]) {
   const model = new ScriptedLanguageModel(steps);
-  C.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
+  components.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
   return model;
 }
 
 function giveItemDeclaration(timeoutMs = 0) {
-  const d = new C.ToolDeclaration();
-  d.name = 'give_item';
-  d.description = 'Gives the player an item from the inn.';
-  d.parametersSchema = JSON.stringify({ type: 'object', properties: { item: { type: 'string' } }, required: ['item'] });
-  d.timeoutMs = timeoutMs;
-  return d;
+  const toolDeclaration = new components.ToolDeclaration();
+  toolDeclaration.name = 'give_item';
+  toolDeclaration.description = 'Gives the player an item from the inn.';
+  toolDeclaration.parametersSchema = JSON.stringify({
+    type: 'object',
+    properties: { item: { type: 'string' } },
+    required: ['item'],
+  });
+  toolDeclaration.timeoutMs = timeoutMs;
+  return toolDeclaration;
 }
 
 describe('NPCComponent talk and events', () => {
   test('a turn streams emotion and line events, then npc-turn with the finished turn', async () => {
     useModel([say('Welcome to the Gilded Goose!', 'happy')]);
-    const npc = mount(C.NPCComponent, { persona: persona() });
-    const seen = record(npc.node, [E.emotion, E.line, E.turn, E.error]);
+    const npc = mount(components.NPCComponent, { persona: persona() });
+    const seen = record(npc.node, [events.emotion, events.line, events.turn, events.error]);
     const turn = await npc.talk('Hello!');
     expect(turn.line).toBe('Welcome to the Gilded Goose!');
     expect(turn.emotion).toBe('happy');
-    expect(seen.filter((e) => e.type === E.emotion).map((e) => e.payload)).toEqual(['happy']);
-    const lines = seen.filter((e) => e.type === E.line).map((e) => e.payload as { line: string; delta: string });
+    expect(seen.filter((event) => event.type === events.emotion).map((event) => event.payload)).toEqual(['happy']);
+    const lines = seen
+      .filter((event) => event.type === events.line)
+      .map((event) => event.payload as { line: string; delta: string });
     expect(lines.length).toBeGreaterThan(0);
     expect(lines[lines.length - 1].line).toBe('Welcome to the Gilded Goose!');
-    expect(lines.map((l) => l.delta).join('')).toBe('Welcome to the Gilded Goose!');
-    expect(seen[seen.length - 1]).toEqual({ type: E.turn, payload: turn });
-    expect(seen.some((e) => e.type === E.error)).toBe(false);
+    expect(lines.map((line) => line.delta).join('')).toBe('Welcome to the Gilded Goose!');
+    expect(seen[seen.length - 1]).toEqual({ type: events.turn, payload: turn });
+    expect(seen.some((event) => event.type === events.error)).toBe(false);
   });
 
   test('a local tool registered from code runs, reported by npc-tool-call and npc-tool-result', async () => {
     const model = useModel([Script.call('check_menu'), say('Stew is 5 gold.')]);
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    const npc = mount(components.NPCComponent, { persona: persona() });
     npc.registerTool(
       AgentTool.local({ name: 'check_menu', description: 'Lists the menu with prices.' }, () => ({ stew: 5 })),
     );
-    const seen = record(npc.node, [E.toolCall, E.toolResult]);
+    const seen = record(npc.node, [events.toolCall, events.toolResult]);
     const turn = await npc.talk('What is on the menu?');
     expect(turn.line).toBe('Stew is 5 gold.');
-    expect(seen.map((e) => e.type)).toEqual([E.toolCall, E.toolResult]);
+    expect(seen.map((event) => event.type)).toEqual([events.toolCall, events.toolResult]);
     expect(turn.toolCalls[0].output).toEqual({ kind: 'json', value: { stew: 5 } });
     expect(model.calls).toBe(2);
     expect(npc.unregisterTool('check_menu')).toBe(true);
@@ -85,32 +91,32 @@ describe('NPCComponent talk and events', () => {
 
   test('talk() while a turn runs is queued: turns finish in order, one at a time', async () => {
     useModel([Script.delay(20, say('First.')), say('Second.')]);
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    const npc = mount(components.NPCComponent, { persona: persona() });
     const order: string[] = [];
-    const a = npc.talk('one').then((t) => order.push(t.line));
-    const b = npc.talk('two').then((t) => order.push(t.line));
+    const first = npc.talk('one').then((turn) => order.push(turn.line));
+    const second = npc.talk('two').then((turn) => order.push(turn.line));
     expect(npc.isTalking).toBe(true);
-    await Promise.all([a, b]);
+    await Promise.all([first, second]);
     expect(order).toEqual(['First.', 'Second.']);
-    expect(npc.core?.history.filter((e) => e.type === 'prompt').length).toBe(2);
+    expect(npc.core?.history.filter((entry) => entry.type === 'prompt').length).toBe(2);
   });
 
   test('bark() returns one line and emits npc-bark', async () => {
     useModel(['Fresh bread, still warm!']);
-    const npc = mount(C.NPCComponent, { persona: persona() });
-    const seen = record(npc.node, [E.bark]);
+    const npc = mount(components.NPCComponent, { persona: persona() });
+    const seen = record(npc.node, [events.bark]);
     await expect(npc.bark('morning market')).resolves.toBe('Fresh bread, still warm!');
-    expect(seen).toEqual([{ type: E.bark, payload: 'Fresh bread, still warm!' }]);
+    expect(seen).toEqual([{ type: events.bark, payload: 'Fresh bread, still warm!' }]);
     await expect(npc.bark('  ')).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   test('a failing model gives an authored fallback line and npc-fallback', async () => {
     useModel([Script.fail('model_unavailable', 'no model')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), fallbackLines: ['Give me a moment, love.'] });
-    const seen = record(npc.node, [E.fallback, E.turn]);
+    const npc = mount(components.NPCComponent, { persona: persona(), fallbackLines: ['Give me a moment, love.'] });
+    const seen = record(npc.node, [events.fallback, events.turn]);
     const turn = await npc.talk('Hello?');
     expect(turn).toMatchObject({ line: 'Give me a moment, love.', isFallback: true });
-    expect(seen.map((e) => e.type)).toEqual([E.fallback, E.turn]);
+    expect(seen.map((event) => event.type)).toEqual([events.fallback, events.turn]);
     expect((seen[0].payload as AgentErrorType).code).toBe('model_unavailable');
   });
 });
@@ -118,12 +124,12 @@ describe('NPCComponent talk and events', () => {
 describe('external tools answered through node events', () => {
   test('the game answers through request.answer(); the NPC uses the answer', async () => {
     const model = useModel([Script.call('give_item', { item: 'key' }), say('Here is your key.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
     const requests: ExternalToolRequestLike[] = [];
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
-      requests.push(r);
-      expect(r.answer({ given: r.call.args.item })).toBe(true);
-      expect(r.answer('twice')).toBe(false); // already answered
+    npc.node.on(events.externalTool, (request: ExternalToolRequestLike) => {
+      requests.push(request);
+      expect(request.answer({ given: request.call.args.item })).toBe(true);
+      expect(request.answer('twice')).toBe(false); // already answered
     });
     const turn = await npc.talk('Can I have the key?');
     expect(turn.line).toBe('Here is your key.');
@@ -135,9 +141,9 @@ describe('external tools answered through node events', () => {
 
   test('a late answer (after other work) still reaches the waiting turn; fail() reports an error output', async () => {
     useModel([Script.call('give_item', { item: 'sword' }), say('Sorry, no swords today.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
-      setTimeout(() => r.fail('out of stock'), 15);
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    npc.node.on(events.externalTool, (request: ExternalToolRequestLike) => {
+      setTimeout(() => request.fail('out of stock'), 15);
     });
     const turn = await npc.talk('A sword, please.');
     expect(turn.line).toBe('Sorry, no swords today.');
@@ -146,14 +152,14 @@ describe('external tools answered through node events', () => {
 
   test('answerTool() by id works while the call waits and refuses unknown or finished calls', async () => {
     useModel([Script.call('give_item', { item: 'ale' }), say('Enjoy.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
     let callId = '';
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
-      callId = r.call.id;
+    npc.node.on(events.externalTool, (request: ExternalToolRequestLike) => {
+      callId = request.call.id;
     });
     const pending = npc.talk('Ale!');
     while (!callId) await flush();
-    expect(npc.pendingToolCalls.map((c) => c.id)).toEqual([callId]);
+    expect(npc.pendingToolCalls.map((call) => call.id)).toEqual([callId]);
     expect(npc.answerTool('call_doesnotexist000000000', 'x')).toBe(false);
     expect(npc.answerTool(callId, 'poured')).toBe(true);
     await pending;
@@ -162,10 +168,10 @@ describe('external tools answered through node events', () => {
 
   test('a tool event nobody answers times out and the NPC still replies', async () => {
     useModel([Script.call('give_item', { item: 'map' }), say('Hm, never mind the map.')]);
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration(30)] });
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration(30)] });
     let request: ExternalToolRequestLike | undefined;
-    npc.node.on(E.externalTool, (r: ExternalToolRequestLike) => {
-      request = r;
+    npc.node.on(events.externalTool, (received: ExternalToolRequestLike) => {
+      request = received;
     });
     const turn = await npc.talk('A map?');
     expect(turn.line).toBe('Hm, never mind the map.');
@@ -175,7 +181,7 @@ describe('external tools answered through node events', () => {
 
   test('with no listener at all the call is refused at once (with a warning), not left to time out', async () => {
     useModel([Script.call('give_item', { item: 'map' }), say('Another time.')]);
-    const npc = mount(C.NPCComponent, {
+    const npc = mount(components.NPCComponent, {
       persona: persona(),
       externalTools: [giveItemDeclaration()],
       externalToolTimeoutMs: 3_600_000,
@@ -192,8 +198,8 @@ describe('bad set-ups', () => {
     useModel([say('Fixed!')]);
     const node = new Node('broken');
     const errors: AgentErrorType[] = [];
-    node.on(E.error, (e: AgentErrorType) => errors.push(e));
-    const npc = mount(C.NPCComponent, { persona: persona({ name: 42, goals: 'none' }, 'bad.json') }, node);
+    node.on(events.error, (error: AgentErrorType) => errors.push(error));
+    const npc = mount(components.NPCComponent, { persona: persona({ name: 42, goals: 'none' }, 'bad.json') }, node);
     expect(npc.setupError).toBeInstanceOf(AgentError);
     expect(npc.setupError?.code).toBe('invalid_request');
     expect(npc.setupError?.message).toMatch(/broken/);
@@ -211,16 +217,16 @@ describe('bad set-ups', () => {
 
   test('no persona asset at all is reported, not thrown', async () => {
     useModel([]);
-    const npc = mount(C.NPCComponent, {});
+    const npc = mount(components.NPCComponent, {});
     expect(npc.setupError?.message).toMatch(/no persona asset/);
     await expect(npc.talk('hi')).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   test('a tool declaration with a broken schema names the declaration', () => {
     useModel([]);
-    const d = giveItemDeclaration();
-    d.parametersSchema = '{ not json';
-    const npc = mount(C.NPCComponent, { persona: persona(), externalTools: [d] });
+    const declaration = giveItemDeclaration();
+    declaration.parametersSchema = '{ not json';
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [declaration] });
     expect(npc.setupError?.message).toMatch(/externalTools\[0\] \(give_item\)/);
     const bad = giveItemDeclaration();
     bad.name = 'give item';
@@ -231,7 +237,7 @@ describe('bad set-ups', () => {
 
   test('registerTool refuses a clash with a built-in tool and keeps the old tools', () => {
     useModel([]);
-    const npc = mount(C.NPCComponent, { persona: persona(), rememberFacts: true });
+    const npc = mount(components.NPCComponent, { persona: persona(), rememberFacts: true });
     expect(() => npc.registerTool(AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x'))).toThrow(
       /built-in/,
     );
@@ -240,7 +246,7 @@ describe('bad set-ups', () => {
 
   test('a missing WorldStateStore: world paths warn, the NPC still talks without world tools', async () => {
     const model = useModel([say('No ledger here.')]);
-    const npc = mount(C.NPCComponent, {
+    const npc = mount(components.NPCComponent, {
       persona: persona(),
       worldWritable: ['player.gold'],
       worldContextPaths: ['player.gold'],
@@ -255,9 +261,13 @@ describe('bad set-ups', () => {
 describe('world state, save and restore', () => {
   test('NPC world tools change the shared store, which emits world-changed on its node', async () => {
     useModel([Script.call('update_world_state', { path: 'player.gold', value: 7 }), say('Paid.')]);
-    const store = mount(C.WorldStateStore, { initialJson: '{"player":{"gold":10}}' }, new Node('world'));
-    const changes = record(store.node, [C.WORLD_CHANGED]);
-    const npc = mount(C.NPCComponent, { persona: persona(), worldStore: store, worldWritable: ['player.gold'] });
+    const store = mount(components.WorldStateStore, { initialJson: '{"player":{"gold":10}}' }, new Node('world'));
+    const changes = record(store.node, [components.WORLD_CHANGED]);
+    const npc = mount(components.NPCComponent, {
+      persona: persona(),
+      worldStore: store,
+      worldWritable: ['player.gold'],
+    });
     const turn = await npc.talk('I pay 3 gold.');
     expect(turn.toolCalls[0].output.kind).not.toBe('error');
     expect(store.get('player.gold')).toBe(7);
@@ -267,10 +277,10 @@ describe('world state, save and restore', () => {
 
   test('save() and restore() round-trip the conversation; a bad save throws and keeps the state', async () => {
     useModel([say('Nice to meet you, Ada.'), say('You are Ada.')]);
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    const npc = mount(components.NPCComponent, { persona: persona() });
     await npc.talk('I am Ada.');
     const saved = JSON.parse(JSON.stringify(npc.save()));
-    const other = mount(C.NPCComponent, { persona: persona({ name: 'Somebody' }) });
+    const other = mount(components.NPCComponent, { persona: persona({ name: 'Somebody' }) });
     other.restore(saved);
     expect(other.core?.persona.name).toBe('Mira');
     expect(other.core?.turnCount).toBe(1);
@@ -284,8 +294,8 @@ describe('world state, save and restore', () => {
 describe('cancel and the shared scheduler', () => {
   test('cancel() stops the running turn; the NPC keeps working afterwards', async () => {
     const model = useModel([Script.hang(), say('Back again.')]);
-    const npc = mount(C.NPCComponent, { persona: persona() });
-    const errors = record(npc.node, [E.error]);
+    const npc = mount(components.NPCComponent, { persona: persona() });
+    const errors = record(npc.node, [events.error]);
     const pending = npc.talk('Hello?');
     while (model.calls === 0) await flush();
     npc.cancel();
@@ -297,29 +307,33 @@ describe('cancel and the shared scheduler', () => {
 
   test("two NPCs share one scheduler: the player's NPC goes first, one generation at a time", async () => {
     const model = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) =>
-        r.kind === 'decide'
-          ? JSON.stringify({ reply: { emotion: 'neutral', line: `${r.label} speaks` } })
-          : JSON.stringify({ emotion: 'neutral', line: `${r.label} speaks` }),
+      fallback: Script.dynamic((request) =>
+        request.kind === 'decide'
+          ? JSON.stringify({ reply: { emotion: 'neutral', line: `${request.label} speaks` } })
+          : JSON.stringify({ emotion: 'neutral', line: `${request.label} speaks` }),
       ),
     });
-    C.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
-    const mira = mount(C.NPCComponent, { persona: persona(), priority: 100 }, new Node('mira'));
-    const guard = mount(C.NPCComponent, { persona: persona({ name: 'Guard' }), priority: 10 }, new Node('guard'));
-    expect(mira.core?.model).toBe(C.OamRuntime.model);
-    expect(guard.core?.model).toBe(C.OamRuntime.model);
+    components.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
+    const mira = mount(components.NPCComponent, { persona: persona(), priority: 100 }, new Node('mira'));
+    const guard = mount(
+      components.NPCComponent,
+      { persona: persona({ name: 'Guard' }), priority: 10 },
+      new Node('guard'),
+    );
+    expect(mira.core?.model).toBe(components.OamRuntime.model);
+    expect(guard.core?.model).toBe(components.OamRuntime.model);
     const turns: DialogueTurn[] = await Promise.all([guard.talk('Halt?'), mira.talk('Hello')]);
-    expect(turns.map((t) => t.line)).toEqual(['Guard speaks', 'Mira speaks']);
-    expect(model.requests.map((r) => r.label)).toEqual(['Mira', 'Guard']);
-    expect(C.OamRuntime.model.stats()).toMatchObject({ started: 2, completed: 2, running: 0, queued: 0 });
+    expect(turns.map((turn) => turn.line)).toEqual(['Guard speaks', 'Mira speaks']);
+    expect(model.requests.map((request) => request.label)).toEqual(['Mira', 'Guard']);
+    expect(components.OamRuntime.model.stats()).toMatchObject({ started: 2, completed: 2, running: 0, queued: 0 });
   });
 
   test('inspector properties reach the core NPC (reply format, options, grounding tool)', async () => {
     // The grounding tool runs without a model step; the decide step after it replies inline.
     const model = useModel([Script.reply({ emotion: 'happy', line: 'Stew.', options: ['Thanks!', 'Anything else?'] })]);
-    const npc = mount(C.NPCComponent, {
+    const npc = mount(components.NPCComponent, {
       persona: persona(MIRA),
-      replyFormat: C.ReplyFormat.Structured,
+      replyFormat: components.ReplyFormat.Structured,
       playerOptionCount: 2,
       emotions: ['happy', 'sad'],
     });
@@ -327,7 +341,7 @@ describe('cancel and the shared scheduler', () => {
     npc.groundingTool = 'check_menu';
     expect(npc.rebuild()).toBe(true);
     const turn = await npc.talk('Food?');
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(turn.toolCalls.map((call) => call.call.name)).toEqual(['check_menu']);
     expect(turn.line).toBe('Stew.');
     expect(turn.playerOptions).toEqual(['Thanks!', 'Anything else?']);
     expect(model.calls).toBe(1);

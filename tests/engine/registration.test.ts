@@ -34,7 +34,7 @@ describe('class registration', () => {
     const ctor = index()[name];
     expect(js.getClassName(ctor)).toBe(`oam.${name}`);
     expect(js.getClassByName(`oam.${name}`)).toBe(ctor);
-    const script = pack.manifest.scripts.find((s) => s.name === name)!;
+    const script = pack.manifest.scripts.find((entry) => entry.name === name)!;
     expect(script.classId).toMatch(/^[0-9a-f]{5}[A-Za-z0-9+/]{18}$/);
     expect(js.getClassById(script.classId)).toBe(ctor);
   });
@@ -46,7 +46,7 @@ describe('class registration', () => {
 
   test('the sample scripts are registered by their script uuid', () => {
     for (const name of ['TavernGame', 'DialogueUI', 'GuardBrain', 'DownloadBar', 'ScriptedEvening']) {
-      const script = pack.manifest.scripts.find((s) => s.name === name)!;
+      const script = pack.manifest.scripts.find((entry) => entry.name === name)!;
       expect(js.getClassById(script.classId)).toBe(pack.script<Record<string, Ctor>>(name)[name]);
     }
   });
@@ -56,7 +56,7 @@ describe('Inspector properties as the engine records them', () => {
   test('NPCComponent: every property, in Inspector order, with type, default, enum and range', () => {
     const ctor = index().NPCComponent;
     const props = (ctor as unknown as { __props__: string[] }).__props__.filter(
-      (p) => !p.startsWith('_') && p !== 'node',
+      (property) => !property.startsWith('_') && property !== 'node',
     );
     expect(props).toEqual([
       'persona',
@@ -93,7 +93,9 @@ describe('Inspector properties as the engine records them', () => {
     expect(attrs(ctor, 'groundingTool')).toMatchObject({ default: '' });
     const format = attrs(ctor, 'replyFormat');
     expect(format).toMatchObject({ type: 'Enum', default: 0 });
-    expect((format.enumList as Array<{ name: string; value: number }>).map((e) => [e.name, e.value])).toEqual([
+    expect(
+      (format.enumList as Array<{ name: string; value: number }>).map((member) => [member.name, member.value]),
+    ).toEqual([
       ['Automatic', 0],
       ['Structured', 1],
       ['Text', 2],
@@ -118,40 +120,54 @@ describe('Inspector properties as the engine records them', () => {
   });
 
   test('DecisionComponent, WorldStateStore, NanoStatus, OamRuntimeSettings and the list entries', () => {
-    const i = index();
-    expect(attrs(i.DecisionComponent, 'options')).toMatchObject({ type: 'Object', ctor: i.DecisionOptionEntry });
-    expect(attrs(i.DecisionComponent, 'actor')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
-    expect(attrs(i.DecisionComponent, 'fallbackOption')).toMatchObject({ default: '' });
-    expect(attrs(i.DecisionComponent, 'timeBudgetMs')).toMatchObject({ type: CCInteger, default: 0 });
-    expect(attrs(i.DecisionComponent, 'withReason')).toMatchObject({ default: true });
-    expect(attrs(i.DecisionComponent, 'priority')).toMatchObject({ type: CCInteger, default: 50 });
-    expect(attrs(i.WorldStateStore, 'initialState')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
-    expect(attrs(i.WorldStateStore, 'initialJson')).toMatchObject({ default: '', multiline: true });
-    expect(attrs(i.NanoStatus, 'refreshOnLoad')).toMatchObject({ default: true });
-    expect(attrs(i.NanoStatus, 'autoDownload')).toMatchObject({ default: false });
-    expect(attrs(i.NanoStatus, 'status')).toMatchObject({ default: 'unknown', readonly: true });
-    expect(attrs(i.NanoStatus, 'progress')).toMatchObject({ default: 0, readonly: true });
-    expect(attrs(i.OamRuntimeSettings, 'openaiUrl')).toMatchObject({ default: '' });
-    expect(attrs(i.OamRuntimeSettings, 'openaiModel')).toMatchObject({ default: 'default' });
-    expect(attrs(i.OamRuntimeSettings, 'callsPerMinute')).toMatchObject({ type: CCInteger, default: 30 });
-    expect(attrs(i.NanoStatus, 'message')).toMatchObject({ default: '', readonly: true, multiline: true });
-    expect((i.ToolDeclaration as unknown as { __props__: string[] }).__props__).toEqual([
+    const components = index();
+    expect(attrs(components.DecisionComponent, 'options')).toMatchObject({
+      type: 'Object',
+      ctor: components.DecisionOptionEntry,
+    });
+    expect(attrs(components.DecisionComponent, 'actor')).toMatchObject({
+      type: 'Object',
+      ctor: JsonAsset,
+      default: null,
+    });
+    expect(attrs(components.DecisionComponent, 'fallbackOption')).toMatchObject({ default: '' });
+    expect(attrs(components.DecisionComponent, 'timeBudgetMs')).toMatchObject({ type: CCInteger, default: 0 });
+    expect(attrs(components.DecisionComponent, 'withReason')).toMatchObject({ default: true });
+    expect(attrs(components.DecisionComponent, 'priority')).toMatchObject({ type: CCInteger, default: 50 });
+    expect(attrs(components.WorldStateStore, 'initialState')).toMatchObject({
+      type: 'Object',
+      ctor: JsonAsset,
+      default: null,
+    });
+    expect(attrs(components.WorldStateStore, 'initialJson')).toMatchObject({ default: '', multiline: true });
+    expect(attrs(components.NanoStatus, 'refreshOnLoad')).toMatchObject({ default: true });
+    expect(attrs(components.NanoStatus, 'autoDownload')).toMatchObject({ default: false });
+    expect(attrs(components.NanoStatus, 'status')).toMatchObject({ default: 'unknown', readonly: true });
+    expect(attrs(components.NanoStatus, 'progress')).toMatchObject({ default: 0, readonly: true });
+    expect(attrs(components.OamRuntimeSettings, 'openaiUrl')).toMatchObject({ default: '' });
+    expect(attrs(components.OamRuntimeSettings, 'openaiModel')).toMatchObject({ default: 'default' });
+    expect(attrs(components.OamRuntimeSettings, 'callsPerMinute')).toMatchObject({ type: CCInteger, default: 30 });
+    expect(attrs(components.NanoStatus, 'message')).toMatchObject({ default: '', readonly: true, multiline: true });
+    expect((components.ToolDeclaration as unknown as { __props__: string[] }).__props__).toEqual([
       'name',
       'description',
       'parametersSchema',
       'timeoutMs',
     ]);
-    expect(attrs(i.ToolDeclaration, 'name')).toMatchObject({ default: '' });
-    expect(attrs(i.ToolDeclaration, 'description')).toMatchObject({ default: '', multiline: true });
-    expect(attrs(i.ToolDeclaration, 'parametersSchema')).toMatchObject({ default: '', multiline: true });
-    expect(attrs(i.ToolDeclaration, 'timeoutMs')).toMatchObject({ type: CCInteger, default: 0 });
-    expect((i.DecisionOptionEntry as unknown as { __props__: string[] }).__props__).toEqual(['id', 'description']);
-    expect(attrs(i.DecisionOptionEntry, 'id')).toMatchObject({ default: '' });
-    expect(attrs(i.DecisionOptionEntry, 'description')).toMatchObject({ default: '' });
+    expect(attrs(components.ToolDeclaration, 'name')).toMatchObject({ default: '' });
+    expect(attrs(components.ToolDeclaration, 'description')).toMatchObject({ default: '', multiline: true });
+    expect(attrs(components.ToolDeclaration, 'parametersSchema')).toMatchObject({ default: '', multiline: true });
+    expect(attrs(components.ToolDeclaration, 'timeoutMs')).toMatchObject({ type: CCInteger, default: 0 });
+    expect((components.DecisionOptionEntry as unknown as { __props__: string[] }).__props__).toEqual([
+      'id',
+      'description',
+    ]);
+    expect(attrs(components.DecisionOptionEntry, 'id')).toMatchObject({ default: '' });
+    expect(attrs(components.DecisionOptionEntry, 'description')).toMatchObject({ default: '' });
   });
 
   test('the execution order the engine honours: settings first, then the world, then the rest', () => {
-    const order = (c: Ctor) => (c as unknown as { _executionOrder?: number })._executionOrder || 0;
+    const order = (ctor: Ctor) => (ctor as unknown as { _executionOrder?: number })._executionOrder || 0;
     expect(order(index().OamRuntimeSettings)).toBe(-100);
     expect(order(index().WorldStateStore)).toBe(-50);
     expect(order(index().NPCComponent)).toBe(0);

@@ -92,7 +92,7 @@ function openTavern(): { node(path: string): Node; get<T>(path: string, name: st
   const node = (path: string): Node => {
     const found = path
       .split('/')
-      .reduce<Node | null>((n, name) => (n ? n.getChildByName(name) : null), scene as unknown as Node);
+      .reduce<Node | null>((parent, name) => (parent ? parent.getChildByName(name) : null), scene as unknown as Node);
     if (!found) throw new Error(`no node ${path} in tavern.scene`);
     return found;
   };
@@ -119,7 +119,7 @@ describe('tavern.scene on the real engine', () => {
     expect(ui.speakerLabel.string).toBe('Mira');
     expect(ui.lineLabel.string).toBe('Welcome to the Crooked Lantern, traveller!');
     expect(ui.options).toEqual(ui.presetLines.slice(0, 3));
-    expect(ui.optionLabels.map((l) => l.string)).toEqual(ui.presetLines.slice(0, 3));
+    expect(ui.optionLabels.map((label) => label.string)).toEqual(ui.presetLines.slice(0, 3));
   });
 
   test("Mira's evening: tools answered by TavernGame, world and HUD updated, each line streamed into the Label", async () => {
@@ -145,7 +145,7 @@ describe('tavern.scene on the real engine', () => {
       expect(shown[shown.length - 1]).toBe(turn!.line);
       expect(ui.busy).toBe(false);
     }
-    expect(turns.map((t) => t.line)).toEqual([
+    expect(turns.map((turn) => turn.line)).toEqual([
       "Lamb stew's bubbling, 5 gold a bowl. Ale's 3 gold, cider 4.",
       "Two ales, coming right up. That's 6 gold, you've 14 left.",
       "Busy as a beehive, and twice as loud. Can't complain!",
@@ -153,10 +153,10 @@ describe('tavern.scene on the real engine', () => {
       "Between us? I saw the mayor's men hide a chest of silver in the old mill.",
       'Goodnight, traveller. Mind the step on your way out!',
     ]);
-    expect(turns.map((t) => t.emotion)).toEqual(['happy', 'happy', 'amused', 'grateful', 'suspicious', 'happy']);
+    expect(turns.map((turn) => turn.emotion)).toEqual(['happy', 'happy', 'amused', 'grateful', 'suspicious', 'happy']);
     expect(turns[5].endsConversation).toBe(true);
-    expect(game.answered.map((a) => a.tool)).toEqual(['check_menu', 'take_order']);
-    const calls = ([] as ToolRecord[]).concat(...turns.map((t) => t.toolCalls)).map((r) => r.call.name);
+    expect(game.answered.map((answer) => answer.tool)).toEqual(['check_menu', 'take_order']);
+    const calls = ([] as ToolRecord[]).concat(...turns.map((turn) => turn.toolCalls)).map((record) => record.call.name);
     expect(calls).toEqual(['check_menu', 'take_order', 'change_relationship']);
     expect(turns[3].relationship).toBe(10);
     expect(world.get('player.gold')).toBe(14);
@@ -171,15 +171,15 @@ describe('tavern.scene on the real engine', () => {
     const ui = scene.get<DialogueUI>('Canvas/Dialogue', 'tavern.DialogueUI');
     const mira = scene.get<NPCComponent>('Canvas/Mira', 'oam.NPCComponent');
     const deltas: string[] = [];
-    mira.node.on(oam.C.NPC_EVENTS.line, (e: { delta: string }) => deltas.push(e.delta));
+    mira.node.on(oam.C.NPC_EVENTS.line, (event: { delta: string }) => deltas.push(event.delta));
     ui.onOptionClicked(null, '2'); // "How's business these days?"
     expect(ui.busy).toBe(true);
-    expect(ui.optionButtons.every((b) => !b.interactable)).toBe(true);
+    expect(ui.optionButtons.every((button) => !button.interactable)).toBe(true);
     expect(ui.playerLabel.string).toBe("You: How's business these days?");
     await until(() => !ui.busy, 'the turn');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe("Busy as a beehive, and twice as loud. Can't complain!");
-    expect(ui.optionButtons.every((b) => b.interactable)).toBe(true);
+    expect(ui.optionButtons.every((button) => button.interactable)).toBe(true);
   });
 
   test('an order the purse cannot pay: TavernGame fails the tool and Mira says so', async () => {
@@ -214,7 +214,7 @@ describe('tavern.scene on the real engine', () => {
     const scene = openTavern();
     const brain = scene.get<GuardBrain>('Canvas/Guard', 'tavern.GuardBrain');
     const decisions = scene.get<DecisionComponent>('Canvas/Guard', 'oam.DecisionComponent');
-    expect(decisions.options.map((o) => o.id)).toEqual(['let_in', 'warn', 'alarm']);
+    expect(decisions.options.map((option) => option.id)).toEqual(['let_in', 'warn', 'alarm']);
     expect((await brain.approach())!.optionId).toBe('let_in');
     expect(brain.statusLabel.string).toMatch(/^Brann steps aside/);
     brain.onApproachClicked(null, 'A traveller walks up to the gate with a drawn sword.');
@@ -233,7 +233,7 @@ describe('tavern.scene on the real engine', () => {
     expect(bar.bar.progress).toBe(1);
     expect(scene.node('Canvas/ModelStatus/Download').active).toBe(false);
     expect(bar.node.active).toBe(true);
-    for (let i = 0; i < 130; i++) frame(); // scheduleOnce(…, 2) runs on the engine's scheduler
+    for (let index = 0; index < 130; index++) frame(); // scheduleOnce(…, 2) runs on the engine's scheduler
     expect(bar.node.active).toBe(false);
   });
 
@@ -243,7 +243,7 @@ describe('tavern.scene on the real engine', () => {
     const mira = scene.get<NPCComponent>('Canvas/Mira', 'oam.NPCComponent');
     const turn = mira.talk('Evening!').then(
       () => 'completed',
-      (e: { code: string }) => e.code,
+      (error: { code: string }) => error.code,
     );
     ui.busy = true;
     director.runSceneImmediate(new Scene('next'));
@@ -317,9 +317,11 @@ describe("the sample's game logic, as packed", () => {
 
   test('describeDecision covers fallbacks and unknown ids; the download bar explains progress and unsupported devices', () => {
     const guardBrain = oam.pack.script<{ describeDecision(d: Decision): string }>('GuardBrain');
-    const d = { optionId: 'warn', reason: '', confidence: 0, isFallback: true, modelCalls: 1 } as Decision;
-    expect(guardBrain.describeDecision(d)).toMatch(/no time to think/);
-    expect(guardBrain.describeDecision({ ...d, optionId: 'dance', isFallback: false })).toBe('Brann decides: dance.');
+    const decision = { optionId: 'warn', reason: '', confidence: 0, isFallback: true, modelCalls: 1 } as Decision;
+    expect(guardBrain.describeDecision(decision)).toMatch(/no time to think/);
+    expect(guardBrain.describeDecision({ ...decision, optionId: 'dance', isFallback: false })).toBe(
+      'Brann decides: dance.',
+    );
 
     const scene = openTavern();
     const bar = scene.get<DownloadBar & { onAvailability(e: object): void; onProgress(p: object): void }>(

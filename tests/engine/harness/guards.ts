@@ -9,11 +9,11 @@ export interface Guards {
   error: jest.SpyInstance;
 }
 
-const g = globalThis as unknown as { __oamUnhandled?: string[]; __oamPendingTimerIds(): unknown[] };
+const globals = globalThis as unknown as { __oamUnhandled?: string[]; __oamPendingTimerIds(): unknown[] };
 
 /** Ids of the timers pending now (harness/timers.ts). */
 export function pendingTimerIds(): unknown[] {
-  return g.__oamPendingTimerIds();
+  return globals.__oamPendingTimerIds();
 }
 
 /** Timers pending now that were not in `before`. */
@@ -23,12 +23,12 @@ export function newTimers(before: unknown[]): unknown[] {
 }
 
 function takeUnhandled(): string[] {
-  const list = g.__oamUnhandled;
+  const list = globals.__oamUnhandled;
   if (!list) throw new Error('the suite must run in harness/environment.ts (tests/engine/jest.config.js)');
   return list.splice(0);
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 export function guard(after: () => void = () => undefined): Guards {
   const guards = {} as Guards;
@@ -46,7 +46,7 @@ export function guard(after: () => void = () => undefined): Guards {
     expect(takeUnhandled()).toEqual([]);
   });
   afterAll(async () => {
-    for (let i = 0; i < 5; i++) await settle();
+    for (let index = 0; index < 5; index++) await settle();
     expect(takeUnhandled()).toEqual([]);
   });
   return guards;

@@ -25,8 +25,8 @@ export async function loadOam(): Promise<LoadedOam> {
 
 /** A reply step that fits whichever step the NPC asks for (a decide step with the reply inline, or a structured reply). */
 export function say(oam: LoadedOam, line: string, emotion = 'neutral'): ScriptStep {
-  return oam.core.Script.dynamic((r) =>
-    r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
+  return oam.core.Script.dynamic((request) =>
+    request.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
   );
 }
 

@@ -70,7 +70,9 @@ export async function loadPack(): Promise<LoadedPack> {
   systemjs.applyImportMap(System, importMap, `file://${manifest.workspace}/`);
   // 'cc' (harness/cc-module.ts) is the engine's base, 2d and ui exports in one namespace: the first
   // unit carries all of them, the others add nothing the packed 'cc' module would not have.
-  manifest.featureUnits.forEach((unit, i) => System.set(`${manifest.featureUnitPrefix}${unit}`, i === 0 ? cc : {}));
+  manifest.featureUnits.forEach((unit, index) =>
+    System.set(`${manifest.featureUnitPrefix}${unit}`, index === 0 ? cc : {}),
+  );
   System.set(ENV_URL, require('internal:constants') as object);
   System.set(MACRO_URL, {});
 

@@ -31,7 +31,7 @@ export function freshScene(name = 'test'): Scene {
 
 /** One frame (or `count`): starts, updates and the end-of-frame deferred destroys run. */
 export function frame(count = 1): void {
-  for (let i = 0; i < count; i++) director.tick(1 / 60);
+  for (let index = 0; index < count; index++) director.tick(1 / 60);
 }
 
 /**
@@ -63,13 +63,14 @@ export function record(node: Node, types: string[]): Array<{ type: string; paylo
 /** Lets timers and promise callbacks run (the core's streaming, the scheduler). */
 export function settle(turns = 5): Promise<void> {
   let chain = Promise.resolve();
-  for (let i = 0; i < turns; i++) chain = chain.then(() => new Promise<void>((r) => setTimeout(r, 0)));
+  for (let index = 0; index < turns; index++)
+    chain = chain.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
   return chain;
 }
 
 /** Waits until `check` holds, a macrotask at a time; fails naming `what`. */
 export async function until(check: () => boolean, what: string, turns = 500): Promise<void> {
-  for (let i = 0; i < turns; i++) {
+  for (let index = 0; index < turns; index++) {
     if (check()) return;
     await settle(1);
   }

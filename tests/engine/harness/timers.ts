@@ -4,7 +4,7 @@
  * and the packed scripts load (setupFiles), so every later timer goes through it.
  */
 const pending = new Set<unknown>();
-const g = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & {
+const globals = globalThis as unknown as Record<string, (...args: unknown[]) => unknown> & {
   __oamPendingTimerIds: () => unknown[];
 };
 const {
@@ -12,13 +12,13 @@ const {
   clearTimeout: realClearTimeout,
   setInterval: realSetInterval,
   clearInterval: realClearInterval,
-} = g;
+} = globals;
 
-g.setTimeout = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
+globals.setTimeout = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
   const id = realSetTimeout(
-    (...a: unknown[]) => {
+    (...callArgs: unknown[]) => {
       pending.delete(id);
-      (callback as (...x: unknown[]) => void)(...a);
+      (callback as (...args: unknown[]) => void)(...callArgs);
     },
     ms,
     ...args,
@@ -26,19 +26,19 @@ g.setTimeout = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
   pending.add(id);
   return id;
 };
-g.clearTimeout = (id: unknown) => {
+globals.clearTimeout = (id: unknown) => {
   pending.delete(id);
   return realClearTimeout(id);
 };
-g.setInterval = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
+globals.setInterval = (callback: unknown, ms?: unknown, ...args: unknown[]) => {
   const id = realSetInterval(callback, ms, ...args);
   pending.add(id);
   return id;
 };
-g.clearInterval = (id: unknown) => {
+globals.clearInterval = (id: unknown) => {
   pending.delete(id);
   return realClearInterval(id);
 };
-g.__oamPendingTimerIds = () => Array.from(pending);
+globals.__oamPendingTimerIds = () => Array.from(pending);
 
 export {};
