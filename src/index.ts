@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- deliberate: the bundle's globals for Cocos's native runtime (a script file of declarations, not a module to import)
 /// <reference path="./globals.d.ts" />
 /**
  * oam-cocos: on-device AI for Cocos Creator games. The engine-agnostic core; the Cocos
