@@ -23,20 +23,20 @@ async function fullRun(): Promise<AgentEvent['type'][]> {
   const { agent } = setup();
   const run = agent.run('What is there?', { externalTools: () => 'poured' });
   const types: AgentEvent['type'][] = [];
-  for await (const e of run.events) types.push(e.type);
+  for await (const event of run.events) types.push(event.type);
   await run.response();
   return types;
 }
 
 test('the uncancelled turn has the events this test cancels at', async () => {
   const types = await fullRun();
-  for (const t of ['step', 'stepFinished', 'toolStarted', 'toolCompleted', 'toolRequested', 'text'])
-    expect(types).toContain(t);
+  for (const type of ['step', 'stepFinished', 'toolStarted', 'toolCompleted', 'toolRequested', 'text'])
+    expect(types).toContain(type);
 });
 
 test('cancelling at each event in turn: nothing starts afterwards', async () => {
   const total = (await fullRun()).length;
-  for (let k = 0; k < total - 1; k++) {
+  for (let index = 0; index < total - 1; index++) {
     const { ran, agent } = setup();
     let handled = 0;
     const run = agent.run('What is there?', {
@@ -49,26 +49,30 @@ test('cancelling at each event in turn: nothing starts afterwards', async () => 
     let cancelledAt = -1;
     const events: AgentEvent[] = [];
     const done = (async () => {
-      for await (const e of run.events) {
-        events.push(e);
-        seen.push(e.type);
-        if (seen.length - 1 === k) {
-          cancelledAt = k;
+      for await (const event of run.events) {
+        events.push(event);
+        seen.push(event.type);
+        if (seen.length - 1 === index) {
+          cancelledAt = index;
           const toolsBefore = ran.length;
           const handledBefore = handled;
           run.cancel('test');
           // Whatever had not started by now never starts.
-          await new Promise((r) => setTimeout(r, 20));
-          expect({ k, ran: ran.length, handled }).toEqual({ k, ran: toolsBefore, handled: handledBefore });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          expect({ index, ran: ran.length, handled }).toEqual({
+            index,
+            ran: toolsBefore,
+            handled: handledBefore,
+          });
         }
       }
     })().catch(() => undefined);
     await expect(run.response()).rejects.toMatchObject({ code: 'cancelled' });
     await done;
-    expect(cancelledAt).toBe(k);
-    expect(seen.length).toBe(k + 1); // no event after the one the cancel came from
-    if (seen[k] === 'toolStarted') expect(ran).toEqual([]); // cancelled as it was announced: the handler never ran
-    if (seen[k] === 'toolRequested') expect(handled).toBe(0);
+    expect(cancelledAt).toBe(index);
+    expect(seen.length).toBe(index + 1); // no event after the one the cancel came from
+    if (seen[index] === 'toolStarted') expect(ran).toEqual([]); // cancelled as it was announced: the handler never ran
+    if (seen[index] === 'toolRequested') expect(handled).toBe(0);
     expect(agent.history).toEqual([]);
   }
 });
@@ -78,7 +82,7 @@ test('a cancel from a synchronous on() listener of toolStarted stops the handler
   const run = agent.run('What is there?');
   run.on('toolStarted', () => run.cancel('now'));
   await expect(run.response()).rejects.toMatchObject({ code: 'cancelled' });
-  await new Promise((r) => setTimeout(r, 20));
+  await new Promise((resolve) => setTimeout(resolve, 20));
   expect(ran).toEqual([]);
 });
 

@@ -11,22 +11,22 @@ import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, until } from './helpers';
 
 test('the defaults the seed established (and inline replies on)', () => {
-  const c = resolveConfig();
-  expect(c.toolPolicy).toEqual({ choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 });
-  expect(c.context).toEqual({
+  const config = resolveConfig();
+  expect(config.toolPolicy).toEqual({ choice: 'auto', maxToolRounds: 4, maxToolCalls: 12 });
+  expect(config.context).toEqual({
     trimsHistory: true,
     reservedTokens: 256,
     maxToolOutputChars: 1500,
     minimumRecentTurns: 1,
   });
-  expect(c.retry).toEqual({
+  expect(config.retry).toEqual({
     maxAttempts: 3,
     initialDelayMs: 300,
     maxRetryAfterMs: 5000,
     retriesGuardrailViolations: false,
   });
-  expect(c.labels).toEqual({ user: 'User', assistant: 'Assistant' });
-  expect(c).toMatchObject({
+  expect(config.labels).toEqual({ user: 'User', assistant: 'Assistant' });
+  expect(config).toMatchObject({
     inlineReplies: true,
     decisionTemperature: 0,
     decisionMaxTokens: 256,
@@ -39,11 +39,15 @@ test('the defaults the seed established (and inline replies on)', () => {
 });
 
 test('partial settings merge; undefined keeps the default', () => {
-  const c = resolveConfig({ toolPolicy: { maxToolRounds: 2 }, retry: { initialDelayMs: undefined }, temperature: 0.7 });
-  expect(c.toolPolicy.maxToolCalls).toBe(12);
-  expect(c.toolPolicy.maxToolRounds).toBe(2);
-  expect(c.retry.initialDelayMs).toBe(300);
-  expect(c.temperature).toBe(0.7);
+  const config = resolveConfig({
+    toolPolicy: { maxToolRounds: 2 },
+    retry: { initialDelayMs: undefined },
+    temperature: 0.7,
+  });
+  expect(config.toolPolicy.maxToolCalls).toBe(12);
+  expect(config.toolPolicy.maxToolRounds).toBe(2);
+  expect(config.retry.initialDelayMs).toBe(300);
+  expect(config.temperature).toBe(0.7);
 });
 
 test.each([
@@ -112,10 +116,10 @@ test('a foreign AbortSignal (Node AbortController) cancels a turn too', async ()
   const model = new ScriptedLanguageModel([Script.hang()]);
   const agent = new Agent(model);
   const controller = new AbortController();
-  const p = agent.respond('Wait', { signal: controller.signal });
+  const turn = agent.respond('Wait', { signal: controller.signal });
   await until(() => model.calls === 1, 'the model step');
   controller.abort();
-  expect((await failure(p)).code).toBe('cancelled');
+  expect((await failure(turn)).code).toBe('cancelled');
   expect(agent.history).toEqual([]);
 });
 
@@ -132,8 +136,8 @@ describe('config rejects out-of-range sampling and retry settings', () => {
     let caught: unknown;
     try {
       new Agent(new ScriptedLanguageModel(), { config });
-    } catch (e) {
-      caught = e;
+    } catch (error) {
+      caught = error;
     }
     expect(caught).toBeInstanceOf(AgentError);
     expect((caught as InstanceType<typeof AgentError>).code).toBe('invalid_request');

@@ -32,9 +32,9 @@ export function tavern(): Tavern {
         quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
       }),
     },
-    (a: { item: string; quantity: number }) => {
-      log.push(`take_order ${JSON.stringify(a)}`);
-      return `Served ${a.quantity} ${a.item}.`;
+    (args: { item: string; quantity: number }) => {
+      log.push(`take_order ${JSON.stringify(args)}`);
+      return `Served ${args.quantity} ${args.item}.`;
     },
   );
   return { menu, order, log };
@@ -48,23 +48,23 @@ export function tavernAgent(
   config: AgentConfigInput = {},
   extra: { instructions?: string } = {},
 ) {
-  const t = tavern();
+  const fixture = tavern();
   const model = new ScriptedLanguageModel(steps);
   const agent = new Agent(model, {
     instructions: extra.instructions ?? 'You are Mira, an innkeeper.',
-    tools: [t.menu, t.order],
+    tools: [fixture.menu, fixture.order],
     config: { ...FAST, ...config, retry: { ...FAST.retry, ...(config.retry ?? {}) } },
   });
-  return { ...t, model, agent };
+  return { ...fixture, model, agent };
 }
 
 /** The error a promise rejects with (fails the test if it resolves). */
-export async function failure(p: Promise<unknown>): Promise<AgentError> {
+export async function failure(promise: Promise<unknown>): Promise<AgentError> {
   try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(AgentError);
-    return e as AgentError;
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentError);
+    return error as AgentError;
   }
   throw new Error('expected the promise to reject');
 }
@@ -73,18 +73,18 @@ export async function failure(p: Promise<unknown>): Promise<AgentError> {
 export async function collect(run: AgentRun): Promise<{ events: AgentEvent[]; error?: AgentError }> {
   const events: AgentEvent[] = [];
   try {
-    for await (const e of run.events) events.push(e);
+    for await (const event of run.events) events.push(event);
     return { events };
-  } catch (e) {
-    return { events, error: e as AgentError };
+  } catch (error) {
+    return { events, error: error as AgentError };
   }
 }
 
 /** Resolves once `predicate` holds, polling on timers (no wall-clock assertions). */
 export async function until(predicate: () => boolean, what = 'condition', tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
+  for (let index = 0; index < tries; index++) {
     if (predicate()) return;
-    await new Promise((r) => setTimeout(r, 2));
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
@@ -92,9 +92,9 @@ export async function until(predicate: () => boolean, what = 'condition', tries 
 /** The reply as the caller saw it from text events: deltas since the last reset. */
 export function shownText(events: AgentEvent[]): string {
   let text = '';
-  for (const e of events) {
-    if (e.type !== 'text') continue;
-    text = e.isReset ? e.delta : text + e.delta;
+  for (const event of events) {
+    if (event.type !== 'text') continue;
+    text = event.isReset ? event.delta : text + event.delta;
   }
   return text;
 }

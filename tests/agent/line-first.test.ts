@@ -17,12 +17,12 @@ function orderTool(world: WorldState, sideEffect: boolean): AgentTool {
       parameters: JsonSchema.obj({ quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }) }),
       sideEffect,
     },
-    (a: { quantity: number }) => {
+    (args: { quantity: number }) => {
       const gold = world.get<number>('player.gold') ?? 0;
-      if (a.quantity * 3 > gold)
-        return { error: `The player has ${gold} gold; ${a.quantity} ales cost ${a.quantity * 3}.` };
-      world.set('player.gold', gold - a.quantity * 3);
-      return { served: a.quantity };
+      if (args.quantity * 3 > gold)
+        return { error: `The player has ${gold} gold; ${args.quantity} ales cost ${args.quantity * 3}.` };
+      world.set('player.gold', gold - args.quantity * 3);
+      return { served: args.quantity };
     },
   );
 }
@@ -35,9 +35,9 @@ describe('line first', () => {
     const npc = new NPC({ persona: MIRA, model, options: { memoryTools: 'remember_fact' } });
     const order: string[] = [];
     const stream = npc.talkStream('My name is Sam.');
-    stream.on('line', (e) => {
+    stream.on('line', (event) => {
       if (order[order.length - 1] !== 'line') order.push('line');
-      void e;
+      void event;
     });
     stream.on('toolCall', () => order.push('toolCall'));
     stream.on('emotion', () => order.push('emotion'));
@@ -48,7 +48,7 @@ describe('line first', () => {
       modelCalls: 1,
       isFallback: false,
     });
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['remember_fact']);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['remember_fact']);
     expect(order[0]).toBe('line');
     expect(order.indexOf('toolCall')).toBeGreaterThan(0);
     expect(npc.saveState().memory.facts).toEqual(["The player's name is Sam."]);
@@ -84,11 +84,11 @@ describe('line first', () => {
     const stream = npc.talkStream('Hello');
     let firstChunk = '';
     let firstLine = '';
-    stream.on('modelStepFinished', (e) => {
-      firstChunk = e.output.slice(0, Math.ceil(e.output.length / 8));
+    stream.on('modelStepFinished', (event) => {
+      firstChunk = event.output.slice(0, Math.ceil(event.output.length / 8));
     });
-    stream.on('line', (e) => {
-      if (!firstLine) firstLine = e.line;
+    stream.on('line', (event) => {
+      if (!firstLine) firstLine = event.line;
     });
     const turn = await stream.turn();
     expect(turn.modelCalls).toBe(1);
@@ -103,13 +103,13 @@ describe('line first', () => {
       'Ah, your purse is light.',
     ]);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [orderTool(world, true)], config: FAST });
-    const r = await agent.respond('Two ales, please.');
-    expect(r.text).toBe('Two ales coming up!');
-    expect(r.modelCalls).toBe(1);
-    expect(r.toolCalls).toHaveLength(1);
-    expect(JSON.stringify(r.toolCalls[0].output)).toContain('The player has 2 gold');
+    const response = await agent.respond('Two ales, please.');
+    expect(response.text).toBe('Two ales coming up!');
+    expect(response.modelCalls).toBe(1);
+    expect(response.toolCalls).toHaveLength(1);
+    expect(JSON.stringify(response.toolCalls[0].output)).toContain('The player has 2 gold');
     expect(world.get('player.gold')).toBe(2);
-    expect(agent.history.map((e) => e.type)).toEqual(['prompt', 'response', 'toolUse']);
+    expect(agent.history.map((entry) => entry.type)).toEqual(['prompt', 'response', 'toolUse']);
     await agent.respond('Hm?');
     // The next prompt shows the line, then what really happened.
     expect(model.requests[1].prompt).toMatch(
@@ -121,9 +121,9 @@ describe('line first', () => {
     const world = new WorldState({ player: { gold: 20 } });
     const model = new ScriptedLanguageModel(['Sure! {"tool":"take_order","args":{"quantity":1}}', 'Here you go.']);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [orderTool(world, false)], config: FAST });
-    const r = await agent.respond('One ale.');
-    expect(r.modelCalls).toBe(2);
-    expect(r.text).toBe('Here you go.');
+    const response = await agent.respond('One ale.');
+    expect(response.modelCalls).toBe(2);
+    expect(response.text).toBe('Here you go.');
     expect(world.get('player.gold')).toBe(17);
   });
 
@@ -134,8 +134,8 @@ describe('line first', () => {
     );
     const model = new ScriptedLanguageModel(['Ale is 3 gold.']);
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [menu], config: FAST });
-    const r = await agent.respond('What does ale cost?');
-    expect(r).toMatchObject({ text: 'Ale is 3 gold.', modelCalls: 1 });
+    const response = await agent.respond('What does ale cost?');
+    expect(response).toMatchObject({ text: 'Ale is 3 gold.', modelCalls: 1 });
     expect(model.requests[0].prompt).toContain('check_menu now: {"ale":3}');
   });
 
@@ -162,8 +162,8 @@ describe('line first', () => {
       try {
         new Agent(model, { instructions: 'x', config: { lineFirst: 'yes' as unknown as boolean } });
         return undefined;
-      } catch (e) {
-        return e as AgentError;
+      } catch (error) {
+        return error as AgentError;
       }
     })();
     expect(bad?.code).toBe('invalid_request');
@@ -179,7 +179,7 @@ describe('structured replies in JSON (lineFirst off) stream per token', () => {
     const npc = new NPC({ persona: MIRA, model, options: { inlineReplies: false } });
     const shown: string[] = [];
     const stream = npc.talkStream('Hello');
-    stream.on('line', (e) => shown.push(e.line));
+    stream.on('line', (event) => shown.push(event.line));
     const turn = await stream.turn();
     expect(turn.line).toBe('Welcome in, traveller!');
     // Every growing prefix was shown on its way (the cleaner may hold back the last character).
@@ -198,8 +198,8 @@ describe('line first: what a small model really writes (review cases)', () => {
         parameters: JsonSchema.obj({ fact: JsonSchema.string() }),
         sideEffect: true,
       },
-      (a: { fact: string }) => {
-        facts.push(a.fact);
+      (args: { fact: string }) => {
+        facts.push(args.fact);
         return 'Remembered.';
       },
     );
@@ -211,15 +211,15 @@ describe('line first: what a small model really writes (review cases)', () => {
     ["Gemma's bracketed call", 'Hi Sam!\n[remember_fact(fact="Sam")]'],
     ['a JSON call line', 'Hi Sam!\n{"tool":"remember_fact","args":{"fact":"Sam"}}'],
   ])('%s after the words runs, and is not spoken', async (_label, output) => {
-    const t = TOOLS();
+    const tools = TOOLS();
     const agent = new Agent(new ScriptedLanguageModel([output]), {
       instructions: 'x',
-      tools: [t.remember],
+      tools: [tools.remember],
       config: FAST,
     });
-    const r = await agent.respond('I am Sam.');
-    expect(r.text).toBe('Hi Sam!');
-    expect(t.facts).toEqual(['Sam']);
+    const response = await agent.respond('I am Sam.');
+    expect(response.text).toBe('Hi Sam!');
+    expect(tools.facts).toEqual(['Sam']);
   });
 
   test.each([
@@ -227,40 +227,42 @@ describe('line first: what a small model really writes (review cases)', () => {
     ['arguments it cannot read', 'Hi Sam!\nremember_fact(The player is Sam)', 'could not be read'],
     ['a call in syntax cut off', 'Hi Sam!\nremember_fact(fact="The pla', 'cut off'],
   ])('a call %s never runs and is recorded as not made', async (_label, output, problem) => {
-    const t = TOOLS();
+    const tools = TOOLS();
     const agent = new Agent(new ScriptedLanguageModel([output]), {
       instructions: 'x',
-      tools: [t.remember],
+      tools: [tools.remember],
       config: FAST,
     });
-    const r = await agent.respond('I am Sam.');
-    expect(r.text).toBe('Hi Sam!');
-    expect(t.facts).toEqual([]);
-    expect(r.toolCalls).toHaveLength(1);
-    expect(r.toolCalls[0].rejected).toBe(true);
-    expect(JSON.stringify(r.toolCalls[0].output)).toContain(problem);
+    const response = await agent.respond('I am Sam.');
+    expect(response.text).toBe('Hi Sam!');
+    expect(tools.facts).toEqual([]);
+    expect(response.toolCalls).toHaveLength(1);
+    expect(response.toolCalls[0].rejected).toBe(true);
+    expect(JSON.stringify(response.toolCalls[0].output)).toContain(problem);
   });
 
   test('a lookup written in call syntax after a preamble is the call: 2 calls, no repair', async () => {
-    const t = TOOLS();
+    const tools = TOOLS();
     const model = new ScriptedLanguageModel(['Let me look.\ncheck_menu()', 'Ale is 3.']);
-    const agent = new Agent(model, { instructions: 'x', tools: [t.menu], config: FAST });
-    const r = await agent.respond('Menu?');
-    expect(r).toMatchObject({ text: 'Ale is 3.', modelCalls: 2 });
-    expect(model.requests.map((q) => q.isRepair)).toEqual([false, false]);
+    const agent = new Agent(model, { instructions: 'x', tools: [tools.menu], config: FAST });
+    const response = await agent.respond('Menu?');
+    expect(response).toMatchObject({ text: 'Ale is 3.', modelCalls: 2 });
+    expect(model.requests.map((request) => request.isRepair)).toEqual([false, false]);
   });
 
   test('a call to a tool not offered in this step is cut from the words and recorded as not made', async () => {
-    const t = TOOLS();
+    const tools = TOOLS();
     const agent = new Agent(new ScriptedLanguageModel(['Hi Sam!\nremember_fact(fact="Sam")']), {
       instructions: 'x',
-      tools: [t.remember, t.menu],
+      tools: [tools.remember, tools.menu],
       config: FAST,
     });
-    const r = await agent.respond('I am Sam.', { enabledTools: ['check_menu'] });
-    expect(r.text).toBe('Hi Sam!');
-    expect(t.facts).toEqual([]);
-    expect(r.toolCalls.map((c) => [c.call.name, c.rejected])).toEqual([['remember_fact', true]]);
+    const response = await agent.respond('I am Sam.', { enabledTools: ['check_menu'] });
+    expect(response.text).toBe('Hi Sam!');
+    expect(tools.facts).toEqual([]);
+    expect(response.toolCalls.map((toolCall) => [toolCall.call.name, toolCall.rejected])).toEqual([
+      ['remember_fact', true],
+    ]);
   });
 
   test('a reply cut by the token limit is written again whole by the reply step', async () => {
@@ -279,9 +281,9 @@ describe('line first: what a small model really writes (review cases)', () => {
       tools: [TOOLS().remember],
       config: { ...FAST, decisionMaxTokens: 16, maxResponseTokens: 20 },
     });
-    const r = await agent.respond('Talk to me.');
-    expect(r.modelCalls).toBe(2);
-    expect(r.text).toBe(long); // whole, from the reply step, never the cut decide answer
+    const response = await agent.respond('Talk to me.');
+    expect(response.modelCalls).toBe(2);
+    expect(response.text).toBe(long); // whole, from the reply step, never the cut decide answer
   });
 
   test('an NPC: reasoning is never shown or spoken, and a tag before or after the words is the emotion', async () => {
@@ -293,7 +295,7 @@ describe('line first: what a small model really writes (review cases)', () => {
       const npc = new NPC({ persona: MIRA, model: new ScriptedLanguageModel([Script.text(output, output.length)]) });
       const shown: string[] = [];
       const stream = npc.talkStream('Hello');
-      stream.on('line', (e) => shown.push(e.line));
+      stream.on('line', (event) => shown.push(event.line));
       const turn = await stream.turn();
       expect({ output, line: turn.line, emotion: turn.emotion, modelCalls: turn.modelCalls }).toEqual({
         output,
@@ -301,7 +303,7 @@ describe('line first: what a small model really writes (review cases)', () => {
         emotion: 'happy',
         modelCalls: 1,
       });
-      expect(shown.every((l) => !/[<[]/.test(l))).toBe(true);
+      expect(shown.every((line) => !/[<[]/.test(line))).toBe(true);
     }
   });
 
@@ -312,11 +314,11 @@ describe('line first: what a small model really writes (review cases)', () => {
       { id: 'attack', description: 'fight' },
     ];
     for (const output of ['Flee.', '**flee**', '`flee`', 'flee\nThe goblin is too strong.']) {
-      const d = await new DecisionEngine(new ScriptedLanguageModel([output])).decide({
+      const decision = await new DecisionEngine(new ScriptedLanguageModel([output])).decide({
         situation: 'A goblin.',
         options,
       });
-      expect({ output, id: d.optionId, calls: d.modelCalls, fallback: d.isFallback }).toEqual({
+      expect({ output, id: decision.optionId, calls: decision.modelCalls, fallback: decision.isFallback }).toEqual({
         output,
         id: 'flee',
         calls: 1,
@@ -326,8 +328,11 @@ describe('line first: what a small model really writes (review cases)', () => {
     const model = new ScriptedLanguageModel([
       'flee\n{"reason":"The goblin has a much bigger sword than I do.","confidence":80}',
     ]);
-    const d = await new DecisionEngine(model, { reason: 'after' }).decide({ situation: 'A goblin.', options });
-    expect(d).toMatchObject({
+    const reasonAfter = await new DecisionEngine(model, { reason: 'after' }).decide({
+      situation: 'A goblin.',
+      options,
+    });
+    expect(reasonAfter).toMatchObject({
       optionId: 'flee',
       reason: 'The goblin has a much bigger sword than I do.',
       confidence: 80,
@@ -373,9 +378,9 @@ describe('background summaries are bounded', () => {
       config: FAST,
     });
     for (const line of ['a', 'b', 'c']) await none.respond(line);
-    const e = await failure(none.summarizeOldTurns({ keepRecentTurns: 1 }));
-    expect(e.code).toBe('generation_failed');
-    expect(e.message).toMatch(/cut off at 200 tokens/);
+    const error = await failure(none.summarizeOldTurns({ keepRecentTurns: 1 }));
+    expect(error.code).toBe('generation_failed');
+    expect(error.message).toMatch(/cut off at 200 tokens/);
     expect(none.history).toHaveLength(6);
   });
 });
@@ -388,23 +393,25 @@ describe('constrained decoding', () => {
     await new ContentGenerator(model).generate({ prompt: 'An item.', schema });
     expect(model.requests[0].responseSchema).toEqual(schema.json);
 
-    const t = new ScriptedLanguageModel([Script.json({ quantity: 2 }), 'Two it is.']);
+    const agentModel = new ScriptedLanguageModel([Script.json({ quantity: 2 }), 'Two it is.']);
     const order = AgentTool.local(
       { name: 'take_order', description: 'x', parameters: JsonSchema.obj({ quantity: JsonSchema.integer() }) },
       () => 'ok',
     );
-    await new Agent(t, { instructions: 'x', tools: [order], config: FAST }).respond('Two.', {
+    await new Agent(agentModel, { instructions: 'x', tools: [order], config: FAST }).respond('Two.', {
       toolChoice: { tool: 'take_order' },
     });
-    expect(t.requests.map((r) => [r.kind, r.responseSchema === undefined ? 'none' : 'schema'])).toEqual([
+    expect(
+      agentModel.requests.map((request) => [request.kind, request.responseSchema === undefined ? 'none' : 'schema']),
+    ).toEqual([
       ['toolArguments', 'schema'],
       ['decide', 'none'],
     ]);
-    expect(t.requests[0].responseSchema).toEqual(order.parameters.json);
+    expect(agentModel.requests[0].responseSchema).toEqual(order.parameters.json);
 
-    const n = new ScriptedLanguageModel(['Hello!\n[happy]']);
-    await new NPC({ persona: MIRA, model: n }).talk('Hi');
-    expect(n.requests[0].responseSchema).toBeUndefined();
+    const npcModel = new ScriptedLanguageModel(['Hello!\n[happy]']);
+    await new NPC({ persona: MIRA, model: npcModel }).talk('Hi');
+    expect(npcModel.requests[0].responseSchema).toBeUndefined();
   });
 });
 

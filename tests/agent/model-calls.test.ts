@@ -25,24 +25,24 @@ describe.each([
 
   test('small talk with tools enabled', async () => {
     const { agent, model, log } = tavernAgent(answer(mode, 'Welcome, traveller!'), config);
-    const r = await agent.respond('Hello there');
-    expect(r.text).toBe('Welcome, traveller!');
+    const response = await agent.respond('Hello there');
+    expect(response.text).toBe('Welcome, traveller!');
     expect(model.calls).toBe(expected.smallTalk);
-    expect(r.modelCalls).toBe(expected.smallTalk);
+    expect(response.modelCalls).toBe(expected.smallTalk);
     expect(model.kinds).toEqual(mode.inlineReplies ? ['decide'] : ['decide', 'respond']);
-    expect(r.steps.map((s) => s.kind)).toEqual(model.kinds);
+    expect(response.steps.map((step) => step.kind)).toEqual(model.kinds);
     expect(log).toEqual([]);
   });
 
   test('one tool call', async () => {
     const { agent, model, log } = tavernAgent([call(mode, 'check_menu'), ...answer(mode, 'Ale is 3 coins.')], config);
-    const r = await agent.respond('What do you have?');
-    expect(r.text).toBe('Ale is 3 coins.');
+    const response = await agent.respond('What do you have?');
+    expect(response.text).toBe('Ale is 3 coins.');
     expect(model.calls).toBe(expected.oneTool);
-    expect(r.modelCalls).toBe(expected.oneTool);
+    expect(response.modelCalls).toBe(expected.oneTool);
     expect(model.kinds).toEqual(mode.inlineReplies ? ['decide', 'decide'] : ['decide', 'decide', 'respond']);
     expect(log).toEqual(['check_menu']);
-    expect(r.toolCalls.map((t) => t.call.name)).toEqual(['check_menu']);
+    expect(response.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['check_menu']);
   });
 
   test('two tool calls', async () => {
@@ -54,8 +54,8 @@ describe.each([
       ],
       config,
     );
-    const r = await agent.respond('Two of the cheapest drink');
-    expect(r.text).toBe('Two ales, 6 coins.');
+    const response = await agent.respond('Two of the cheapest drink');
+    expect(response.text).toBe('Two ales, 6 coins.');
     expect(model.calls).toBe(expected.twoTools);
     expect(model.kinds).toEqual(
       mode.inlineReplies ? ['decide', 'decide', 'decide'] : ['decide', 'decide', 'decide', 'respond'],
@@ -65,8 +65,8 @@ describe.each([
 
   test("toolChoice 'none'", async () => {
     const { agent, model, log } = tavernAgent(['Just a chat, then.'], config);
-    const r = await agent.respond('Hello', { toolChoice: 'none' });
-    expect(r.text).toBe('Just a chat, then.');
+    const response = await agent.respond('Hello', { toolChoice: 'none' });
+    expect(response.text).toBe('Just a chat, then.');
     expect(model.calls).toBe(expected.none);
     expect(model.kinds).toEqual(['respond']);
     expect(log).toEqual([]);
@@ -80,9 +80,9 @@ describe.each([
     const { agent, model, log } = tavernAgent(script, config);
     const run = agent.run('Menu?', { toolChoice: { tool: 'check_menu' } });
     const kinds: string[] = [];
-    run.on('step', (e) => kinds.push(e.step.kind));
-    const r = await run.response();
-    expect(r.text).toBe('Ale 3, stew 5, bread 1.');
+    run.on('step', (event) => kinds.push(event.step.kind));
+    const response = await run.response();
+    expect(response.text).toBe('Ale 3, stew 5, bread 1.');
     expect(model.calls).toBe(expected.forcedParameterless);
     expect(model.kinds).toEqual([step]);
     expect(kinds).toEqual([step]);
@@ -107,10 +107,10 @@ describe.each([
     const { agent, model } = tavernAgent([call(mode, 'check_menu'), ...answer(mode, 'Ale.')], config);
     const run = agent.run('Menu?');
     const rounds: number[] = [];
-    run.on('step', (e) => rounds.push(e.step.completedToolRounds));
+    run.on('step', (event) => rounds.push(event.step.completedToolRounds));
     await run.response();
     expect(rounds).toEqual(mode.inlineReplies ? [0, 1] : [0, 1, 1]);
-    expect(model.requests.every((r) => r.isRepair === false)).toBe(true);
+    expect(model.requests.every((request) => request.isRepair === false)).toBe(true);
   });
 });
 
@@ -120,10 +120,10 @@ test("'required' with one parameterless tool runs it without asking the model fo
   const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
   const model = new ScriptedLanguageModel([Script.reply('Pong it is.')]);
   const agent = new Agent(model, { tools: [ping] });
-  const r = await agent.respond('ping please', { toolChoice: 'required' });
-  expect(r.toolCalls.map((t) => t.call.name)).toEqual(['ping']);
+  const response = await agent.respond('ping please', { toolChoice: 'required' });
+  expect(response.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['ping']);
   expect(model.kinds).toEqual(['decide']);
-  expect(r.text).toBe('Pong it is.');
+  expect(response.text).toBe('Pong it is.');
 });
 
 test('a forced parameterless tool never runs twice: the decide step after it no longer offers it', async () => {
@@ -133,11 +133,13 @@ test('a forced parameterless tool never runs twice: the decide step after it no 
     Script.reply('Ale is 3.'),
     Script.reply('Ale is 3.'),
   ]);
-  const r = await agent.respond('Menu?', { toolChoice: { tool: 'check_menu' } });
+  const response = await agent.respond('Menu?', { toolChoice: { tool: 'check_menu' } });
   expect(log).toEqual(['check_menu']);
   // The follow-up decide offered only take_order; the model's second check_menu was not run.
   expect(model.requests[0].prompt).toMatch(/Tools available now: take_order\./);
-  expect(r.toolCalls.filter((t) => !t.rejected).map((t) => t.call.name)).toEqual(['check_menu']);
+  expect(response.toolCalls.filter((toolCall) => !toolCall.rejected).map((toolCall) => toolCall.call.name)).toEqual([
+    'check_menu',
+  ]);
 });
 
 test('a forced parameterless tool that is the only tool goes straight to the reply step', async () => {
@@ -149,8 +151,8 @@ test('a forced parameterless tool that is the only tool goes straight to the rep
     return 'a dark room';
   });
   const model = new ScriptedLanguageModel(['It is dark.']);
-  const r = await new Agent(model, { tools: [look] }).respond('Where am I?', { toolChoice: { tool: 'look' } });
+  const response = await new Agent(model, { tools: [look] }).respond('Where am I?', { toolChoice: { tool: 'look' } });
   expect(ran).toEqual(['look']);
   expect(model.kinds).toEqual(['respond']);
-  expect(r.text).toBe('It is dark.');
+  expect(response.text).toBe('It is dark.');
 });

@@ -14,7 +14,7 @@ async function reply(steps: ScriptStep[], options: { inlineReplies?: boolean; to
   const agent = new Agent(model, { tools: [menu], config: { inlineReplies: options.inlineReplies ?? true } });
   const run = agent.run('What does ale cost?', { toolChoice: options.toolChoice });
   const deltas: string[] = [];
-  run.on('text', (e) => deltas.push(e.delta));
+  run.on('text', (event) => deltas.push(event.delta));
   const response = await run.response();
   return { response, deltas, model };
 }
@@ -31,13 +31,13 @@ describe('a plain reply step unwraps an envelope-shaped answer', () => {
     const { response, deltas, model } = await reply([Script.text(answer, 6)], { toolChoice: 'none' });
     expect(response.text).toBe(line);
     expect(deltas.join('')).toBe(line);
-    expect(model.requests.map((r) => r.kind)).toEqual(['respond']);
+    expect(model.requests.map((request) => request.kind)).toEqual(['respond']);
   });
 
   test('the seed-compatible reply step after a tool', async () => {
     const steps = [Script.call('check_menu'), Script.action('respond'), Script.text('{"reply":"Ale is 3 gold."}', 5)];
     const { response, deltas, model } = await reply(steps, { inlineReplies: false });
-    expect(model.requests.map((r) => r.kind)).toEqual(['decide', 'decide', 'respond']);
+    expect(model.requests.map((request) => request.kind)).toEqual(['decide', 'decide', 'respond']);
     expect(response.text).toBe('Ale is 3 gold.');
     expect(deltas.join('')).toBe('Ale is 3 gold.');
   });
@@ -55,9 +55,9 @@ describe('half a surrogate pair never reaches a text delta', () => {
     const { response, deltas } = await reply([Script.text(line, chunks)], { toolChoice: 'none' });
     expect(response.text).toBe(line);
     expect(deltas.join('')).toBe(line);
-    for (const d of deltas) {
-      const first = d.charCodeAt(0);
-      const last = d.charCodeAt(d.length - 1);
+    for (const delta of deltas) {
+      const first = delta.charCodeAt(0);
+      const last = delta.charCodeAt(delta.length - 1);
       expect(first >= 0xdc00 && first <= 0xdfff).toBe(false);
       expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
     }

@@ -33,38 +33,38 @@ describe('the stable prefix', () => {
     const first = model.requests[0];
     expect(first.systemInstruction).toBe('You are Mira, an innkeeper.');
     expect(first.promptPrefix).toContain('Tools Assistant can use:');
-    for (const r of model.requests) {
-      expect(r.systemInstruction).toBe(first.systemInstruction);
-      expect(r.promptPrefix).toBe(first.promptPrefix);
+    for (const request of model.requests) {
+      expect(request.systemInstruction).toBe(first.systemInstruction);
+      expect(request.promptPrefix).toBe(first.promptPrefix);
     }
     // What changes goes after the prefix: the note and the turn's context lead the prompt.
-    const later = model.requests.find((r) => r.prompt.includes('Bye'))!;
+    const later = model.requests.find((request) => request.prompt.includes('Bye'))!;
     expect(later.prompt.startsWith('It is raining outside.\n\nThe player is leaving.\n\nConversation:\n')).toBe(true);
     expect(first.promptPrefix).not.toContain('raining');
   });
 
   test('the seed-mode prefix teaches the seed envelope; the default one the short form', async () => {
-    const a = tavernAgent([Script.reply('x')]);
-    const b = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
-    await a.agent.respond('Hi');
-    await b.agent.respond('Hi');
-    expect(a.model.requests[0].promptPrefix).toContain('first write what Assistant says, as plain text.');
-    expect(b.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
+    const inline = tavernAgent([Script.reply('x')]);
+    const seed = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
+    await inline.agent.respond('Hi');
+    await seed.agent.respond('Hi');
+    expect(inline.model.requests[0].promptPrefix).toContain('first write what Assistant says, as plain text.');
+    expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters.
-    expect(a.model.requests[0].promptPrefix).toContain('{"tool":"take_order","args":{"item":"ale","quantity":1}}');
+    expect(inline.model.requests[0].promptPrefix).toContain('{"tool":"take_order","args":{"item":"ale","quantity":1}}');
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {
     const model = new ScriptedLanguageModel([Script.reply('Hi.'), Script.reply('Again.')], {
       capabilities: { systemInstructions: false },
     });
-    const t = tavernAgent([]);
-    const agent = new Agent(model, { instructions: 'You are Mira.', tools: [t.menu] });
+    const fixture = tavernAgent([]);
+    const agent = new Agent(model, { instructions: 'You are Mira.', tools: [fixture.menu] });
     await agent.respond('Hi');
     await agent.respond('Hi again');
-    for (const r of model.requests) {
-      expect(r.systemInstruction).toBeUndefined();
-      expect(r.promptPrefix!.startsWith('You are Mira.\n\nTools Assistant can use:')).toBe(true);
+    for (const request of model.requests) {
+      expect(request.systemInstruction).toBeUndefined();
+      expect(request.promptPrefix!.startsWith('You are Mira.\n\nTools Assistant can use:')).toBe(true);
     }
     expect(model.requests[0].promptPrefix).toBe(model.requests[1].promptPrefix);
   });
@@ -127,10 +127,10 @@ describe('tool outputs in the prompt', () => {
   test('cut at 1500 characters by default; the record keeps all of it', async () => {
     const model = new ScriptedLanguageModel([Script.call('read_scroll'), Script.reply('A long scroll.')]);
     const agent = new Agent(model, { tools: [scroll()] });
-    const r = await agent.respond('Read');
+    const response = await agent.respond('Read');
     expect(model.requests[1].prompt).toContain(`→ ${'x'.repeat(1500)}… (truncated)]`);
     expect(model.requests[1].prompt).not.toContain('x'.repeat(1501));
-    expect(r.toolCalls[0].output).toEqual({ kind: 'text', text: long });
+    expect(response.toolCalls[0].output).toEqual({ kind: 'text', text: long });
   });
 
   test('maxToolOutputChars applies to history lines too; below 50 is refused', async () => {
@@ -151,14 +151,14 @@ describe('the token budget', () => {
   /** Three history turns of about 100 estimated tokens each. */
   function history(): TranscriptEntry[] {
     const out: TranscriptEntry[] = [];
-    for (const n of [1, 2, 3]) {
-      out.push({ type: 'prompt', text: `Question ${n} ${'q'.repeat(190)}` });
-      out.push({ type: 'response', text: `Answer ${n} ${'a'.repeat(190)}` });
+    for (const turn of [1, 2, 3]) {
+      out.push({ type: 'prompt', text: `Question ${turn} ${'q'.repeat(190)}` });
+      out.push({ type: 'response', text: `Answer ${turn} ${'a'.repeat(190)}` });
     }
     return out;
   }
 
-  async function budgetAgent(countTokens?: (t: string) => number, context = {}) {
+  async function budgetAgent(countTokens?: (text: string) => number, context = {}) {
     const model = new ScriptedLanguageModel(['Fine.'], countTokens ? { countTokens } : {});
     const agent = new Agent(model, {
       config: { ...FAST, context: { maxInputTokens: 300, reservedTokens: 0, ...context } },
@@ -171,7 +171,7 @@ describe('the token budget', () => {
     const { agent, model } = await budgetAgent();
     const run = agent.run('Next');
     const trimmed: number[] = [];
-    run.on('step', (e) => trimmed.push(e.step.trimmedTurns));
+    run.on('step', (event) => trimmed.push(event.step.trimmedTurns));
     await run.response();
     const prompt = model.requests[0].prompt;
     expect(trimmed).toEqual([1]);
@@ -186,13 +186,13 @@ describe('the token budget', () => {
 
   test("past 60% of the budget the model's own count decides (here it counts double)", async () => {
     const counted: string[] = [];
-    const { agent, model } = await budgetAgent((t) => {
-      counted.push(t);
-      return Math.ceil(t.length / 2);
+    const { agent, model } = await budgetAgent((text) => {
+      counted.push(text);
+      return Math.ceil(text.length / 2);
     });
     const run = agent.run('Next');
     const trimmed: number[] = [];
-    run.on('step', (e) => trimmed.push(e.step.trimmedTurns));
+    run.on('step', (event) => trimmed.push(event.step.trimmedTurns));
     await run.response();
     expect(counted.length).toBeGreaterThan(0);
     expect(trimmed).toEqual([2]);
@@ -203,9 +203,9 @@ describe('the token budget', () => {
   test('countTokens is not used for a small prompt (below 60% of the budget)', async () => {
     const counted: string[] = [];
     const model = new ScriptedLanguageModel(['Hi.', 'Again.'], {
-      countTokens: (t) => {
-        counted.push(t);
-        return t.length;
+      countTokens: (text) => {
+        counted.push(text);
+        return text.length;
       },
     });
     const agent = new Agent(model, { instructions: 'Be brief.' });
@@ -218,7 +218,7 @@ describe('the token budget', () => {
     const { agent } = await budgetAgent(() => null as unknown as number);
     const run = agent.run('Next');
     const trimmed: number[] = [];
-    run.on('step', (e) => trimmed.push(e.step.trimmedTurns));
+    run.on('step', (event) => trimmed.push(event.step.trimmedTurns));
     await run.response();
     expect(trimmed).toEqual([1]);
   });
@@ -226,8 +226,8 @@ describe('the token budget', () => {
   test('context_size_exceeded when the current turn alone does not fit; nothing changes', async () => {
     const { agent, model } = await budgetAgent();
     const before = agent.history;
-    const e = await failure(agent.respond('y'.repeat(2000)));
-    expect(e.code).toBe('context_size_exceeded');
+    const error = await failure(agent.respond('y'.repeat(2000)));
+    expect(error.code).toBe('context_size_exceeded');
     expect(model.calls).toBe(0);
     expect(agent.history).toEqual(before);
   });

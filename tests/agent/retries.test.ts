@@ -10,12 +10,12 @@ describe('step retries', () => {
       const { agent, model } = tavernAgent([Script.fail(code), Script.reply('Hello!')]);
       const run = agent.run('Hi');
       const attempts: number[] = [];
-      run.on('step', (e) => attempts.push(e.step.attempt));
-      const r = await run.response();
-      expect(r.text).toBe('Hello!');
+      run.on('step', (event) => attempts.push(event.step.attempt));
+      const response = await run.response();
+      expect(response.text).toBe('Hello!');
       expect(model.calls).toBe(2);
-      expect(r.modelCalls).toBe(2);
-      expect(r.steps).toHaveLength(1);
+      expect(response.modelCalls).toBe(2);
+      expect(response.steps).toHaveLength(1);
       expect(attempts).toEqual([0, 1]);
     },
   );
@@ -34,9 +34,9 @@ describe('step retries', () => {
       Script.fail('rate_limited', 'quota', { retryAfterMs: 10_000 }),
       Script.reply('never'),
     ]);
-    const e = await failure(agent.respond('Hi'));
-    expect(e.code).toBe('rate_limited');
-    expect(e.retryAfterMs).toBe(10_000);
+    const error = await failure(agent.respond('Hi'));
+    expect(error.code).toBe('rate_limited');
+    expect(error.retryAfterMs).toBe(10_000);
     expect(model.calls).toBe(1);
   });
 
@@ -75,11 +75,11 @@ describe('step retries', () => {
       Script.fail('generation_failed'),
       Script.reply('Ale 3.'),
     ]);
-    const r = await agent.respond('Menu');
+    const response = await agent.respond('Menu');
     expect(log).toEqual(['check_menu']);
     expect(model.calls).toBe(4);
-    expect(r.modelCalls).toBe(4);
-    expect(r.steps.map((s) => s.kind)).toEqual(['decide', 'decide']);
+    expect(response.modelCalls).toBe(4);
+    expect(response.steps.map((step) => step.kind)).toEqual(['decide', 'decide']);
     // The retried request is the same request.
     expect(model.requests[1].prompt).toBe(model.requests[3].prompt);
   });
@@ -91,11 +91,11 @@ describe('step retries', () => {
     );
     const run = agent.run('Hi', { toolChoice: 'none' });
     const { events } = await collect(run);
-    const texts = events.filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text');
-    const resetAt = texts.findIndex((e) => e.isReset);
+    const texts = events.filter((event): event is Extract<AgentEvent, { type: 'text' }> => event.type === 'text');
+    const resetAt = texts.findIndex((event) => event.isReset);
     expect(resetAt).toBeGreaterThan(0); // something was shown before the failure
     expect(texts[resetAt]).toEqual({ type: 'text', delta: '', text: '', isReset: true });
-    expect(texts.slice(resetAt + 1).every((e) => !e.isReset)).toBe(true);
+    expect(texts.slice(resetAt + 1).every((event) => !event.isReset)).toBe(true);
     expect(shownText(events)).toBe('Hello world, friend.');
   });
 
@@ -105,7 +105,7 @@ describe('step retries', () => {
       Script.reply('Welcome in!'),
     ]);
     const { events } = await collect(agent.run('Hi'));
-    expect(events.some((e) => e.type === 'text' && e.isReset)).toBe(true);
+    expect(events.some((event) => event.type === 'text' && event.isReset)).toBe(true);
     expect(shownText(events)).toBe('Welcome in!');
     expect(events[events.length - 1].type).toBe('completed');
   });
@@ -116,7 +116,7 @@ describe('step retries', () => {
     });
     const run = agent.run('Hi');
     await until(() => model.calls === 1, 'the first attempt');
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     run.cancel();
     expect((await failure(run.response())).code).toBe('cancelled');
     expect(model.calls).toBe(1);
@@ -135,7 +135,7 @@ test('behind a ModelScheduler, the agent does not retry busy again on top of the
   ]);
   const shared = new ModelScheduler(device, { maxRetries: 2, initialBackoffMs: 1, callsPerMinute: 0 });
   const agent = new Agent(shared, { config: { retry: { initialDelayMs: 1 } } });
-  const err = await agent.respond('Hi').catch((e) => e);
+  const err = await agent.respond('Hi').catch((error) => error);
   expect(err.code).toBe('busy');
   expect(device.calls).toBe(3); // the scheduler's 1 + 2 retries; not 3 × 3
 });

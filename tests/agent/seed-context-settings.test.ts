@@ -8,9 +8,9 @@ import { Script, ScriptedLanguageModel } from '../../src/testing';
 
 function history(turns: number, words = 40): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
-  for (let i = 0; i < turns; i++) {
-    out.push({ type: 'prompt', text: `Question ${i}: ${'word '.repeat(words)}` });
-    out.push({ type: 'response', text: `Answer ${i}: ${'word '.repeat(words)}` });
+  for (let index = 0; index < turns; index++) {
+    out.push({ type: 'prompt', text: `Question ${index}: ${'word '.repeat(words)}` });
+    out.push({ type: 'response', text: `Answer ${index}: ${'word '.repeat(words)}` });
   }
   return out;
 }

@@ -14,7 +14,7 @@ test('smoke: one tool then inline reply', async () => {
         quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
       }),
     },
-    (a: any) => `Served ${a.quantity} ${a.item}.`,
+    (args: { item: string; quantity: number }) => `Served ${args.quantity} ${args.item}.`,
   );
   const model = new ScriptedLanguageModel([
     Script.call('take_order', { item: 'Ale', quantity: '2' }),
@@ -23,9 +23,9 @@ test('smoke: one tool then inline reply', async () => {
   const agent = new Agent(model, { instructions: 'You are Mira, an innkeeper.', tools: [menu, order] });
   const run = agent.run('Two ales please');
   const texts: string[] = [];
-  run.on('text', (e) => texts.push(e.delta));
-  const r = await run.response();
+  run.on('text', (event) => texts.push(event.delta));
+  const response = await run.response();
   expect(model.calls).toBe(2);
-  expect(r.text).toBe('Here are your two ales!');
-  expect(texts.join('')).toBe(r.text);
+  expect(response.text).toBe('Here are your two ales!');
+  expect(texts.join('')).toBe(response.text);
 });

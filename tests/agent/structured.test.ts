@@ -16,29 +16,29 @@ function plainAgent(steps: Array<string | ReturnType<typeof Script.text>>, confi
 }
 
 const partials = (events: AgentEvent[]) =>
-  events.filter((e) => e.type === 'partial').map((e) => (e as { value: unknown }).value);
+  events.filter((event) => event.type === 'partial').map((event) => (event as { value: unknown }).value);
 
 describe('structured output', () => {
   test('valid output: coerced, keys in schema order, text is its JSON; a first plain turn is sent raw + task', async () => {
     const { agent, model } = plainAgent(['{"line": "Hello!", "coins": "3", "mood": "Happy", "extra": 1}']);
-    const r = await agent.respond('Greet me', { schema: mood() });
-    expect(r.structured).toEqual({ mood: 'happy', line: 'Hello!', coins: 3 });
-    expect(Object.keys(r.structured as object)).toEqual(['mood', 'line', 'coins']);
-    expect(r.text).toBe('{"mood":"happy","line":"Hello!","coins":3}');
+    const response = await agent.respond('Greet me', { schema: mood() });
+    expect(response.structured).toEqual({ mood: 'happy', line: 'Hello!', coins: 3 });
+    expect(Object.keys(response.structured as object)).toEqual(['mood', 'line', 'coins']);
+    expect(response.text).toBe('{"mood":"happy","line":"Hello!","coins":3}');
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].prompt.startsWith('Greet me\n\n')).toBe(true);
     // The keys are listed once, in the cached prefix; the task line points at them.
     expect(model.requests[0].promptPrefix).toContain('"mood"');
     expect(model.requests[0].prompt).toContain('the reply JSON object described above');
-    expect(agent.history[1]).toEqual({ type: 'response', text: r.text, structured: r.structured });
+    expect(agent.history[1]).toEqual({ type: 'response', text: response.text, structured: response.structured });
   });
 
   test('a plain JSON Schema object works too', async () => {
     const { agent } = plainAgent(['{"n": 2}']);
-    const r = await agent.respond('n?', {
+    const response = await agent.respond('n?', {
       schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false },
     });
-    expect(r.structured).toEqual({ n: 2 });
+    expect(response.structured).toEqual({ n: 2 });
   });
 
   test('one repair with the violation quoted', async () => {
@@ -46,20 +46,20 @@ describe('structured output', () => {
       '{"mood": "angry", "line": "Grr", "coins": 1}',
       '{"mood": "sad", "line": "Grr", "coins": 1}',
     ]);
-    const r = await agent.respond('How are you?', { schema: mood() });
-    expect(r.structured).toEqual({ mood: 'sad', line: 'Grr', coins: 1 });
+    const response = await agent.respond('How are you?', { schema: mood() });
+    expect(response.structured).toEqual({ mood: 'sad', line: 'Grr', coins: 1 });
     expect(model.kinds).toEqual(['structured', 'structured']);
-    expect(model.requests.map((q) => q.isRepair)).toEqual([false, true]);
+    expect(model.requests.map((request) => request.isRepair)).toEqual([false, true]);
     expect(model.requests[1].prompt).toContain('$.mood');
     expect(model.requests[1].prompt).toContain('angry');
   });
 
   test('still invalid after the repair: generation_failed, nothing in the history', async () => {
     const { agent, model } = plainAgent(['{"mood": "angry"}', 'not json at all']);
-    const e = await failure(agent.respond('How are you?', { schema: mood() }));
-    expect(e.code).toBe('generation_failed');
-    expect(e.message).toContain('structured output stayed invalid after a repair attempt');
-    expect(e.message).toContain('not JSON');
+    const error = await failure(agent.respond('How are you?', { schema: mood() }));
+    expect(error.code).toBe('generation_failed');
+    expect(error.message).toContain('structured output stayed invalid after a repair attempt');
+    expect(error.message).toContain('not JSON');
     expect(model.calls).toBe(2);
     expect(agent.history).toEqual([]);
     expect(agent.transcript.entries).toEqual([]);
@@ -72,22 +72,24 @@ describe('structured output', () => {
     expect(values.length).toBeGreaterThan(2);
     expect(values[values.length - 1]).toEqual({ mood: 'happy', line: 'A fine day to you', coins: 4 });
     // No two consecutive partials are the same.
-    for (let i = 1; i < values.length; i++) expect(values[i]).not.toEqual(values[i - 1]);
+    for (let index = 1; index < values.length; index++) expect(values[index]).not.toEqual(values[index - 1]);
     expect(events[events.length - 1].type).toBe('completed');
-    expect(events.some((e) => e.type === 'text')).toBe(false);
+    expect(events.some((event) => event.type === 'text')).toBe(false);
   });
 
   test('an array root', async () => {
     const { agent, model } = plainAgent(['Here: ["a", "b", "c"]']);
-    const r = await agent.respond('Three letters', { schema: JsonSchema.array(JsonSchema.string()) });
-    expect(r.structured).toEqual(['a', 'b', 'c']);
+    const response = await agent.respond('Three letters', { schema: JsonSchema.array(JsonSchema.string()) });
+    expect(response.structured).toEqual(['a', 'b', 'c']);
     expect(model.requests[0].prompt).toContain('JSON of this form');
   });
 
   test('a malformed runtime schema fails at once with invalid_schema, no model call', async () => {
     const { agent, model } = plainAgent([]);
-    const e = await failure(agent.respond('x', { schema: { type: 'object', properties: { a: { type: 'strang' } } } }));
-    expect(e.code).toBe('invalid_schema');
+    const error = await failure(
+      agent.respond('x', { schema: { type: 'object', properties: { a: { type: 'strang' } } } }),
+    );
+    expect(error.code).toBe('invalid_schema');
     expect(model.calls).toBe(0);
   });
 
@@ -108,8 +110,8 @@ describe('structured output', () => {
       Script.reply({ mood: 'furious', line: 'Out!', coins: 0 }),
       '{"mood": "sad", "line": "Out!", "coins": 0}',
     ]);
-    const r = await agent.respond('Hi', { schema: mood() });
-    expect(r.structured).toEqual({ mood: 'sad', line: 'Out!', coins: 0 });
+    const response = await agent.respond('Hi', { schema: mood() });
+    expect(response.structured).toEqual({ mood: 'sad', line: 'Out!', coins: 0 });
     expect(model.kinds).toEqual(['decide', 'structured']);
     expect(model.requests[1].isRepair).toBe(true);
     expect(model.requests[1].prompt).toContain('furious');
@@ -126,11 +128,11 @@ describe('structured output', () => {
       [Script.action('check_menu'), Script.action('respond'), '{"mood": "happy", "line": "Ale is 3.", "coins": 3}'],
       { inlineReplies: false },
     );
-    const r = await agent.respond('Menu?', { schema: mood() });
+    const response = await agent.respond('Menu?', { schema: mood() });
     expect(model.kinds).toEqual(['decide', 'decide', 'structured']);
     expect(model.requests[2].prompt).toContain('using the facts from the tool results');
     expect(model.requests[2].prompt).toContain('new reply');
-    expect(r.toolCalls).toHaveLength(1);
+    expect(response.toolCalls).toHaveLength(1);
   });
 
   test('an earlier structured reply shows as key: value in the conversation; a custom renderer applies', async () => {
@@ -141,7 +143,7 @@ describe('structured output', () => {
     expect(model.requests[1].prompt).not.toContain('{"mood"');
 
     const custom = plainAgent(['{"mood": "happy", "line": "Hi!", "coins": 1}', 'Fine.'], {
-      structuredReplyRenderer: (v: unknown) => (v as { line: string }).line,
+      structuredReplyRenderer: (reply: unknown) => (reply as { line: string }).line,
     });
     await custom.agent.respond('Hello', { schema: mood() });
     await custom.agent.respond('And now?');
@@ -155,8 +157,8 @@ test('a structured step answered in the decide format ({"reply": {…}}) is unwr
   const schema = JsonSchema.obj({ mood: JsonSchema.string(), line: JsonSchema.string() });
   const model = new ScriptedLanguageModel([Script.reply({ mood: 'calm', line: 'Fine.' })]);
   const agent = new Agent(model);
-  const r = await agent.respond('How are you?', { schema, toolChoice: 'none' });
-  expect(r.structured).toEqual({ mood: 'calm', line: 'Fine.' });
+  const response = await agent.respond('How are you?', { schema, toolChoice: 'none' });
+  expect(response.structured).toEqual({ mood: 'calm', line: 'Fine.' });
   expect(model.kinds).toEqual(['structured']);
 });
 
@@ -167,7 +169,7 @@ test('a decide step that writes the reply object without the "reply" wrapper is 
   const ping = AgentTool.local({ name: 'ping', description: 'Pings.' }, () => 'pong');
   const model = new ScriptedLanguageModel([Script.json({ emotion: 'happy', line: 'Hello there.' })]);
   const agent = new Agent(model, { tools: [ping] });
-  const r = await agent.respond('Hi', { schema });
-  expect(r.structured).toEqual({ emotion: 'happy', line: 'Hello there.' });
+  const response = await agent.respond('Hi', { schema });
+  expect(response.structured).toEqual({ emotion: 'happy', line: 'Hello there.' });
   expect(model.kinds).toEqual(['decide']);
 });

@@ -31,11 +31,11 @@ describe('reading what the model writes', () => {
     ['coercible values', '{"tool": "take_order", "args": {"item": "Ale", "quantity": "2"}}'],
   ])('%s', async (_label, step) => {
     const { agent, model, log } = tavernAgent([step, Script.reply('Two ales.')]);
-    const r = await agent.respond('Two ales');
+    const response = await agent.respond('Two ales');
     expect(log).toEqual(['take_order {"item":"ale","quantity":2}']);
-    expect(r.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 2 });
+    expect(response.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 2 });
     expect(model.kinds).toEqual(['decide', 'decide']);
-    expect(model.requests.some((q) => q.isRepair)).toBe(false);
+    expect(model.requests.some((request) => request.isRepair)).toBe(false);
   });
 
   test.each([['check_menu'], ['`check_menu()`'], ['Check Menu.']])('a bare tool name %j', async (bare) => {
@@ -53,8 +53,8 @@ describe('reading what the model writes', () => {
 
   test('line first (default): words that are not JSON are the reply, in one call', async () => {
     const { agent, model, log } = tavernAgent(['lorem ipsum dolor sit amet']);
-    const r = await agent.respond('Hi');
-    expect(r.text).toBe('lorem ipsum dolor sit amet');
+    const response = await agent.respond('Hi');
+    expect(response.text).toBe('lorem ipsum dolor sit amet');
     expect(model.kinds).toEqual(['decide']);
     expect(log).toEqual([]);
   });
@@ -64,14 +64,14 @@ describe('reading what the model writes', () => {
       ['lorem ipsum dolor sit amet, consectetur adipiscing', '%%%% ###', 'Welcome!'],
       { lineFirst: false },
     );
-    const r = await agent.respond('Hi');
-    expect(r.text).toBe('Welcome!');
+    const response = await agent.respond('Hi');
+    expect(response.text).toBe('Welcome!');
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
-    expect(model.requests.map((q) => q.isRepair)).toEqual([false, true, false]);
+    expect(model.requests.map((request) => request.isRepair)).toEqual([false, true, false]);
     expect(model.requests[1].prompt).toContain('Your previous answer was invalid: the answer was not a JSON object.');
     expect(model.requests[1].prompt).toContain('Previous answer: lorem ipsum dolor sit amet');
     expect(log).toEqual([]);
-    expect(r.toolCalls).toEqual([]);
+    expect(response.toolCalls).toEqual([]);
   });
 
   test('the repair quotes at most 240 characters of the previous answer', async () => {
@@ -88,13 +88,13 @@ describe('reading what the model writes', () => {
       Script.call('summon_dragon'),
       'No dragons here.',
     ]);
-    const r = await agent.respond('Summon a dragon');
-    expect(r.text).toBe('No dragons here.');
+    const response = await agent.respond('Summon a dragon');
+    expect(response.text).toBe('No dragons here.');
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
     expect(model.requests[1].prompt).toContain('summon_dragon is not an available tool');
     expect(model.requests[1].prompt).toContain('check_menu');
     expect(log).toEqual([]);
-    expect(r.toolCalls).toEqual([]);
+    expect(response.toolCalls).toEqual([]);
   });
 
   test('invalid arguments twice: recorded as rejected ("The call was not made"), never run, the reply sees it', async () => {
@@ -102,23 +102,23 @@ describe('reading what the model writes', () => {
     const { agent, model, log } = tavernAgent([bad, bad, 'We only pour up to ten.']);
     const run = agent.run('Twelve ales');
     const completed: boolean[] = [];
-    run.on('toolCompleted', (e) => completed.push(e.record.rejected === true));
+    run.on('toolCompleted', (event) => completed.push(event.record.rejected === true));
     const started: string[] = [];
-    run.on('toolStarted', (e) => started.push(e.call.name));
-    const r = await run.response();
+    run.on('toolStarted', (event) => started.push(event.call.name));
+    const response = await run.response();
     expect(log).toEqual([]);
     expect(started).toEqual([]);
     expect(completed).toEqual([true]);
-    expect(r.toolCalls).toHaveLength(1);
-    expect(r.toolCalls[0].rejected).toBe(true);
-    expect(r.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 12 });
-    const message = ToolOutput.render(r.toolCalls[0].output);
+    expect(response.toolCalls).toHaveLength(1);
+    expect(response.toolCalls[0].rejected).toBe(true);
+    expect(response.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 12 });
+    const message = ToolOutput.render(response.toolCalls[0].output);
     expect(message).toMatch(
       /^Error: The call was not made: the arguments for take_order are invalid: .*at most 10; got 12/,
     );
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
     expect(model.requests[2].prompt).toContain('The call was not made');
-    const uses = agent.history.filter((e) => e.type === 'toolUse');
+    const uses = agent.history.filter((entry) => entry.type === 'toolUse');
     expect(uses).toHaveLength(1);
     expect(uses[0]).toMatchObject({ type: 'toolUse', rejected: true });
   });
@@ -131,8 +131,8 @@ describe('reading what the model writes', () => {
     ]);
     const run = agent.run('Twelve ales');
     const repairs: boolean[] = [];
-    run.on('step', (e) => repairs.push(e.step.isRepair));
-    const r = await run.response();
+    run.on('step', (event) => repairs.push(event.step.isRepair));
+    const response = await run.response();
     expect(repairs).toEqual([false, true, false]);
     expect(model.requests[1].isRepair).toBe(true);
     expect(model.requests[1].prompt).toContain('$.quantity: must be at most 10; got 12');
@@ -140,21 +140,21 @@ describe('reading what the model writes', () => {
       'Previous answer: {"tool":"take_order","args":{"item":"ale","quantity":12}}',
     );
     expect(log).toEqual(['take_order {"item":"ale","quantity":10}']);
-    expect(r.steps.map((s) => s.isRepair)).toEqual([false, true, false]);
+    expect(response.steps.map((step) => step.isRepair)).toEqual([false, true, false]);
   });
 
   test('repairs switched off: one invalid answer is final', async () => {
     const { agent, model, log } = tavernAgent([Script.call('take_order', { item: 'mead', quantity: 1 }), 'No mead.'], {
       repairsInvalidOutput: false,
     });
-    const r = await agent.respond('Mead');
+    const response = await agent.respond('Mead');
     expect(model.kinds).toEqual(['decide', 'respond']);
-    expect(r.toolCalls[0].rejected).toBe(true);
+    expect(response.toolCalls[0].rejected).toBe(true);
     expect(log).toEqual([]);
   });
 
   test('a tool error output is shown to the model and does not end the loop', async () => {
-    const t = tavern();
+    const fixture = tavern();
     const broken = AgentTool.local({ name: 'pay', description: 'Takes coins.' }, () =>
       ToolOutput.error('purse is empty'),
     );
@@ -163,9 +163,9 @@ describe('reading what the model writes', () => {
       Script.call('check_menu'),
       Script.reply('Try the bread.'),
     ]);
-    const agent = new Agent(model, { tools: [t.menu, broken], config: FAST });
-    const r = await agent.respond('Pay');
-    expect(r.toolCalls.map((c) => c.output.kind)).toEqual(['error', 'json']);
+    const agent = new Agent(model, { tools: [fixture.menu, broken], config: FAST });
+    const response = await agent.respond('Pay');
+    expect(response.toolCalls.map((toolCall) => toolCall.output.kind)).toEqual(['error', 'json']);
     expect(model.requests[1].prompt).toContain('[pay {} → Error: purse is empty]');
   });
 });
@@ -178,9 +178,9 @@ describe('inline replies and early stop', () => {
     ]);
     const run = agent.run('Menu');
     const outputs: string[] = [];
-    run.on('stepFinished', (e) => outputs.push(e.output));
-    const r = await run.response();
-    expect(r.steps.map((s) => s.stoppedEarly)).toEqual([true, false]);
+    run.on('stepFinished', (event) => outputs.push(event.output));
+    const response = await run.response();
+    expect(response.steps.map((step) => step.stoppedEarly)).toEqual([true, false]);
     expect(outputs[0].length).toBeLessThan(60);
   });
 
@@ -194,7 +194,7 @@ describe('inline replies and early stop', () => {
     expect(model.kinds).toEqual(['decide', 'respond']);
     const done = events[events.length - 1];
     expect(done.type === 'completed' && done.response.text).toBe('Our stew is the best in the valley, made with care.');
-    expect(events.some((e) => e.type === 'text' && e.isReset)).toBe(true);
+    expect(events.some((event) => event.type === 'text' && event.isReset)).toBe(true);
     expect(shownText(events)).toBe('Our stew is the best in the valley, made with care.');
   });
 
@@ -218,7 +218,7 @@ describe('tool choices', () => {
       const { agent, model } = tavernAgent([Script.reply('Hi.')]);
       const run = agent.run('Hi', { toolChoice: choice });
       const modes: string[] = [];
-      run.on('step', (e) => modes.push(`${e.step.toolCallingMode} ${e.step.enabledTools.join(',')}`));
+      run.on('step', (event) => modes.push(`${event.step.toolCallingMode} ${event.step.enabledTools.join(',')}`));
       await run.response();
       expect(modes).toEqual(['allowed check_menu,take_order']);
       expect(model.kinds).toEqual(['decide']);
@@ -229,7 +229,7 @@ describe('tool choices', () => {
     const { agent, model } = tavernAgent(['Hi.']);
     const run = agent.run('Menu?', { toolChoice: 'none' });
     const modes: string[] = [];
-    run.on('step', (e) => modes.push(e.step.toolCallingMode));
+    run.on('step', (event) => modes.push(event.step.toolCallingMode));
     await run.response();
     expect(model.kinds).toEqual(['respond']);
     expect(modes).toEqual(['disallowed']);
@@ -243,11 +243,11 @@ describe('tool choices', () => {
     ]);
     const run = agent.run('Hi', { toolChoice: 'required' });
     const modes: string[] = [];
-    run.on('step', (e) => modes.push(e.step.toolCallingMode));
+    run.on('step', (event) => modes.push(event.step.toolCallingMode));
     const texts: string[] = [];
-    run.on('text', (e) => texts.push(e.isReset ? `reset:${e.text}` : e.delta));
-    const r = await run.response();
-    expect(r.text).toBe('Ale is 3.');
+    run.on('text', (event) => texts.push(event.isReset ? `reset:${event.text}` : event.delta));
+    const response = await run.response();
+    expect(response.text).toBe('Ale is 3.');
     expect(modes).toEqual(['required', 'required', 'allowed']);
     expect(model.requests[0].prompt).toContain('you must use one of the tools now');
     expect(model.requests[1].isRepair).toBe(true);
@@ -255,15 +255,15 @@ describe('tool choices', () => {
     expect(log).toEqual(['check_menu']);
     // The refused reply never reached the screen.
     expect(texts.join('')).toBe('Ale is 3.');
-    expect(texts.some((t) => t.startsWith('reset:'))).toBe(false);
+    expect(texts.some((text) => text.startsWith('reset:'))).toBe(false);
   });
 
   test("'required' with one enabled tool asks only for its arguments", async () => {
     const { agent, model, log } = tavernAgent(['{"item": "stew", "quantity": 1}', Script.reply('One stew.')]);
-    const r = await agent.respond('Food', { toolChoice: 'required', enabledTools: ['take_order'] });
+    const response = await agent.respond('Food', { toolChoice: 'required', enabledTools: ['take_order'] });
     expect(model.kinds).toEqual(['toolArguments', 'decide']);
     expect(log).toEqual(['take_order {"item":"stew","quantity":1}']);
-    expect(r.text).toBe('One stew.');
+    expect(response.text).toBe('One stew.');
   });
 
   test('{tool} with parameters: a toolArguments step (envelope form accepted), then decide', async () => {
@@ -273,7 +273,7 @@ describe('tool choices', () => {
     ]);
     const run = agent.run('Bread', { toolChoice: { tool: 'take_order' } });
     const modes: string[] = [];
-    run.on('step', (e) => modes.push(e.step.toolCallingMode));
+    run.on('step', (event) => modes.push(event.step.toolCallingMode));
     await run.response();
     expect(model.kinds).toEqual(['toolArguments', 'decide']);
     expect(modes).toEqual(['required', 'allowed']);
@@ -283,18 +283,18 @@ describe('tool choices', () => {
 
   test('{tool} with parameters: invalid twice is rejected, never run', async () => {
     const { agent, model, log } = tavernAgent(['{"item": "wine"}', 'no idea', 'Sorry.']);
-    const r = await agent.respond('Wine', { toolChoice: { tool: 'take_order' } });
+    const response = await agent.respond('Wine', { toolChoice: { tool: 'take_order' } });
     expect(model.kinds).toEqual(['toolArguments', 'toolArguments', 'respond']);
     expect(model.requests[1].isRepair).toBe(true);
-    expect(r.toolCalls[0].rejected).toBe(true);
+    expect(response.toolCalls[0].rejected).toBe(true);
     expect(log).toEqual([]);
   });
 
   test('an unknown {tool} or a bad choice is invalid_request before any model call', async () => {
     const { agent, model } = tavernAgent([]);
-    const e = await failure(agent.respond('x', { toolChoice: { tool: 'fly' } }));
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toContain('fly');
+    const error = await failure(agent.respond('x', { toolChoice: { tool: 'fly' } }));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('fly');
     expect((await failure(agent.respond('x', { toolChoice: 'sometimes' as never }))).code).toBe('invalid_request');
     expect(model.calls).toBe(0);
     expect(agent.history).toEqual([]);
@@ -317,7 +317,7 @@ describe('enabledTools', () => {
     ]);
     const run = agent.run('Menu', { enabledTools: ['check_menu'] });
     const offered: string[][] = [];
-    run.on('step', (e) => offered.push(e.step.enabledTools));
+    run.on('step', (event) => offered.push(event.step.enabledTools));
     await run.response();
     expect(offered[0]).toEqual(['check_menu']);
     expect(model.requests[0].prompt).toContain('Tools available now: check_menu.');
@@ -335,20 +335,20 @@ describe('enabledTools', () => {
   });
 
   test('from the config; an empty list means no tools; an unknown name is invalid_request', async () => {
-    const a = tavernAgent([Script.reply('x')], { toolPolicy: { enabledTools: ['take_order'] } });
-    const run = a.agent.run('x');
+    const fromConfig = tavernAgent([Script.reply('x')], { toolPolicy: { enabledTools: ['take_order'] } });
+    const run = fromConfig.agent.run('x');
     const offered: string[][] = [];
-    run.on('step', (e) => offered.push(e.step.enabledTools));
+    run.on('step', (event) => offered.push(event.step.enabledTools));
     await run.response();
     expect(offered).toEqual([['take_order']]);
 
-    const b = tavernAgent(['Plain.']);
-    await b.agent.respond('x', { enabledTools: [] });
-    expect(b.model.kinds).toEqual(['respond']);
+    const noTools = tavernAgent(['Plain.']);
+    await noTools.agent.respond('x', { enabledTools: [] });
+    expect(noTools.model.kinds).toEqual(['respond']);
 
-    const c = tavernAgent([]);
-    expect((await failure(c.agent.respond('x', { enabledTools: ['nope'] }))).code).toBe('invalid_request');
-    expect(c.model.calls).toBe(0);
+    const unknownTool = tavernAgent([]);
+    expect((await failure(unknownTool.agent.respond('x', { enabledTools: ['nope'] }))).code).toBe('invalid_request');
+    expect(unknownTool.model.calls).toBe(0);
   });
 });
 
@@ -377,7 +377,7 @@ describe('budgets', () => {
   });
 
   test('the default round budget is 4', async () => {
-    const calls = [1, 2, 3, 4].map((n) => Script.call('take_order', { item: 'ale', quantity: n }));
+    const calls = [1, 2, 3, 4].map((quantity) => Script.call('take_order', { item: 'ale', quantity: quantity }));
     const { agent, model, log } = tavernAgent([...calls, 'Done.']);
     await agent.respond('Keep pouring');
     expect(log).toHaveLength(4);
@@ -406,9 +406,9 @@ describe('budgets', () => {
 describe('dedupe', () => {
   test('an identical successful call repeated means "reply now": the tool does not run again', async () => {
     const { agent, model, log } = tavernAgent([Script.call('check_menu'), Script.call('check_menu'), 'Ale is 3.']);
-    const r = await agent.respond('Menu');
+    const response = await agent.respond('Menu');
     expect(log).toEqual(['check_menu']);
-    expect(r.toolCalls).toHaveLength(1);
+    expect(response.toolCalls).toHaveLength(1);
     expect(model.kinds).toEqual(['decide', 'decide', 'respond']);
   });
 
@@ -437,19 +437,19 @@ describe('dedupe', () => {
     const dice = AgentTool.local({ name: 'roll', description: 'Rolls a die.' }, () => ++rolls);
     const model = new ScriptedLanguageModel([Script.call('roll'), Script.call('roll'), Script.reply('1 and 2.')]);
     const agent = new Agent(model, { tools: [dice], config: { dedupesToolCalls: false } });
-    const r = await agent.respond('Roll twice');
+    const response = await agent.respond('Roll twice');
     expect(rolls).toBe(2);
-    expect(r.toolCalls.map((c) => c.output)).toEqual([
+    expect(response.toolCalls.map((toolCall) => toolCall.output)).toEqual([
       { kind: 'json', value: 1 },
       { kind: 'json', value: 2 },
     ]);
   });
 
   test('a failed call repeated runs again', async () => {
-    let n = 0;
+    let attempts = 0;
     const flaky = AgentTool.local({ name: 'pick_lock', description: 'Tries the lock.' }, () => {
-      n++;
-      if (n === 1) throw new Error('jammed');
+      attempts++;
+      if (attempts === 1) throw new Error('jammed');
       return 'open';
     });
     const model = new ScriptedLanguageModel([
@@ -459,6 +459,6 @@ describe('dedupe', () => {
     ]);
     const agent = new Agent(model, { tools: [flaky] });
     await agent.respond('Pick it');
-    expect(n).toBe(2);
+    expect(attempts).toBe(2);
   });
 });

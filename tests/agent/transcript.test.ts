@@ -4,11 +4,11 @@ import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from '../../src/core/transcript
 import { Script, ScriptedLanguageModel } from '../../src/testing';
 import { failure, FAST, tavern, tavernAgent, until } from './helpers';
 
-function turns(n: number): TranscriptEntry[] {
+function turns(count: number): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
-  for (let i = 1; i <= n; i++) {
-    out.push({ type: 'prompt', text: `Q${i}` });
-    out.push({ type: 'response', text: `A${i}` });
+  for (let index = 1; index <= count; index++) {
+    out.push({ type: 'prompt', text: `Q${index}` });
+    out.push({ type: 'response', text: `A${index}` });
   }
   return out;
 }
@@ -22,15 +22,15 @@ describe('save and restore', () => {
     expect(saved.type).toBe(TRANSCRIPT_FORMAT);
     expect(saved.version).toBe(TRANSCRIPT_VERSION);
     expect(saved.transcript.instructions).toBe('You are Mira, an innkeeper.');
-    expect(saved.transcript.tools.map((t) => t.name)).toEqual(['check_menu', 'take_order']);
-    expect(saved.transcript.entries.map((e) => e.type)).toEqual(['prompt', 'toolUse', 'response']);
+    expect(saved.transcript.tools.map((tool) => tool.name)).toEqual(['check_menu', 'take_order']);
+    expect(saved.transcript.entries.map((entry) => entry.type)).toEqual(['prompt', 'toolUse', 'response']);
 
     for (const form of [saved, JSON.stringify(saved), JSON.parse(JSON.stringify(saved))]) {
-      const t = tavern();
+      const fixture = tavern();
       const model = new ScriptedLanguageModel([Script.reply('Welcome back.')]);
       const restored = new Agent(model, {
         instructions: 'You are Mira, an innkeeper.',
-        tools: [t.menu, t.order],
+        tools: [fixture.menu, fixture.order],
         transcript: form,
       });
       expect(restored.history).toEqual(agent.history);
@@ -174,7 +174,7 @@ describe('history changes', () => {
     const { agent, model } = tavernAgent([Script.call('check_menu'), Script.hang()]);
     const run = agent.run('Menu?');
     await until(() => model.calls === 2, 'the second step');
-    expect(agent.transcript.entries.map((e) => e.type)).toEqual(['prompt', 'toolUse']);
+    expect(agent.transcript.entries.map((entry) => entry.type)).toEqual(['prompt', 'toolUse']);
     expect(agent.history).toEqual([]);
     run.cancel();
     await failure(run.response());
@@ -195,13 +195,13 @@ describe('history changes', () => {
 
   test('totalUsage adds up the committed turns', async () => {
     const { agent } = tavernAgent([Script.call('check_menu'), Script.reply('Ale 3.'), Script.reply('Bye.')]);
-    const a = await agent.respond('Menu?');
-    const b = await agent.respond('Bye');
+    const first = await agent.respond('Menu?');
+    const second = await agent.respond('Bye');
     const total = agent.totalUsage;
-    expect(total.inputTokens).toBe(a.usage.inputTokens + b.usage.inputTokens);
-    expect(total.outputTokens).toBe(a.usage.outputTokens + b.usage.outputTokens);
+    expect(total.inputTokens).toBe(first.usage.inputTokens + second.usage.inputTokens);
+    expect(total.outputTokens).toBe(first.usage.outputTokens + second.usage.outputTokens);
     expect(total.inputTokens).toBeGreaterThan(0);
-    expect(a.usage.inputTokens).toBe(a.steps.reduce((n, s) => n + s.promptTokens, 0));
+    expect(first.usage.inputTokens).toBe(first.steps.reduce((sum, step) => sum + step.promptTokens, 0));
   });
 
   test('an agent needs a model', () => {

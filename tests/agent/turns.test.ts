@@ -9,17 +9,17 @@ describe('the queue', () => {
       Script.delay(10, Script.reply('First answer.')),
       Script.reply('Second answer.'),
     ]);
-    const a = agent.run('First question');
-    const b = agent.run('Second question');
-    expect(a.status).toBe('queued');
-    expect(b.status).toBe('queued');
-    await until(() => a.status === 'running', 'the first turn to start');
-    expect(b.status).toBe('queued');
+    const first = agent.run('First question');
+    const second = agent.run('Second question');
+    expect(first.status).toBe('queued');
+    expect(second.status).toBe('queued');
+    await until(() => first.status === 'running', 'the first turn to start');
+    expect(second.status).toBe('queued');
     expect(agent.isResponding).toBe(true);
-    const [ra, rb] = await Promise.all([a.response(), b.response()]);
+    const [ra, rb] = await Promise.all([first.response(), second.response()]);
     expect([ra.text, rb.text]).toEqual(['First answer.', 'Second answer.']);
     expect(model.requests[1].prompt).toContain('User: First question\nAssistant: First answer.\nUser: Second question');
-    expect(a.status).toBe('completed');
+    expect(first.status).toBe('completed');
     expect(agent.turnCount).toBe(2);
     await agent.waitUntilIdle();
     expect(agent.isResponding).toBe(false);
@@ -27,11 +27,11 @@ describe('the queue', () => {
 
   test('a failed turn does not block the next one', async () => {
     const { agent } = tavernAgent([Script.fail('refusal'), Script.reply('Fine.')]);
-    const a = agent.run('One');
-    const b = agent.run('Two');
-    expect((await failure(a.response())).code).toBe('refusal');
-    expect((await b.response()).text).toBe('Fine.');
-    expect(agent.history.map((e) => e.type === 'prompt' && e.text)).toEqual(['Two', false]);
+    const first = agent.run('One');
+    const second = agent.run('Two');
+    expect((await failure(first.response())).code).toBe('refusal');
+    expect((await second.response()).text).toBe('Fine.');
+    expect(agent.history.map((entry) => entry.type === 'prompt' && entry.text)).toEqual(['Two', false]);
   });
 
   test('a bad request behind a running turn fails at once, without waiting for it', async () => {
@@ -40,7 +40,7 @@ describe('the queue', () => {
     await until(() => model.calls === 1, 'the first turn');
     const bad = agent.run('x', { toolChoice: { tool: 'fly' } });
     const errors: string[] = [];
-    bad.on('error', (e) => errors.push(e.code));
+    bad.on('error', (error) => errors.push(error.code));
     expect((await failure(bad.response())).code).toBe('invalid_request');
     expect(errors).toEqual(['invalid_request']);
     expect(bad.status).toBe('failed');
@@ -62,21 +62,21 @@ describe('events', () => {
     const run = agent.run('Prices?');
     const { events, error } = await collect(run);
     expect(error).toBeUndefined();
-    const types = events.map((e) => e.type);
+    const types = events.map((event) => event.type);
     expect(types[0]).toBe('step');
     expect(types[types.length - 1]).toBe('completed');
-    expect(types.filter((t) => t === 'completed')).toHaveLength(1);
-    const toolTypes = types.filter((t) => t.startsWith('tool'));
+    expect(types.filter((type) => type === 'completed')).toHaveLength(1);
+    const toolTypes = types.filter((type) => type.startsWith('tool'));
     expect(toolTypes).toEqual(['toolStarted', 'toolCompleted']);
-    const texts = events.filter((e): e is Extract<AgentEvent, { type: 'text' }> => e.type === 'text');
+    const texts = events.filter((event): event is Extract<AgentEvent, { type: 'text' }> => event.type === 'text');
     expect(texts.length).toBeGreaterThan(1);
-    expect(texts.some((e) => e.isReset)).toBe(false);
+    expect(texts.some((event) => event.isReset)).toBe(false);
     const response = (events[events.length - 1] as Extract<AgentEvent, { type: 'completed' }>).response;
-    expect(texts.map((e) => e.delta).join('')).toBe(response.text);
+    expect(texts.map((event) => event.delta).join('')).toBe(response.text);
     expect(texts[texts.length - 1].text).toBe(response.text);
     // step / stepFinished pair up
-    expect(types.filter((t) => t === 'step')).toHaveLength(2);
-    expect(types.filter((t) => t === 'stepFinished')).toHaveLength(2);
+    expect(types.filter((type) => type === 'step')).toHaveLength(2);
+    expect(types.filter((type) => type === 'stepFinished')).toHaveLength(2);
   });
 
   test('deltas add up in seed mode too, and a cleaned-up label never shows', async () => {
@@ -87,7 +87,7 @@ describe('events', () => {
     const response = (events[events.length - 1] as Extract<AgentEvent, { type: 'completed' }>).response;
     expect(response.text).toBe('Good evening, traveller.');
     expect(shownText(events)).toBe(response.text);
-    for (const e of events) if (e.type === 'text') expect(e.text).not.toContain('Assistant');
+    for (const event of events) if (event.type === 'text') expect(event.text).not.toContain('Assistant');
   });
 
   test('events can be collected once; a second iteration throws', async () => {
@@ -110,16 +110,16 @@ describe('events', () => {
     const { agent } = tavernAgent([Script.reply('Hi.'), Script.fail('guardrail_violation')]);
     const run = agent.run('Hi');
     const seen: string[] = [];
-    run.on('step', (e) => seen.push(`step ${e.step.kind}`));
+    run.on('step', (event) => seen.push(`step ${event.step.kind}`));
     const off = run.on('text', () => seen.push('text'));
     off();
-    run.on('completed', (e) => seen.push(`completed ${e.response.text}`));
+    run.on('completed', (event) => seen.push(`completed ${event.response.text}`));
     await run.response();
     expect(seen).toEqual(['step decide', 'completed Hi.']);
 
     const bad = agent.run('Bad');
     const errors: string[] = [];
-    bad.on('error', (e) => errors.push(e.code));
+    bad.on('error', (error) => errors.push(error.code));
     await failure(bad.response());
     expect(errors).toEqual(['guardrail_violation']);
     expect(bad.status).toBe('failed');
@@ -129,16 +129,16 @@ describe('events', () => {
     const { agent } = tavernAgent([Script.fail('guardrail_violation')]);
     const { events, error } = await collect(agent.run('x'));
     expect(error?.code).toBe('guardrail_violation');
-    expect(events.map((e) => e.type)).toEqual(['step']);
+    expect(events.map((event) => event.type)).toEqual(['step']);
   });
 
   test('the step event carries the request and the stepFinished event the raw output', async () => {
     const { agent } = tavernAgent([Script.reply('Hi.')]);
     const run = agent.run('Hello');
     const steps: AgentEvent[] = [];
-    run.on('step', (e) => steps.push(e));
+    run.on('step', (event) => steps.push(event));
     const finished: string[] = [];
-    run.on('stepFinished', (e) => finished.push(e.output));
+    run.on('stepFinished', (event) => finished.push(event.output));
     await run.response();
     expect((steps[0] as Extract<AgentEvent, { type: 'step' }>).request.kind).toBe('decide');
     expect(finished).toEqual(['{"reply":"Hi."}']);
@@ -178,12 +178,12 @@ describe('cancellation', () => {
   test('a queued turn whose caller signal was already aborted is cancelled at once', async () => {
     const { agent, model } = tavernAgent([Script.hang()]);
     const first = agent.run('Blocking');
-    const c = new Canceller();
-    c.abort();
-    const second = agent.run('Queued', { signal: c.signal });
+    const canceller = new Canceller();
+    canceller.abort();
+    const second = agent.run('Queued', { signal: canceller.signal });
     // It fails a microtask later (like bad input), so a listener attached right after run() hears it.
     const heard: string[] = [];
-    second.on('error', (e) => heard.push(e.code));
+    second.on('error', (error) => heard.push(error.code));
     await Promise.resolve();
     expect(second.status).toBe('cancelled');
     expect(heard).toEqual(['cancelled']);
@@ -199,9 +199,9 @@ describe('cancellation', () => {
     await until(() => model.calls === 2, 'the model step');
     expect(agent.transcript.entries).toHaveLength(3); // the running turn shows
     run.cancel('The player walked away.');
-    const e = await failure(run.response());
-    expect(e.code).toBe('cancelled');
-    expect(e.message).toBe('The player walked away.');
+    const error = await failure(run.response());
+    expect(error.code).toBe('cancelled');
+    expect(error.message).toBe('The player walked away.');
     expect(run.status).toBe('cancelled');
     expectUnchanged();
   });
@@ -268,45 +268,45 @@ describe('cancellation', () => {
 
   test("through the caller's signal (the library's Canceller)", async () => {
     const { agent, model, expectUnchanged } = await withOneTurn([Script.hang()]);
-    const c = new Canceller();
-    const run = agent.run('Wait', { signal: c.signal });
+    const canceller = new Canceller();
+    const run = agent.run('Wait', { signal: canceller.signal });
     await until(() => model.calls === 2, 'the model step');
-    c.abort(new AgentError('cancelled', 'Scene changed.'));
-    const e = await failure(run.response());
-    expect(e.code).toBe('cancelled');
-    expect(e.message).toBe('Scene changed.');
+    canceller.abort(new AgentError('cancelled', 'Scene changed.'));
+    const error = await failure(run.response());
+    expect(error.code).toBe('cancelled');
+    expect(error.message).toBe('Scene changed.');
     expectUnchanged();
   });
 
   test('through respond() with a signal', async () => {
     const { agent, model } = tavernAgent([Script.hang()]);
-    const c = new Canceller();
-    const p = agent.respond('Wait', { signal: c.signal });
+    const canceller = new Canceller();
+    const turn = agent.respond('Wait', { signal: canceller.signal });
     await until(() => model.calls === 1, 'the model step');
-    c.abort();
-    expect((await failure(p)).code).toBe('cancelled');
+    canceller.abort();
+    expect((await failure(turn)).code).toBe('cancelled');
   });
 
   test('after completion: no effect', async () => {
     const { agent } = tavernAgent([Script.reply('Done.')]);
-    const c = new Canceller();
-    const run = agent.run('Go', { signal: c.signal });
-    const r = await run.response();
+    const canceller = new Canceller();
+    const run = agent.run('Go', { signal: canceller.signal });
+    const response = await run.response();
     run.cancel();
-    c.abort();
+    canceller.abort();
     expect(run.status).toBe('completed');
-    expect(await run.response()).toBe(r);
+    expect(await run.response()).toBe(response);
     expect(agent.history).toHaveLength(2);
   });
 
   test('close() cancels the running and queued turns and takes no more', async () => {
     const { agent, model } = tavernAgent([Script.hang(), Script.reply('never')]);
-    const a = agent.run('A');
-    const b = agent.run('B');
+    const first = agent.run('A');
+    const second = agent.run('B');
     await until(() => model.calls === 1, 'the first step');
     agent.close();
-    expect((await failure(a.response())).code).toBe('cancelled');
-    expect((await failure(b.response())).code).toBe('cancelled');
+    expect((await failure(first.response())).code).toBe('cancelled');
+    expect((await failure(second.response())).code).toBe('cancelled');
     expect((await failure(agent.respond('C'))).code).toBe('invalid_request');
     await agent.waitUntilIdle();
     expect(model.calls).toBe(1);
@@ -325,8 +325,8 @@ describe('a model error at each stage leaves the history as it was', () => {
   test('after a tool ran', async () => {
     const { agent, log, expectUnchanged } = await withOneTurn([Script.call('check_menu'), Script.fail('refusal')]);
     const run = agent.run('Menu');
-    const e = await failure(run.response());
-    expect(e.code).toBe('refusal');
+    const error = await failure(run.response());
+    expect(error.code).toBe('refusal');
     expect(log).toEqual(['check_menu']);
     expectUnchanged();
   });
@@ -356,9 +356,9 @@ describe('a model error at each stage leaves the history as it was', () => {
 
   test('the script running out is reported clearly, not a hang', async () => {
     const { agent, expectUnchanged } = await withOneTurn([]);
-    const e = await failure(agent.respond('More'));
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toContain('script is exhausted');
+    const error = await failure(agent.respond('More'));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('script is exhausted');
     expectUnchanged();
   });
 
@@ -372,7 +372,7 @@ describe('a model error at each stage leaves the history as it was', () => {
 });
 
 describe('a model that ignores its signal', () => {
-  const { Agent, AgentError } = require('../../src') as typeof import('../../src');
+  const { Agent } = require('../../src') as typeof import('../../src');
   test('cannot keep a cancelled turn, or the turns queued behind it, waiting', async () => {
     const deaf = {
       capabilities: {
@@ -390,11 +390,14 @@ describe('a model that ignores its signal', () => {
     const agent = new Agent(deaf);
     const first = agent.run('Hello');
     const second = agent.run('Again');
-    await new Promise((r) => setTimeout(r, 10));
+    await new Promise((resolve) => setTimeout(resolve, 10));
     first.cancel();
     second.cancel();
-    const errors = await Promise.all([first.response().catch((e) => e), second.response().catch((e) => e)]);
-    expect(errors.map((e) => (e as InstanceType<typeof AgentError>).code)).toEqual(['cancelled', 'cancelled']);
+    const errors = await Promise.all([
+      first.response().catch((error) => error),
+      second.response().catch((error) => error),
+    ]);
+    expect(errors.map((error) => (error as AgentError).code)).toEqual(['cancelled', 'cancelled']);
     await agent.waitUntilIdle();
     expect(agent.history).toEqual([]);
   });
@@ -413,8 +416,8 @@ test('response(handler) called twice does not hand the same external call to the
   const run = agent.run('Go');
   await new Promise<void>((resolve) => run.on('toolRequested', () => resolve()));
   void run.response(handler);
-  const r = await run.response(handler);
-  expect(r.text).toBe('Done.');
+  const response = await run.response(handler);
+  expect(response.text).toBe('Done.');
   expect(handled).toBe(1);
 });
 
@@ -438,7 +441,7 @@ test('an accept option that is not a function is rejected before any model call'
   const { Agent } = require('../../src') as typeof import('../../src');
   const { ScriptedLanguageModel } = require('../../src/testing') as typeof import('../../src/testing');
   const model = new ScriptedLanguageModel(['Hi']);
-  const err = await new Agent(model).respond('Hello', { accept: 'yes' as never }).catch((e) => e);
+  const err = await new Agent(model).respond('Hello', { accept: 'yes' as never }).catch((error) => error);
   expect(err.code).toBe('invalid_request');
   expect(model.calls).toBe(0);
 });
