@@ -10,11 +10,13 @@ import { Script, ScriptedLanguageModel } from '../../src/testing';
 const MIRA = { name: 'Mira', role: 'innkeeper', personality: 'warm' };
 
 test('40 back-to-back turns on a busy scheduler: the history never grows past two intervals', async () => {
-  const reply = (r: { kind: string }) =>
-    r.kind === 'summary'
+  const reply = (request: { kind: string }) =>
+    request.kind === 'summary'
       ? 'They talked about ale.'
       : JSON.stringify(
-          r.kind === 'decide' ? { reply: { emotion: 'neutral', line: 'Aye.' } } : { emotion: 'neutral', line: 'Aye.' },
+          request.kind === 'decide'
+            ? { reply: { emotion: 'neutral', line: 'Aye.' } }
+            : { emotion: 'neutral', line: 'Aye.' },
         );
   const inner = new ScriptedLanguageModel([], { fallback: Script.delay(2, Script.dynamic(reply)) });
   const shared = new ModelScheduler(inner, { callsPerMinute: 0 });
@@ -26,13 +28,13 @@ test('40 back-to-back turns on a busy scheduler: the history never grows past tw
   const chatter = (async () => {
     while (talking) await other.talk('more');
   })();
-  for (let i = 0; i < 40; i++) {
-    await npc.talk(`Ale number ${i}?`);
+  for (let index = 0; index < 40; index++) {
+    await npc.talk(`Ale number ${index}?`);
     longest = Math.max(longest, npc.turnCount);
   }
   talking = false;
   await chatter;
-  const summaries = inner.requests.filter((r) => r.kind === 'summary').length;
+  const summaries = inner.requests.filter((request) => request.kind === 'summary').length;
   expect(summaries).toBeGreaterThan(3);
   expect(longest).toBeLessThanOrEqual(4 + 4 + 2); // due at 4, forced by 8, plus the turns that end meanwhile
   expect(npc.memory.summary).toBe('They talked about ale.');

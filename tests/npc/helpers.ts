@@ -43,9 +43,9 @@ export function tavernTools(): TavernTools {
         quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
       }),
     },
-    (a: { item: string; quantity: number }) => {
-      log.push(`take_order ${a.quantity} ${a.item}`);
-      return `Served ${a.quantity} ${a.item}.`;
+    (args: { item: string; quantity: number }) => {
+      log.push(`take_order ${args.quantity} ${args.item}`);
+      return `Served ${args.quantity} ${args.item}.`;
     },
   );
   return { menu, order, log };
@@ -77,29 +77,29 @@ export function mira(steps: Array<ScriptStep | string>, setup: MiraSetup = {}) {
 export async function events(stream: DialogueStream): Promise<{ events: NPCEvent[]; error?: AgentError }> {
   const out: NPCEvent[] = [];
   try {
-    for await (const e of stream.events) out.push(e);
+    for await (const event of stream.events) out.push(event);
     return { events: out };
-  } catch (e) {
-    return { events: out, error: e as AgentError };
+  } catch (error) {
+    return { events: out, error: error as AgentError };
   }
 }
 
 /** The line as the player saw it: deltas appended, a reset starts over. */
 export function shownLine(evs: NPCEvent[]): string {
   let line = '';
-  for (const e of evs) {
-    if (e.type !== 'line') continue;
-    line = e.isReset ? e.delta : line + e.delta;
+  for (const event of evs) {
+    if (event.type !== 'line') continue;
+    line = event.isReset ? event.delta : line + event.delta;
   }
   return line;
 }
 
 /** All the text the model saw in one request. */
-export function requestText(r: GenerationRequest): string {
-  return [r.systemInstruction ?? '', r.promptPrefix ?? '', r.prompt].join('\n');
+export function requestText(request: GenerationRequest): string {
+  return [request.systemInstruction ?? '', request.promptPrefix ?? '', request.prompt].join('\n');
 }
 
 /** The stable part of a request: what the device's prefix cache keys on. */
-export function stablePrefix(r: GenerationRequest): string {
-  return `${r.systemInstruction ?? ''}\u0000${r.promptPrefix ?? ''}`;
+export function stablePrefix(request: GenerationRequest): string {
+  return `${request.systemInstruction ?? ''}\u0000${request.promptPrefix ?? ''}`;
 }

@@ -17,8 +17,8 @@ import { readNpcNode, setupRefusal } from '../../extension/panels/preview/npc-du
 import { sceneNpcSetup } from '../../extension/token-meter/npc-setup';
 import { PreviewSession } from '../../preview/page/preview-session';
 
-const C = loadComponents();
-quietConsole(() => C.OamRuntime.reset());
+const components = loadComponents();
+quietConsole(() => components.OamRuntime.reset());
 
 const WORLD = { player: { gold: 20 }, time: 'evening' };
 const OPEN_DOOR = {
@@ -72,7 +72,7 @@ function dumpOf(properties: NPCInspectorProperties): unknown {
       key === 'externalTools'
         ? {
             value: (field as object[]).map((tool) => ({
-              value: Object.fromEntries(Object.entries(tool).map(([name, v]) => [name, { value: v }])),
+              value: Object.fromEntries(Object.entries(tool).map(([name, setting]) => [name, { value: setting }])),
             })),
           }
         : { value: wrap(field) };
@@ -86,10 +86,12 @@ function prefixOf(request: GenerationRequest): string {
 
 async function componentPrefix(properties: NPCInspectorProperties): Promise<string> {
   const { model, requests } = recordingModel();
-  C.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
-  const store = mount(C.WorldStateStore, { initialJson: JSON.stringify(WORLD) });
-  const declarations = (properties.externalTools ?? []).map((tool) => Object.assign(new C.ToolDeclaration(), tool));
-  const npc = mount(C.NPCComponent, {
+  components.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
+  const store = mount(components.WorldStateStore, { initialJson: JSON.stringify(WORLD) });
+  const declarations = (properties.externalTools ?? []).map((tool) =>
+    Object.assign(new components.ToolDeclaration(), tool),
+  );
+  const npc = mount(components.NPCComponent, {
     ...(properties as object),
     externalTools: declarations,
     persona: persona(MIRA),

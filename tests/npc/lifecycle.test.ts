@@ -16,13 +16,13 @@ describe('bark', () => {
     const line = await npc.bark('The morning bread comes out of the oven.');
     expect(line).toBe('Fresh bread, still warm!');
     expect(model.calls).toBe(1);
-    const r = model.requests[0];
-    expect(r.kind).toBe('text');
-    expect(r.priority).toBeLessThan(50);
-    expect(r.maxOutputTokens).toBe(48);
-    expect(requestText(r)).toContain('The morning bread comes out of the oven.');
-    expect(requestText(r)).not.toContain('mayor');
-    expect(requestText(r)).not.toContain('Sam likes stew');
+    const request = model.requests[0];
+    expect(request.kind).toBe('text');
+    expect(request.priority).toBeLessThan(50);
+    expect(request.maxOutputTokens).toBe(48);
+    expect(requestText(request)).toContain('The morning bread comes out of the oven.');
+    expect(requestText(request)).not.toContain('mayor');
+    expect(requestText(request)).not.toContain('Sam likes stew');
     expect(npc.history).toEqual([]);
     expect(npc.turnCount).toBe(0);
   });
@@ -61,8 +61,8 @@ describe('bark', () => {
 
   test('runs while a conversation turn is in progress', async () => {
     const model = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) =>
-        r.kind === 'text'
+      fallback: Script.dynamic((request) =>
+        request.kind === 'text'
           ? 'Lovely evening!'
           : { type: 'delay', ms: 10, then: Script.json({ emotion: 'happy', line: 'Hello.' }) },
       ),
@@ -75,9 +75,9 @@ describe('bark', () => {
 });
 
 /** A model that answers summaries with `summary` and everything else with a short reply. */
-function summarising(summary: (r: GenerationRequest) => ScriptStep | string) {
+function summarising(summary: (request: GenerationRequest) => ScriptStep | string) {
   return new ScriptedLanguageModel([], {
-    fallback: Script.dynamic((r) => (r.kind === 'summary' ? summary(r) : REPLY)),
+    fallback: Script.dynamic((request) => (request.kind === 'summary' ? summary(request) : REPLY)),
   });
 }
 
@@ -90,8 +90,8 @@ describe('compaction', () => {
     expect(model.kinds).not.toContain('summary');
     await npc.talk('three');
     const saved = await npc.settledState();
-    expect(model.kinds.filter((k) => k === 'summary')).toHaveLength(1);
-    const summaryRequest = model.requests.find((r) => r.kind === 'summary') as GenerationRequest;
+    expect(model.kinds.filter((kind) => kind === 'summary')).toHaveLength(1);
+    const summaryRequest = model.requests.find((request) => request.kind === 'summary') as GenerationRequest;
     expect(summaryRequest.prompt).toContain('Player: one');
     expect(summaryRequest.prompt).toContain('Player: two');
     expect(summaryRequest.prompt).not.toContain('Player: three');
@@ -99,7 +99,9 @@ describe('compaction', () => {
     expect(npc.memory.summary).toBe('Sam asked about stew twice.');
     expect(saved.memory.summary).toBe('Sam asked about stew twice.');
     expect(npc.turnCount).toBe(1);
-    const prompts = npc.history.filter((e) => e.type === 'prompt').map((e) => (e as { text: string }).text);
+    const prompts = npc.history
+      .filter((entry) => entry.type === 'prompt')
+      .map((entry) => (entry as { text: string }).text);
     expect(prompts).toEqual(['three']);
     // The next turn carries the summary in its memory note.
     await npc.talk('four');
@@ -134,15 +136,15 @@ describe('compaction', () => {
   test('compactAfterTurns 0 never compacts', async () => {
     const model = summarising(() => 'never');
     const npc = new NPC({ persona: MIRA, model, options: { compactAfterTurns: 0 } });
-    for (let i = 0; i < 10; i++) await npc.talk(`line ${i}`);
+    for (let index = 0; index < 10; index++) await npc.talk(`line ${index}`);
     await npc.settledState();
     expect(model.kinds).not.toContain('summary');
     expect(npc.turnCount).toBe(10);
   });
 
   test('manual compact(): folds all but keepRecentTurns; with too few turns, null and no model call', async () => {
-    const model = summarising((r) =>
-      r.prompt.includes('Earlier summary: First part.') ? 'Both parts.' : 'First part.',
+    const model = summarising((request) =>
+      request.prompt.includes('Earlier summary: First part.') ? 'Both parts.' : 'First part.',
     );
     const npc = new NPC({ persona: MIRA, model, options: { compactAfterTurns: 0, keepRecentTurns: 2 } });
     await npc.talk('one');
@@ -169,8 +171,11 @@ describe('compaction', () => {
 
 describe('saveState and NPC.restore', () => {
   async function talkedNPC() {
-    const t = tavernTools();
-    const setup = { tools: [t.menu], options: { memoryTools: 'all' as const, maxToolRounds: 3, compactAfterTurns: 0 } };
+    const tools = tavernTools();
+    const setup = {
+      tools: [tools.menu],
+      options: { memoryTools: 'all' as const, maxToolRounds: 3, compactAfterTurns: 0 },
+    };
     const { npc } = mira(
       [
         Script.call('remember_fact', { fact: 'Sam likes stew.' }),
@@ -239,8 +244,8 @@ describe('saveState and NPC.restore', () => {
     let error: unknown;
     try {
       NPC.restore(save, { model: new ScriptedLanguageModel([]) });
-    } catch (e) {
-      error = e;
+    } catch (thrown) {
+      error = thrown;
     }
     expect((error as { code?: string }).code).toBe('invalid_request');
   });
@@ -272,8 +277,10 @@ describe('resetConversation', () => {
 describe('two NPCs sharing one ModelScheduler', () => {
   test('both work and their priorities reach the model', async () => {
     const inner = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) =>
-        r.kind === 'text' ? 'Fine weather.' : JSON.stringify({ emotion: 'neutral', line: `${r.label} here.` }),
+      fallback: Script.dynamic((request) =>
+        request.kind === 'text'
+          ? 'Fine weather.'
+          : JSON.stringify({ emotion: 'neutral', line: `${request.label} here.` }),
       ),
     });
     const scheduler = new ModelScheduler(inner, { callsPerMinute: 0 });
@@ -283,11 +290,15 @@ describe('two NPCs sharing one ModelScheduler', () => {
       model: scheduler,
       options: { priority: 60 },
     });
-    const [a, b, bark] = await Promise.all([mira1.talk('Hi Mira'), gorm.talk('Hi Gorm'), gorm.bark('Hammer rings.')]);
-    expect(a.line).toBe('Mira here.');
-    expect(b.line).toBe('Gorm here.');
+    const [miraTurn, gormTurn, bark] = await Promise.all([
+      mira1.talk('Hi Mira'),
+      gorm.talk('Hi Gorm'),
+      gorm.bark('Hammer rings.'),
+    ]);
+    expect(miraTurn.line).toBe('Mira here.');
+    expect(gormTurn.line).toBe('Gorm here.');
     expect(bark).toBe('Fine weather.');
-    const byLabel = (label: string) => inner.requests.find((r) => r.label === label) as GenerationRequest;
+    const byLabel = (label: string) => inner.requests.find((request) => request.label === label) as GenerationRequest;
     expect(byLabel('Mira').priority).toBe(100);
     expect(byLabel('Gorm').priority).toBe(60);
     expect(byLabel('Gorm (bark)').priority).toBe(10);
@@ -300,9 +311,9 @@ describe('a turn rejected while background compaction lands', () => {
     const { NPC } = require('../../src') as typeof import('../../src');
     const { ScriptedLanguageModel, Script } = require('../../src/testing') as typeof import('../../src/testing');
     const model = new ScriptedLanguageModel([], {
-      fallback: Script.dynamic((r) => {
-        if (r.kind === 'summary') return Script.delay(20, Script.text('They said hi.'));
-        return readRenderedTurn(r.prompt).prompt === 'first'
+      fallback: Script.dynamic((request) => {
+        if (request.kind === 'summary') return Script.delay(20, Script.text('They said hi.'));
+        return readRenderedTurn(request.prompt).prompt === 'first'
           ? Script.json({ emotion: 'happy', line: 'Hi!' })
           : Script.delay(60, Script.json({ emotion: 'happy', line: '' })); // no words: rejected
       }),

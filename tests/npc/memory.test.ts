@@ -29,14 +29,14 @@ describe('memory tools', () => {
   });
 
   test('the memory tools are offered with memoryTools "all" and absent by default', async () => {
-    const a = mira([Script.reply({ emotion: 'happy', line: 'Hi.' })], { options: { memoryTools: 'all' } });
-    await a.npc.talk('Hi');
-    expect(a.model.requests[0].promptPrefix).toContain('remember_fact');
-    expect(a.model.requests[0].promptPrefix).toContain('change_relationship');
-    const b = mira([Script.json({ emotion: 'happy', line: 'Hi.' })]);
-    await b.npc.talk('Hi');
-    expect(requestText(b.model.requests[0])).not.toContain('remember_fact');
-    expect(b.model.kinds).toEqual(['structured']);
+    const withTools = mira([Script.reply({ emotion: 'happy', line: 'Hi.' })], { options: { memoryTools: 'all' } });
+    await withTools.npc.talk('Hi');
+    expect(withTools.model.requests[0].promptPrefix).toContain('remember_fact');
+    expect(withTools.model.requests[0].promptPrefix).toContain('change_relationship');
+    const byDefault = mira([Script.json({ emotion: 'happy', line: 'Hi.' })]);
+    await byDefault.npc.talk('Hi');
+    expect(requestText(byDefault.model.requests[0])).not.toContain('remember_fact');
+    expect(byDefault.model.kinds).toEqual(['structured']);
   });
 
   test('a duplicate fact (other case and punctuation) is not stored twice', async () => {
@@ -131,7 +131,7 @@ describe('memory tools', () => {
       { options: { memoryTools: 'all' } },
     );
     const turn = await npc.talk('Hi');
-    expect(turn.toolCalls.every((r) => r.output.kind === 'error' || r.rejected)).toBe(true);
+    expect(turn.toolCalls.every((toolCall) => toolCall.output.kind === 'error' || toolCall.rejected)).toBe(true);
     expect(npc.memory.relationship).toBe(0);
   });
 
@@ -152,15 +152,15 @@ describe('memory tools', () => {
   });
 
   test('the note holds facts and the summary; a fresh NPC without memory tools adds no note', async () => {
-    const a = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })], {
+    const remembering = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })], {
       memory: { facts: ['Likes ale.'], summary: 'They met last week.' },
     });
-    await a.npc.talk('Hi');
-    expect(a.model.requests[0].prompt).toContain('You remember: Likes ale.');
-    expect(a.model.requests[0].prompt).toContain('Earlier conversation: They met last week.');
-    const b = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })]);
-    await b.npc.talk('Hi');
-    expect(b.model.requests[0].prompt).not.toContain('Memory:');
+    await remembering.npc.talk('Hi');
+    expect(remembering.model.requests[0].prompt).toContain('You remember: Likes ale.');
+    expect(remembering.model.requests[0].prompt).toContain('Earlier conversation: They met last week.');
+    const fresh = mira([Script.json({ emotion: 'neutral', line: 'Hm.' })]);
+    await fresh.npc.talk('Hi');
+    expect(fresh.model.requests[0].prompt).not.toContain('Memory:');
   });
 
   test('the turn reports the relationship after it; the next turn sees the committed memory', async () => {
@@ -187,16 +187,16 @@ describe('secrets', () => {
       memory: { relationship: 49 },
     });
     await npc.talk('Any secrets?');
-    for (const r of model.requests) expect(requestText(r)).not.toContain('mayor');
+    for (const request of model.requests) expect(requestText(request)).not.toContain('mayor');
   });
 
   test('at the threshold: shown in the per-turn note, never in the stable prefix', async () => {
     const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Well…' })], { memory: { relationship: 50 } });
     await npc.talk('Any secrets?');
-    const r = model.requests[0];
-    expect(r.prompt).toContain(SECRET);
-    expect(r.prompt).toMatch(/trust the player enough to share your secret/);
-    expect(stablePrefix(r)).not.toContain('mayor');
+    const request = model.requests[0];
+    expect(request.prompt).toContain(SECRET);
+    expect(request.prompt).toMatch(/trust the player enough to share your secret/);
+    expect(stablePrefix(request)).not.toContain('mayor');
   });
 
   test('a custom threshold', async () => {
@@ -214,17 +214,17 @@ describe('secrets', () => {
       memory: { relationship: -80 },
     });
     await npc.talk('Any secrets?');
-    const r = model.requests[0];
-    expect(stablePrefix(r)).toContain(SECRET);
-    expect(r.prompt).not.toContain('mayor');
-    expect(stablePrefix(r)).toMatch(/never|keep|not (reveal|tell|share)/i);
+    const request = model.requests[0];
+    expect(stablePrefix(request)).toContain(SECRET);
+    expect(request.prompt).not.toContain('mayor');
+    expect(stablePrefix(request)).toMatch(/never|keep|not (reveal|tell|share)/i);
   });
 });
 
 describe('the stable prefix', () => {
   test('is byte-identical across turns while memory, relationship (crossing the unlock), world and situation change', async () => {
     const world = new WorldState({ player: { gold: 10 }, time: 'evening' });
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [
         // Turn 1: relationship 45 → 55 (crosses the unlock threshold), a fact remembered.
@@ -238,7 +238,7 @@ describe('the stable prefix', () => {
         Script.reply({ emotion: 'happy', line: 'Goodnight!' }),
       ],
       {
-        tools: [t.menu],
+        tools: [tools.menu],
         world,
         options: { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'], maxToolRounds: 3 },
         memory: { relationship: 45 },
@@ -265,11 +265,11 @@ describe('the stable prefix', () => {
     expect(fourth.prompt).toContain(SECRET); // unlocked at 55
     expect(fourth.prompt).toContain('The player tips well.');
     expect(sixth.prompt).not.toContain('A bard starts playing.');
-    for (const r of model.requests) {
-      expect(stablePrefix(r)).not.toContain('player.gold:');
-      expect(stablePrefix(r)).not.toContain('evening');
-      expect(stablePrefix(r)).not.toContain('Situation:');
-      expect(stablePrefix(r)).not.toContain('tips well');
+    for (const request of model.requests) {
+      expect(stablePrefix(request)).not.toContain('player.gold:');
+      expect(stablePrefix(request)).not.toContain('evening');
+      expect(stablePrefix(request)).not.toContain('Situation:');
+      expect(stablePrefix(request)).not.toContain('tips well');
     }
   });
 
@@ -280,16 +280,16 @@ describe('the stable prefix', () => {
       options: { worldContextPaths: ['player.gold'], memoryTools: 'all' },
     });
     await npc.talk('How much do I have?', { situation: 'Rain outside.' });
-    const p = model.requests[0].prompt;
+    const prompt = model.requests[0].prompt;
     const order = [
       'Memory:',
       'Game state:',
       'player.gold: 3',
       'Situation: Rain outside.',
       'Player: How much do I have?',
-    ].map((s) => p.indexOf(s));
-    expect(order.every((i) => i >= 0)).toBe(true);
-    expect(order.slice().sort((a, b) => a - b)).toEqual(order);
+    ].map((section) => prompt.indexOf(section));
+    expect(order.every((position) => position >= 0)).toBe(true);
+    expect(order.slice().sort((left, right) => left - right)).toEqual(order);
   });
 
   test('history shows only the spoken line of earlier structured replies', async () => {
@@ -315,7 +315,9 @@ describe('the stable prefix', () => {
     );
     const stream = npc.talkStream('I pay 3 gold');
     const { events: evs } = await events(stream);
-    const results = evs.filter((e) => e.type === 'toolResult') as Array<Extract<NPCEvent, { type: 'toolResult' }>>;
+    const results = evs.filter((event) => event.type === 'toolResult') as Array<
+      Extract<NPCEvent, { type: 'toolResult' }>
+    >;
     expect(world.get('player.gold')).toBe(7);
     expect(world.get('secret.vault')).toBe(999);
     expect(results[1].record.output.kind).toBe('error');

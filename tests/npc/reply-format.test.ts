@@ -11,8 +11,8 @@ const BLOCKED = () => Script.fail('guardrail_violation', 'Blocked by the safety 
 
 describe('automatic (the default)', () => {
   test('a blocked structured reply is retried once as [emotion] text with tools off', async () => {
-    const t = tavernTools();
-    const { npc, model } = mira([BLOCKED(), Script.text('[sad] I would rather not say.')], { tools: [t.menu] });
+    const tools = tavernTools();
+    const { npc, model } = mira([BLOCKED(), Script.text('[sad] I would rather not say.')], { tools: [tools.menu] });
     const turn = await npc.talk('Tell me something rude');
     expect(turn).toMatchObject({ line: 'I would rather not say.', emotion: 'sad', isFallback: false });
     expect(model.calls).toBe(2);
@@ -32,15 +32,15 @@ describe('automatic (the default)', () => {
   });
 
   test('the retry reuses tool results as facts and does not run the tools again', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [Script.call('take_order', { item: 'ale', quantity: 2 }), BLOCKED(), Script.text('[happy] Two ales for you.')],
-      { tools: [t.menu, t.order] },
+      { tools: [tools.menu, tools.order] },
     );
     const turn = await npc.talk('Two ales');
-    expect(t.log).toEqual(['take_order 2 ale']);
+    expect(tools.log).toEqual(['take_order 2 ale']);
     expect(turn.line).toBe('Two ales for you.');
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['take_order']);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['take_order']);
     const retry = model.requests[model.requests.length - 1];
     expect(retry.kind).toBe('respond');
     expect(retry.prompt).toContain('Facts you just looked up');
@@ -57,11 +57,11 @@ describe('automatic (the default)', () => {
     const turn = await stream.turn();
     expect(turn.line).toBe('Welcome back!');
     expect(shownLine(evs)).toBe('Welcome back!');
-    expect(evs.some((e) => e.type === 'line' && e.isReset)).toBe(true);
+    expect(evs.some((event) => event.type === 'line' && event.isReset)).toBe(true);
   });
 
   test('a blocked retry → the fallback line; nothing is committed', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [
         Script.json({ emotion: 'happy', line: 'Welcome!' }), // turn 1 goes through; tools off for it
@@ -71,7 +71,7 @@ describe('automatic (the default)', () => {
         BLOCKED(),
       ],
       {
-        tools: [t.menu],
+        tools: [tools.menu],
         options: { memoryTools: 'all', maxToolRounds: 3 },
         memory: { facts: ['The player likes ale.'], relationship: 10 },
       },
@@ -86,11 +86,11 @@ describe('automatic (the default)', () => {
     expect(DEFAULT_FALLBACK_LINES).toContain(turn.line);
     expect(turn.emotion).toBe('neutral');
     expect(turn.relationship).toBe(10);
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['remember_fact', 'change_relationship']);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['remember_fact', 'change_relationship']);
     expect(npc.history).toEqual(historyBefore);
     expect(npc.memory.snapshot()).toEqual(memoryBefore);
     expect(model.calls).toBe(5);
-    const fallback = evs.find((e) => e.type === 'fallback') as Extract<NPCEvent, { type: 'fallback' }>;
+    const fallback = evs.find((event) => event.type === 'fallback') as Extract<NPCEvent, { type: 'fallback' }>;
     expect(fallback.reason).toBeInstanceOf(AgentError);
     expect(fallback.reason.code).toBe('guardrail_violation');
     expect(shownLine(evs)).toBe(turn.line);
@@ -123,7 +123,7 @@ describe('automatic (the default)', () => {
 
   test('persistent generation_failed ends in a fallback line after a bounded number of calls', async () => {
     const { npc, model } = mira([], {});
-    for (let i = 0; i < 10; i++) model.append(Script.fail('generation_failed'));
+    for (let index = 0; index < 10; index++) model.append(Script.fail('generation_failed'));
     const turn = await npc.talk('Hi');
     expect(turn.isFallback).toBe(true);
     expect(turn.modelCalls).toBe(model.calls);
@@ -182,7 +182,7 @@ describe('structured', () => {
     expect(await npc.talk('BOO')).toMatchObject({ emotion: 'afraid', line: 'Eek!' });
     expect(await npc.talk('Hey')).toMatchObject({ emotion: 'annoyed', line: 'Hmph.' });
     expect(model.calls).toBe(3);
-    expect(model.requests.every((r) => !r.isRepair)).toBe(true);
+    expect(model.requests.every((request) => !request.isRepair)).toBe(true);
   });
 
   test('an emotion outside the NPC subset becomes the nearest allowed one; the prompt lists the subset', async () => {
@@ -240,7 +240,7 @@ describe('empty lines', () => {
     expect(turn.isFallback).toBe(false);
     expect(model.kinds).toEqual(['structured', 'respond']);
     expect(npc.turnCount).toBe(1);
-    expect(npc.history.filter((e) => e.type === 'prompt')).toHaveLength(1);
+    expect(npc.history.filter((entry) => entry.type === 'prompt')).toHaveLength(1);
   });
 
   test('structured: an empty line becomes a fallback line and nothing is committed', async () => {
@@ -268,13 +268,13 @@ describe('empty lines', () => {
 });
 
 describe('fallback lines', () => {
-  const blockedTimes = (n: number) => Array.from({ length: n }, BLOCKED);
+  const blockedTimes = (times: number) => Array.from({ length: times }, BLOCKED);
 
   test("the persona's fallback lines, in rotation", async () => {
     const persona = { name: 'Mira', fallbackLines: ['Say again, love?', 'Hold that thought.'] };
     const { npc } = mira(blockedTimes(3), { persona, options: { replyFormat: 'structured' } });
     const lines = [];
-    for (let i = 0; i < 3; i++) lines.push((await npc.talk('Hi')).line);
+    for (let index = 0; index < 3; index++) lines.push((await npc.talk('Hi')).line);
     expect(lines).toEqual(['Say again, love?', 'Hold that thought.', 'Say again, love?']);
   });
 
@@ -291,14 +291,14 @@ describe('fallback lines', () => {
   test('without authored lines, the defaults in rotation', async () => {
     const { npc } = mira(blockedTimes(4), { options: { replyFormat: 'structured' } });
     const lines = [];
-    for (let i = 0; i < 4; i++) lines.push((await npc.talk('Hi')).line);
+    for (let index = 0; index < 4; index++) lines.push((await npc.talk('Hi')).line);
     expect(lines).toEqual([...DEFAULT_FALLBACK_LINES, DEFAULT_FALLBACK_LINES[0]]);
   });
 
   test('fallbackOnFailure false → the error is thrown; nothing committed', async () => {
     const { npc } = mira([BLOCKED(), BLOCKED()], { options: { fallbackOnFailure: false } });
-    const e = await failure(npc.talk('Hi'));
-    expect(e.code).toBe('guardrail_violation');
+    const error = await failure(npc.talk('Hi'));
+    expect(error.code).toBe('guardrail_violation');
     expect(npc.history).toEqual([]);
   });
 
@@ -309,7 +309,7 @@ describe('fallback lines', () => {
       const stream = npc.talkStream('Hi');
       const { events: evs, error } = await events(stream);
       expect(error?.code).toBe(code);
-      expect(evs.some((e) => e.type === 'fallback' || e.type === 'completed')).toBe(false);
+      expect(evs.some((event) => event.type === 'fallback' || event.type === 'completed')).toBe(false);
       expect((await failure(stream.turn())).code).toBe(code);
       expect(stream.status).toBe('failed');
       expect(npc.history).toEqual([]);
@@ -330,7 +330,7 @@ describe('a JSON answer where text was asked for', () => {
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
     expect(turn).toMatchObject({ line: 'Welcome back!', emotion: 'happy', isFallback: false });
-    expect(evs.some((e) => e.type === 'line' && e.line.includes('{'))).toBe(false);
+    expect(evs.some((event) => event.type === 'line' && event.line.includes('{'))).toBe(false);
   });
 
   test('the text retry reads {"emotion","line"} instead of speaking the JSON aloud', async () => {
@@ -339,7 +339,7 @@ describe('a JSON answer where text was asked for', () => {
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
     expect(turn).toMatchObject({ line: 'Welcome back!', emotion: 'happy', isFallback: false });
-    expect(evs.some((e) => e.type === 'line' && e.line.includes('{'))).toBe(false);
+    expect(evs.some((event) => event.type === 'line' && event.line.includes('{'))).toBe(false);
     expect(shownLine(evs)).toBe('Welcome back!');
   });
 

@@ -18,15 +18,15 @@ test('npc smoke', async () => {
     world,
     options: { worldContextPaths: ['player.gold'], memoryTools: 'all' },
   });
-  const s = npc.talkStream('Hello!');
+  const stream = npc.talkStream('Hello!');
   const ev: string[] = [];
-  s.on('emotion', (e) => ev.push(`emotion:${e.emotion}`));
-  s.on('line', (e) => ev.push(`line:${e.delta}`));
-  const t = await s.turn();
+  stream.on('emotion', (event) => ev.push(`emotion:${event.emotion}`));
+  stream.on('line', (event) => ev.push(`line:${event.delta}`));
+  const turn = await stream.turn();
   expect(ev).toEqual(['emotion:happy', 'line:Welcome,', 'line: traveller!']);
-  expect(t).toMatchObject({ line: 'Welcome, traveller!', emotion: 'happy', modelCalls: 1, isFallback: false });
+  expect(turn).toMatchObject({ line: 'Welcome, traveller!', emotion: 'happy', modelCalls: 1, isFallback: false });
   const t2 = await npc.talk('What is warm?');
-  expect(t2.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+  expect(t2.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['check_menu']);
   expect(t2.line).toBe('Stew is 5 gold, ale 3.');
   expect(model.requests[0].prompt).toMatch(/^Memory:[\s\S]*Game state:\nplayer\.gold: 10/);
   expect(model.calls).toBe(3);

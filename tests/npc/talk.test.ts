@@ -17,39 +17,39 @@ describe('talkStream events', () => {
     expect(turn.emotion).toBe('happy');
     expect(turn.isFallback).toBe(false);
 
-    const types = evs.map((e) => e.type);
+    const types = evs.map((event) => event.type);
     const firstEmotion = types.indexOf('emotion');
     const firstLine = types.indexOf('line');
     expect(firstEmotion).toBeGreaterThanOrEqual(0);
     expect(firstLine).toBeGreaterThan(firstEmotion);
-    expect(types.filter((t) => t === 'line').length).toBeGreaterThan(1); // streamed, not one lump
+    expect(types.filter((type) => type === 'line').length).toBeGreaterThan(1); // streamed, not one lump
     expect(shownLine(evs)).toBe(turn.line);
     expect(types[types.length - 1]).toBe('completed');
-    expect(types.filter((t) => t === 'completed')).toHaveLength(1);
+    expect(types.filter((type) => type === 'completed')).toHaveLength(1);
     const completed = evs[evs.length - 1] as Extract<NPCEvent, { type: 'completed' }>;
     expect(completed.turn).toEqual(turn);
     // Every line event's `line` is the text shown so far.
     let sofar = '';
-    for (const e of evs) {
-      if (e.type !== 'line') continue;
-      sofar = e.isReset ? e.delta : sofar + e.delta;
-      expect(e.line).toBe(sofar);
+    for (const event of evs) {
+      if (event.type !== 'line') continue;
+      sofar = event.isReset ? event.delta : sofar + event.delta;
+      expect(event.line).toBe(sofar);
     }
   });
 
   test('an inline reply in the decide step streams the same way (emotion first, deltas add up)', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [Script.reply({ emotion: 'excited', line: 'The stew is fresh and the ale is cold!' }, 14)],
-      { tools: [t.menu] },
+      { tools: [tools.menu] },
     );
     const stream = npc.talkStream('Hello!');
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
     expect(model.kinds).toEqual(['decide']);
-    const types = evs.map((e) => e.type);
+    const types = evs.map((event) => event.type);
     expect(types.indexOf('emotion')).toBeLessThan(types.indexOf('line'));
-    expect(types.filter((x) => x === 'line').length).toBeGreaterThan(1);
+    expect(types.filter((type) => type === 'line').length).toBeGreaterThan(1);
     expect(shownLine(evs)).toBe(turn.line);
     expect(turn).toMatchObject({ line: 'The stew is fresh and the ale is cold!', emotion: 'excited' });
   });
@@ -58,41 +58,41 @@ describe('talkStream events', () => {
     const { npc } = mira([Script.json({ emotion: 'curious', line: 'Who goes there?' }, 6)]);
     const stream = npc.talkStream('Hi');
     const seen: string[] = [];
-    stream.on('emotion', (e) => seen.push(`emotion:${e.emotion}`));
-    stream.on('line', (e) => seen.push(`line:${e.delta}`));
-    stream.on('completed', (e) => seen.push(`completed:${e.turn.line}`));
+    stream.on('emotion', (event) => seen.push(`emotion:${event.emotion}`));
+    stream.on('line', (event) => seen.push(`line:${event.delta}`));
+    stream.on('completed', (event) => seen.push(`completed:${event.turn.line}`));
     const turn = await stream.turn();
     expect(seen[0]).toBe('emotion:curious');
     expect(seen[seen.length - 1]).toBe('completed:Who goes there?');
     expect(
       seen
-        .filter((s) => s.startsWith('line:'))
-        .map((s) => s.slice(5))
+        .filter((entry) => entry.startsWith('line:'))
+        .map((entry) => entry.slice(5))
         .join(''),
     ).toBe(turn.line);
   });
 
   test('tool call, tool result and model step events in order', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Stew is 5 gold.' })], {
-      tools: [t.menu, t.order],
+      tools: [tools.menu, tools.order],
     });
     const stream = npc.talkStream('What is warm?');
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
-    const types = evs.map((e) => e.type).filter((t) => t !== 'line' && t !== 'modelStepFinished');
+    const types = evs.map((event) => event.type).filter((type) => type !== 'line' && type !== 'modelStepFinished');
     expect(types).toEqual(['modelStep', 'toolCall', 'toolResult', 'modelStep', 'emotion', 'completed']);
-    const call = evs.find((e) => e.type === 'toolCall') as Extract<NPCEvent, { type: 'toolCall' }>;
+    const call = evs.find((event) => event.type === 'toolCall') as Extract<NPCEvent, { type: 'toolCall' }>;
     expect(call.call.name).toBe('check_menu');
-    const result = evs.find((e) => e.type === 'toolResult') as Extract<NPCEvent, { type: 'toolResult' }>;
+    const result = evs.find((event) => event.type === 'toolResult') as Extract<NPCEvent, { type: 'toolResult' }>;
     expect(result.record.call.name).toBe('check_menu');
     expect(JSON.stringify(result.record.output)).toContain('stew');
-    const steps = evs.filter((e) => e.type === 'modelStep') as Array<Extract<NPCEvent, { type: 'modelStep' }>>;
-    expect(steps.map((s) => s.step.index)).toEqual([0, 1]);
-    expect(steps.every((s) => typeof s.request.prompt === 'string')).toBe(true);
-    expect(evs.filter((e) => e.type === 'modelStepFinished')).toHaveLength(2);
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
-    expect(t.log).toEqual(['check_menu']);
+    const steps = evs.filter((event) => event.type === 'modelStep') as Array<Extract<NPCEvent, { type: 'modelStep' }>>;
+    expect(steps.map((event) => event.step.index)).toEqual([0, 1]);
+    expect(steps.every((event) => typeof event.request.prompt === 'string')).toBe(true);
+    expect(evs.filter((event) => event.type === 'modelStepFinished')).toHaveLength(2);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['check_menu']);
+    expect(tools.log).toEqual(['check_menu']);
     expect(turn.modelCalls).toBe(2);
     expect(turn.usage.outputTokens).toBeGreaterThan(0);
   });
@@ -103,10 +103,10 @@ describe('talkStream events', () => {
     const { events: evs } = await events(stream);
     const turn = await stream.turn();
     expect(turn).toMatchObject({ line: 'Ha! Good one, traveller.', emotion: 'amused', isFallback: false });
-    const types = evs.map((e) => e.type);
+    const types = evs.map((event) => event.type);
     expect(types.indexOf('emotion')).toBeLessThan(types.indexOf('line'));
     expect(shownLine(evs)).toBe(turn.line);
-    expect(evs.some((e) => e.type === 'line' && e.line.includes('['))).toBe(false);
+    expect(evs.some((event) => event.type === 'line' && event.line.includes('['))).toBe(false);
   });
 
   test('speaker labels and wrapping quotes never reach the player, even mid-stream', async () => {
@@ -121,8 +121,10 @@ describe('talkStream events', () => {
 
 describe('model calls per turn', () => {
   test('small talk: 1 call (with tools enabled)', async () => {
-    const t = tavernTools();
-    const { npc, model } = mira([Script.reply({ emotion: 'happy', line: 'Welcome!' })], { tools: [t.menu, t.order] });
+    const tools = tavernTools();
+    const { npc, model } = mira([Script.reply({ emotion: 'happy', line: 'Welcome!' })], {
+      tools: [tools.menu, tools.order],
+    });
     const turn = await npc.talk('Hello');
     expect(model.calls).toBe(1);
     expect(model.kinds).toEqual(['decide']);
@@ -138,54 +140,54 @@ describe('model calls per turn', () => {
   });
 
   test('grounded with a parameterless grounding tool: 1 call, the tool runs first', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira([Script.reply({ emotion: 'neutral', line: 'Ale 3, stew 5.' })], {
-      tools: [t.menu, t.order],
+      tools: [tools.menu, tools.order],
       options: { groundingTool: 'check_menu' },
     });
     const turn = await npc.talk('What do you have?');
     expect(model.calls).toBe(1);
     expect(turn.modelCalls).toBe(1);
-    expect(t.log).toEqual(['check_menu']);
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['check_menu']);
+    expect(tools.log).toEqual(['check_menu']);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['check_menu']);
     expect(model.requests[0].prompt).toContain('check_menu');
     expect(turn.line).toBe('Ale 3, stew 5.');
   });
 
   test('a grounding tool with parameters: 2 calls (its arguments, then the reply)', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [Script.json({ item: 'ale', quantity: 1 }), Script.json({ emotion: 'happy', line: 'One ale, coming up.' })],
-      { tools: [t.menu, t.order], options: { groundingTool: 'take_order', maxToolRounds: 1 } },
+      { tools: [tools.menu, tools.order], options: { groundingTool: 'take_order', maxToolRounds: 1 } },
     );
     const turn = await npc.talk('An ale please');
     expect(model.calls).toBe(2);
     expect(turn.modelCalls).toBe(2);
-    expect(t.log).toEqual(['take_order 1 ale']);
+    expect(tools.log).toEqual(['take_order 1 ale']);
     expect(turn.line).toBe('One ale, coming up.');
   });
 
   test('one decided tool: 2 calls', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [
         Script.call('take_order', { item: 'stew', quantity: 2 }),
         Script.reply({ emotion: 'happy', line: 'Two stews!' }),
       ],
-      { tools: [t.menu, t.order] },
+      { tools: [tools.menu, tools.order] },
     );
     const turn = await npc.talk('Two stews');
     expect(model.calls).toBe(2);
     expect(model.kinds).toEqual(['decide', 'decide']);
     expect(turn.modelCalls).toBe(2);
-    expect(t.log).toEqual(['take_order 2 stew']);
+    expect(tools.log).toEqual(['take_order 2 stew']);
   });
 
   describe('seed-compatible mode (inlineReplies: false)', () => {
     test('small talk: 2 calls (decide, then the structured reply)', async () => {
-      const t = tavernTools();
+      const tools = tavernTools();
       const { npc, model } = mira([Script.action('respond'), Script.json({ emotion: 'happy', line: 'Welcome!' })], {
-        tools: [t.menu],
+        tools: [tools.menu],
         options: { inlineReplies: false },
       });
       const turn = await npc.talk('Hello');
@@ -196,84 +198,84 @@ describe('model calls per turn', () => {
     });
 
     test('one tool: 3 calls', async () => {
-      const t = tavernTools();
+      const tools = tavernTools();
       const { npc, model } = mira(
         [
           Script.action('check_menu'),
           Script.action('respond'),
           Script.json({ emotion: 'neutral', line: 'Stew is 5.' }),
         ],
-        { tools: [t.menu], options: { inlineReplies: false } },
+        { tools: [tools.menu], options: { inlineReplies: false } },
       );
       const turn = await npc.talk('Menu?');
       expect(model.calls).toBe(3);
       expect(turn.modelCalls).toBe(3);
-      expect(t.log).toEqual(['check_menu']);
+      expect(tools.log).toEqual(['check_menu']);
       expect(turn.line).toBe('Stew is 5.');
     });
 
     test('a parameterless grounding tool: still 1 call', async () => {
-      const t = tavernTools();
+      const tools = tavernTools();
       const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Ale 3.' })], {
-        tools: [t.menu],
+        tools: [tools.menu],
         options: { groundingTool: 'check_menu', inlineReplies: false },
       });
       const turn = await npc.talk('Menu?');
       expect(model.calls).toBe(1);
       expect(turn.modelCalls).toBe(1);
-      expect(t.log).toEqual(['check_menu']);
+      expect(tools.log).toEqual(['check_menu']);
     });
   });
 });
 
 describe('tool choice per turn', () => {
   test("'none' for one turn: no tools offered, one structured call; the next turn has tools again", async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [
         Script.json({ emotion: 'neutral', line: 'Just chatting.' }),
         Script.call('check_menu'),
         Script.reply({ emotion: 'neutral', line: 'Ale 3.' }),
       ],
-      { tools: [t.menu] },
+      { tools: [tools.menu] },
     );
     const first = await npc.talk('Hi', { toolChoice: 'none' });
     expect(first.modelCalls).toBe(1);
     expect(model.kinds).toEqual(['structured']);
     await npc.talk('Menu?');
     expect(model.kinds).toEqual(['structured', 'decide', 'decide']);
-    expect(t.log).toEqual(['check_menu']);
+    expect(tools.log).toEqual(['check_menu']);
   });
 
   test('{tool} per turn overrides the grounding tool', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [Script.json({ item: 'ale', quantity: 1 }), Script.reply({ emotion: 'happy', line: 'Here you go.' })],
-      { tools: [t.menu, t.order], options: { groundingTool: 'check_menu' } },
+      { tools: [tools.menu, tools.order], options: { groundingTool: 'check_menu' } },
     );
     const turn = await npc.talk('Ale!', { toolChoice: { tool: 'take_order' } });
-    expect(t.log).toEqual(['take_order 1 ale']);
+    expect(tools.log).toEqual(['take_order 1 ale']);
     expect(turn.modelCalls).toBe(model.calls);
   });
 
   test("'none' per turn overrides the grounding tool", async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira([Script.json({ emotion: 'neutral', line: 'Hello.' })], {
-      tools: [t.menu],
+      tools: [tools.menu],
       options: { groundingTool: 'check_menu' },
     });
     await npc.talk('Hi', { toolChoice: 'none' });
-    expect(t.log).toEqual([]);
+    expect(tools.log).toEqual([]);
     expect(model.calls).toBe(1);
   });
 
   test('an unknown per-turn tool → invalid_request before any model call', async () => {
-    const t = tavernTools();
-    const { npc, model } = mira([Script.reply({ emotion: 'happy', line: 'Hi.' })], { tools: [t.menu] });
-    const e = await failure(npc.talk('Hi', { toolChoice: { tool: 'fly_away' } }));
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toContain('fly_away');
-    expect(e.message).toContain('check_menu');
+    const tools = tavernTools();
+    const { npc, model } = mira([Script.reply({ emotion: 'happy', line: 'Hi.' })], { tools: [tools.menu] });
+    const error = await failure(npc.talk('Hi', { toolChoice: { tool: 'fly_away' } }));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toContain('fly_away');
+    expect(error.message).toContain('check_menu');
     expect(model.calls).toBe(0);
     expect(npc.history).toEqual([]);
     // The NPC still works afterwards.
@@ -307,8 +309,8 @@ describe('set-up validation', () => {
     let error: unknown;
     try {
       new NPC({ persona: { role: 'innkeeper' }, model: model() });
-    } catch (e) {
-      error = e;
+    } catch (thrown) {
+      error = thrown;
     }
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).code).toBe('invalid_request');
@@ -319,15 +321,15 @@ describe('set-up validation', () => {
     let error: unknown;
     try {
       new NPC({ persona: { name: 'Mira', maxSentences: 'two' }, model: model() });
-    } catch (e) {
-      error = e;
+    } catch (thrown) {
+      error = thrown;
     }
     expect((error as AgentError).code).toBe('invalid_request');
     expect((error as AgentError).message).toContain('maxSentences');
     try {
       new NPC({ persona: { name: 'Mira', goals: 'be rich' }, model: model() });
-    } catch (e) {
-      error = e;
+    } catch (thrown) {
+      error = thrown;
     }
     expect((error as AgentError).message).toContain('goals');
   });
@@ -350,8 +352,8 @@ describe('set-up validation', () => {
       let error: unknown;
       try {
         new NPC({ persona: MIRA, model: model(), tools: [tool] });
-      } catch (e) {
-        error = e;
+      } catch (thrown) {
+        error = thrown;
       }
       expect((error as AgentError).code).toBe('invalid_request');
       for (const builtIn of ['read_world_state', 'update_world_state', 'remember_fact', 'change_relationship']) {
@@ -361,26 +363,26 @@ describe('set-up validation', () => {
   );
 
   test('setTools with a clashing name is rejected and the old tools stay', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { AgentTool } = require('../../src') as typeof import('../../src');
     const { npc, model } = mira([Script.call('check_menu'), Script.reply({ emotion: 'neutral', line: 'Ale 3.' })], {
-      tools: [t.menu],
+      tools: [tools.menu],
     });
     expect(() => npc.setTools([AgentTool.local({ name: 'remember_fact', description: 'x' }, () => 'x')])).toThrow(
       AgentError,
     );
     await npc.talk('Menu?');
-    expect(t.log).toEqual(['check_menu']);
+    expect(tools.log).toEqual(['check_menu']);
     expect(model.requests[0].promptPrefix).toContain('check_menu');
   });
 
   test('an unknown groundingTool → invalid_request naming it and the tools there are', () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     let error: unknown;
     try {
-      new NPC({ persona: MIRA, model: model(), tools: [t.menu], options: { groundingTool: 'check_weather' } });
-    } catch (e) {
-      error = e;
+      new NPC({ persona: MIRA, model: model(), tools: [tools.menu], options: { groundingTool: 'check_weather' } });
+    } catch (thrown) {
+      error = thrown;
     }
     expect((error as AgentError).code).toBe('invalid_request');
     expect((error as AgentError).message).toContain('check_weather');
@@ -394,7 +396,7 @@ describe('set-up validation', () => {
       { world, options: { groundingTool: 'read_world_state', maxToolRounds: 1 } },
     );
     const turn = await npc.talk('Weather?');
-    expect(turn.toolCalls.map((r) => r.call.name)).toEqual(['read_world_state']);
+    expect(turn.toolCalls.map((toolCall) => toolCall.call.name)).toEqual(['read_world_state']);
     expect(model.requests[1].prompt).toContain('rain');
   });
 
@@ -414,8 +416,8 @@ describe('set-up validation', () => {
       let error: unknown;
       try {
         new NPC({ persona: MIRA, model: model(), options: options as never });
-      } catch (e) {
-        error = e;
+      } catch (thrown) {
+        error = thrown;
       }
       expect(error).toBeInstanceOf(AgentError);
       expect((error as AgentError).code).toBe('invalid_request');

@@ -23,15 +23,15 @@ describe('external tools', () => {
     );
     const stream = npc.talkStream('Open the cellar');
     const calls: ToolCall[] = [];
-    stream.on('externalToolCall', (e) => {
-      calls.push(e.call);
-      expect(stream.pendingToolCalls.map((c) => c.id)).toEqual([e.call.id]);
+    stream.on('externalToolCall', (event) => {
+      calls.push(event.call);
+      expect(stream.pendingToolCalls.map((pendingToolCall) => pendingToolCall.id)).toEqual([event.call.id]);
       expect(stream.submit('no-such-id', 'x')).toBe(false);
-      expect(stream.submit(e.call.id, 'The cellar door swings open.')).toBe(true);
-      expect(stream.submit(e.call.id, 'again')).toBe(false); // answered already
+      expect(stream.submit(event.call.id, 'The cellar door swings open.')).toBe(true);
+      expect(stream.submit(event.call.id, 'again')).toBe(false); // answered already
     });
     const turn = await stream.turn();
-    expect(calls.map((c) => [c.name, c.args])).toEqual([['open_door', { door: 'cellar' }]]);
+    expect(calls.map((call) => [call.name, call.args])).toEqual([['open_door', { door: 'cellar' }]]);
     expect(turn.line).toBe('The cellar is open.');
     expect(turn.toolCalls[0].call.name).toBe('open_door');
     expect(model.requests[1].prompt).toContain('The cellar door swings open.');
@@ -45,13 +45,13 @@ describe('external tools', () => {
       { tools: [door] },
     );
     const stream = npc.talkStream('Open up');
-    stream.on('externalToolCall', (e) => {
-      setTimeout(() => stream.submit(e.call.id, 'opened'), 1);
+    stream.on('externalToolCall', (event) => {
+      setTimeout(() => stream.submit(event.call.id, 'opened'), 1);
     });
     const { events: evs } = await events(stream);
     const types = evs
-      .map((e) => e.type)
-      .filter((t) => t === 'externalToolCall' || t === 'toolResult' || t === 'toolCall');
+      .map((event) => event.type)
+      .filter((type) => type === 'externalToolCall' || type === 'toolResult' || type === 'toolCall');
     expect(types).toEqual(['externalToolCall', 'toolResult']);
   });
 
@@ -99,8 +99,8 @@ describe('cancellation', () => {
     await until(() => model.calls === 1, 'the model step');
     expect(npc.isTalking).toBe(true);
     stream.cancel();
-    const e = await failure(stream.turn());
-    expect(e.code).toBe('cancelled');
+    const error = await failure(stream.turn());
+    expect(error.code).toBe('cancelled');
     expect(stream.status).toBe('cancelled');
     expect(npc.history).toEqual(history);
     expect(npc.memory.snapshot()).toEqual(memory);
@@ -126,12 +126,12 @@ describe('cancellation', () => {
     );
     const stream = npc.talkStream('Some tea please');
     const started: string[] = [];
-    stream.on('toolCall', (e) => started.push(e.call.name));
+    stream.on('toolCall', (event) => started.push(event.call.name));
     await until(() => started.indexOf('brew') >= 0, 'the brew tool');
     stream.cancel('The player walked away.');
     release();
-    const e = await failure(stream.turn());
-    expect(e.code).toBe('cancelled');
+    const error = await failure(stream.turn());
+    expect(error.code).toBe('cancelled');
     expect(npc.history).toEqual([]);
     expect(npc.memory.snapshot()).toEqual({ facts: [], relationship: 0, summary: '' });
     // The next turn commits only its own changes: nothing staged by the cancelled turn comes back.
@@ -148,21 +148,21 @@ describe('cancellation', () => {
 
   test('through the caller signal', async () => {
     const { Canceller } = await import('../../src');
-    const c = new Canceller();
+    const canceller = new Canceller();
     const { npc, model } = mira([Script.hang()]);
-    const p = npc.talk('Hello', { signal: c.signal });
+    const turn = npc.talk('Hello', { signal: canceller.signal });
     await until(() => model.calls === 1, 'the model step');
-    c.abort();
-    expect((await failure(p)).code).toBe('cancelled');
+    canceller.abort();
+    expect((await failure(turn)).code).toBe('cancelled');
     expect(npc.history).toEqual([]);
   });
 
   test('a signal aborted before the call → cancelled with no model call', async () => {
     const { Canceller } = await import('../../src');
-    const c = new Canceller();
-    c.abort();
+    const canceller = new Canceller();
+    canceller.abort();
     const { npc, model } = mira([Script.json({ emotion: 'happy', line: 'Hi.' })]);
-    expect((await failure(npc.talk('Hello', { signal: c.signal }))).code).toBe('cancelled');
+    expect((await failure(npc.talk('Hello', { signal: canceller.signal }))).code).toBe('cancelled');
     expect(model.calls).toBe(0);
   });
 
@@ -180,7 +180,9 @@ describe('cancellation', () => {
     expect((await first.turn()).line).toBe('One.');
     expect((await third.turn()).line).toBe('Three.');
     expect(model.calls).toBe(2);
-    expect(npc.history.filter((e) => e.type === 'prompt').map((e) => (e as { text: string }).text)).toEqual(['1', '3']);
+    expect(
+      npc.history.filter((entry) => entry.type === 'prompt').map((entry) => (entry as { text: string }).text),
+    ).toEqual(['1', '3']);
   });
 
   test('cancelling a finished turn changes nothing', async () => {
@@ -201,13 +203,13 @@ describe('cancellation', () => {
     stream.cancel();
     const { events: evs, error } = await collected;
     expect(error?.code).toBe('cancelled');
-    expect(evs.some((e: NPCEvent) => e.type === 'completed')).toBe(false);
+    expect(evs.some((event: NPCEvent) => event.type === 'completed')).toBe(false);
   });
 });
 
 describe('queued turns', () => {
   test('run one at a time, in the order they were asked', async () => {
-    const t = tavernTools();
+    const tools = tavernTools();
     const { npc, model } = mira(
       [
         Script.delay(5, Script.reply({ emotion: 'happy', line: 'First.' })),
@@ -215,17 +217,17 @@ describe('queued turns', () => {
         Script.reply({ emotion: 'neutral', line: 'Second.' }),
         Script.reply({ emotion: 'happy', line: 'Third.' }),
       ],
-      { tools: [t.menu] },
+      { tools: [tools.menu] },
     );
     const order: string[] = [];
-    const turns = ['a', 'b', 'c'].map((p) =>
-      npc.talk(p).then((turn) => {
+    const turns = ['a', 'b', 'c'].map((prompt) =>
+      npc.talk(prompt).then((turn) => {
         order.push(turn.line);
         return turn;
       }),
     );
     const done = await Promise.all(turns);
-    expect(done.map((d) => d.line)).toEqual(['First.', 'Second.', 'Third.']);
+    expect(done.map((turn) => turn.line)).toEqual(['First.', 'Second.', 'Third.']);
     expect(order).toEqual(['First.', 'Second.', 'Third.']);
     // Each turn sees the one before it.
     expect(model.requests[1].prompt).toContain('First.');
@@ -235,10 +237,10 @@ describe('queued turns', () => {
 
   test('a failing turn does not stop the turns behind it', async () => {
     const { npc } = mira([Script.fail('invalid_request', 'bad'), Script.json({ emotion: 'happy', line: 'Fine.' })]);
-    const a = npc.talk('a');
-    const b = npc.talk('b');
-    expect((await failure(a)).code).toBe('invalid_request');
-    expect((await b).line).toBe('Fine.');
+    const first = npc.talk('a');
+    const second = npc.talk('b');
+    expect((await failure(first)).code).toBe('invalid_request');
+    expect((await second).line).toBe('Fine.');
   });
 });
 
@@ -249,8 +251,8 @@ describe('close', () => {
     await until(() => model.calls === 1, 'the model step');
     npc.close();
     expect((await failure(running)).code).toBe('cancelled');
-    const e = await failure(npc.talk('Again'));
-    expect(e.code).toBe('invalid_request');
+    const error = await failure(npc.talk('Again'));
+    expect(error.code).toBe('invalid_request');
     expect(model.calls).toBe(1);
   });
 });
@@ -261,9 +263,9 @@ describe('closing and pre-aborted signals', () => {
 
   test('close() cancels the running turn and the queued ones (code cancelled, not invalid_request)', async () => {
     const npc = new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel([Script.hang()]) });
-    const running = npc.talk('one').catch((e) => e.code);
-    const queued = npc.talk('two').catch((e) => e.code);
-    await new Promise((r) => setTimeout(r, 5));
+    const running = npc.talk('one').catch((error) => error.code);
+    const queued = npc.talk('two').catch((error) => error.code);
+    await new Promise((resolve) => setTimeout(resolve, 5));
     npc.close();
     expect(await Promise.all([running, queued])).toEqual(['cancelled', 'cancelled']);
     expect(npc.history).toEqual([]);
@@ -272,9 +274,9 @@ describe('closing and pre-aborted signals', () => {
   test('a turn whose signal was already aborted fails at once, not behind the running turn', async () => {
     const npc = new NPC({ persona: { name: 'Mira' }, model: new ScriptedLanguageModel([Script.hang()]) });
     const running = npc.talkStream('one');
-    const c = new Canceller();
-    c.abort();
-    const code = await npc.talk('two', { signal: c.signal }).catch((e) => e.code);
+    const canceller = new Canceller();
+    canceller.abort();
+    const code = await npc.talk('two', { signal: canceller.signal }).catch((error) => error.code);
     expect(code).toBe('cancelled');
     expect(running.status).toBe('running');
     running.cancel();

@@ -25,7 +25,8 @@ function buggyModel(): LanguageModel & { calls: number } {
     calls: 0,
     capabilities: inner.capabilities,
     availability: () => inner.availability(),
-    countTokens: (t: string) => (inner.countTokens ? inner.countTokens(t) : Promise.resolve(Math.ceil(t.length / 4))),
+    countTokens: (text: string) =>
+      inner.countTokens ? inner.countTokens(text) : Promise.resolve(Math.ceil(text.length / 4)),
     generate(_request: GenerationRequest): AsyncIterable<never> {
       model.calls++;
       const broken = undefined as unknown as { text: string };
@@ -46,7 +47,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
     const error = await agent
       .run('Hi')
       .response()
-      .catch((e: AgentError) => e);
+      .catch((caught: AgentError) => caught);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ unexpected: true });
     expect((error as AgentError).cause).toBeInstanceOf(TypeError);
@@ -57,7 +58,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
   test('NPC: one model call, no text retry, no fallback line; history and memory unchanged', async () => {
     const model = buggyModel();
     const npc = new NPC({ persona: MIRA, model, options: { fallbackLines: ['Hmm, give me a moment.'] } });
-    const error = await npc.talk('Hi').catch((e: AgentError) => e);
+    const error = await npc.talk('Hi').catch((caught: AgentError) => caught);
     expect(error).toMatchObject({ unexpected: true });
     expect((error as AgentError).cause).toBeInstanceOf(TypeError);
     expect(model.calls).toBe(1);
@@ -74,7 +75,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
         },
       })
       .response()
-      .catch((e: AgentError) => e);
+      .catch((caught: AgentError) => caught);
     expect(error).toMatchObject({ unexpected: true, message: 'hook bug' });
     expect((error as AgentError).cause).toBeInstanceOf(RangeError);
     expect(model.calls).toBe(1);
@@ -91,7 +92,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
         ],
         fallback: 'b',
       })
-      .catch((e: AgentError) => e);
+      .catch((caught: AgentError) => caught);
     expect(decision).toMatchObject({ unexpected: true });
     const content = await new ContentGenerator(buggyModel())
       .generate({
@@ -99,7 +100,7 @@ describe('an unexpected error (a bug) surfaces as itself', () => {
         schema: JsonSchema.obj({ name: JsonSchema.string() }),
         fallback: { name: 'stick' },
       })
-      .catch((e: AgentError) => e);
+      .catch((caught: AgentError) => caught);
     expect(content).toMatchObject({ unexpected: true });
   });
 
