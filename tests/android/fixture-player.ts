@@ -41,9 +41,9 @@ export const FIXTURE_DIR = path.join(__dirname, '..', '..', 'fixtures', 'bridge'
 export function loadFixtures(): BridgeFixture[] {
   return fs
     .readdirSync(FIXTURE_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .filter((file) => file.endsWith('.json'))
     .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, f), 'utf8')) as BridgeFixture);
+    .map((file) => JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, file), 'utf8')) as BridgeFixture);
 }
 
 export function loadFixture(name: string): BridgeFixture {
@@ -70,7 +70,7 @@ export class FixturePlayer implements BridgeTransport {
   private next = 0;
   private readonly jsIdOf = new Map<unknown, unknown>();
   private readonly fixtureIdOf = new Map<unknown, unknown>();
-  private listeners: Array<(m: string) => void> = [];
+  private listeners: Array<(message: string) => void> = [];
   readonly mismatches: string[] = [];
   readonly sent: unknown[] = [];
 
@@ -101,7 +101,7 @@ export class FixturePlayer implements BridgeTransport {
   onMessage(listener: (message: string) => void): () => void {
     this.listeners.push(listener);
     return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
+      this.listeners = this.listeners.filter((other) => other !== listener);
     };
   }
 
@@ -120,7 +120,7 @@ export class FixturePlayer implements BridgeTransport {
     this.next++;
     setTimeout(() => {
       const text = JSON.stringify(mapIds(step.message, (id) => this.jsIdOf.get(id) ?? id));
-      for (const l of this.listeners.slice()) l(text);
+      for (const listener of this.listeners.slice()) listener(text);
       this.deliverNative();
     }, 0);
   }
@@ -134,7 +134,7 @@ export interface IncomingRequest {
 
 /** A native side the test drives by hand: `onRequest` sees every JS message, `emit` answers. */
 export class ScriptedNative implements BridgeTransport {
-  private listeners: Array<(m: string) => void> = [];
+  private listeners: Array<(message: string) => void> = [];
   readonly received: IncomingRequest[] = [];
   onRequest: (request: IncomingRequest) => void = () => undefined;
   failSend = false;
@@ -151,7 +151,7 @@ export class ScriptedNative implements BridgeTransport {
   onMessage(listener: (message: string) => void): () => void {
     this.listeners.push(listener);
     return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
+      this.listeners = this.listeners.filter((other) => other !== listener);
     };
   }
 
@@ -163,12 +163,12 @@ export class ScriptedNative implements BridgeTransport {
   emit(message: unknown): void {
     const text = typeof message === 'string' ? message : JSON.stringify({ jsonrpc: '2.0', ...(message as object) });
     setTimeout(() => {
-      for (const l of this.listeners.slice()) l(text);
+      for (const listener of this.listeners.slice()) listener(text);
     }, 0);
   }
 
   methods(): string[] {
-    return this.received.map((r) => r.method);
+    return this.received.map((request) => request.method);
   }
 
   /** Answers ready and modelInfo like a nano-v3 device, and hands everything else to `handler`. */
@@ -177,11 +177,11 @@ export class ScriptedNative implements BridgeTransport {
     info: Record<string, unknown> = {},
   ): ScriptedNative {
     const native = new ScriptedNative();
-    native.onRequest = (r) => {
-      if (r.method === 'ready') native.emit({ id: r.id, result: { protocol: 1 } });
-      else if (r.method === 'modelInfo')
+    native.onRequest = (request) => {
+      if (request.method === 'ready') native.emit({ id: request.id, result: { protocol: 1 } });
+      else if (request.method === 'modelInfo')
         native.emit({
-          id: r.id,
+          id: request.id,
           result: {
             baseModelName: 'nano-v3',
             tokenLimit: 4000,
@@ -191,7 +191,7 @@ export class ScriptedNative implements BridgeTransport {
             ...info,
           },
         });
-      else handler(r, native);
+      else handler(request, native);
     };
     return native;
   }

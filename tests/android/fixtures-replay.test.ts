@@ -29,7 +29,7 @@ async function run(
         await model.prewarm();
         return { result: null, chunks, progress };
       case 'download':
-        await model.download({ onProgress: (p) => progress.push(p) });
+        await model.download({ onProgress: (downloadProgress) => progress.push(downloadProgress) });
         return { result: null, chunks, progress };
       case 'generate': {
         const canceller = new Canceller();
@@ -52,17 +52,17 @@ async function run(
 describe('shared bridge fixtures (TypeScript side)', () => {
   it('has the recorded exchanges the protocol doc promises', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(14);
-    for (const f of fixtures) {
-      expect(typeof f.name).toBe('string');
-      expect(f.steps[0]).toEqual({
+    for (const fixture of fixtures) {
+      expect(typeof fixture.name).toBe('string');
+      expect(fixture.steps[0]).toEqual({
         dir: 'js->native',
         message: { jsonrpc: '2.0', id: 1, method: 'ready', params: expect.objectContaining({ protocol: 1 }) },
       });
-      expect(f.js.length).toBeGreaterThan(0);
+      expect(fixture.js.length).toBeGreaterThan(0);
     }
   });
 
-  it.each(fixtures.map((f) => [f.name, f] as const))('replays %s', async (_name, fixture) => {
+  it.each(fixtures.map((fixture) => [fixture.name, fixture] as const))('replays %s', async (_name, fixture) => {
     const player = new FixturePlayer(fixture.steps);
     const model = new GeminiNanoModel({
       ...fixture.model,

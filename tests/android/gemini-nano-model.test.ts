@@ -22,12 +22,12 @@ async function failure(promise: Promise<unknown>): Promise<AgentError> {
 
 async function collect(
   iterable: AsyncIterable<GenerationChunk>,
-  onChunk?: (c: GenerationChunk, n: number) => void,
+  onChunk?: (chunk: GenerationChunk, received: number) => void,
 ): Promise<GenerationChunk[]> {
   const out: GenerationChunk[] = [];
-  for await (const c of iterable) {
-    out.push(c);
-    onChunk?.(c, out.length);
+  for await (const generationChunk of iterable) {
+    out.push(generationChunk);
+    onChunk?.(generationChunk, out.length);
   }
   return out;
 }
@@ -41,8 +41,8 @@ describe('GeminiNanoModel: a native side that never answers', () => {
   it('reports unreachable from availability() with a hint about the Android module', async () => {
     const native = new ScriptedNative();
     const model = new GeminiNanoModel({ transport: native, ...fast });
-    const a = await model.availability();
-    expect(a).toEqual({
+    const availability = await model.availability();
+    expect(availability).toEqual({
       status: 'unavailable',
       reason: 'unreachable',
       detail: expect.stringContaining('oam-cocos Android module'),
@@ -56,9 +56,9 @@ describe('GeminiNanoModel: a native side that never answers', () => {
       'Game code called JsbBridge.setCallback after JsbBridgeWrapper installed its callback (now held by com.example.AppActivity$1)';
     native.diagnose = () => cause;
     const model = new GeminiNanoModel({ transport: native, ...fast });
-    const e = await failure(model.connect());
-    expect(e.code).toBe('model_unavailable');
-    expect(e.message).toBe(cause);
+    const error = await failure(model.connect());
+    expect(error.code).toBe('model_unavailable');
+    expect(error.message).toBe(cause);
     expect(await model.availability()).toEqual({ status: 'unavailable', reason: 'unreachable', detail: cause });
   });
 
@@ -71,18 +71,18 @@ describe('GeminiNanoModel: a native side that never answers', () => {
     ]) {
       const native = new ScriptedNative();
       native.diagnose = diagnose;
-      const e = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
-      expect(e.message).toMatch(/oam-cocos Android module/);
+      const error = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
+      expect(error.message).toMatch(/oam-cocos Android module/);
     }
   });
 
   it('fails generate() with model_unavailable instead of hanging, and retries the handshake next time', async () => {
     const native = new ScriptedNative();
     const model = new GeminiNanoModel({ transport: native, ...fast });
-    const e = await failure(generateText(model, { kind: 'text', prompt: 'hi' }));
-    expect(e.code).toBe('model_unavailable');
+    const error = await failure(generateText(model, { kind: 'text', prompt: 'hi' }));
+    expect(error.code).toBe('model_unavailable');
     await failure(model.loadModelInfo());
-    expect(native.methods().filter((m) => m === 'ready')).toHaveLength(2);
+    expect(native.methods().filter((method) => method === 'ready')).toHaveLength(2);
   });
 
   it('turns a transport that throws into model_unavailable', async () => {
@@ -100,85 +100,91 @@ describe('GeminiNanoModel: a native side that never answers', () => {
     expect(first.code).toBe('generation_failed');
     expect(silent.methods()).toEqual(['ready', 'modelInfo', 'generate', 'cancel']);
 
-    const stalling = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit(chunk(r.id, 'Hel', 0));
+    const stalling = ScriptedNative.device((request, native) => {
+      if (request.method === 'generate') native.emit(chunk(request.id, 'Hel', 0));
     });
     const model2 = new GeminiNanoModel({ transport: stalling, ...fast });
     const seen: string[] = [];
-    const midway = await failure(collect(model2.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta)));
+    const midway = await failure(
+      collect(model2.generate({ kind: 'text', prompt: 'x' }), (generationChunk) => seen.push(generationChunk.delta)),
+    );
     expect(midway.code).toBe('generation_failed');
     expect(seen).toEqual(['Hel']);
   });
 
   it('rejects a native module that speaks another protocol version', async () => {
     const native = new ScriptedNative();
-    native.onRequest = (r) => native.emit({ id: r.id, result: { protocol: 99 } });
-    const e = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
-    expect(e.code).toBe('model_unavailable');
-    expect(e.message).toMatch(/protocol 99/);
+    native.onRequest = (request) => native.emit({ id: request.id, result: { protocol: 99 } });
+    const error = await failure(new GeminiNanoModel({ transport: native, ...fast }).connect());
+    expect(error.code).toBe('model_unavailable');
+    expect(error.message).toMatch(/protocol 99/);
   });
 });
 
 describe('GeminiNanoModel: malformed and stray messages', () => {
   it('ignores garbage, unknown ids and requests from native, then takes the real answer', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method !== 'availability') return;
-      n.emit('');
-      n.emit('not json');
-      n.emit('[1,2]');
-      n.emit(JSON.stringify({ jsonrpc: '1.0', id: r.id, result: { status: 'available' } }));
-      n.emit({ id: 999, result: { status: 'available' } });
-      n.emit({ id: r.id, method: 'availability', params: {} });
-      n.emit(chunk('x-12345', 'stray', 0));
-      n.emit({ id: r.id, result: { status: 'downloadable' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method !== 'availability') return;
+      scriptedNative.emit('');
+      scriptedNative.emit('not json');
+      scriptedNative.emit('[1,2]');
+      scriptedNative.emit(JSON.stringify({ jsonrpc: '1.0', id: request.id, result: { status: 'available' } }));
+      scriptedNative.emit({ id: 999, result: { status: 'available' } });
+      scriptedNative.emit({ id: request.id, method: 'availability', params: {} });
+      scriptedNative.emit(chunk('x-12345', 'stray', 0));
+      scriptedNative.emit({ id: request.id, result: { status: 'downloadable' } });
     });
     const model = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000 });
     expect(await model.availability()).toEqual({ status: 'downloadable' });
   });
 
   it('fails the pending generation when the answer has the wrong shape', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ id: r.id, result: { txt: 'nope' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate') scriptedNative.emit({ id: request.id, result: { txt: 'nope' } });
     });
-    const e = await failure(
+    const error = await failure(
       generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
     );
-    expect(e.code).toBe('generation_failed');
-    expect(e.message).toMatch(/malformed generate answer/);
+    expect(error.code).toBe('generation_failed');
+    expect(error.message).toMatch(/malformed generate answer/);
   });
 
   it('fails a generation whose chunk has the wrong shape, and tells native to stop', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ method: 'generate/chunk', params: { id: r.id, delta: 5, seq: 0 } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate')
+        scriptedNative.emit({ method: 'generate/chunk', params: { id: request.id, delta: 5, seq: 0 } });
     });
-    const e = await failure(
+    const error = await failure(
       generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
     );
-    expect(e.message).toMatch(/malformed chunk/);
-    const generate = native.received.find((r) => r.method === 'generate');
+    expect(error.message).toMatch(/malformed chunk/);
+    const generate = native.received.find((request) => request.method === 'generate');
     expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: generate?.id } });
   });
 
   it('notices a chunk lost on the bridge (a message the engine turned into an empty string)', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method !== 'generate') return;
-      n.emit(chunk(r.id, 'Hi ', 0));
-      n.emit(''); // what Cocos delivers for a message holding half a surrogate pair
-      n.emit(chunk(r.id, ' there', 2));
-      n.emit({ id: r.id, result: { text: 'Hi 😀 there', finishReason: 'stop' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method !== 'generate') return;
+      scriptedNative.emit(chunk(request.id, 'Hi ', 0));
+      scriptedNative.emit(''); // what Cocos delivers for a message holding half a surrogate pair
+      scriptedNative.emit(chunk(request.id, ' there', 2));
+      scriptedNative.emit({ id: request.id, result: { text: 'Hi 😀 there', finishReason: 'stop' } });
     });
-    const e = await failure(
+    const error = await failure(
       generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', prompt: 'x' }),
     );
-    expect(e.code).toBe('generation_failed');
-    expect(e.message).toMatch(/lost/);
+    expect(error.code).toBe('generation_failed');
+    expect(error.message).toMatch(/lost/);
   });
 
   it('maps an error without data.code from its JSON-RPC number, and an unknown number to generation_failed', async () => {
-    let n = 0;
-    const native = ScriptedNative.device((r, nat) => {
-      if (r.method !== 'generate') return;
-      nat.emit({ id: r.id, error: n++ === 0 ? { code: -32004, message: 'too long' } : { code: -1, message: '' } });
+    let calls = 0;
+    const native = ScriptedNative.device((request, nat) => {
+      if (request.method !== 'generate') return;
+      nat.emit({
+        id: request.id,
+        error: calls++ === 0 ? { code: -32004, message: 'too long' } : { code: -1, message: '' },
+      });
     });
     const model = new GeminiNanoModel({ transport: native, ...fast });
     expect((await failure(generateText(model, { kind: 'text', prompt: 'x' }))).code).toBe('context_size_exceeded');
@@ -186,7 +192,9 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
   });
 
   it('answers availability with unknown when native sends nonsense', async () => {
-    const native = ScriptedNative.device((r, n) => n.emit({ id: r.id, result: { status: 'maybe' } }));
+    const native = ScriptedNative.device((request, scriptedNative) =>
+      scriptedNative.emit({ id: request.id, result: { status: 'maybe' } }),
+    );
     expect(await new GeminiNanoModel({ transport: native, ...fast }).availability()).toEqual({
       status: 'unavailable',
       reason: 'unknown',
@@ -198,13 +206,13 @@ describe('GeminiNanoModel: malformed and stray messages', () => {
 describe('GeminiNanoModel: a message native could not read (id null)', () => {
   it('fails the oldest request native has not answered or streamed for at once, naming the native error', async () => {
     let generateId: string | undefined;
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') {
-        generateId = r.id;
-        n.emit(chunk(r.id, 'Hel', 0));
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate') {
+        generateId = request.id;
+        scriptedNative.emit(chunk(request.id, 'Hel', 0));
       }
-      if (r.method === 'countTokens')
-        n.emit({
+      if (request.method === 'countTokens')
+        scriptedNative.emit({
           id: null,
           error: { code: -32700, message: 'Parse error: not a JSON object.', data: { code: 'invalid_request' } },
         });
@@ -217,7 +225,9 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
       idleTimeoutMs: 60_000,
     });
     const seen: string[] = [];
-    const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), (c) => seen.push(c.delta));
+    const generation = collect(model.generate({ kind: 'text', prompt: 'x' }), (generationChunk) =>
+      seen.push(generationChunk.delta),
+    );
     await settle(20);
     const count = model.countTokens('broken');
     await settle(20);
@@ -225,7 +235,7 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
     expect(native.received.at(-1)).toEqual({
       jsonrpc: '2.0',
       method: 'cancel',
-      params: { id: native.received.find((r) => r.method === 'countTokens')?.id },
+      params: { id: native.received.find((request) => request.method === 'countTokens')?.id },
     });
     // The generation that already streamed is untouched and finishes normally.
     native.emit({ id: generateId, result: { text: 'Hello', finishReason: 'stop' } });
@@ -234,23 +244,24 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
   });
 
   it('rejects with generation_failed and the native message', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'warmup')
-        n.emit({ id: null, error: { code: -32600, message: 'Invalid JSON-RPC 2.0 request.' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'warmup')
+        scriptedNative.emit({ id: null, error: { code: -32600, message: 'Invalid JSON-RPC 2.0 request.' } });
     });
     const model = new GeminiNanoModel({ transport: native, requestTimeoutMs: 60_000 });
-    const e = await failure(model.prewarm());
-    expect(e.code).toBe('generation_failed');
-    expect(e.message).toBe(
+    const error = await failure(model.prewarm());
+    expect(error.code).toBe('generation_failed');
+    expect(error.message).toBe(
       "The native side could not read the 'warmup' request: Invalid JSON-RPC 2.0 request. (JSON-RPC -32600).",
     );
   });
 
   it('is left to the timeouts when several requests could be the unread one (a generation still in prefill)', async () => {
     let generateId: string | undefined;
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') generateId = r.id; // prefill: nothing sent back yet
-      if (r.method === 'countTokens') n.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate') generateId = request.id; // prefill: nothing sent back yet
+      if (request.method === 'countTokens')
+        scriptedNative.emit({ id: null, error: { code: -32700, message: 'Parse error' } });
     });
     const model = new GeminiNanoModel({
       transport: native,
@@ -282,21 +293,32 @@ describe('GeminiNanoModel: a message native could not read (id null)', () => {
 describe('GeminiNanoModel: two models on one bridge event', () => {
   it("never resolve each other's requests", async () => {
     // A native double that answers with what each request carried, so a crossed answer shows.
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate')
-        n.emit({ id: r.id, result: { text: String(r.params.prompt), finishReason: 'stop' } });
-      if (r.method === 'countTokens') n.emit({ id: r.id, result: { totalTokens: String(r.params.text).length } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate')
+        scriptedNative.emit({ id: request.id, result: { text: String(request.params.prompt), finishReason: 'stop' } });
+      if (request.method === 'countTokens')
+        scriptedNative.emit({ id: request.id, result: { totalTokens: String(request.params.text).length } });
     });
-    const a = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, firstChunkTimeoutMs: 2000 });
-    const b = new GeminiNanoModel({ transport: native, ...fast, requestTimeoutMs: 2000, firstChunkTimeoutMs: 2000 });
+    const first = new GeminiNanoModel({
+      transport: native,
+      ...fast,
+      requestTimeoutMs: 2000,
+      firstChunkTimeoutMs: 2000,
+    });
+    const second = new GeminiNanoModel({
+      transport: native,
+      ...fast,
+      requestTimeoutMs: 2000,
+      firstChunkTimeoutMs: 2000,
+    });
     const [ta, tb, ca, cb] = await Promise.all([
-      generateText(a, { kind: 'text', prompt: 'from a' }),
-      generateText(b, { kind: 'text', prompt: 'from b' }),
-      a.countTokens('aaaa'),
-      b.countTokens('bb'),
+      generateText(first, { kind: 'text', prompt: 'from a' }),
+      generateText(second, { kind: 'text', prompt: 'from b' }),
+      first.countTokens('aaaa'),
+      second.countTokens('bb'),
     ]);
     expect([ta.text, tb.text, ca, cb]).toEqual(['from a', 'from b', 4, 2]);
-    const ids = native.received.filter((r) => r.id !== undefined).map((r) => r.id);
+    const ids = native.received.filter((request) => request.id !== undefined).map((request) => request.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => typeof id === 'string')).toBe(true);
   });
@@ -305,36 +327,38 @@ describe('GeminiNanoModel: two models on one bridge event', () => {
 describe('GeminiNanoModel: cancellation', () => {
   it('throws cancelled at once for an already aborted signal and sends nothing', async () => {
     const native = new ScriptedNative();
-    const c = new Canceller();
-    c.abort();
-    const e = await failure(
-      collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text', prompt: 'x' }, c.signal)),
+    const canceller = new Canceller();
+    canceller.abort();
+    const error = await failure(
+      collect(
+        new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text', prompt: 'x' }, canceller.signal),
+      ),
     );
-    expect(e.code).toBe('cancelled');
+    expect(error.code).toBe('cancelled');
     expect(native.received).toEqual([]);
   });
 
   it('ignores late chunks and the late answer after a cancel; the next generation works', async () => {
     let call = 0;
     const pending: IncomingRequest[] = [];
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') {
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate') {
         call++;
-        pending.push(r);
-        n.emit(chunk(r.id, call === 1 ? 'Once ' : 'Fresh.', 0));
-        if (call === 2) n.emit({ id: r.id, result: { text: 'Fresh.', finishReason: 'stop' } });
+        pending.push(request);
+        scriptedNative.emit(chunk(request.id, call === 1 ? 'Once ' : 'Fresh.', 0));
+        if (call === 2) scriptedNative.emit({ id: request.id, result: { text: 'Fresh.', finishReason: 'stop' } });
       }
     });
     const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
-    const c = new Canceller();
+    const canceller = new Canceller();
     const seen: string[] = [];
-    const e = await failure(
-      collect(model.generate({ kind: 'text', prompt: 'x' }, c.signal), (ch) => {
+    const error = await failure(
+      collect(model.generate({ kind: 'text', prompt: 'x' }, canceller.signal), (ch) => {
         seen.push(ch.delta);
-        c.abort();
+        canceller.abort();
       }),
     );
-    expect(e.code).toBe('cancelled');
+    expect(error.code).toBe('cancelled');
     const first = pending[0];
     expect(native.received.at(-1)).toEqual({ jsonrpc: '2.0', method: 'cancel', params: { id: first.id } });
     native.emit(chunk(first.id, 'upon ', 1));
@@ -345,24 +369,27 @@ describe('GeminiNanoModel: cancellation', () => {
   });
 
   it('sends cancel when the consumer stops reading early', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') {
-        n.emit(chunk(r.id, 'a', 0));
-        n.emit(chunk(r.id, 'b', 1));
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate') {
+        scriptedNative.emit(chunk(request.id, 'a', 0));
+        scriptedNative.emit(chunk(request.id, 'b', 1));
       }
     });
     const model = new GeminiNanoModel({ transport: native, ...fast, idleTimeoutMs: 2000 });
-    for await (const c of model.generate({ kind: 'text', prompt: 'x' })) {
-      expect(c.delta).toBe('a');
+    for await (const generationChunk of model.generate({ kind: 'text', prompt: 'x' })) {
+      expect(generationChunk.delta).toBe('a');
       break;
     }
     expect(native.methods().at(-1)).toBe('cancel');
   });
 
   it('stops waiting for a download when its signal aborts', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'download')
-        n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 10, totalBytes: 100 } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'download')
+        scriptedNative.emit({
+          method: 'download/progress',
+          params: { id: request.id, bytesDownloaded: 10, totalBytes: 100 },
+        });
     });
     const model = new GeminiNanoModel({
       transport: native,
@@ -370,9 +397,9 @@ describe('GeminiNanoModel: cancellation', () => {
       downloadIdleTimeoutMs: 5000,
       requestTimeoutMs: 5000,
     });
-    const c = new Canceller();
-    const e = await failure(model.download({ signal: c.signal, onProgress: () => c.abort() }));
-    expect(e.code).toBe('cancelled');
+    const canceller = new Canceller();
+    const error = await failure(model.download({ signal: canceller.signal, onProgress: () => canceller.abort() }));
+    expect(error.code).toBe('cancelled');
   });
 });
 
@@ -380,27 +407,30 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
   it('shares one native download among concurrent callers and reports progress to listeners', async () => {
     const fixture = loadFixture('download-in-progress');
     const steps = fixture.steps.filter(
-      (s) => !(s.message.method === 'availability' || (s.message as { id?: number }).id === 2),
+      (step) => !(step.message.method === 'availability' || (step.message as { id?: number }).id === 2),
     );
     const renumbered = JSON.parse(JSON.stringify(steps).replace(/"id":3/g, '"id":2')) as typeof steps;
     const player = new FixturePlayer(renumbered);
     const model = new GeminiNanoModel({ transport: player, ...fast, requestTimeoutMs: 2000 });
     const heard: DownloadProgress[] = [];
-    const off = model.onDownloadProgress((p) => heard.push(p));
+    const off = model.onDownloadProgress((progress) => heard.push(progress));
     await Promise.all([model.download(), model.download()]);
     off();
     expect(player.mismatches).toEqual([]);
-    expect(heard.map((p) => p.bytesDownloaded)).toEqual([0, 400, 1000]);
+    expect(heard.map((progress) => progress.bytesDownloaded)).toEqual([0, 400, 1000]);
   });
 
   it('reports live progress in availability() while a download runs', async () => {
     let downloadId = '';
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'download') {
-        downloadId = r.id ?? '';
-        n.emit({ method: 'download/progress', params: { id: r.id, bytesDownloaded: 300, totalBytes: 1000 } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'download') {
+        downloadId = request.id ?? '';
+        scriptedNative.emit({
+          method: 'download/progress',
+          params: { id: request.id, bytesDownloaded: 300, totalBytes: 1000 },
+        });
       }
-      if (r.method === 'availability') n.emit({ id: r.id, result: { status: 'downloading' } });
+      if (request.method === 'availability') scriptedNative.emit({ id: request.id, result: { status: 'downloading' } });
     });
     const model = new GeminiNanoModel({
       transport: native,
@@ -417,15 +447,16 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
 
   it('updates capabilities from modelInfo and honours maxInputTokens and prefixCaching: false', async () => {
     const native = ScriptedNative.device(
-      (r, n) => {
-        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      (request, scriptedNative) => {
+        if (request.method === 'generate')
+          scriptedNative.emit({ id: request.id, result: { text: 'ok', finishReason: 'stop' } });
       },
       { tokenLimit: 8192 },
     );
     const model = new GeminiNanoModel({ transport: native, ...fast, prefixCaching: false, maxInputTokens: 3000 });
     expect(model.capabilities).toMatchObject({ modelName: 'gemini-nano', maxInputTokens: 3000, prefixCaching: false });
     const seen: unknown[] = [];
-    model.onCapabilities((c) => seen.push(c));
+    model.onCapabilities((capabilities) => seen.push(capabilities));
     await generateText(model, {
       kind: 'text',
       systemInstruction: 'Be brief.',
@@ -441,7 +472,7 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
       nativeToolCalling: false,
     });
     expect(seen).toHaveLength(1);
-    expect(native.received.find((r) => r.method === 'generate')?.params).toEqual({
+    expect(native.received.find((request) => request.method === 'generate')?.params).toEqual({
       systemInstruction: 'Be brief.',
       prompt: 'P:x',
       seed: 7,
@@ -458,8 +489,9 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
 
   it('sends the model selection in ready, and asks for thinking only for listed kinds on devices that have it', async () => {
     const native = ScriptedNative.device(
-      (r, n) => {
-        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      (request, scriptedNative) => {
+        if (request.method === 'generate')
+          scriptedNative.emit({ id: request.id, result: { text: 'ok', finishReason: 'stop' } });
       },
       { thinking: true },
     );
@@ -473,19 +505,19 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
     await generateText(model, { kind: 'decide', prompt: 'a' });
     await generateText(model, { kind: 'respond', prompt: 'b' });
     expect(native.received[0].params).toEqual({ protocol: 1, preference: 'full', releaseStage: 'stable' });
-    expect(native.received.filter((r) => r.method === 'generate').map((r) => r.params)).toEqual([
-      { prompt: 'a', thinking: true },
-      { prompt: 'b' },
-    ]);
+    expect(native.received.filter((request) => request.method === 'generate').map((request) => request.params)).toEqual(
+      [{ prompt: 'a', thinking: true }, { prompt: 'b' }],
+    );
 
-    const noThinking = ScriptedNative.device((r, n) => {
-      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+    const noThinking = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'generate')
+        scriptedNative.emit({ id: request.id, result: { text: 'ok', finishReason: 'stop' } });
     });
     await generateText(new GeminiNanoModel({ transport: noThinking, ...fast, thinkingFor: ['decide'] }), {
       kind: 'decide',
       prompt: 'a',
     });
-    expect(noThinking.received.find((r) => r.method === 'generate')?.params).toEqual({ prompt: 'a' });
+    expect(noThinking.received.find((request) => request.method === 'generate')?.params).toEqual({ prompt: 'a' });
     expect(noThinking.received[0].params).toEqual({ protocol: 1 });
   });
 
@@ -511,11 +543,14 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
       ],
     ];
     for (const [info, request, expected] of cases) {
-      const native = ScriptedNative.device((r, n) => {
-        if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'ok', finishReason: 'stop' } });
+      const native = ScriptedNative.device((incomingRequest, scriptedNative) => {
+        if (incomingRequest.method === 'generate')
+          scriptedNative.emit({ id: incomingRequest.id, result: { text: 'ok', finishReason: 'stop' } });
       }, info);
       await generateText(new GeminiNanoModel({ transport: native, ...fast }), { kind: 'text', ...request } as never);
-      expect(native.received.find((r) => r.method === 'generate')?.params).toEqual(expected);
+      expect(native.received.find((incomingRequest) => incomingRequest.method === 'generate')?.params).toEqual(
+        expected,
+      );
     }
   });
 
@@ -527,19 +562,21 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
     expect(() => new GeminiNanoModel({ transport: native, releaseStage: 'beta' as never })).toThrow(/releaseStage/);
     expect(() => new GeminiNanoModel({ transport: native, maxInputTokens: 10 })).toThrow(AgentError);
     expect(() => new GeminiNanoModel({} as never)).toThrow(/transport/);
-    const e = await failure(
+    const error = await failure(
       collect(new GeminiNanoModel({ transport: native, ...fast }).generate({ kind: 'text' } as never)),
     );
-    expect(e.code).toBe('invalid_request');
+    expect(error.code).toBe('invalid_request');
     expect(native.received).toEqual([]);
   });
 
   it('returns null from countTokens when native fails or answers nonsense', async () => {
-    let n = 0;
-    const native = ScriptedNative.device((r, nat) => {
-      if (r.method === 'countTokens')
+    let calls = 0;
+    const native = ScriptedNative.device((request, nat) => {
+      if (request.method === 'countTokens')
         nat.emit(
-          n++ === 0 ? { id: r.id, result: { totalTokens: -3 } } : { id: r.id, error: { code: -32001, message: 'no' } },
+          calls++ === 0
+            ? { id: request.id, result: { totalTokens: -3 } }
+            : { id: request.id, error: { code: -32001, message: 'no' } },
         );
     });
     const model = new GeminiNanoModel({ transport: native, ...fast });
@@ -569,20 +606,21 @@ describe('GeminiNanoModel: downloads, capabilities, options', () => {
 
 describe('prewarm', () => {
   it('loads the model, then fills the prefix cache with one 1-token generation carrying the stable prefix', async () => {
-    const native = ScriptedNative.device((r, n) => {
-      if (r.method === 'warmup') n.emit({ id: r.id, result: {} });
-      if (r.method === 'generate') n.emit({ id: r.id, result: { text: 'OK', finishReason: 'stop' } });
+    const native = ScriptedNative.device((request, scriptedNative) => {
+      if (request.method === 'warmup') scriptedNative.emit({ id: request.id, result: {} });
+      if (request.method === 'generate')
+        scriptedNative.emit({ id: request.id, result: { text: 'OK', finishReason: 'stop' } });
     });
     await new GeminiNanoModel({ transport: native, ...fast }).prewarm('You are Mira.', 'Tools Mira can use: …\n\n');
     expect(native.methods()).toEqual(['ready', 'warmup', 'modelInfo', 'generate']);
-    const generate = native.received.find((r) => r.method === 'generate') as IncomingRequest;
+    const generate = native.received.find((request) => request.method === 'generate') as IncomingRequest;
     expect(generate.params).toMatchObject({ maxOutputTokens: 1 });
     expect(String(generate.params.promptPrefix)).toContain('Tools Mira can use: …');
   });
 
   it('no prefix, or a device without prefix caching: the warm-up alone', async () => {
-    const answer = (r: IncomingRequest, n: ScriptedNative) => {
-      if (r.method === 'warmup') n.emit({ id: r.id, result: {} });
+    const answer = (request: IncomingRequest, native: ScriptedNative) => {
+      if (request.method === 'warmup') native.emit({ id: request.id, result: {} });
     };
     const bare = ScriptedNative.device(answer);
     await new GeminiNanoModel({ transport: bare, ...fast }).prewarm('You are Mira.');

@@ -57,15 +57,15 @@ describe('JsbBridgeTransport on a native build', () => {
   });
 
   test('diagnose: onNative replaced by game code (JS side) is named first', () => {
-    const t = new JsbBridgeTransport();
+    const transport = new JsbBridgeTransport();
     const wrapperCallback = fake.native.bridge.onNative;
     fake.native.bridge.onNative = () => 'the game took it';
     try {
-      expect(t.diagnose()).toMatch(/^Game code replaced native\.bridge\.onNative .*addNativeEventListener/);
+      expect(transport.diagnose()).toMatch(/^Game code replaced native\.bridge\.onNative .*addNativeEventListener/);
       expect(fake.native.reflection.callStaticMethod).not.toHaveBeenCalled();
     } finally {
       fake.native.bridge.onNative = wrapperCallback;
-      t.dispose();
+      transport.dispose();
     }
   });
 
@@ -78,8 +78,8 @@ describe('JsbBridgeTransport on a native build', () => {
         callbackClass: 'com.example.game.AppActivity$1',
       }),
     );
-    const t = new JsbBridgeTransport();
-    expect(t.diagnose()).toMatch(
+    const transport = new JsbBridgeTransport();
+    expect(transport.diagnose()).toMatch(
       /^Game code called JsbBridge\.setCallback .*\(now held by com\.example\.game\.AppActivity\$1\).*addScriptEventListener/,
     );
     expect(fake.native.reflection.callStaticMethod).toHaveBeenCalledWith(
@@ -87,25 +87,25 @@ describe('JsbBridgeTransport on a native build', () => {
       'describe',
       '()Ljava/lang/String;',
     );
-    t.dispose();
+    transport.dispose();
   });
 
   test('diagnose: the module missing from the APK (the probe cannot be called, or throws)', () => {
-    const t = new JsbBridgeTransport();
-    expect(t.diagnose()).toMatch(/not in this APK.*instant app/);
+    const transport = new JsbBridgeTransport();
+    expect(transport.diagnose()).toMatch(/not in this APK.*instant app/);
     fake.native.reflection.callStaticMethod.mockImplementation(() => {
       throw new Error('ClassNotFoundException');
     });
-    expect(t.diagnose()).toMatch(/not in this APK/);
-    t.dispose();
+    expect(transport.diagnose()).toMatch(/not in this APK/);
+    transport.dispose();
   });
 
   test('diagnose: nothing to say when the module is there and the wrapper holds the callback', () => {
     fake.native.reflection.callStaticMethod.mockReturnValue(
       JSON.stringify({ module: 'oam-nano', protocol: 1, callback: 'jsbBridgeWrapper' }),
     );
-    const t = new JsbBridgeTransport();
-    expect(t.diagnose()).toBeUndefined();
-    t.dispose();
+    const transport = new JsbBridgeTransport();
+    expect(transport.diagnose()).toBeUndefined();
+    transport.dispose();
   });
 });
