@@ -20,7 +20,10 @@
  * decorators here accept both the legacy (target, key) and the standard (value, context) forms.
  */
 
-type Listener = { callback: (...args: unknown[]) => void; target?: unknown; once: boolean };
+/** Any listener, whatever its parameters (the engine types them per event). */
+type AnyCallback = (...args: never[]) => void;
+
+type Listener = { callback: AnyCallback; target?: unknown; once: boolean };
 
 /** The engine's CallbacksInvoker calls every listener with this many arguments. */
 const MAX_EMIT_ARGS = 5;
@@ -34,25 +37,28 @@ function isDestroyedTarget(target: unknown): boolean {
 export class EventTarget {
   private readonly listeners = new Map<string, Listener[]>();
 
-  on<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
+  on<T extends AnyCallback>(type: string, callback: T, target?: unknown): T {
     const list = this.list(type);
-    if (!list.some((l) => l.callback === callback && l.target === target))
-      list.push({ callback: callback as Listener['callback'], target, once: false });
+    if (!list.some((listener) => listener.callback === callback && listener.target === target))
+      list.push({ callback, target, once: false });
     return callback;
   }
 
-  once<T extends (...args: any[]) => void>(type: string, callback: T, target?: unknown): T {
+  once<T extends AnyCallback>(type: string, callback: T, target?: unknown): T {
     const list = this.list(type);
-    if (!list.some((l) => l.callback === callback && l.target === target))
-      list.push({ callback: callback as Listener['callback'], target, once: true });
+    if (!list.some((listener) => listener.callback === callback && listener.target === target))
+      list.push({ callback, target, once: true });
     return callback;
   }
 
   /** As the engine: without a callback, every listener of the type; with one, those with that callback and exactly that target. */
-  off(type: string, callback?: (...args: any[]) => void, target?: unknown): void {
+  off(type: string, callback?: AnyCallback, target?: unknown): void {
     const list = this.listeners.get(type);
     if (!list) return;
-    const keep = callback === undefined ? [] : list.filter((l) => l.callback !== callback || l.target !== target);
+    const keep =
+      callback === undefined
+        ? []
+        : list.filter((listener) => listener.callback !== callback || listener.target !== target);
     this.store(type, keep);
   }
 
@@ -60,7 +66,7 @@ export class EventTarget {
     for (const type of Array.from(this.listeners.keys()))
       this.store(
         type,
-        (this.listeners.get(type) as Listener[]).filter((l) => l.target !== target),
+        (this.listeners.get(type) as Listener[]).filter((listener) => listener.target !== target),
       );
   }
 
@@ -68,21 +74,21 @@ export class EventTarget {
     const list = this.listeners.get(type);
     if (!list) return;
     // The engine calls every listener with exactly five arguments (undefined when not given).
-    const passed = Array.from({ length: MAX_EMIT_ARGS }, (_, i) => args[i]);
-    for (const l of list.slice()) {
-      if (isDestroyedTarget(l.target)) {
+    const passed = Array.from({ length: MAX_EMIT_ARGS }, (_, index) => args[index]);
+    for (const listener of list.slice()) {
+      if (isDestroyedTarget(listener.target)) {
         this.store(
           type,
-          (this.listeners.get(type) || []).filter((x) => x !== l),
+          (this.listeners.get(type) || []).filter((other) => other !== listener),
         );
         continue;
       }
-      if (l.once)
+      if (listener.once)
         this.store(
           type,
-          (this.listeners.get(type) || []).filter((x) => x !== l),
+          (this.listeners.get(type) || []).filter((other) => other !== listener),
         );
-      l.callback.apply(l.target, passed);
+      Reflect.apply(listener.callback, listener.target, passed);
     }
   }
 
@@ -93,9 +99,9 @@ export class EventTarget {
   /** Test helper: listeners for one type, or all of them. */
   listenerCount(type?: string): number {
     if (type !== undefined) return (this.listeners.get(type) || []).length;
-    let n = 0;
-    for (const list of this.listeners.values()) n += list.length;
-    return n;
+    let count = 0;
+    for (const list of this.listeners.values()) count += list.length;
+    return count;
   }
 
   removeAll(): void {
@@ -124,14 +130,14 @@ const frameQueue = { toStart: [] as Component[], toDestroy: [] as Array<Componen
  * destroys (onDestroy, then the fields reset as the engine's `_destruct()` does).
  */
 export function tick(): void {
-  for (const c of frameQueue.toStart.splice(0)) {
-    const l = c as Component & Lifecycle;
-    if (c._valid && !c._started) {
-      c._started = true;
-      if (l.start) l.start();
+  for (const component of frameQueue.toStart.splice(0)) {
+    const hooks = component as Component & Lifecycle;
+    if (component._valid && !component._started) {
+      component._started = true;
+      if (hooks.start) hooks.start();
     }
   }
-  for (const o of frameQueue.toDestroy.splice(0)) o._destroyNow();
+  for (const destroyed of frameQueue.toDestroy.splice(0)) destroyed._destroyNow();
 }
 
 /** What the engine's `_destruct()` does to a destroyed component: objects and functions become null, strings ''. */
@@ -170,8 +176,8 @@ export class Component {
   destroy(): boolean {
     if (!this._valid || this._toDestroy) return false;
     this._toDestroy = true;
-    const l = this as Component & Lifecycle;
-    if (this.node && this.node.active && this._loaded && l.onDisable) l.onDisable();
+    const hooks = this as Component & Lifecycle;
+    if (this.node && this.node.active && this._loaded && hooks.onDisable) hooks.onDisable();
     frameQueue.toDestroy.push(this);
     return true;
   }
@@ -179,8 +185,8 @@ export class Component {
   /** @internal */
   _destroyNow(): void {
     if (!this._valid) return;
-    const l = this as Component & Lifecycle;
-    if (this._loaded && l.onDestroy) l.onDestroy();
+    const hooks = this as Component & Lifecycle;
+    if (this._loaded && hooks.onDestroy) hooks.onDestroy();
     if (this.node) this.node._forget(this);
     this._valid = false;
     destruct(this);
@@ -210,33 +216,35 @@ export class Node extends EventTarget {
   set active(value: boolean) {
     if (value === this._active) return;
     this._active = value;
-    for (const c of this.components.slice()) {
-      const l = c as Component & Lifecycle;
-      if (value) this.activate(c);
-      else if (c._loaded && l.onDisable) l.onDisable();
+    for (const component of this.components.slice()) {
+      const hooks = component as Component & Lifecycle;
+      if (value) this.activate(component);
+      else if (component._loaded && hooks.onDisable) hooks.onDisable();
     }
   }
 
   addComponent<T extends Component>(ctor: new () => T): T {
-    const c = new ctor();
-    c.node = this;
-    this.components.push(c);
-    if (this._active) this.activate(c);
-    return c;
+    const component = new ctor();
+    component.node = this;
+    this.components.push(component);
+    if (this._active) this.activate(component);
+    return component;
   }
 
   getComponent<T extends Component>(ctor: new () => T): T | null {
-    return (this.components.find((c) => c instanceof ctor && c.isValid) as T | undefined) || null;
+    return (
+      (this.components.find((component) => component instanceof ctor && component.isValid) as T | undefined) || null
+    );
   }
 
   /** Deferred, as in the engine: components get onDisable now; onDestroy and the clean-up at the end of the frame. */
   destroy(): boolean {
     if (!this._valid || this._toDestroy) return false;
     this._toDestroy = true;
-    for (const c of this.components.slice()) {
-      const l = c as Component & Lifecycle;
-      if (this._active && c._loaded && l.onDisable) l.onDisable();
-      c._toDestroy = true;
+    for (const component of this.components.slice()) {
+      const hooks = component as Component & Lifecycle;
+      if (this._active && component._loaded && hooks.onDisable) hooks.onDisable();
+      component._toDestroy = true;
     }
     frameQueue.toDestroy.push(this);
     return true;
@@ -244,25 +252,25 @@ export class Node extends EventTarget {
 
   /** @internal */
   _destroyNow(): void {
-    for (const c of this.components.slice()) c._destroyNow();
+    for (const component of this.components.slice()) component._destroyNow();
     this._valid = false;
     this.removeAll();
   }
 
   /** @internal */
-  _forget(c: Component): void {
-    const i = this.components.indexOf(c);
-    if (i >= 0) this.components.splice(i, 1);
+  _forget(component: Component): void {
+    const index = this.components.indexOf(component);
+    if (index >= 0) this.components.splice(index, 1);
   }
 
-  private activate(c: Component): void {
-    const l = c as Component & Lifecycle;
-    if (!c._loaded) {
-      c._loaded = true;
-      if (l.onLoad) l.onLoad();
+  private activate(component: Component): void {
+    const hooks = component as Component & Lifecycle;
+    if (!component._loaded) {
+      component._loaded = true;
+      if (hooks.onLoad) hooks.onLoad();
     }
-    if (l.onEnable) l.onEnable();
-    if (!c._started) frameQueue.toStart.push(c);
+    if (hooks.onEnable) hooks.onEnable();
+    if (!component._started) frameQueue.toStart.push(component);
   }
 }
 
@@ -271,14 +279,14 @@ export class Asset {
 }
 
 export class JsonAsset extends Asset {
-  json: Record<string, any> | null = null;
+  json: Record<string, unknown> | null = null;
 
   /** Test helper. */
   static of(json: unknown, name = 'asset.json'): JsonAsset {
-    const a = new JsonAsset();
-    a.json = json as Record<string, any> | null;
-    a.name = name;
-    return a;
+    const asset = new JsonAsset();
+    asset.json = json as Record<string, unknown> | null;
+    asset.name = name;
+    return asset;
   }
 }
 
@@ -291,41 +299,50 @@ export const CCInteger = { name: 'Integer' };
 export const CCFloat = { name: 'Float' };
 export const CCBoolean = { name: 'Boolean' };
 
+/** A class, as a decorator sees it. */
+type Constructor = abstract new (...args: never[]) => unknown;
+type ClassDecorator = (ctor: Constructor) => void;
+type PropertyDecorator = (target: unknown, keyOrContext: unknown) => void;
+
 /** What the decorators saw: ccclass names and property options per class. */
 export const registry = {
-  classes: new Map<string, Function>(),
-  properties: new Map<Function, Map<string, unknown>>(),
+  classes: new Map<string, Constructor>(),
+  properties: new Map<Constructor, Map<string, unknown>>(),
 };
 
-function recordProperty(owner: Function, key: string, options: unknown): void {
+function recordProperty(owner: Constructor, key: string, options: unknown): void {
   let map = registry.properties.get(owner);
   if (!map) registry.properties.set(owner, (map = new Map()));
   map.set(key, options);
 }
 
-type DecoratorContext = { kind: string; name: string | symbol; addInitializer?(f: (this: unknown) => void): void };
+type DecoratorContext = {
+  kind: string;
+  name: string | symbol;
+  addInitializer?(initializer: (this: unknown) => void): void;
+};
 
 function isContext(value: unknown): value is DecoratorContext {
   return typeof value === 'object' && value !== null && 'kind' in value && 'name' in value;
 }
 
-function propertyDecorator(options: unknown) {
+function propertyDecorator(options: unknown): PropertyDecorator {
   return (target: unknown, keyOrContext: unknown): void => {
     if (isContext(keyOrContext)) {
       const name = String(keyOrContext.name);
       if (keyOrContext.addInitializer) {
         keyOrContext.addInitializer(function (this: unknown) {
-          recordProperty((this as object).constructor, name, options);
+          recordProperty((this as object).constructor as Constructor, name, options);
         });
       }
       return;
     }
-    recordProperty((target as object).constructor, String(keyOrContext), options);
+    recordProperty((target as object).constructor as Constructor, String(keyOrContext), options);
   };
 }
 
-function classDecorator(name?: string) {
-  return (ctor: Function): void => {
+function classDecorator(name?: string): ClassDecorator {
+  return (ctor: Constructor): void => {
     registry.classes.set(name || ctor.name, ctor);
   };
 }
@@ -335,23 +352,28 @@ function passThrough(..._args: unknown[]) {
 }
 
 export const _decorator = {
-  ccclass(nameOrCtor?: unknown, context?: unknown): any {
-    if (typeof nameOrCtor === 'function') return classDecorator()(nameOrCtor as Function);
+  /** `@ccclass` on a class (decorates it, returns nothing), or `@ccclass(name)` (returns the decorator). */
+  ccclass(nameOrCtor?: unknown, context?: unknown): ClassDecorator | undefined {
+    if (typeof nameOrCtor === 'function') {
+      classDecorator()(nameOrCtor as Constructor);
+      return undefined;
+    }
     void context;
     return classDecorator(nameOrCtor as string | undefined);
   },
-  property(optionsOrTarget?: unknown, keyOrContext?: unknown): any {
+  property(optionsOrTarget?: unknown, keyOrContext?: unknown): PropertyDecorator | undefined {
     // `@property` without a call, or `@property(options)`.
     if (keyOrContext !== undefined && (typeof keyOrContext === 'string' || isContext(keyOrContext))) {
-      return propertyDecorator({})(optionsOrTarget, keyOrContext);
+      propertyDecorator({})(optionsOrTarget, keyOrContext);
+      return undefined;
     }
     return propertyDecorator(optionsOrTarget);
   },
   menu: passThrough,
   executionOrder: passThrough,
   requireComponent: passThrough,
-  executeInEditMode: (..._a: unknown[]): any => undefined,
-  disallowMultiple: (..._a: unknown[]): any => undefined,
+  executeInEditMode: (..._args: unknown[]): undefined => undefined,
+  disallowMultiple: (..._args: unknown[]): undefined => undefined,
   help: passThrough,
   icon: passThrough,
   type: passThrough,
@@ -385,7 +407,7 @@ export class FakeBridgeWrapper {
   }
 
   removeNativeEventListener(event: string, listener: (arg: string) => void): void {
-    const list = (this.listeners.get(event) || []).filter((l) => l !== listener);
+    const list = (this.listeners.get(event) || []).filter((other) => other !== listener);
     if (list.length > 0) this.listeners.set(event, list);
     else this.listeners.delete(event);
   }
@@ -396,7 +418,8 @@ export class FakeBridgeWrapper {
 
   /** Native → script; like the engine, an empty string arrives as undefined. */
   dispatchEventToScript(event: string, arg?: string): void {
-    for (const l of (this.listeners.get(event) || []).slice()) l((arg === '' ? undefined : arg) as string);
+    for (const listener of (this.listeners.get(event) || []).slice())
+      listener((arg === '' ? undefined : arg) as string);
   }
 
   listenerCount(event: string): number {

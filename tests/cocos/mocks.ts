@@ -11,8 +11,8 @@ import { JsonAsset, Node, type Component } from './cc-double';
 
 /** A reply step that fits whichever step the agent asks for (decide with inline reply, or structured). */
 export function say(line: string, emotion = 'neutral'): ScriptStep {
-  return Script.dynamic((r) =>
-    r.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
+  return Script.dynamic((request) =>
+    request.kind === 'decide' ? JSON.stringify({ reply: { emotion, line } }) : JSON.stringify({ emotion, line }),
   );
 }
 
@@ -26,10 +26,10 @@ export function persona(json: unknown = MIRA, name = 'mira.json'): JsonAsset {
 export function mount<T extends Component>(ctor: new () => T, props: Partial<T> = {}, node = new Node('npc')): T {
   const wasActive = node.active;
   node.active = false;
-  const c = node.addComponent(ctor);
-  Object.assign(c, props);
+  const component = node.addComponent(ctor);
+  Object.assign(component, props);
   node.active = wasActive;
-  return c;
+  return component;
 }
 
 /** Collects every payload of the given node events, in order. */

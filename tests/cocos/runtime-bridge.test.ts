@@ -8,7 +8,7 @@ import * as cc from './cc-double';
 import { loadComponents, type NanoStatusLike } from './load';
 import { flush, mount, persona, say } from './mocks';
 
-const C = loadComponents();
+const components = loadComponents();
 
 /** Answers the JS side like the Kotlin module would (see docs/bridge-protocol.md). */
 function fakeNativeHost(wrapper: cc.FakeBridgeWrapper, availability: Record<string, unknown>): { methods: string[] } {
@@ -39,47 +39,51 @@ beforeEach(() => {
 });
 afterEach(() => {
   warn.mockRestore();
-  C.OamRuntime.reset();
-  C.OamRuntime.configure({});
+  components.OamRuntime.reset();
+  components.OamRuntime.configure({});
   cc.simulatePlatform('browser');
 });
 
 describe('OamRuntime model selection', () => {
   test('browser and editor previews get the stand-in model, behind one shared scheduler', async () => {
-    C.OamRuntime.configure({});
-    expect(C.OamRuntime.kind).toBe('stand-in');
-    expect(C.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
-    expect(C.OamRuntime.model).toBe(C.OamRuntime.model);
-    expect(C.OamRuntime.nano).toBeNull();
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    components.OamRuntime.configure({});
+    expect(components.OamRuntime.kind).toBe('stand-in');
+    expect(components.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
+    expect(components.OamRuntime.model).toBe(components.OamRuntime.model);
+    expect(components.OamRuntime.nano).toBeNull();
+    const npc = mount(components.NPCComponent, { persona: persona() });
     await expect(npc.talk('hello there')).resolves.toMatchObject({ line: 'Well met, traveller!' });
   });
 
   test('an OpenAI-compatible server when configured (no request is made until a turn); bad URLs are refused', () => {
-    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1', model: 'gemma' });
-    expect(C.OamRuntime.kind).toBe('openai-compatible');
-    expect(() => C.OamRuntime.configure({ openaiUrl: 'localhost:8080' })).toThrow(AgentError);
+    components.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1', model: 'gemma' });
+    expect(components.OamRuntime.kind).toBe('openai-compatible');
+    expect(() => components.OamRuntime.configure({ openaiUrl: 'localhost:8080' })).toThrow(AgentError);
   });
 
   test('the OamRuntimeSettings component configures the runtime from the Inspector', () => {
-    mount(C.OamRuntimeSettings, { openaiUrl: 'http://127.0.0.1:9/v1', openaiModel: 'x' }, new cc.Node('settings'));
-    expect(C.OamRuntime.kind).toBe('openai-compatible');
+    mount(
+      components.OamRuntimeSettings,
+      { openaiUrl: 'http://127.0.0.1:9/v1', openaiModel: 'x' },
+      new cc.Node('settings'),
+    );
+    expect(components.OamRuntime.kind).toBe('openai-compatible');
   });
 
   test('an Android native build gets Gemini Nano over the JsbBridge; a configured server is ignored there', () => {
     cc.simulatePlatform('android');
-    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
-    expect(C.OamRuntime.kind).toBe('gemini-nano');
-    expect(C.OamRuntime.nano).not.toBeNull();
-    expect(C.OamRuntime.model.inner).toBe(C.OamRuntime.nano);
+    components.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(components.OamRuntime.kind).toBe('gemini-nano');
+    expect(components.OamRuntime.nano).not.toBeNull();
+    expect(components.OamRuntime.model.inner).toBe(components.OamRuntime.nano);
   });
 
   test('iOS and desktop native builds have no fetch: the stand-in answers, never the server', async () => {
     cc.simulatePlatform('ios');
-    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
-    expect(C.OamRuntime.kind).toBe('stand-in');
-    expect(C.OamRuntime.nano).toBeNull();
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    components.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(components.OamRuntime.kind).toBe('stand-in');
+    expect(components.OamRuntime.nano).toBeNull();
+    const npc = mount(components.NPCComponent, { persona: persona() });
     await expect(npc.talk('hello')).resolves.toMatchObject({ line: 'Well met, traveller!', isFallback: false });
   });
 });
@@ -88,20 +92,20 @@ describe('OamRuntime reconfiguration', () => {
   test('an NPC created before configure() talks to the model configured after it', async () => {
     const first = new ScriptedLanguageModel([say('From the first model.')]);
     const second = new ScriptedLanguageModel([say('From the second model.')]);
-    C.OamRuntime.configure({ languageModel: first });
-    const npc = mount(C.NPCComponent, { persona: persona() });
-    const entry = (id: string) => Object.assign(new C.DecisionOptionEntry(), { id, description: `${id}.` });
-    const decider = mount(C.DecisionComponent, { options: [entry('wait'), entry('go')] });
-    const model = C.OamRuntime.model;
-    C.OamRuntime.configure({ languageModel: second });
-    expect(C.OamRuntime.model).toBe(model);
-    expect(C.OamRuntime.model.inner).toBe(second);
+    components.OamRuntime.configure({ languageModel: first });
+    const npc = mount(components.NPCComponent, { persona: persona() });
+    const entry = (id: string) => Object.assign(new components.DecisionOptionEntry(), { id, description: `${id}.` });
+    const decider = mount(components.DecisionComponent, { options: [entry('wait'), entry('go')] });
+    const model = components.OamRuntime.model;
+    components.OamRuntime.configure({ languageModel: second });
+    expect(components.OamRuntime.model).toBe(model);
+    expect(components.OamRuntime.model.inner).toBe(second);
     await expect(npc.talk('hi')).resolves.toMatchObject({ line: 'From the second model.' });
     expect(first.calls).toBe(0);
     const answer = { choice: 'go', reason: 'Why not.', confidence: 80 };
-    C.OamRuntime.configure({
+    components.OamRuntime.configure({
       languageModel: new ScriptedLanguageModel([
-        Script.dynamic((r) => JSON.stringify(r.kind === 'decide' ? { reply: answer } : answer)),
+        Script.dynamic((request) => JSON.stringify(request.kind === 'decide' ? { reply: answer } : answer)),
       ]),
     });
     await expect(decider.decide('A door opens.')).resolves.toMatchObject({ optionId: 'go' });
@@ -110,74 +114,74 @@ describe('OamRuntime reconfiguration', () => {
   test('loading OamRuntimeSettings again keeps the Gemini Nano model, its bridge and a running download', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'downloadable' });
-    C.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
-    const nano = C.OamRuntime.nano;
-    const scheduler = C.OamRuntime.scheduler;
-    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    components.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
+    const nano = components.OamRuntime.nano;
+    const scheduler = components.OamRuntime.scheduler;
+    const status = mount(components.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
     await status.refresh();
     const download = status.download();
     for (const scene of ['tavern', 'street']) {
       mount(
-        C.OamRuntimeSettings,
+        components.OamRuntimeSettings,
         { openaiUrl: '', openaiModel: 'default', callsPerMinute: 30 },
         new cc.Node(`${scene}-settings`),
       );
       // The same values again: not even a new scheduler.
-      expect(C.OamRuntime.nano).toBe(nano);
-      expect(C.OamRuntime.scheduler).toBe(scheduler);
+      expect(components.OamRuntime.nano).toBe(nano);
+      expect(components.OamRuntime.scheduler).toBe(scheduler);
     }
     await download;
     expect(status.status).toBe('available');
-    expect(host.methods.filter((m) => m === 'ready')).toHaveLength(1);
+    expect(host.methods.filter((method) => method === 'ready')).toHaveLength(1);
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
   });
 
   test('a pacing change keeps the same scheduler (one queue) over the same backend; a custom model and back keeps the Nano model', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'available' });
-    C.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
-    await C.OamRuntime.model.availability();
-    const nano = C.OamRuntime.nano;
-    const before = C.OamRuntime.scheduler;
-    C.OamRuntime.configure({ scheduler: { callsPerMinute: 10 } });
-    expect(C.OamRuntime.scheduler).toBe(before);
-    expect(C.OamRuntime.scheduler.inner).toBe(nano);
-    C.OamRuntime.configure({ languageModel: new KeywordModel({ rules: [] }) });
-    expect(C.OamRuntime.kind).toBe('custom');
-    expect(C.OamRuntime.nano).toBeNull();
-    C.OamRuntime.configure({});
-    expect(C.OamRuntime.nano).toBe(nano);
-    await C.OamRuntime.model.availability();
-    expect(host.methods.filter((m) => m === 'ready')).toHaveLength(1);
+    components.OamRuntime.configure({ scheduler: { callsPerMinute: 30 } });
+    await components.OamRuntime.model.availability();
+    const nano = components.OamRuntime.nano;
+    const before = components.OamRuntime.scheduler;
+    components.OamRuntime.configure({ scheduler: { callsPerMinute: 10 } });
+    expect(components.OamRuntime.scheduler).toBe(before);
+    expect(components.OamRuntime.scheduler.inner).toBe(nano);
+    components.OamRuntime.configure({ languageModel: new KeywordModel({ rules: [] }) });
+    expect(components.OamRuntime.kind).toBe('custom');
+    expect(components.OamRuntime.nano).toBeNull();
+    components.OamRuntime.configure({});
+    expect(components.OamRuntime.nano).toBe(nano);
+    await components.OamRuntime.model.availability();
+    expect(host.methods.filter((method) => method === 'ready')).toHaveLength(1);
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
   });
 
   test('the same stand-in rules keep the stand-in model; new rules replace it', () => {
     const rules = { rules: [], otherwise: { emotion: 'neutral' as const, line: 'Hm.' } };
-    C.OamRuntime.configure({ standIn: rules });
-    const standIn = C.OamRuntime.model.inner;
-    C.OamRuntime.configure({ ...C.OamRuntime.config, scheduler: { callsPerMinute: 5 } });
-    expect(C.OamRuntime.model.inner).toBe(standIn);
-    C.OamRuntime.configure({ standIn: { ...rules } });
-    expect(C.OamRuntime.model.inner).not.toBe(standIn);
+    components.OamRuntime.configure({ standIn: rules });
+    const standIn = components.OamRuntime.model.inner;
+    components.OamRuntime.configure({ ...components.OamRuntime.config, scheduler: { callsPerMinute: 5 } });
+    expect(components.OamRuntime.model.inner).toBe(standIn);
+    components.OamRuntime.configure({ standIn: { ...rules } });
+    expect(components.OamRuntime.model.inner).not.toBe(standIn);
   });
 
   test('OamRuntimeSettings merges into what scripts configured', () => {
     const custom = new KeywordModel({ rules: [] });
-    C.OamRuntime.configure({ languageModel: custom, apiKey: 'k' });
+    components.OamRuntime.configure({ languageModel: custom, apiKey: 'k' });
     mount(
-      C.OamRuntimeSettings,
+      components.OamRuntimeSettings,
       { openaiUrl: ' http://127.0.0.1:9/v1 ', openaiModel: 'gemma', callsPerMinute: 12 },
       new cc.Node('settings'),
     );
-    expect(C.OamRuntime.config).toEqual({
+    expect(components.OamRuntime.config).toEqual({
       languageModel: custom,
       apiKey: 'k',
       openaiUrl: 'http://127.0.0.1:9/v1',
       model: 'gemma',
       scheduler: { callsPerMinute: 12 },
     });
-    expect(C.OamRuntime.kind).toBe('custom');
+    expect(components.OamRuntime.kind).toBe('custom');
   });
 });
 
@@ -189,13 +193,13 @@ describe('emitSafely', () => {
     node.on('e', () => {
       throw new Error('boom');
     });
-    node.on('e', (p: unknown) => heard.push(p));
-    expect(C.emitSafely(node, 'e', 1)).toBe(true);
+    node.on('e', (payload: unknown) => heard.push(payload));
+    expect(components.emitSafely(node, 'e', 1)).toBe(true);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('"e" listener on "n" threw'), expect.any(Error));
     node.destroy();
     cc.tick(); // the destroy is deferred to the end of the frame, as in the engine
-    expect(C.emitSafely(node, 'e', 2)).toBe(false);
-    expect(C.emitSafely(null, 'e', 3)).toBe(false);
+    expect(components.emitSafely(node, 'e', 2)).toBe(false);
+    expect(components.emitSafely(null, 'e', 3)).toBe(false);
     expect(heard.length).toBeLessThanOrEqual(1);
     error.mockRestore();
   });
@@ -203,18 +207,18 @@ describe('emitSafely', () => {
 
 describe('JsbBridgeTransport', () => {
   test('outside native builds it refuses to exist, with model_unavailable', () => {
-    expect(C.JsbBridgeTransport.isSupported()).toBe(false);
-    expect(() => new C.JsbBridgeTransport()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
+    expect(components.JsbBridgeTransport.isSupported()).toBe(false);
+    expect(() => new components.JsbBridgeTransport()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
   });
 
   test("sends and hears on the project's event, never takes bridge.onNative, removes its listener on dispose", () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
-    const t = new C.JsbBridgeTransport();
+    const transport = new components.JsbBridgeTransport();
     const heard: string[] = [];
-    const stop = t.onMessage((m) => heard.push(m));
-    t.onMessage((m) => heard.push(`2:${m}`));
+    const stop = transport.onMessage((message) => heard.push(message));
+    transport.onMessage((message) => heard.push(`2:${message}`));
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
-    t.send('{"a":1}');
+    transport.send('{"a":1}');
     expect(wrapper.sent).toEqual([{ event: BRIDGE_EVENT, arg: '{"a":1}' }]);
     wrapper.dispatchEventToScript(BRIDGE_EVENT, 'x');
     wrapper.dispatchEventToScript(BRIDGE_EVENT, ''); // arrives as undefined, handed on as ''
@@ -223,44 +227,46 @@ describe('JsbBridgeTransport', () => {
     wrapper.dispatchEventToScript(BRIDGE_EVENT, 'y');
     expect(heard).toEqual(['x', '2:x', '', '2:', '2:y']);
     expect(cc.native?.bridge.onNative).toBeUndefined();
-    t.dispose();
+    transport.dispose();
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(0);
-    expect(() => t.send('late')).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
+    expect(() => transport.send('late')).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
   });
 
   test('a listener that throws does not stop the others', () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const t = new C.JsbBridgeTransport();
+    const transport = new components.JsbBridgeTransport();
     const heard: string[] = [];
-    t.onMessage(() => {
+    transport.onMessage(() => {
       throw new Error('boom');
     });
-    t.onMessage((m) => heard.push(m));
+    transport.onMessage((message) => heard.push(message));
     wrapper.dispatchEventToScript(BRIDGE_EVENT, 'ok');
     expect(heard).toEqual(['ok']);
     error.mockRestore();
-    t.dispose();
+    transport.dispose();
   });
 
   test('OamRuntime.reset() disposes the Nano model and its bridge listener', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     fakeNativeHost(wrapper, { status: 'available' });
-    C.OamRuntime.configure({});
-    await expect(C.OamRuntime.model.availability()).resolves.toEqual({ status: 'available' });
+    components.OamRuntime.configure({});
+    await expect(components.OamRuntime.model.availability()).resolves.toEqual({ status: 'available' });
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(1);
-    C.OamRuntime.reset();
+    components.OamRuntime.reset();
     expect(wrapper.listenerCount(BRIDGE_EVENT)).toBe(0);
   });
 });
 
 describe('NanoStatus', () => {
   test('in a browser preview it reports the stand-in as available, with a message saying so', async () => {
-    C.OamRuntime.configure({});
+    components.OamRuntime.configure({});
     const node = new cc.Node('status');
     const events: Array<{ status: string; message: string; kind: string }> = [];
-    node.on(C.NANO_AVAILABILITY, (e: { status: string; message: string; kind: string }) => events.push(e));
-    const status = mount(C.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
+    node.on(components.NANO_AVAILABILITY, (event: { status: string; message: string; kind: string }) =>
+      events.push(event),
+    );
+    const status = mount(components.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
     await status.refresh();
     expect(status.status).toBe('available');
     expect(status.message).toMatch(/stand-in/);
@@ -273,22 +279,24 @@ describe('NanoStatus', () => {
   test('on Android it follows the download with progress events, then reports available', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'downloadable' });
-    C.OamRuntime.configure({});
+    components.OamRuntime.configure({});
     const node = new cc.Node('status');
     const progress: Array<{ bytesDownloaded: number; fraction?: number }> = [];
-    node.on(C.NANO_PROGRESS, (p: { bytesDownloaded: number; fraction?: number }) => progress.push(p));
-    const status = mount(C.NanoStatus, { refreshOnLoad: true, autoDownload: true }, node) as NanoStatusLike;
+    node.on(components.NANO_PROGRESS, (update: { bytesDownloaded: number; fraction?: number }) =>
+      progress.push(update),
+    );
+    const status = mount(components.NanoStatus, { refreshOnLoad: true, autoDownload: true }, node) as NanoStatusLike;
     while (status.status !== 'available') await flush();
     expect(host.methods).toEqual(expect.arrayContaining(['ready', 'availability', 'download']));
-    expect(progress.map((p) => p.fraction)).toEqual([0, 0.5]);
+    expect(progress.map((update) => update.fraction)).toEqual([0, 0.5]);
     expect(status.progress).toBe(1);
   });
 
   test('an unsupported device gets a human message', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     fakeNativeHost(wrapper, { status: 'unavailable', reason: 'device_not_eligible' });
-    C.OamRuntime.configure({});
-    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    components.OamRuntime.configure({});
+    const status = mount(components.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
     await expect(status.refresh()).resolves.toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
     expect(status.status).toBe('unavailable');
     expect(status.message).toMatch(/cannot run Gemini Nano/);
@@ -301,19 +309,19 @@ describe('NPCComponent warm-up', () => {
   test('on Android the scene start warms the model up once, so the first reply skips the cold start', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'available' });
-    mount(C.NPCComponent, { persona: persona() });
+    mount(components.NPCComponent, { persona: persona() });
     expect(host.methods).not.toContain('warmup'); // start() runs on the next frame
     cc.tick();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(host.methods.filter((m) => m === 'warmup')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(host.methods.filter((method) => method === 'warmup')).toHaveLength(1);
   });
 
   test('prewarmOnStart off: no warm-up', async () => {
     const wrapper = cc.simulatePlatform('android') as cc.FakeBridgeWrapper;
     const host = fakeNativeHost(wrapper, { status: 'available' });
-    mount(C.NPCComponent, { persona: persona(), prewarmOnStart: false } as never);
+    mount(components.NPCComponent, { persona: persona(), prewarmOnStart: false } as never);
     cc.tick();
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(host.methods).not.toContain('warmup');
   });
 });

@@ -12,14 +12,14 @@ import { loadComponents, type NanoStatusLike } from './load';
 import { flush, mount, persona } from './mocks';
 import { createPromptApiStandIn, type StandInControl } from '../support/prompt-api-stand-in';
 
-const C = loadComponents();
+const components = loadComponents();
 let control: StandInControl;
-const g = globalThis as { LanguageModel?: unknown };
+const globalScope = globalThis as { LanguageModel?: unknown };
 
 function install(availability: 'available' | 'downloadable' | 'unavailable'): void {
   const made = createPromptApiStandIn({ availability, brain: () => 'Chrome says hello.' });
   control = made.control;
-  g.LanguageModel = made.api;
+  globalScope.LanguageModel = made.api;
 }
 
 let warn: jest.SpyInstance;
@@ -28,27 +28,27 @@ beforeEach(() => {
 });
 afterEach(() => {
   warn.mockRestore();
-  C.OamRuntime.reset();
-  C.OamRuntime.configure({});
+  components.OamRuntime.reset();
+  components.OamRuntime.configure({});
   cc.simulatePlatform('browser');
-  delete g.LanguageModel;
+  delete globalScope.LanguageModel;
 });
 
 describe('OamRuntime on the web', () => {
   test("the browser has the Prompt API: Chrome's model once available, the stand-in while it is downloadable", async () => {
     install('downloadable');
-    C.OamRuntime.configure({});
-    expect(C.OamRuntime.kind).toBe('chrome-nano');
-    expect(C.OamRuntime.model.inner).toBeInstanceOf(PreferAvailableModel);
-    expect(C.OamRuntime.chromeNano).toBeInstanceOf(ChromePromptModel);
-    expect(C.OamRuntime.onDevice).toBe(C.OamRuntime.chromeNano);
-    expect(C.OamRuntime.nano).toBeNull();
-    const npc = mount(C.NPCComponent, { persona: persona() });
+    components.OamRuntime.configure({});
+    expect(components.OamRuntime.kind).toBe('chrome-nano');
+    expect(components.OamRuntime.model.inner).toBeInstanceOf(PreferAvailableModel);
+    expect(components.OamRuntime.chromeNano).toBeInstanceOf(ChromePromptModel);
+    expect(components.OamRuntime.onDevice).toBe(components.OamRuntime.chromeNano);
+    expect(components.OamRuntime.nano).toBeNull();
+    const npc = mount(components.NPCComponent, { persona: persona() });
     await expect(npc.talk('hello there')).resolves.toMatchObject({ line: 'Well met, traveller!' }); // the stand-in
     expect(control.log.prompts).toHaveLength(0);
 
     control.activated = true; // the player clicked the download button
-    await C.OamRuntime.onDevice?.download();
+    await components.OamRuntime.onDevice?.download();
     const turn = await npc.talk('hello again');
     expect(control.log.prompts.length).toBeGreaterThan(0);
     expect(turn.line).toBe('Chrome says hello.');
@@ -56,35 +56,35 @@ describe('OamRuntime on the web', () => {
 
   test('native builds, chromeNano: false, and a browser without the API keep the stand-in', () => {
     install('available');
-    C.OamRuntime.configure({ chromeNano: false });
-    expect(C.OamRuntime.kind).toBe('stand-in');
-    C.OamRuntime.configure({});
-    expect(C.OamRuntime.kind).toBe('chrome-nano');
+    components.OamRuntime.configure({ chromeNano: false });
+    expect(components.OamRuntime.kind).toBe('stand-in');
+    components.OamRuntime.configure({});
+    expect(components.OamRuntime.kind).toBe('chrome-nano');
     cc.simulatePlatform('ios');
-    C.OamRuntime.configure({ chromeNano: true });
-    expect(C.OamRuntime.kind).toBe('stand-in');
+    components.OamRuntime.configure({ chromeNano: true });
+    expect(components.OamRuntime.kind).toBe('stand-in');
     cc.simulatePlatform('browser');
-    delete g.LanguageModel;
-    C.OamRuntime.configure({});
-    expect(C.OamRuntime.kind).toBe('stand-in');
-    expect(C.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
+    delete globalScope.LanguageModel;
+    components.OamRuntime.configure({});
+    expect(components.OamRuntime.kind).toBe('stand-in');
+    expect(components.OamRuntime.model.inner).toBeInstanceOf(KeywordModel);
   });
 
   test("a server configured for previews wins over Chrome's model", () => {
     install('available');
-    C.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
-    expect(C.OamRuntime.kind).toBe('openai-compatible');
+    components.OamRuntime.configure({ openaiUrl: 'http://127.0.0.1:9/v1' });
+    expect(components.OamRuntime.kind).toBe('openai-compatible');
   });
 });
 
 describe('NanoStatus on the web', () => {
   test('downloadable, a download from the button with progress, then available', async () => {
     install('downloadable');
-    C.OamRuntime.configure({});
+    components.OamRuntime.configure({});
     const node = new cc.Node('status');
     const progress: number[] = [];
-    node.on(C.NANO_PROGRESS, (p: { fraction: number }) => progress.push(p.fraction));
-    const status = mount(C.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
+    node.on(components.NANO_PROGRESS, (update: { fraction: number }) => progress.push(update.fraction));
+    const status = mount(components.NanoStatus, { refreshOnLoad: false }, node) as NanoStatusLike;
     await status.refresh();
     expect(status.status).toBe('downloadable');
     expect(status.message).toMatch(/press Download/);
@@ -106,8 +106,8 @@ describe('NanoStatus on the web', () => {
 
   test('a computer that cannot run it, and an iframe without allow="language-model", get human messages', async () => {
     install('unavailable');
-    C.OamRuntime.configure({});
-    const status = mount(C.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
+    components.OamRuntime.configure({});
+    const status = mount(components.NanoStatus, { refreshOnLoad: false }, new cc.Node('status')) as NanoStatusLike;
     await expect(status.refresh()).resolves.toMatchObject({ status: 'unavailable', reason: 'device_not_eligible' });
     expect(status.message).toMatch(/22 GB/);
     control.permissionsAllowed = false;
