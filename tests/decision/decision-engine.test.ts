@@ -40,9 +40,9 @@ function engine(steps: Parameters<ScriptedLanguageModel['append']>, options = {}
 
 describe('decide', () => {
   test('by default the id alone, written first as plain words: one call, one output token, options outside the stable prefix', async () => {
-    const { model, engine: e } = engine(['flee']);
-    const d = await e.decide(request());
-    expect(d).toMatchObject({ optionId: 'flee', reason: '', isFallback: false, modelCalls: 1 });
+    const { model, engine: decisionEngine } = engine(['flee']);
+    const decision = await decisionEngine.decide(request());
+    expect(decision).toMatchObject({ optionId: 'flee', reason: '', isFallback: false, modelCalls: 1 });
     expect(model.requests[0].prompt).toContain('first the choice, as plain text.');
     // Decisions with other options share the cached prefix: the ids are in the prompt only.
     expect(`${model.requests[0].systemInstruction}${model.requests[0].promptPrefix}`).not.toContain('attack');
@@ -50,9 +50,9 @@ describe('decide', () => {
 
   test('a small world-state lookup is read into the prompt as facts instead of a lookup call', async () => {
     const world = new WorldState({ player: { hp: 30, sword: true } });
-    const { model, engine: e } = engine(['flee']);
-    const d = await e.decide(request({ tools: world.tools({ readable: ['player'] }) }));
-    expect(d.modelCalls).toBe(1);
+    const { model, engine: decisionEngine } = engine(['flee']);
+    const decision = await decisionEngine.decide(request({ tools: world.tools({ readable: ['player'] }) }));
+    expect(decision.modelCalls).toBe(1);
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].prompt).toContain('Facts: {"player":{"hp":30,"sword":true}}');
     const off = engine([Script.call('read_world_state', { path: 'player' }), 'flee'], { prefetchLookups: false });
@@ -60,12 +60,12 @@ describe('decide', () => {
   });
 
   test("reason 'after': the chosen id, the reason and the confidence in one structured call", async () => {
-    const { model, engine: e } = engine(
+    const { model, engine: decisionEngine } = engine(
       [Script.json({ choice: 'flee', reason: 'The sword is big.', confidence: 80 })],
       { reason: 'after' },
     );
-    const d = await e.decide(request({ facts: { playerHp: 30, goblinHp: 4 } }));
-    expect(d).toEqual({
+    const decision = await decisionEngine.decide(request({ facts: { playerHp: 30, goblinHp: 4 } }));
+    expect(decision).toEqual({
       optionId: 'flee',
       reason: 'The sword is big.',
       confidence: 80,
@@ -82,8 +82,10 @@ describe('decide', () => {
   });
 
   test('the actor persona shapes the instructions and the label', async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'beg', reason: 'Cowardice.', confidence: 60 })]);
-    await e.decide(request({ actor: GOBLIN }));
+    const { model, engine: decisionEngine } = engine([
+      Script.json({ choice: 'beg', reason: 'Cowardice.', confidence: 60 }),
+    ]);
+    await decisionEngine.decide(request({ actor: GOBLIN }));
     const system = `${model.requests[0].systemInstruction ?? ''}\n${model.requests[0].promptPrefix ?? ''}`;
     expect(system).toContain('Snik');
     expect(system).toContain('Role: a cowardly goblin scout');
@@ -93,7 +95,7 @@ describe('decide', () => {
   });
 
   test('confidence is clamped to 0..100 and defaults to 50', async () => {
-    const { engine: e } = engine(
+    const { engine: decisionEngine } = engine(
       [
         Script.json({ choice: 'attack', reason: 'Rage.', confidence: 250 }),
         Script.json({ choice: 'attack', reason: 'Rage.' }),
@@ -101,15 +103,15 @@ describe('decide', () => {
       ],
       { reason: 'after' },
     );
-    expect((await e.decide(request())).confidence).toBe(100);
-    expect((await e.decide(request())).confidence).toBe(50);
-    expect((await e.decide(request())).confidence).toBe(0);
+    expect((await decisionEngine.decide(request())).confidence).toBe(100);
+    expect((await decisionEngine.decide(request())).confidence).toBe(50);
+    expect((await decisionEngine.decide(request())).confidence).toBe(0);
   });
 
   test('a single option returns at once, with no model call', async () => {
-    const { model, engine: e } = engine([]);
-    const d = await e.decide(request({ options: [{ id: 'wait', description: 'Wait.' }] }));
-    expect(d).toMatchObject({ optionId: 'wait', confidence: 100, isFallback: false, modelCalls: 0 });
+    const { model, engine: decisionEngine } = engine([]);
+    const decision = await decisionEngine.decide(request({ options: [{ id: 'wait', description: 'Wait.' }] }));
+    expect(decision).toMatchObject({ optionId: 'wait', confidence: 100, isFallback: false, modelCalls: 0 });
     expect(model.calls).toBe(0);
   });
 
@@ -126,16 +128,18 @@ describe('decide', () => {
     ['a zero timeoutMs', { timeoutMs: 0, fallback: 'flee' }],
     ['no situation', { situation: '' }],
   ])('%s → invalid_request before any model call', async (_name, extra) => {
-    const { model, engine: e } = engine([Script.json({ choice: 'attack', reason: 'x' })]);
-    const err = await failure(e.decide(request(extra as Partial<DecisionRequest>)));
+    const { model, engine: decisionEngine } = engine([Script.json({ choice: 'attack', reason: 'x' })]);
+    const err = await failure(decisionEngine.decide(request(extra as Partial<DecisionRequest>)));
     expect(err.code).toBe('invalid_request');
     expect(model.calls).toBe(0);
   });
 
   test('the error names the duplicate id and the bad fallback', async () => {
-    const { engine: e } = engine([]);
-    expect((await failure(e.decide(request({ options: [OPTIONS[0], OPTIONS[0]] })))).message).toContain('attack');
-    const bad = await failure(e.decide(request({ fallback: 'dance' })));
+    const { engine: decisionEngine } = engine([]);
+    expect((await failure(decisionEngine.decide(request({ options: [OPTIONS[0], OPTIONS[0]] })))).message).toContain(
+      'attack',
+    );
+    const bad = await failure(decisionEngine.decide(request({ fallback: 'dance' })));
     expect(bad.message).toContain('dance');
     expect(bad.message).toContain('attack, flee, beg');
   });
@@ -143,67 +147,72 @@ describe('decide', () => {
   test.each([['Flee'], ['FLEE'], [' flee ']])(
     'a near miss "%s" is coerced to "flee" without a repair',
     async (answer) => {
-      const { model, engine: e } = engine([Script.json({ choice: answer, reason: 'Scared.', confidence: 70 })]);
-      const d = await e.decide(request());
-      expect(d.optionId).toBe('flee');
+      const { model, engine: decisionEngine } = engine([
+        Script.json({ choice: answer, reason: 'Scared.', confidence: 70 }),
+      ]);
+      const decision = await decisionEngine.decide(request());
+      expect(decision.optionId).toBe('flee');
       expect(model.calls).toBe(1);
     },
   );
 
   test('an off-list answer is repaired once; the repaired answer counts', async () => {
-    const { model, engine: e } = engine([
+    const { model, engine: decisionEngine } = engine([
       Script.json({ choice: 'dance', reason: 'Fun.' }),
       Script.json({ choice: 'beg', reason: 'Please.' }),
     ]);
-    const d = await e.decide(request());
-    expect(d).toMatchObject({ optionId: 'beg', isFallback: false, modelCalls: 2 });
+    const decision = await decisionEngine.decide(request());
+    expect(decision).toMatchObject({ optionId: 'beg', isFallback: false, modelCalls: 2 });
     expect(model.requests[1].isRepair).toBe(true);
   });
 
   test('still off-list after the repair → the fallback', async () => {
-    const { model, engine: e } = engine([
+    const { model, engine: decisionEngine } = engine([
       Script.json({ choice: 'dance', reason: 'Fun.' }),
       Script.json({ choice: 'sing', reason: 'Fun.' }),
     ]);
-    const d = await e.decide(request({ fallback: 'flee' }));
-    expect(d).toEqual({ optionId: 'flee', reason: '', confidence: 0, isFallback: true, modelCalls: 2 });
+    const decision = await decisionEngine.decide(request({ fallback: 'flee' }));
+    expect(decision).toEqual({ optionId: 'flee', reason: '', confidence: 0, isFallback: true, modelCalls: 2 });
     expect(model.calls).toBe(2);
   });
 
   test('still off-list and no fallback → generation_failed', async () => {
-    const { engine: e } = engine([
+    const { engine: decisionEngine } = engine([
       Script.json({ choice: 'dance', reason: 'Fun.' }),
       Script.json({ choice: 'sing', reason: 'Fun.' }),
     ]);
-    expect((await failure(e.decide(request()))).code).toBe('generation_failed');
+    expect((await failure(decisionEngine.decide(request()))).code).toBe('generation_failed');
   });
 
   test('blocked → the fallback; without one the error is thrown', async () => {
-    const a = engine([Script.fail('guardrail_violation')]);
-    expect(await a.engine.decide(request({ fallback: 'beg' }))).toMatchObject({ optionId: 'beg', isFallback: true });
-    const b = engine([Script.fail('guardrail_violation')]);
-    expect((await failure(b.engine.decide(request()))).code).toBe('guardrail_violation');
+    const withFallback = engine([Script.fail('guardrail_violation')]);
+    expect(await withFallback.engine.decide(request({ fallback: 'beg' }))).toMatchObject({
+      optionId: 'beg',
+      isFallback: true,
+    });
+    const withoutFallback = engine([Script.fail('guardrail_violation')]);
+    expect((await failure(withoutFallback.engine.decide(request()))).code).toBe('guardrail_violation');
   });
 
   test('programmer errors are thrown even with a fallback', async () => {
-    const { engine: e } = engine([Script.fail('context_size_exceeded')]);
-    expect((await failure(e.decide(request({ fallback: 'beg' })))).code).toBe('context_size_exceeded');
+    const { engine: decisionEngine } = engine([Script.fail('context_size_exceeded')]);
+    expect((await failure(decisionEngine.decide(request({ fallback: 'beg' })))).code).toBe('context_size_exceeded');
   });
 
   test('the time budget runs out → the fallback, marked isFallback', async () => {
-    const { model, engine: e } = engine([Script.hang()]);
-    const d = await e.decide(request({ fallback: 'flee', timeoutMs: 10 }));
-    expect(d).toMatchObject({ optionId: 'flee', isFallback: true, confidence: 0 });
+    const { model, engine: decisionEngine } = engine([Script.hang()]);
+    const decision = await decisionEngine.decide(request({ fallback: 'flee', timeoutMs: 10 }));
+    expect(decision).toMatchObject({ optionId: 'flee', isFallback: true, confidence: 0 });
     expect(model.calls).toBe(1);
   });
 
   test('a caller cancel is thrown as cancelled, not turned into the fallback', async () => {
-    const c = new Canceller();
-    const { model, engine: e } = engine([Script.hang()]);
-    const p = e.decide(request({ fallback: 'flee', timeoutMs: 60_000, signal: c.signal }));
+    const canceller = new Canceller();
+    const { model, engine: decisionEngine } = engine([Script.hang()]);
+    const deciding = decisionEngine.decide(request({ fallback: 'flee', timeoutMs: 60_000, signal: canceller.signal }));
     await until(() => model.calls === 1, 'the model call');
-    c.abort();
-    expect((await failure(p)).code).toBe('cancelled');
+    canceller.abort();
+    expect((await failure(deciding)).code).toBe('cancelled');
   });
 
   test('tools run before deciding; the decision sees their results', async () => {
@@ -214,36 +223,36 @@ describe('decide', () => {
         description: 'Counts enemies nearby.',
         parameters: JsonSchema.obj({ radius: JsonSchema.integer() }),
       },
-      (a: { radius: number }) => {
-        scouted.push(`radius ${a.radius}`);
+      (args: { radius: number }) => {
+        scouted.push(`radius ${args.radius}`);
         return { enemies: 5 };
       },
     );
-    const { model, engine: e } = engine([
+    const { model, engine: decisionEngine } = engine([
       Script.call('count_enemies', { radius: 10 }),
       Script.reply({ choice: 'flee', reason: 'Five enemies.', confidence: 90 }),
     ]);
-    const d = await e.decide(request({ tools: [scout], actor: GOBLIN }));
+    const decision = await decisionEngine.decide(request({ tools: [scout], actor: GOBLIN }));
     expect(scouted).toEqual(['radius 10']);
-    expect(d).toMatchObject({ optionId: 'flee', modelCalls: 2 });
+    expect(decision).toMatchObject({ optionId: 'flee', modelCalls: 2 });
     expect(model.requests[1].prompt).toContain('"enemies":5');
     expect(model.requests[0].prompt).toContain('Game: Situation:');
   });
 
   test("toolChoice 'required' forces the tool first", async () => {
     const scout = AgentTool.local({ name: 'look', description: 'Looks around.' }, () => 'A cliff behind you.');
-    const { model, engine: e } = engine([
+    const { model, engine: decisionEngine } = engine([
       Script.reply({ choice: 'attack', reason: 'Nowhere to run.', confidence: 70 }),
     ]);
-    const d = await e.decide(request({ tools: [scout], toolChoice: 'required' }));
-    expect(d.optionId).toBe('attack');
+    const decision = await decisionEngine.decide(request({ tools: [scout], toolChoice: 'required' }));
+    expect(decision.optionId).toBe('attack');
     expect(model.requests[0].prompt).toContain('A cliff behind you.');
   });
 
   test("reason 'none': the id only; the schema asks for no reason", async () => {
-    const { model, engine: e } = engine([Script.json({ choice: 'beg' })], { reason: 'none' });
-    const d = await e.decide(request());
-    expect(d).toMatchObject({ optionId: 'beg', reason: '' });
+    const { model, engine: decisionEngine } = engine([Script.json({ choice: 'beg' })], { reason: 'none' });
+    const decision = await decisionEngine.decide(request());
+    expect(decision).toMatchObject({ optionId: 'beg', reason: '' });
     const text = `${model.requests[0].promptPrefix ?? ''}${model.requests[0].prompt}`;
     expect(text).toContain('"choice"');
     expect(text).not.toContain('"reason"');
@@ -251,8 +260,10 @@ describe('decide', () => {
   });
 
   test('an extra reason with reason "none" does not break the answer', async () => {
-    const { engine: e } = engine([Script.json({ choice: 'beg', reason: 'Talkative model.' })], { reason: 'none' });
-    expect((await e.decide(request())).optionId).toBe('beg');
+    const { engine: decisionEngine } = engine([Script.json({ choice: 'beg', reason: 'Talkative model.' })], {
+      reason: 'none',
+    });
+    expect((await decisionEngine.decide(request())).optionId).toBe('beg');
   });
 });
 
@@ -262,17 +273,17 @@ class ConcurrencyProbe implements LanguageModel {
   running = 0;
   maxRunning = 0;
   calls = 0;
-  constructor(private readonly answer: (r: GenerationRequest) => string) {}
+  constructor(private readonly answer: (request: GenerationRequest) => string) {}
   availability() {
     return Promise.resolve({ status: 'available' as const });
   }
-  async *generate(r: GenerationRequest): AsyncGenerator<GenerationChunk> {
+  async *generate(generationRequest: GenerationRequest): AsyncGenerator<GenerationChunk> {
     this.calls++;
     this.running++;
     this.maxRunning = Math.max(this.maxRunning, this.running);
     try {
       await new Promise((resolve) => setTimeout(resolve, 3));
-      const text = this.answer(r);
+      const text = this.answer(generationRequest);
       yield { delta: text, text, finishReason: 'stop' };
     } finally {
       this.running--;
@@ -281,48 +292,48 @@ class ConcurrencyProbe implements LanguageModel {
 }
 
 describe('decideMany', () => {
-  const pick = (r: GenerationRequest) => {
-    const m = /Situation: pick (\w+)/.exec(r.prompt);
-    if (m && m[1] === 'fail') throw new AgentError('model_unavailable', 'gone');
-    return JSON.stringify({ choice: m ? m[1] : 'attack', reason: 'Because.', confidence: 50 });
+  const pick = (generationRequest: GenerationRequest) => {
+    const match = /Situation: pick (\w+)/.exec(generationRequest.prompt);
+    if (match && match[1] === 'fail') throw new AgentError('model_unavailable', 'gone');
+    return JSON.stringify({ choice: match ? match[1] : 'attack', reason: 'Because.', confidence: 50 });
   };
 
   test('results in request order, bounded concurrency, failures isolated', async () => {
     const model = new ConcurrencyProbe(pick);
-    const e = new DecisionEngine(model);
+    const decisionEngine = new DecisionEngine(model);
     const wanted = ['flee', 'attack', 'beg', 'fail', 'flee', 'beg', 'attack'];
-    const requests: DecisionRequest[] = wanted.map((w) => request({ situation: `pick ${w}` }));
+    const requests: DecisionRequest[] = wanted.map((choice) => request({ situation: `pick ${choice}` }));
     requests.splice(2, 0, request({ options: [] })); // an invalid one in the middle
-    const results = await e.decideMany(requests, 3);
+    const results = await decisionEngine.decideMany(requests, 3);
     expect(results).toHaveLength(8);
     expect(model.maxRunning).toBeLessThanOrEqual(3);
     expect(model.maxRunning).toBeGreaterThan(1);
     expect(results[2]).toMatchObject({ ok: false });
     expect((results[2] as { error: AgentError }).error.code).toBe('invalid_request');
     expect((results[4] as { error: AgentError }).error.code).toBe('model_unavailable');
-    const ids = results.map((r) => (r.ok ? r.decision.optionId : null));
+    const ids = results.map((result) => (result.ok ? result.decision.optionId : null));
     expect(ids).toEqual(['flee', 'attack', null, 'beg', null, 'flee', 'beg', 'attack']);
   });
 
   test('the default concurrency is 2; concurrency 1 runs one at a time', async () => {
-    const a = new ConcurrencyProbe(pick);
-    await new DecisionEngine(a).decideMany(
-      ['flee', 'beg', 'attack', 'flee'].map((w) => request({ situation: `pick ${w}` })),
+    const probeAtDefault = new ConcurrencyProbe(pick);
+    await new DecisionEngine(probeAtDefault).decideMany(
+      ['flee', 'beg', 'attack', 'flee'].map((choice) => request({ situation: `pick ${choice}` })),
     );
-    expect(a.maxRunning).toBe(2);
-    const b = new ConcurrencyProbe(pick);
-    await new DecisionEngine(b).decideMany(
-      ['flee', 'beg', 'attack'].map((w) => request({ situation: `pick ${w}` })),
+    expect(probeAtDefault.maxRunning).toBe(2);
+    const probeAtOne = new ConcurrencyProbe(pick);
+    await new DecisionEngine(probeAtOne).decideMany(
+      ['flee', 'beg', 'attack'].map((choice) => request({ situation: `pick ${choice}` })),
       1,
     );
-    expect(b.maxRunning).toBe(1);
+    expect(probeAtOne.maxRunning).toBe(1);
   });
 
   test('an empty list gives an empty result; a bad concurrency is invalid_request', async () => {
-    const e = new DecisionEngine(new ScriptedLanguageModel([]));
-    expect(await e.decideMany([])).toEqual([]);
-    expect((await failure(e.decideMany([request()], 0))).code).toBe('invalid_request');
-    expect((await failure(e.decideMany([request()], NaN))).code).toBe('invalid_request');
+    const decisionEngine = new DecisionEngine(new ScriptedLanguageModel([]));
+    expect(await decisionEngine.decideMany([])).toEqual([]);
+    expect((await failure(decisionEngine.decideMany([request()], 0))).code).toBe('invalid_request');
+    expect((await failure(decisionEngine.decideMany([request()], NaN))).code).toBe('invalid_request');
   });
 });
 
@@ -341,24 +352,24 @@ describe('bad input found before any model call, without leaks', () => {
     facts.self = facts;
     const err = await new DecisionEngine(model)
       .decide({ situation: 'x', options, facts, fallback: 'a' })
-      .catch((e) => e);
+      .catch((error) => error);
     expect(err.code).toBe('invalid_request');
     expect(err.message).toMatch(/facts must be plain JSON/);
     const err2 = await new ContentGenerator(model)
       .generate({ prompt: 'x', schema: JsonSchema.obj({ a: JsonSchema.string() }), facts })
-      .catch((e) => e);
+      .catch((error) => error);
     expect(err2.code).toBe('invalid_request');
     expect(model.calls).toBe(0);
   });
 
   test('a set-up that fails (duplicate tools) leaves no listener on the caller signal and no timer', async () => {
-    const c = new Canceller();
-    const t = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
+    const canceller = new Canceller();
+    const tool = AgentTool.local({ name: 'look', description: 'Looks.' }, () => 'x');
     const err = await new DecisionEngine(new ScriptedLanguageModel())
-      .decide({ situation: 'x', options, tools: [t, t], fallback: 'a', timeoutMs: 50, signal: c.signal })
-      .catch((e) => e);
+      .decide({ situation: 'x', options, tools: [tool, tool], fallback: 'a', timeoutMs: 50, signal: canceller.signal })
+      .catch((error) => error);
     expect(err.code).toBe('invalid_request');
-    expect(c.signal.listenerCount).toBe(0);
+    expect(canceller.signal.listenerCount).toBe(0);
   });
 
   test('an NPC priority that is not a number is rejected when the NPC is made', () => {
