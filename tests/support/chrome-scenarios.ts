@@ -87,7 +87,7 @@ export class Observed implements LanguageModel {
     }
   }
   take(): { repairs: number; steps: ScenarioOutcome['steps'] } {
-    const out = { repairs: this.requests.filter((r) => r.isRepair).length, steps: this.usage.splice(0) };
+    const out = { repairs: this.requests.filter((request) => request.isRepair).length, steps: this.usage.splice(0) };
     this.requests.splice(0);
     return out;
   }
@@ -132,7 +132,7 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
         name: 'NPC turn',
         text: turn.line,
         modelCalls: turn.modelCalls,
-        tools: turn.toolCalls.map((t) => t.call.name),
+        tools: turn.toolCalls.map((toolCall) => toolCall.call.name),
         ...observed.take(),
       };
     }
@@ -143,12 +143,12 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
         tools: tavernTools(world),
         config: { labels: { user: 'Guest', assistant: 'Mira' } },
       });
-      const r = await agent.run('Two ales, please.').response();
+      const response = await agent.run('Two ales, please.').response();
       return {
         name: 'tool turn',
-        text: r.text,
-        modelCalls: r.modelCalls,
-        tools: r.toolCalls.map((t) => t.call.name),
+        text: response.text,
+        modelCalls: response.modelCalls,
+        tools: response.toolCalls.map((toolCall) => toolCall.call.name),
         world: world.get('player.gold'),
         ...observed.take(),
       };
@@ -156,7 +156,7 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
     case 'decision': {
       const world = createTavernWorld();
       const engine = new DecisionEngine(observed);
-      const d = await engine.decide({
+      const decision = await engine.decide({
         situation: 'A stranger walks up to the gate at night with a sword on his back.',
         options: [
           { id: 'let_in', description: 'open the gate' },
@@ -166,7 +166,13 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
         actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
         tools: world.tools({ readable: ['player'] }),
       });
-      return { name: 'decision', text: d.optionId, modelCalls: d.modelCalls, tools: [], ...observed.take() };
+      return {
+        name: 'decision',
+        text: decision.optionId,
+        modelCalls: decision.modelCalls,
+        tools: [],
+        ...observed.take(),
+      };
     }
     default: {
       const gen = new ContentGenerator(observed);
@@ -175,11 +181,11 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
         rarity: JsonSchema.enumOf(['common', 'rare', 'legendary']),
         value: JsonSchema.integer({ minimum: 1, maximum: 100 }),
       });
-      const r = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
+      const result = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
       return {
         name: 'content',
-        text: JSON.stringify(r.value),
-        modelCalls: r.modelCalls,
+        text: JSON.stringify(result.value),
+        modelCalls: result.modelCalls,
         tools: [],
         ...observed.take(),
       };

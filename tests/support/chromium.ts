@@ -31,7 +31,7 @@ export function findChromium(
       `CHROMIUM_PATH is ${fromEnv}, but there is no file there. Fix the path or unset it and install Chromium (apt-get install -y chromium); the browser tests do not skip.`,
     );
   }
-  const found = CHROMIUM_CANDIDATES.find((p) => exists(p));
+  const found = CHROMIUM_CANDIDATES.find((candidate) => exists(candidate));
   if (found) return found;
   throw new Error(
     `Chromium is missing (looked at ${CHROMIUM_CANDIDATES.join(', ')}): install it with apt-get install -y chromium, or set CHROMIUM_PATH; the browser tests do not skip.`,

@@ -76,19 +76,19 @@ export interface StandInControl {
 }
 
 function domError(name: string, message: string, extra?: Record<string, unknown>): Error {
-  const Ctor = (globalThis as { DOMException?: new (m: string, n: string) => Error }).DOMException;
-  const e = Ctor ? new Ctor(message, name) : Object.assign(new Error(message), { name });
-  if (extra) for (const k of Object.keys(extra)) Object.defineProperty(e, k, { value: extra[k] });
-  return e;
+  const Ctor = (globalThis as { DOMException?: new (message: string, name: string) => Error }).DOMException;
+  const error = Ctor ? new Ctor(message, name) : Object.assign(new Error(message), { name });
+  if (extra) for (const key of Object.keys(extra)) Object.defineProperty(error, key, { value: extra[key] });
+  return error;
 }
 
 const UNSUPPORTED_KEYWORDS = ['$ref', 'patternProperties', 'if', 'then', 'else', 'dependentSchemas'];
 
 function usesUnsupported(schema: unknown): string | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
-  for (const [k, v] of Object.entries(schema)) {
-    if (UNSUPPORTED_KEYWORDS.indexOf(k) >= 0) return k;
-    const inner = usesUnsupported(v);
+  for (const [key, value] of Object.entries(schema)) {
+    if (UNSUPPORTED_KEYWORDS.indexOf(key) >= 0) return key;
+    const inner = usesUnsupported(value);
     if (inner) return inner;
   }
   return undefined;
@@ -100,19 +100,27 @@ function hasStickyActivation(control: StandInControl): boolean {
 }
 
 function tick(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 interface AbortSignalLike {
   aborted: boolean;
   reason?: unknown;
-  addEventListener(t: 'abort', l: () => void): void;
-  removeEventListener(t: 'abort', l: () => void): void;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** What a session starts from: created fresh, or cloned from another. */
+interface SessionState {
+  system: string;
+  usage: number;
+  samplingMode: string;
+  history: Array<{ tokens: number }>;
 }
 
 /** Builds a fresh stand-in `LanguageModel` class and its control panel. */
 export function createPromptApiStandIn(options: StandInOptions = {}): { api: unknown; control: StandInControl } {
-  const count = options.count ?? ((t: string) => Math.ceil(t.length / 4) + 4);
+  const count = options.count ?? ((text: string) => Math.ceil(text.length / 4) + 4);
   const windowSize = options.contextWindow ?? 9216;
   const chunkChars = options.chunkChars ?? 3;
   const delay = options.chunkDelayMs ?? 0;
@@ -132,34 +140,39 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
   const legacy = !!options.legacyNames;
   // In a browser, the page's real permissions policy decides, as in Chrome (language-model defaults to 'self').
   const policy = (
-    globalThis as { document?: { featurePolicy?: { allowsFeature(f: string): boolean; features(): string[] } } }
+    globalThis as { document?: { featurePolicy?: { allowsFeature(feature: string): boolean; features(): string[] } } }
   ).document?.featurePolicy;
   if (policy && policy.features().indexOf('language-model') >= 0)
     control.permissionsAllowed = policy.allowsFeature('language-model');
 
   function failIf(stage: NonNullable<StandInControl['failNext']>['stage']): void {
     if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
-    const f = control.failNext;
-    if (f && f.stage === stage) {
+    const failure = control.failNext;
+    if (failure && failure.stage === stage) {
       control.failNext = null;
       throw domError(
-        f.name,
-        f.message ?? `stand-in ${stage} failure`,
-        f.name === 'QuotaExceededError' ? { requested: 10000, quota: windowSize } : undefined,
+        failure.name,
+        failure.message ?? `stand-in ${stage} failure`,
+        failure.name === 'QuotaExceededError' ? { requested: 10000, quota: windowSize } : undefined,
       );
     }
   }
 
   class StandInSession extends EventTarget {
-    private destroyedReason: unknown = undefined;
-    private readonly aborters = new Set<(reason: unknown) => void>();
-    constructor(
-      readonly system: string,
-      private usage: number,
-      readonly samplingMode: string,
-      private history: Array<{ tokens: number }>,
-    ) {
+    readonly system: string;
+    private usage: number;
+    readonly samplingMode: string;
+    private history: Array<{ tokens: number }>;
+    private destroyedReason: unknown;
+    private readonly aborters: Set<(reason: unknown) => void>;
+    constructor(state: SessionState) {
       super();
+      this.system = state.system;
+      this.usage = state.usage;
+      this.samplingMode = state.samplingMode;
+      this.history = state.history;
+      this.destroyedReason = undefined;
+      this.aborters = new Set();
       sessions.add(this);
     }
     get contextUsage(): number | undefined {
@@ -184,118 +197,135 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       this.destroyedReason = domError('AbortError', 'The session was destroyed.');
       sessions.delete(this);
       control.log.destroyed++;
-      for (const a of Array.from(this.aborters)) a(this.destroyedReason);
+      for (const abort of Array.from(this.aborters)) abort(this.destroyedReason);
     }
 
-    async clone(o: { signal?: AbortSignalLike } = {}): Promise<StandInSession> {
+    async clone(callOptions: { signal?: AbortSignalLike } = {}): Promise<StandInSession> {
       this.alive();
-      if (o.signal?.aborted) throw o.signal.reason;
+      if (callOptions.signal?.aborted) throw callOptions.signal.reason;
       failIf('clone');
       await tick(0);
       this.alive();
       control.log.clones++;
-      return new StandInSession(this.system, this.usage, this.samplingMode, this.history.slice());
+      return new StandInSession({
+        system: this.system,
+        usage: this.usage,
+        samplingMode: this.samplingMode,
+        history: this.history.slice(),
+      });
     }
 
-    get measureContextUsage(): ((input: string, o?: object) => Promise<number>) | undefined {
-      return legacy ? undefined : (i: string, o?: object) => this.measure(i, o);
+    get measureContextUsage(): ((input: string, options?: object) => Promise<number>) | undefined {
+      return legacy ? undefined : (input: string, callOptions?: object) => this.measure(input, callOptions);
     }
 
     private async measure(
       input: string,
-      o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {},
+      callOptions: {
+        responseConstraint?: object;
+        omitResponseConstraintInput?: boolean;
+        signal?: AbortSignalLike;
+      } = {},
     ): Promise<number> {
       this.alive();
-      if (o.signal?.aborted) throw o.signal.reason;
+      if (callOptions.signal?.aborted) throw callOptions.signal.reason;
       failIf('measure');
       return (
         count(input) +
-        (o.responseConstraint && !o.omitResponseConstraintInput ? count(JSON.stringify(o.responseConstraint)) : 0)
+        (callOptions.responseConstraint && !callOptions.omitResponseConstraintInput
+          ? count(JSON.stringify(callOptions.responseConstraint))
+          : 0)
       );
     }
 
-    get measureInputUsage(): ((input: string, o?: object) => Promise<number>) | undefined {
-      return legacy ? (i: string, o?: object) => this.measure(i, o) : undefined;
+    get measureInputUsage(): ((input: string, options?: object) => Promise<number>) | undefined {
+      return legacy ? (input: string, callOptions?: object) => this.measure(input, callOptions) : undefined;
     }
 
-    async prompt(input: string, o: { responseConstraint?: object; signal?: AbortSignalLike } = {}): Promise<string> {
-      const reader = this.promptStreaming(input, o).getReader();
+    async prompt(
+      input: string,
+      callOptions: { responseConstraint?: object; signal?: AbortSignalLike } = {},
+    ): Promise<string> {
+      const reader = this.promptStreaming(input, callOptions).getReader();
       let text = '';
       for (;;) {
-        const r = await reader.read();
-        if (r.done) return text;
-        text += r.value;
+        const result = await reader.read();
+        if (result.done) return text;
+        text += result.value;
       }
     }
 
     promptStreaming(
       input: string,
-      o: { responseConstraint?: object; omitResponseConstraintInput?: boolean; signal?: AbortSignalLike } = {},
+      callOptions: {
+        responseConstraint?: object;
+        omitResponseConstraintInput?: boolean;
+        signal?: AbortSignalLike;
+      } = {},
     ): ReadableStream<string> {
       this.alive();
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
-      if (o.signal?.aborted) throw o.signal.reason;
-      const session = this;
+      if (callOptions.signal?.aborted) throw callOptions.signal.reason;
       let stop: ((reason: unknown) => void) | undefined;
       return new ReadableStream<string>({
-        async start(c) {
+        start: async (controller) => {
           let stopped = false;
           const onStop = (reason: unknown) => {
             if (!stopped) {
               stopped = true;
-              c.error(reason);
+              controller.error(reason);
             }
           };
           stop = onStop;
-          session.aborters.add(onStop);
-          const onAbort = () => onStop(o.signal?.reason ?? domError('AbortError', 'Aborted.'));
-          o.signal?.addEventListener('abort', onAbort);
+          this.aborters.add(onStop);
+          const onAbort = () => onStop(callOptions.signal?.reason ?? domError('AbortError', 'Aborted.'));
+          callOptions.signal?.addEventListener('abort', onAbort);
           try {
             failIf('prompt');
-            if (o.responseConstraint !== undefined) {
-              if (typeof o.responseConstraint !== 'object' || o.responseConstraint === null)
+            if (callOptions.responseConstraint !== undefined) {
+              if (typeof callOptions.responseConstraint !== 'object' || callOptions.responseConstraint === null)
                 throw new TypeError('responseConstraint must be a JSON Schema object or a RegExp.');
-              const bad = usesUnsupported(o.responseConstraint);
+              const bad = usesUnsupported(callOptions.responseConstraint);
               if (bad) throw domError('NotSupportedError', `The JSON Schema keyword ${bad} is not supported.`);
             }
-            if (o.omitResponseConstraintInput && o.responseConstraint === undefined)
+            if (callOptions.omitResponseConstraintInput && callOptions.responseConstraint === undefined)
               throw new TypeError('omitResponseConstraintInput needs a responseConstraint.');
             const needed =
               count(input) +
-              (o.responseConstraint && !o.omitResponseConstraintInput
-                ? count(JSON.stringify(o.responseConstraint))
+              (callOptions.responseConstraint && !callOptions.omitResponseConstraintInput
+                ? count(JSON.stringify(callOptions.responseConstraint))
                 : 0);
-            let used = session.usage;
-            if (used - session.historyTokens() + needed > windowSize) {
+            let used = this.usage;
+            if (used - this.historyTokens() + needed > windowSize) {
               throw domError('QuotaExceededError', 'The input is too large.', {
                 requested: needed,
-                quota: windowSize - (used - session.historyTokens()),
+                quota: windowSize - (used - this.historyTokens()),
               });
             }
             let dropped = false;
-            while (used + needed > windowSize && session.history.length > 0) {
-              used -= (session.history.shift() as { tokens: number }).tokens;
+            while (used + needed > windowSize && this.history.length > 0) {
+              used -= (this.history.shift() as { tokens: number }).tokens;
               dropped = true;
             }
             if (dropped || control.overflowNext) {
               control.overflowNext = false;
-              session.dispatchEvent(new Event('contextoverflow'));
-              session.dispatchEvent(new Event('quotaoverflow'));
+              this.dispatchEvent(new Event('contextoverflow'));
+              this.dispatchEvent(new Event('quotaoverflow'));
             }
             control.log.prompts.push({
               input,
-              constraint: o.responseConstraint,
-              omitted: o.omitResponseConstraintInput,
-              system: session.system,
+              constraint: callOptions.responseConstraint,
+              omitted: callOptions.omitResponseConstraintInput,
+              system: this.system,
             });
             let answer = await brain({
-              system: session.system,
+              system: this.system,
               prompt: input,
-              constraint: o.responseConstraint,
-              samplingMode: session.samplingMode,
+              constraint: callOptions.responseConstraint,
+              samplingMode: this.samplingMode,
             });
             if (stopped) return;
-            if (o.responseConstraint !== undefined) {
+            if (callOptions.responseConstraint !== undefined) {
               // Constrained decoding cannot write a non-matching answer; the stand-in refuses to.
               let value: unknown;
               try {
@@ -303,39 +333,39 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               } catch {
                 throw domError('SyntaxError', 'Could not produce a response matching the constraint.');
               }
-              if (!JsonSchema.from(o.responseConstraint).check(value).ok)
+              if (!JsonSchema.from(callOptions.responseConstraint).check(value).ok)
                 throw domError('SyntaxError', 'Could not produce a response matching the constraint.');
               answer = JSON.stringify(value);
             }
-            session.usage = used + needed;
-            for (let i = 0; i < answer.length; i += chunkChars) {
+            this.usage = used + needed;
+            for (let index = 0; index < answer.length; index += chunkChars) {
               await tick(delay);
               if (stopped) return;
-              if (i > 0) failIf('midstream');
-              c.enqueue(answer.slice(i, i + chunkChars));
+              if (index > 0) failIf('midstream');
+              controller.enqueue(answer.slice(index, index + chunkChars));
             }
             // The spec counts prefilled input; the stand-in also keeps the pair in its history.
-            session.history.push({ tokens: needed + count(answer) });
-            session.usage += count(answer);
+            this.history.push({ tokens: needed + count(answer) });
+            this.usage += count(answer);
             if (!stopped) {
               stopped = true;
-              c.close();
+              controller.close();
             }
-          } catch (e) {
-            onStop(e);
+          } catch (error) {
+            onStop(error);
           } finally {
-            o.signal?.removeEventListener('abort', onAbort);
-            session.aborters.delete(onStop);
+            callOptions.signal?.removeEventListener('abort', onAbort);
+            this.aborters.delete(onStop);
           }
         },
-        cancel() {
-          if (stop) session.aborters.delete(stop);
+        cancel: () => {
+          if (stop) this.aborters.delete(stop);
         },
       });
     }
 
     private historyTokens(): number {
-      return this.history.reduce((n, h) => n + h.tokens, 0);
+      return this.history.reduce((total, entry) => total + entry.tokens, 0);
     }
   }
 
@@ -347,26 +377,26 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       return control.availability;
     },
     async create(
-      o: {
+      createOptions: {
         initialPrompts?: Array<{ role: string; content: string }>;
         samplingMode?: string;
-        monitor?: (m: EventTarget) => void;
+        monitor?: (monitor: EventTarget) => void;
         signal?: AbortSignalLike;
         expectedInputs?: unknown;
       } = {},
     ): Promise<StandInSession> {
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
-      if (o.signal?.aborted) throw o.signal.reason;
+      if (createOptions.signal?.aborted) throw createOptions.signal.reason;
       if (!control.permissionsAllowed)
         throw domError('NotAllowedError', 'The language-model feature is not allowed in this document.');
       const monitor = new EventTarget();
-      if (o.monitor) o.monitor(monitor);
+      if (createOptions.monitor) createOptions.monitor(monitor);
       const fire = (loaded: number) => {
         control.log.progress.push(loaded);
-        const e = new Event('downloadprogress') as Event & { loaded: number; total: number };
-        Object.defineProperty(e, 'loaded', { value: loaded });
-        Object.defineProperty(e, 'total', { value: 1 });
-        monitor.dispatchEvent(e);
+        const event = new Event('downloadprogress') as Event & { loaded: number; total: number };
+        Object.defineProperty(event, 'loaded', { value: loaded });
+        Object.defineProperty(event, 'total', { value: 1 });
+        monitor.dispatchEvent(event);
       };
       failIf('create');
       if (control.availability === 'unavailable') throw domError('NotSupportedError', 'The model is not available.');
@@ -374,24 +404,24 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
         throw domError('NotAllowedError', 'Requires a user gesture when availability is "downloadable".');
       if (control.availability !== 'available') {
         control.availability = 'downloading';
-        for (const s of steps) {
+        for (const step of steps) {
           await tick(5);
-          fire(s);
+          fire(step);
         }
         control.availability = 'available';
       } else {
         fire(0);
         fire(1);
       }
-      const prompts = o.initialPrompts ?? [];
-      for (let i = 0; i < prompts.length; i++) {
-        if (prompts[i].role === 'system' && i > 0) throw new TypeError('A system message must come first.');
+      const prompts = createOptions.initialPrompts ?? [];
+      for (let index = 0; index < prompts.length; index++) {
+        if (prompts[index].role === 'system' && index > 0) throw new TypeError('A system message must come first.');
       }
       const system = prompts
-        .filter((p) => p.role === 'system')
-        .map((p) => p.content)
+        .filter((prompt) => prompt.role === 'system')
+        .map((prompt) => prompt.content)
         .join('\n');
-      const usage = prompts.reduce((n, p) => n + count(p.content), 0);
+      const usage = prompts.reduce((total, prompt) => total + count(prompt.content), 0);
       if (usage > windowSize)
         throw domError('QuotaExceededError', 'The initial prompts are too large.', {
           requested: usage,
@@ -399,11 +429,16 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
         });
       control.log.creates.push({
         initialPrompts: prompts,
-        samplingMode: o.samplingMode,
-        expectedInputs: o.expectedInputs,
+        samplingMode: createOptions.samplingMode,
+        expectedInputs: createOptions.expectedInputs,
       });
-      const session = new StandInSession(system, usage, o.samplingMode ?? 'balanced', []);
-      o.signal?.addEventListener('abort', () => session.destroy());
+      const session = new StandInSession({
+        system,
+        usage,
+        samplingMode: createOptions.samplingMode ?? 'balanced',
+        history: [],
+      });
+      createOptions.signal?.addEventListener('abort', () => session.destroy());
       return session;
     },
   };
