@@ -41,13 +41,13 @@ function note(counts: FuzzCounts, what: string): void {
 
 /** mulberry32: a small seeded generator, so every run with one seed is the same run. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
+  let state = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -100,7 +100,7 @@ const INSERTS = [
 export function mutate(random: () => number): string {
   let text = SEEDS[Math.floor(random() * SEEDS.length)];
   const edits = 1 + Math.floor(random() * 4);
-  for (let e = 0; e < edits; e++) {
+  for (let edit = 0; edit < edits; edit++) {
     const at = Math.floor(random() * (text.length + 1));
     const kind = random();
     if (kind < 0.3) text = text.slice(0, at) + INSERTS[Math.floor(random() * INSERTS.length)] + text.slice(at);
@@ -126,7 +126,7 @@ export function fuzzParsers(count: number, seed: number): FuzzCounts {
   const counts = emptyCounts();
   const random = rng(seed);
   const ctx = { toolNames: ['take_order', 'check_menu'], allowRespond: true };
-  for (let i = 0; i < count; i++) {
+  for (let index = 0; index < count; index++) {
     const text = mutate(random);
     counts.inputs++;
     const start = Date.now();
@@ -136,14 +136,14 @@ export function fuzzParsers(count: number, seed: number): FuzzCounts {
       const reader = new InlineReplyReader(ctx.toolNames);
       const scanner = new CompletionScanner();
       const step = 1 + Math.floor(random() * 7);
-      for (let k = step; k < text.length + step; k += step) {
-        reader.push(text.slice(0, k));
-        scanner.push(text.slice(0, k));
+      for (let end = step; end < text.length + step; end += step) {
+        reader.push(text.slice(0, end));
+        scanner.push(text.slice(0, end));
       }
-    } catch (e) {
-      if (!(e instanceof AgentError)) {
+    } catch (error) {
+      if (!(error instanceof AgentError)) {
         counts.nonAgentErrors++;
-        note(counts, `parsers: ${String(e)} on ${JSON.stringify(text)}`);
+        note(counts, `parsers: ${String(error)} on ${JSON.stringify(text)}`);
       }
     }
     if (Date.now() - start > 1000) {
@@ -194,10 +194,10 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'han
 export async function fuzzTurns(count: number, seed: number): Promise<FuzzCounts> {
   const counts = emptyCounts();
   const random = rng(seed);
-  for (let i = 0; i < count; i++) {
+  for (let index = 0; index < count; index++) {
     const outputs = [mutate(random), mutate(random), mutate(random), mutate(random)];
     const model = new ScriptedLanguageModel(
-      outputs.map((t) => Script.text(t, 1 + Math.floor(random() * 6))),
+      outputs.map((output) => Script.text(output, 1 + Math.floor(random() * 6))),
       { fallback: Script.reply('Done.') },
     );
     const agent = new Agent(model, { tools: tools(counts), config: { retry: { initialDelayMs: 0 } } });
@@ -213,7 +213,7 @@ export async function fuzzTurns(count: number, seed: number): Promise<FuzzCounts
         .response()
         .then(
           () => 'ok' as const,
-          (e: unknown) => e,
+          (error: unknown) => error,
         ),
       5000,
     );
@@ -236,7 +236,7 @@ export async function fuzzTurns(count: number, seed: number): Promise<FuzzCounts
 export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
   const counts = emptyCounts();
   for (let round = 0; round < rounds; round++) {
-    for (let k = 0; k < 24; k++) {
+    for (let index = 0; index < 24; index++) {
       let handled = 0;
       const order = AgentTool.local({ name: 'take_order', description: 'Serves.', parameters: ORDER_SCHEMA }, () => {
         handled++;
@@ -244,7 +244,7 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
       });
       const model = new ScriptedLanguageModel([
         Script.call('take_order', { item: 'ale', quantity: 2 }, 1 + (round % 5)),
-        Script.reply('Two ales!', 1 + (k % 4)),
+        Script.reply('Two ales!', 1 + (index % 4)),
       ]);
       const agent = new Agent(model, { tools: [order] });
       const run = agent.run('Two ales');
@@ -252,10 +252,10 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
       let cancelledAt = -1;
       let handledAtCancel = 0;
       const drain = (async () => {
-        for await (const e of run.events) {
-          seen.push(e);
-          if (seen.length - 1 === k) {
-            cancelledAt = k;
+        for await (const event of run.events) {
+          seen.push(event);
+          if (seen.length - 1 === index) {
+            cancelledAt = index;
             handledAtCancel = handled;
             run.cancel('fuzz');
           }
@@ -265,12 +265,12 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
       const outcome = await withTimeout(
         run.response().then(
           () => 'ok' as const,
-          (e: unknown) => e,
+          (error: unknown) => error,
         ),
         5000,
       );
       await drain;
-      await new Promise((r) => setTimeout(r, 0));
+      await new Promise((resolve) => setTimeout(resolve, 0));
       if (outcome === 'hang') counts.hangs++;
       else if (outcome !== 'ok' && !(outcome instanceof AgentError)) counts.nonAgentErrors++;
       if (cancelledAt >= 0) {
@@ -324,7 +324,7 @@ export async function fuzzErrors(): Promise<FuzzCounts> {
           .response()
           .then(
             () => 'ok' as const,
-            (e: unknown) => e,
+            (error: unknown) => error,
           ),
         5000,
       );
@@ -338,14 +338,14 @@ export async function fuzzErrors(): Promise<FuzzCounts> {
   return counts;
 }
 
-export function problemsIn(c: FuzzCounts): number {
+export function problemsIn(counts: FuzzCounts): number {
   return (
-    c.nonAgentErrors +
-    c.hangs +
-    c.pollution +
-    c.schemaViolationsReachingHandlers +
-    c.stateChangesAfterFailure +
-    c.eventsAfterCancel
+    counts.nonAgentErrors +
+    counts.hangs +
+    counts.pollution +
+    counts.schemaViolationsReachingHandlers +
+    counts.stateChangesAfterFailure +
+    counts.eventsAfterCancel
   );
 }
 
@@ -356,24 +356,24 @@ export async function heapUnderLoad(
 ): Promise<{ beforeMb: number; afterMb: number; longestHistory: number; summaries: number }> {
   const { ModelScheduler, NPC } = await import('../../src');
   const gc = (globalThis as { gc?: () => void }).gc;
-  const reply = (r: { kind: string }) =>
-    r.kind === 'summary'
+  const reply = (request: { kind: string }) =>
+    request.kind === 'summary'
       ? 'They talked.'
       : JSON.stringify(
-          r.kind === 'decide'
+          request.kind === 'decide'
             ? { reply: { emotion: 'neutral', line: 'Aye, that is so.' } }
             : { emotion: 'neutral', line: 'Aye.' },
         );
   const inner = new ScriptedLanguageModel([], {
     fallback: Script.dynamic(reply),
-    countTokens: (t) => Math.ceil(t.length / 4),
+    countTokens: (text) => Math.ceil(text.length / 4),
   });
   const shared = new ModelScheduler(inner, { callsPerMinute: 0 });
   const people = Array.from(
     { length: npcs },
-    (_, i) =>
+    (_, index) =>
       new NPC({
-        persona: { name: `Villager ${i}`, role: 'villager' },
+        persona: { name: `Villager ${index}`, role: 'villager' },
         model: shared,
         options: { compactAfterTurns: 8, keepRecentTurns: 2 },
       }),
@@ -381,14 +381,14 @@ export async function heapUnderLoad(
   if (gc) gc();
   const beforeMb = process.memoryUsage().heapUsed / 1048576;
   let longestHistory = 0;
-  for (let t = 0; t < turns; t += npcs) {
-    await Promise.all(people.map((npc, i) => npc.talk(`Line ${t + i}: ${'news '.repeat(20)}`)));
+  for (let turn = 0; turn < turns; turn += npcs) {
+    await Promise.all(people.map((npc, npcIndex) => npc.talk(`Line ${turn + npcIndex}: ${'news '.repeat(20)}`)));
     for (const npc of people) longestHistory = Math.max(longestHistory, npc.turnCount);
   }
   // The request log of the scripted model is the test double's, not the game's: drop it before measuring.
   inner.requests.length = 0;
   if (gc) gc();
   const afterMb = process.memoryUsage().heapUsed / 1048576;
-  const summaries = people.reduce((n, npc) => n + (npc.memory.summary ? 1 : 0), 0);
+  const summaries = people.reduce((total, npc) => total + (npc.memory.summary ? 1 : 0), 0);
   return { beforeMb, afterMb, longestHistory, summaries };
 }

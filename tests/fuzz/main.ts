@@ -28,23 +28,23 @@ async function main(): Promise<void> {
     'class                                                      inputs  non-AgentError  hangs  pollution  bad args  state after failure  events after cancel',
   );
   let problems = 0;
-  for (const [name, c] of classes) {
-    problems += problemsIn(c);
+  for (const [name, counts] of classes) {
+    problems += problemsIn(counts);
     console.log(
-      `${name.padEnd(58)} ${String(c.inputs).padStart(6)} ${String(c.nonAgentErrors).padStart(15)} ${String(c.hangs).padStart(6)} ${String(c.pollution).padStart(10)} ${String(c.schemaViolationsReachingHandlers).padStart(9)} ${String(c.stateChangesAfterFailure).padStart(20)} ${String(c.eventsAfterCancel).padStart(20)}`,
+      `${name.padEnd(58)} ${String(counts.inputs).padStart(6)} ${String(counts.nonAgentErrors).padStart(15)} ${String(counts.hangs).padStart(6)} ${String(counts.pollution).padStart(10)} ${String(counts.schemaViolationsReachingHandlers).padStart(9)} ${String(counts.stateChangesAfterFailure).padStart(20)} ${String(counts.eventsAfterCancel).padStart(20)}`,
     );
-    for (const p of c.firstProblems) console.log(`    ${p}`);
+    for (const firstProblem of counts.firstProblems) console.log(`    ${firstProblem}`);
   }
   const heap = await heapUnderLoad(50, 10_000);
   console.log(
     `memory: 10,000 turns of 50 NPCs on one scheduler: heap ${heap.beforeMb.toFixed(1)} MB before, ${heap.afterMb.toFixed(1)} MB after${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: includes garbage not yet collected)'}; longest history ${heap.longestHistory} turns (compaction after 8); ${heap.summaries} of 50 NPCs hold a summary`,
   );
-  const total = classes.reduce((n, [, c]) => n + c.inputs, 0);
+  const total = classes.reduce((sum, [, fuzzCounts]) => sum + fuzzCounts.inputs, 0);
   console.log(`${total} inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${problems} problems`);
   if (problems > 0) process.exit(1);
 }
 
-main().catch((e) => {
-  console.error(e);
+main().catch((error) => {
+  console.error(error);
   process.exit(1);
 });

@@ -1,8 +1,8 @@
 /** A seeded sample of `npm run fuzz` (tests/fuzz/main.ts): the same classes, fewer inputs, all counts zero. */
 import { fuzzCancels, fuzzErrors, fuzzParsers, fuzzTurns, type FuzzCounts } from './fuzz-core';
 
-function expectClean(c: FuzzCounts): void {
-  expect({ ...c, inputs: c.inputs > 0 }).toEqual({
+function expectClean(counts: FuzzCounts): void {
+  expect({ ...counts, inputs: counts.inputs > 0 }).toEqual({
     inputs: true,
     nonAgentErrors: 0,
     hangs: 0,
