@@ -12,9 +12,7 @@ import type { NpcNodeInfo } from '../panels/preview/npc-dump';
 import { setupProblem } from './token-meter';
 import type { MeterSetup } from './token-meter';
 
-export type SceneNpcSetupResult =
-  | { ok: true; setup: MeterSetup; notes: string[] }
-  | { ok: false; message: string };
+export type SceneNpcSetupResult = { ok: true; setup: MeterSetup; notes: string[] } | { ok: false; message: string };
 
 /**
  * `initialWorld`: the referenced WorldStateStore's initial state, when it could be read. It is
@@ -33,10 +31,15 @@ export function sceneNpcSetup(npc: NpcNodeInfo, initialWorld?: Record<string, un
     try {
       world = new WorldState(initialWorld ?? {});
     } catch (error) {
-      notes.push(`the WorldStateStore's initial state was not usable (${messageOf(error)}); measured with an empty world`);
+      notes.push(
+        `the WorldStateStore's initial state was not usable (${messageOf(error)}); measured with an empty world`,
+      );
       world = new WorldState({});
     }
-  } else if ((declared.options.worldWritable?.length ?? 0) > 0 || (declared.options.worldContextPaths?.length ?? 0) > 0) {
+  } else if (
+    (declared.options.worldWritable?.length ?? 0) > 0 ||
+    (declared.options.worldContextPaths?.length ?? 0) > 0
+  ) {
     notes.push('the NPC has world paths but no WorldStateStore, so it has no world tools');
   }
   const setup: MeterSetup = { tools: declared.tools, options: declared.options };

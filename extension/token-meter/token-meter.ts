@@ -8,14 +8,13 @@ import { estimateTokens } from '../../src/contract/language-model';
 import { renderPersonaInstructions, normalizePersona } from '../../src/game/persona';
 import type { Persona } from '../../src/game/persona';
 import { renderToolSection } from '../../src/core/prompt/stable-prefix';
-import { NPC_LINE_FIELD, npcReplySchema, textFormatRule } from '../../src/game/npc/reply-format';
+import { NPC_LINE_FIELD, npcReplySchema } from '../../src/game/npc/reply-format';
 import { resolveNPCOptions } from '../../src/game/npc/npc-options';
 import type { NPCOptions, ResolvedNPCOptions } from '../../src/game/npc/npc-options';
 import { AgentTool } from '../../src/core/tools';
-import { AgentError } from '../../src/contract/errors';
-import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL } from '../../src/game/world';
 import type { WorldState } from '../../src/game/world';
-import { MemoryStage, NPCMemory, memoryTools, MEMORY_TOOL_NAMES } from '../../src/game/memory';
+import { MemoryStage, NPCMemory } from '../../src/game/memory';
+import { npcInstructionRules, npcToolSet } from '../../src/game/npc/agent-parts';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 
 /** Gemini Nano's input limit on current devices, in tokens. */
@@ -112,45 +111,25 @@ export function tavernSetup(): MeterSetup {
   return { tools: tavernTools(world), world, options };
 }
 
-/** Built-in tool names a game tool may not take (the NPC refuses them too). */
-const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMORY_TOOL_NAMES];
-
 /**
- * Every tool the NPC's prompt lists, in the NPC's order: the game's tools, the world tools its
- * world paths enable, the memory tools its options enable. Throws the NPC's own complaints
- * (a game tool named like a built-in one, a grounding tool it does not have).
+ * Every tool the NPC's prompt lists, in the NPC's order, from the NPC's own `npcToolSet`: the
+ * game's tools, the world tools its world paths enable, the memory tools its options enable.
+ * Throws the NPC's own complaints (a game tool named like a built-in one, a grounding tool it
+ * does not have).
  */
 export function npcToolCatalog(
   setup: MeterSetup,
   options: ResolvedNPCOptions = resolveNPCOptions(setup.options),
 ): AgentTool[] {
-  for (const tool of setup.tools) {
-    if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
-      throw new AgentError(
-        'invalid_request',
-        `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`,
-      );
-    }
-  }
-  const tools = setup.tools.slice();
-  if (setup.world)
-    tools.push(...worldStateTools(setup.world, { readable: options.worldReadable, writable: options.worldWritable }));
   // Only the catalog is rendered here, so an empty memory stands in for the NPC's.
   const memory = new NPCMemory();
-  tools.push(
-    ...memoryTools(new MemoryStage({ maxFacts: options.maxFacts }), () => memory.snapshot(), {
-      facts: options.memoryTools.facts,
-      relationship: options.memoryTools.relationship,
-      maxRelationshipChange: options.maxRelationshipChange,
-    }),
-  );
-  if (options.groundingTool !== undefined && !tools.some((tool) => tool.name === options.groundingTool)) {
-    throw new AgentError(
-      'invalid_request',
-      `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
-    );
-  }
-  return tools;
+  return npcToolSet({
+    gameTools: setup.tools,
+    world: setup.world,
+    options,
+    stage: new MemoryStage({ maxFacts: options.maxFacts }),
+    memory: () => memory.snapshot(),
+  });
 }
 
 /** Why a real NPC would refuse this set-up (bad options, clashing tools), or null when it would start. */
@@ -265,15 +244,12 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   const normalized = normalizePersona(persona);
   const options = resolveNPCOptions(setup.options);
   const tools = npcToolCatalog(setup, options);
-  // As the NPC decides: the check-your-facts rule only when a tool can look facts up (memory tools cannot).
-  const usesTools = tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0);
-  const secretsInPrefix = options.secretsUnlockAtRelationship === null;
-  const extraRules =
-    [options.extraInstructions ?? '', options.replyFormat === 'text' ? textFormatRule(options.emotions) : '']
-      .filter(Boolean)
-      .join('\n') || undefined;
+  // The NPC's own rules: the check-your-facts rule only with a tool that looks facts up, secrets, extras.
+  const rules = npcInstructionRules(options, tools);
+  const secretsInPrefix = rules.secretsInPrefix;
+  const extraRules = rules.extra;
   const render = (shown: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
-    renderPersonaInstructions(shown, { usesTools, secretsInPrefix: withSecrets, extra });
+    renderPersonaInstructions(shown, { usesTools: rules.usesTools, secretsInPrefix: withSecrets, extra });
   const instructions = render(persona, extraRules);
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);

@@ -1,4 +1,6 @@
-export { NPC, BUILT_IN_TOOLS } from './npc';
+export { NPC } from './npc';
+export { BUILT_IN_TOOLS, npcToolSet, npcInstructionRules } from './agent-parts';
+export type { NPCToolSetInput } from './agent-parts';
 export type { NPCConfig, TalkOptions, BarkOptions } from './npc';
 export { DialogueStream } from './dialogue-stream';
 export type { DialogueTurn, NPCEvent, NPCEventType, NPCEventOf } from './dialogue';

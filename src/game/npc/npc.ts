@@ -29,15 +29,9 @@ import {
   type NormalizedPersona,
   type Persona,
 } from '../persona';
-import {
-  MemoryStage,
-  memoryTools,
-  MEMORY_TOOL_NAMES,
-  NPCMemory,
-  renderMemoryNote,
-  type NPCMemoryState,
-} from '../memory';
-import { worldStateTools, READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, type WorldState } from '../world';
+import { MemoryStage, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
+import type { WorldState } from '../world';
+import { npcInstructionRules, npcToolSet } from './agent-parts';
 import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
 import { LineTracker } from './line-tracker';
@@ -68,7 +62,6 @@ export interface TalkOptions {
   externalTools?: ExternalToolHandler;
 }
 
-const BUILT_IN_TOOLS = [READ_WORLD_STATE_TOOL, UPDATE_WORLD_STATE_TOOL, ...MEMORY_TOOL_NAMES];
 /** Content problems worth one more try as plain text with tools off. */
 const RETRY_AS_TEXT = new Set<AgentErrorCode>(['guardrail_violation', 'refusal', 'generation_failed']);
 /** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
@@ -299,44 +292,15 @@ export class NPC {
     persona: NormalizedPersona;
     replySchema: JsonSchema;
   } {
-    for (const tool of gameTools) {
-      if (BUILT_IN_TOOLS.indexOf(tool.name) >= 0) {
-        throw new AgentError(
-          'invalid_request',
-          `Tool "${tool.name}" clashes with a built-in NPC tool (${BUILT_IN_TOOLS.join(', ')}); rename it.`,
-        );
-      }
-    }
     const persona = normalizePersona(raw);
-    const tools = gameTools.slice();
-    if (this.world)
-      tools.push(...worldStateTools(this.world, { readable: options.worldReadable, writable: options.worldWritable }));
-    // The tools add what this turn staged themselves, so they get the committed memory.
-    tools.push(
-      ...memoryTools(this.stage, () => this.memory.snapshot(), {
-        facts: options.memoryTools.facts,
-        relationship: options.memoryTools.relationship,
-        maxRelationshipChange: options.maxRelationshipChange,
-      }),
-    );
-    if (options.groundingTool !== undefined && !tools.some((tool) => tool.name === options.groundingTool)) {
-      throw new AgentError(
-        'invalid_request',
-        `groundingTool "${options.groundingTool}" is not one of this NPC's tools (${tools.map((tool) => tool.name).join(', ') || 'none'}).`,
-      );
-    }
-    const extra = [
-      options.extraInstructions ?? '',
-      options.replyFormat === 'text' ? textFormatRule(options.emotions) : '',
-    ]
-      .filter(Boolean)
-      .join('\n');
-    const instructions = renderPersonaInstructions(raw, {
-      // The check-your-facts rule only when the NPC can look facts up (memory tools cannot).
-      usesTools: tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0),
-      secretsInPrefix: options.secretsUnlockAtRelationship === null,
-      extra: extra || undefined,
+    const tools = npcToolSet({
+      gameTools,
+      world: this.world,
+      options,
+      stage: this.stage,
+      memory: () => this.memory.snapshot(),
     });
+    const instructions = renderPersonaInstructions(raw, npcInstructionRules(options, tools));
     const setup = createAgentSetup({
       instructions,
       tools,
@@ -607,4 +571,3 @@ function textRetryNote(records: ToolRecord[], emotions: readonly Emotion[]): str
 }
 
 export type { BarkOptions };
-export { BUILT_IN_TOOLS };
