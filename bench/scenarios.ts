@@ -10,6 +10,7 @@ import {
   JsonSchema,
   KeywordModel,
   NPC,
+  worldStateTools,
   type GenerationChunk,
   type GenerationRequest,
   type KeywordRule,
@@ -252,7 +253,7 @@ export const SCENARIOS: Scenario[] = [
         }),
       );
       const world = createTavernWorld();
-      const tools = world.tools({ readable: ['player'] }); // made once, as a game would
+      const tools = worldStateTools(world, { readable: ['player'] }); // made once, as a game would
       // The seed-compatible mode answers as the seed does: a lookup step, a reason and a confidence.
       const engine = new DecisionEngine(
         model,

@@ -4,6 +4,7 @@
  */
 import {
   WorldState,
+  worldStateTools,
   AgentError,
   AgentTool,
   Canceller,
@@ -51,12 +52,14 @@ describe('decide', () => {
   test('a small world-state lookup is read into the prompt as facts instead of a lookup call', async () => {
     const world = new WorldState({ player: { hp: 30, sword: true } });
     const { model, engine: decisionEngine } = engine(['flee']);
-    const decision = await decisionEngine.decide(request({ tools: world.tools({ readable: ['player'] }) }));
+    const decision = await decisionEngine.decide(request({ tools: worldStateTools(world, { readable: ['player'] }) }));
     expect(decision.modelCalls).toBe(1);
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].prompt).toContain('Facts: {"player":{"hp":30,"sword":true}}');
     const off = engine([Script.call('read_world_state', { path: 'player' }), 'flee'], { prefetchLookups: false });
-    expect((await off.engine.decide(request({ tools: world.tools({ readable: ['player'] }) }))).modelCalls).toBe(2);
+    expect(
+      (await off.engine.decide(request({ tools: worldStateTools(world, { readable: ['player'] }) }))).modelCalls,
+    ).toBe(2);
   });
 
   test("reason 'after': the chosen id, the reason and the confidence in one structured call", async () => {

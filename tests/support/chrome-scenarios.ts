@@ -11,6 +11,7 @@ import {
   KeywordModel,
   NPC,
   generateText,
+  worldStateTools,
   type GenerationChunk,
   type GenerationRequest,
   type KeywordRule,
@@ -164,7 +165,7 @@ export async function runScenario(name: ScenarioName, observed: Observed): Promi
           { id: 'attack', description: 'raise the alarm' },
         ],
         actor: { name: 'Brom', role: 'the night guard', personality: 'cautious' },
-        tools: world.tools({ readable: ['player'] }),
+        tools: worldStateTools(world, { readable: ['player'] }),
       });
       return {
         name: 'decision',

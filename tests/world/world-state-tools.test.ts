@@ -42,11 +42,10 @@ describe('worldStateTools: which tools', () => {
   it('defaults to a read tool over everything and no update tool', () => {
     const tools = worldStateTools(tavern());
     expect(tools.map((tool) => tool.name)).toEqual(['read_world_state']);
-    expect(
-      tavern()
-        .tools({ writable: ['quest'] })
-        .map((tool) => tool.name),
-    ).toEqual(['read_world_state', 'update_world_state']);
+    expect(worldStateTools(tavern(), { writable: ['quest'] }).map((tool) => tool.name)).toEqual([
+      'read_world_state',
+      'update_world_state',
+    ]);
     expect(worldStateTools(tavern(), { readable: [], writable: ['quest'] }).map((tool) => tool.name)).toEqual([
       'update_world_state',
     ]);

@@ -19,8 +19,6 @@ import {
 import { indexOf, PathSegment, WorldPath } from './world-path';
 import { WorldStateError } from './world-state-error';
 import { summarizeWorld } from './world-summary';
-import { worldStateTools, WorldStateToolOptions } from './world-state-tools';
-import type { AgentTool } from '../../core/tools';
 import { setOwnKey } from '../../core/json';
 
 /** One effective change. Missing `oldValue` means the path was created; missing `newValue`, removed. */
@@ -125,11 +123,6 @@ export class WorldState {
   /** Compact `path: value` lines for a prompt; see summarizeWorld. */
   summary(paths: readonly string[], maxLines = 30): string {
     return summarizeWorld((path) => this.lookup(path), paths, maxLines);
-  }
-
-  /** The `read_world_state` / `update_world_state` tools over this state. */
-  tools(options: WorldStateToolOptions = {}): AgentTool[] {
-    return worldStateTools(this, options);
   }
 
   /** Change records newer than `sinceVersion` (all that are kept when omitted), optionally only those touching `path`. */
