@@ -3,9 +3,8 @@
  * the one queue slot, the one cancel and the one place that counts; this view turns its events
  * into dialogue events (emotion, line deltas, tool calls) and its response into a DialogueTurn.
  */
-import { EventStream, type StreamStatus } from '../../core/agent/event-stream';
+import { EventStream, type AgentRun, type StreamStatus } from '../../core/agent';
 import type { AgentError } from '../../contract/errors';
-import type { AgentRun } from '../../core/agent';
 import type { ToolCall } from '../../core/tools';
 import type { DialogueTurn, NPCEvent } from './dialogue';
 

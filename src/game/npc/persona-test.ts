@@ -7,7 +7,7 @@
  *       "turns": [ { "say": "Two ales, please.", "expect": { "calls": ["take_order"], "maxSentences": 2 } } ] }
  */
 import { AgentError } from '../../contract/errors';
-import { readJsonInput } from '../../core/json/json-input';
+import { readJsonInput } from '../../core/json';
 import type { AgentTool } from '../../core/tools';
 import type { LanguageModel } from '../../contract/language-model';
 import { NPC } from './npc';

@@ -1,6 +1,6 @@
 /** The NPC's save: one versioned JSON object a game keeps in its own save file. */
 import { AgentError } from '../../contract/errors';
-import { readJsonInput } from '../../core/json/json-input';
+import { readJsonInput } from '../../core/json';
 import { transcriptFromJSON } from '../../core/agent';
 import { parsePersona, type Persona } from '../persona';
 import { parseMemoryState, type NPCMemoryState } from '../memory';
