@@ -194,6 +194,8 @@ export async function openChromeTarget(options: ChromeTargetOptions): Promise<Op
     });
     const page = await browser.newPage();
     if (options.initScript) await page.addInitScript(options.initScript);
+    // Assigned once the page is ready; the chunk callback registered before then reads it late.
+    // eslint-disable-next-line prefer-const -- read by the callback before its one assignment
     let model: BrowserModel | undefined;
     await page.exposeFunction('oamEvalChunk', (message: ChunkMessage) => model?.deliver(message));
     await page.goto(url);

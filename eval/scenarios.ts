@@ -65,10 +65,6 @@ function firstActionOf(toolCalls: readonly ToolRecord[]): string {
   return toolCalls.length > 0 ? toolCalls[0].call.name : REPLY;
 }
 
-function calledTool(toolCalls: readonly ToolRecord[], name: string): boolean {
-  return toolCalls.some((record) => record.call.name === name && !record.rejected);
-}
-
 function actionResult(response: AgentResponse, expected: string): ItemResult {
   const firstAction = firstActionOf(response.toolCalls);
   const spoke = response.text.trim().length > 0;

@@ -48,31 +48,32 @@ function resolveImport(fromFile, specifier) {
 }
 
 /** The folder a file belongs to, as `core/agent`; entry files at the top of src are `runtime`. */
-function folderOf(file) {
-  const dir = relative(src, dirname(file)).split('\\').join('/');
+function folderOf(file, sourceRoot) {
+  const dir = relative(sourceRoot, dirname(file)).split('\\').join('/');
   return dir === '' ? 'runtime' : dir;
 }
 
 const layerOf = (folder) => folder.split('/')[0];
 
-export function readFolderGraph() {
+/** The folder graph of `sourceRoot` (default: this project's src) and what is wrong with it. */
+export function readFolderGraph(sourceRoot = src) {
   const edges = new Map();
   const problems = [];
-  for (const file of sourceFiles(src)) {
-    const from = folderOf(file);
+  for (const file of sourceFiles(sourceRoot)) {
+    const from = folderOf(file, sourceRoot);
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     for (const { fileName } of importedFiles) {
       if (!fileName.startsWith('.')) continue;
       const target = resolveImport(file, fileName);
-      if (!target || !target.startsWith(src + '/')) continue;
-      const to = folderOf(target);
+      if (!target || !target.startsWith(sourceRoot + '/')) continue;
+      const to = folderOf(target, sourceRoot);
       if (to === from) continue;
       if (!edges.has(from)) edges.set(from, new Map());
       const byTarget = edges.get(from);
-      if (!byTarget.has(to)) byTarget.set(to, relative(root, file));
+      if (!byTarget.has(to)) byTarget.set(to, relative(sourceRoot, file));
       const allowed = ALLOWED[layerOf(from)];
       if (layerOf(from) !== layerOf(to) && !(allowed ?? []).includes(layerOf(to))) {
-        problems.push(`${relative(root, file)} imports ${fileName}: ${layerOf(from)} may not depend on ${layerOf(to)}`);
+        problems.push(`${relative(sourceRoot, file)} imports ${fileName}: ${layerOf(from)} may not depend on ${layerOf(to)}`);
       }
     }
   }

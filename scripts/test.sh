@@ -21,10 +21,9 @@ needs_engine() {
   fi
 }
 
-# enabled once the whole tree is formatted
-# step "formatter and linter"
-# npx prettier --check src assets extension preview tests bench demo scripts
-# npx eslint src assets extension preview tests bench demo scripts
+step "formatter and linter (prettier, eslint with typescript-eslint)"
+npx prettier --check src assets extension preview tests bench demo scripts eval
+npx eslint src assets extension preview tests bench demo scripts eval
 
 step "no import cycles between source folders, every layer imports only what it may"
 node scripts/check-layers.mjs >/dev/null
