@@ -73,7 +73,9 @@ export function readFolderGraph(sourceRoot = src) {
       if (!byTarget.has(to)) byTarget.set(to, relative(sourceRoot, file));
       const allowed = ALLOWED[layerOf(from)];
       if (layerOf(from) !== layerOf(to) && !(allowed ?? []).includes(layerOf(to))) {
-        problems.push(`${relative(sourceRoot, file)} imports ${fileName}: ${layerOf(from)} may not depend on ${layerOf(to)}`);
+        problems.push(
+          `${relative(sourceRoot, file)} imports ${fileName}: ${layerOf(from)} may not depend on ${layerOf(to)}`,
+        );
       }
     }
   }
