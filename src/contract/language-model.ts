@@ -130,6 +130,22 @@ export interface LanguageModel {
   prewarm?(systemInstruction?: string, promptPrefix?: string): Promise<void>;
 }
 
+/**
+ * The request that fills a backend's prefix cache ahead of the first turn: the stable prefix and
+ * a one-token answer, at background priority (a player's turn goes first).
+ */
+export function prefixWarmUpRequest(systemInstruction: string | undefined, promptPrefix: string): GenerationRequest {
+  return {
+    kind: 'text',
+    systemInstruction,
+    promptPrefix,
+    prompt: 'OK',
+    maxOutputTokens: 1,
+    label: 'prefix warm-up',
+    priority: Priority.background,
+  };
+}
+
 /** The runtime's token estimate: 4 characters per token, rounded up. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

@@ -10,6 +10,7 @@ import { abortError, Canceller, linkSignal, raceSignal, throwIfAborted, type Sig
 import { AgentError, type AgentErrorCode } from '../contract/errors';
 import {
   Priority,
+  prefixWarmUpRequest,
   type GenerationChunk,
   type GenerationRequest,
   type LanguageModel,
@@ -207,16 +208,7 @@ export class ModelScheduler implements LanguageModel {
     if (this.inner.prewarm) await this.inner.prewarm(systemInstruction);
     if (!promptPrefix || !this.inner.capabilities.prefixCaching) return;
     try {
-      for await (const chunk of this.generate({
-        kind: 'text',
-        systemInstruction,
-        promptPrefix,
-        prompt: 'OK',
-        maxOutputTokens: 1,
-        label: 'prefix warm-up',
-        priority: Priority.background,
-      }))
-        void chunk;
+      for await (const chunk of this.generate(prefixWarmUpRequest(systemInstruction, promptPrefix))) void chunk;
     } catch (error) {
       // A warm-up stopped for a player (busy) has done its job of not standing in the way.
       if (AgentError.from(error).code !== 'busy') throw error;

@@ -9,13 +9,14 @@
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
-import type {
-  GenerationChunk,
-  GenerationRequest,
-  LanguageModel,
-  ModelAvailability,
-  ModelCapabilities,
-  StepKind,
+import {
+  prefixWarmUpRequest,
+  type GenerationChunk,
+  type GenerationRequest,
+  type LanguageModel,
+  type ModelAvailability,
+  type ModelCapabilities,
+  type StepKind,
 } from '../../contract/language-model';
 import type { BridgeTransport } from './bridge-transport';
 import { BridgeClient } from './bridge-client';
@@ -342,16 +343,7 @@ export class GeminiNanoModel implements LanguageModel {
     const info = await this.loadModelInfo();
     // Nothing to fill on a device (or a set-up) without prefix caching.
     if (!promptPrefix || !(this.usePrefixCache && info.prefixCaching)) return;
-    for await (const chunk of this.generate({
-      kind: 'text',
-      systemInstruction,
-      promptPrefix,
-      prompt: 'OK',
-      maxOutputTokens: 1,
-      label: 'prefix warm-up',
-      priority: 0,
-    }))
-      void chunk;
+    for await (const chunk of this.generate(prefixWarmUpRequest(systemInstruction, promptPrefix))) void chunk;
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
