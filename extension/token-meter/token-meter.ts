@@ -11,7 +11,7 @@ import { renderToolSection } from '../../src/core/prompt/stable-prefix';
 import { NPC_LINE_FIELD, npcReplySchema } from '../../src/game/npc/reply-format';
 import { resolveNPCOptions } from '../../src/game/npc/npc-options';
 import type { NPCOptions, ResolvedNPCOptions } from '../../src/game/npc/npc-options';
-import { AgentTool } from '../../src/core/tools';
+import { AgentTool, checkToolSet } from '../../src/core/tools';
 import type { WorldState } from '../../src/game/world';
 import { MemoryStage, NPCMemory } from '../../src/game/memory';
 import { npcInstructionRules, npcToolSet } from '../../src/game/npc/agent-parts';
@@ -135,7 +135,8 @@ export function npcToolCatalog(
 /** Why a real NPC would refuse this set-up (bad options, clashing tools), or null when it would start. */
 export function setupProblem(setup: MeterSetup): string | null {
   try {
-    npcToolCatalog(setup);
+    // The whole set as the NPC's agent takes it: unique names too.
+    checkToolSet(npcToolCatalog(setup));
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -71,8 +71,9 @@ function dumpOf(properties: NPCInspectorProperties): unknown {
     value[key] =
       key === 'externalTools'
         ? {
-            value: (field as object[]).map((tool) => ({
-              value: Object.fromEntries(Object.entries(tool).map(([name, setting]) => [name, { value: setting }])),
+            value: (field as Array<object | null>).map((tool) => ({
+              value:
+                tool && Object.fromEntries(Object.entries(tool).map(([name, setting]) => [name, { value: setting }])),
             })),
           }
         : { value: wrap(field) };
@@ -88,8 +89,9 @@ async function componentPrefix(properties: NPCInspectorProperties): Promise<stri
   const { model, requests } = recordingModel();
   components.OamRuntime.configure({ languageModel: model, scheduler: { callsPerMinute: 0 } });
   const store = mount(components.WorldStateStore, { initialJson: JSON.stringify(WORLD) });
+  // A row left empty in the Inspector is null on the component, as in Creator.
   const declarations = (properties.externalTools ?? []).map((tool) =>
-    Object.assign(new components.ToolDeclaration(), tool),
+    tool ? Object.assign(new components.ToolDeclaration(), tool) : null,
   );
   const npc = mount(components.NPCComponent, {
     ...(properties as object),
@@ -151,6 +153,8 @@ describe('the Inspector → NPC mapping, one function for the component, the pre
       /^externalTools\[0\] \(open_door\): the parameters schema is not a JSON object\.$/,
     ],
     ['a tool without a name', { externalTools: [{ ...OPEN_DOOR, name: '' }] }, /^externalTools\[0\]: /],
+    ['two rows with one name', { externalTools: [OPEN_DOOR, OPEN_DOOR] }, /^Two tools are named "open_door"/],
+    ['an empty row', { externalTools: [OPEN_DOOR, null] }, /^externalTools\[1\] is empty\.$/],
   ])(
     '%s is refused with the same words by the component, the preview panel and the meter',
     async (_name, change, words) => {

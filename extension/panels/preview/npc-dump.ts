@@ -167,11 +167,14 @@ function readProperties(props: Record<string, DumpProperty>): NPCInspectorProper
 }
 
 /** NPCComponent.externalTools: ToolDeclaration entries `{ name, description, parametersSchema, timeoutMs }`. */
-function readTools(props: Record<string, DumpProperty>): ToolDeclarationProperties[] | undefined {
+function readTools(props: Record<string, DumpProperty>): Array<ToolDeclarationProperties | null> | undefined {
   const list = props.externalTools?.value;
   if (!Array.isArray(list)) return undefined;
   return (list as DumpProperty[]).map((item) => {
-    const fields = (item?.value ?? item ?? {}) as Record<string, unknown>;
+    // An entry the Inspector left empty dumps as null (or { value: null }): the NPC refuses it.
+    const value = item && typeof item === 'object' && 'value' in item ? item.value : item;
+    if (value === null || value === undefined) return null;
+    const fields = value as Record<string, unknown>;
     const declaration: ToolDeclarationProperties = {
       name: String(plain(fields.name) ?? ''),
       description: String(plain(fields.description) ?? ''),

@@ -411,6 +411,10 @@ export class Agent {
     this._setup = Object.freeze({ ...this._setup, config: resolveConfig(input, this._setup.config) });
   }
 
+  /**
+   * Tokens of the committed turns, each with all its tries; a turn that failed, was cancelled or
+   * fell back adds nothing here (its own response or error still says what it spent).
+   */
   get totalUsage(): TokenUsage {
     return { ...this._usage };
   }

@@ -6,7 +6,7 @@
  * Plain data in: it depends on nothing of Cocos.
  */
 import { AgentError } from '../../contract/errors';
-import { AgentTool } from '../../core/tools';
+import { AgentTool, checkToolSet } from '../../core/tools';
 import type { Emotion } from '../emotion';
 import type { NPCOptions, NPCReplyFormat } from './npc-options';
 
@@ -66,7 +66,11 @@ export const INSPECTOR_REPLY_FORMATS: readonly NPCReplyFormat[] = ['automatic', 
  * names the property (`externalTools[1] (give_item): …`) when the NPC would refuse them.
  */
 export function npcSetupFromInspector(properties: NPCInspectorProperties): InspectorSetup {
-  const tools = readToolDeclarations(properties.externalTools ?? []).map((declared, index) => {
+  const declarations = properties.externalTools ?? [];
+  declarations.forEach((declaration, index) => {
+    if (!declaration) throw new AgentError('invalid_request', `externalTools[${index}] is empty.`);
+  });
+  const tools = readToolDeclarations(declarations).map((declared, index) => {
     const where = `externalTools[${index}]${declared.name ? ` (${declared.name})` : ''}`;
     if (declared.parametersError) throw new AgentError('invalid_schema', `${where}: ${declared.parametersError}.`);
     try {
@@ -81,6 +85,8 @@ export function npcSetupFromInspector(properties: NPCInspectorProperties): Inspe
       throw new AgentError(refused.code, `${where}: ${refused.message}`);
     }
   });
+  // Two rows with one name are refused here as the NPC's agent would refuse them.
+  checkToolSet(tools);
   return { options: npcOptionsFromInspector(properties), tools };
 }
 

@@ -146,6 +146,7 @@ export class NPC {
     // `{"emotion", "line"}` object in it still tells the NPC how it feels.
     let lastOutput = '';
     let note = '';
+    let started = false;
     // A reply without words is rejected before the agent commits it, so a retry or a fallback
     // leaves the history as it was.
     const readReply = (reading: ReplyReading) => (response: AgentResponse) => {
@@ -170,11 +171,15 @@ export class NPC {
       {
         schema: readings[0] === 'structured' ? this.replySchema : undefined,
         toolChoice: choice,
-        context: () => (note = this.turnNote(options.situation)),
+        // Read when the turn starts (the memory then), with this turn's settings.
+        context: () => (note = this.turnNote({ settings, persona, situation: options.situation })),
         signal: options.signal,
         externalTools: options.externalTools,
         accept: readReply(readings[0]),
-        onStart: () => this.stage.discard(),
+        onStart: () => {
+          started = true;
+          this.stage.discard();
+        },
         retry: (failure) => {
           if (settings.replyFormat !== 'automatic' || failure.attempt > 0 || !retriesAsText(failure.error))
             return undefined;
@@ -191,7 +196,7 @@ export class NPC {
           if (!settings.fallbackOnFailure || NEVER_FALLBACK.has(failure.error.code) || failure.error.unexpected)
             return undefined;
           this.stage.discard();
-          const line = this.nextFallbackLine();
+          const line = this.nextFallbackLine(settings, persona);
           reply = { line, emotion: persona.defaultEmotion, playerOptions: [], endsConversation: false };
           return { text: line };
         },
@@ -223,7 +228,9 @@ export class NPC {
       if (!response.isFallback) this.maybeCompact();
     });
     run.on('error', (error) => {
-      this.stage.discard();
+      // The stage holds the running turn's changes: only this turn's own failure may clear it,
+      // not a turn refused or cancelled while it waited in the queue.
+      if (started) this.stage.discard();
       stream.fail(error);
     });
     return stream;
@@ -239,7 +246,7 @@ export class NPC {
       persona: this.rawPersona,
       options: this.options,
       situation,
-      worldSummary: this.worldSummary(),
+      worldSummary: this.worldSummary(this.options),
       bark: options,
     });
   }
@@ -389,12 +396,12 @@ export class NPC {
   }
 
   /** Memory, world summary and situation: the part of the prompt that changes every turn. */
-  private turnNote(situation?: string): string {
-    const options = this.options;
+  private turnNote(turn: { settings: ResolvedNPCOptions; persona: NormalizedPersona; situation?: string }): string {
+    const { settings: options, persona, situation } = turn;
     const state = this.memory.snapshot();
     const unlocked =
       options.secretsUnlockAtRelationship !== null && state.relationship >= options.secretsUnlockAtRelationship
-        ? this._persona.secrets
+        ? persona.secrets
         : [];
     const parts = [
       renderMemoryNote(state, {
@@ -402,23 +409,24 @@ export class NPC {
         secretsUnlocked: unlocked,
       }),
     ];
-    const world = this.worldSummary();
+    const world = this.worldSummary(options);
     if (world) parts.push(`Game state:\n${world}`);
     if (situation && situation.trim()) parts.push(`Situation: ${situation.trim()}`);
     return parts.filter(Boolean).join('\n');
   }
 
-  private worldSummary(): string {
-    if (!this.world || this.options.worldContextPaths.length === 0) return '';
-    return this.world.summary(this.options.worldContextPaths);
+  private worldSummary(options: ResolvedNPCOptions): string {
+    if (!this.world || options.worldContextPaths.length === 0) return '';
+    return this.world.summary(options.worldContextPaths);
   }
 
-  private nextFallbackLine(): string {
+  /** The next authored line of the turn's settings, then the persona's, then the built-in ones. */
+  private nextFallbackLine(settings: ResolvedNPCOptions, persona: NormalizedPersona): string {
     const lines =
-      this.options.fallbackLines.length > 0
-        ? this.options.fallbackLines
-        : this._persona.fallbackLines.length > 0
-          ? this._persona.fallbackLines
+      settings.fallbackLines.length > 0
+        ? settings.fallbackLines
+        : persona.fallbackLines.length > 0
+          ? persona.fallbackLines
           : DEFAULT_FALLBACK_LINES;
     const line = lines[this.fallbackIndex % lines.length];
     this.fallbackIndex++;
