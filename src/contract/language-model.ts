@@ -4,6 +4,7 @@
  * and the scheduler that sits in front of any of them.
  */
 import type { SignalLike } from './abort';
+import { AgentError } from './errors';
 
 /** What a model step is for; scripted models and the scheduler look at it. */
 export type StepKind = 'decide' | 'toolArguments' | 'respond' | 'structured' | 'summary' | 'text';
@@ -144,6 +145,36 @@ export function prefixWarmUpRequest(systemInstruction: string | undefined, promp
     label: 'prefix warm-up',
     priority: Priority.background,
   };
+}
+
+/**
+ * Refuses a request no backend can send, before anything is sent: a backend calls this first,
+ * so bad input from a host that builds requests by hand gets the same words on every backend.
+ */
+export function checkGenerationRequest(request: GenerationRequest): void {
+  if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
+    throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
+  }
+  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string')
+    throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
+  if (request.systemInstruction !== undefined && typeof request.systemInstruction !== 'string')
+    throw new AgentError('invalid_request', 'systemInstruction must be a string when given.');
+  if (
+    request.maxOutputTokens !== undefined &&
+    !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)
+  ) {
+    throw new AgentError(
+      'invalid_request',
+      `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`,
+    );
+  }
+  const schema = request.responseSchema;
+  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+    throw new AgentError(
+      'invalid_schema',
+      'responseSchema must be a JSON Schema object such as {"type":"object","properties":{…}}.',
+    );
+  }
 }
 
 /** The runtime's token estimate: 4 characters per token, rounded up. */

@@ -10,6 +10,7 @@ import { HttpExchange, runtimeFetch, type FetchLike, type FetchResponseLike } fr
 import { agentErrorFromServer, errorObjectOf, errorObjectOfValue, parseRetryAfter } from './openai-errors';
 import { SseDecoder, type SseEvent } from './sse';
 import {
+  checkGenerationRequest,
   DEFAULT_CAPABILITIES,
   type FinishReason,
   type GenerationChunk,
@@ -130,7 +131,7 @@ export class OpenAICompatibleModel implements LanguageModel {
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
-    validateRequest(request);
+    checkGenerationRequest(request);
     throwIfAborted(signal);
     const url = `${this.baseUrl}/chat/completions`;
     const exchange = new HttpExchange(
@@ -316,24 +317,6 @@ export class OpenAICompatibleModel implements LanguageModel {
     const last: GenerationChunk = { delta: '', text: progress.text, finishReason: progress.finishReason ?? 'stop' };
     if (progress.usage) last.usage = progress.usage;
     yield last;
-  }
-}
-
-function validateRequest(request: GenerationRequest): void {
-  if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
-    throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
-  }
-  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string') {
-    throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
-  }
-  if (
-    request.maxOutputTokens !== undefined &&
-    !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)
-  ) {
-    throw new AgentError(
-      'invalid_request',
-      `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`,
-    );
   }
 }
 

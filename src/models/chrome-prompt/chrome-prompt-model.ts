@@ -17,6 +17,7 @@ import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
 import {
+  checkGenerationRequest,
   estimateTokens,
   type FinishReason,
   type GenerationChunk,
@@ -305,7 +306,7 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
-    validateRequest(request);
+    checkGenerationRequest(request);
     throwIfAborted(signal);
     const api = this.requireApi();
     const controller = newAbortController();
@@ -601,32 +602,6 @@ function stableOf(systemInstruction: string | undefined, promptPrefix: string | 
   const system = systemInstruction || '';
   const prefix = promptPrefix || '';
   return system && prefix ? `${system}\n\n${prefix}` : system || prefix;
-}
-
-function validateRequest(request: GenerationRequest): void {
-  if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
-    throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
-  }
-  if (request.promptPrefix !== undefined && typeof request.promptPrefix !== 'string')
-    throw new AgentError('invalid_request', 'promptPrefix must be a string when given.');
-  if (request.systemInstruction !== undefined && typeof request.systemInstruction !== 'string')
-    throw new AgentError('invalid_request', 'systemInstruction must be a string when given.');
-  if (
-    request.maxOutputTokens !== undefined &&
-    !(Number.isInteger(request.maxOutputTokens) && request.maxOutputTokens > 0)
-  ) {
-    throw new AgentError(
-      'invalid_request',
-      `maxOutputTokens must be a positive integer, got ${String(request.maxOutputTokens)}.`,
-    );
-  }
-  const schema = request.responseSchema;
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    throw new AgentError(
-      'invalid_schema',
-      'responseSchema must be a JSON Schema object such as {"type":"object","properties":{…}}.',
-    );
-  }
 }
 
 /** The core's SignalLike drives a real AbortController, the only kind the Prompt API takes. */
