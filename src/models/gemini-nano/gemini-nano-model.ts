@@ -10,6 +10,7 @@ import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
 import {
+  checkGenerationRequest,
   prefixWarmUpRequest,
   type GenerationChunk,
   type GenerationRequest,
@@ -348,8 +349,7 @@ export class GeminiNanoModel implements LanguageModel {
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncIterable<GenerationChunk> {
     throwIfAborted(signal);
-    if (!request || typeof request.prompt !== 'string')
-      throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
+    checkGenerationRequest(request);
     const info = await raceSignal(this.loadModelInfo(), signal);
     const params = this.buildParams(request, info);
 
