@@ -30,8 +30,5 @@ export type {
   ToolCallingMode,
 } from './events';
 export type { ExternalToolHandler } from './tool-runner';
-// The transcript lives in core/transcript; re-exported for the agent's callers that save and restore.
-export { transcriptFromJSON, transcriptToJSON, splitTurns, TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION } from '../transcript';
-export type { TranscriptData, TranscriptEntry } from '../transcript';
 export { EventStream } from './event-stream';
 export type { StreamStatus } from './event-stream';

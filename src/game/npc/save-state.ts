@@ -1,7 +1,7 @@
 /** The NPC's save: one versioned JSON object a game keeps in its own save file. */
 import { AgentError } from '../../contract/errors';
 import { readJsonInput } from '../../core/json';
-import { transcriptFromJSON } from '../../core/agent';
+import { transcriptFromJSON } from '../../core/transcript';
 import { parsePersona, type Persona } from '../persona';
 import { parseMemoryState, type NPCMemoryState } from '../memory';
 
