@@ -5,7 +5,15 @@
  * Object.prototype polluted, arguments that violate the tool's schema reaching its handler, a
  * state change (history) after a failed or cancelled turn, an event after a cancel.
  */
-import { Agent, AgentError, AgentTool, JsonSchema, type AgentErrorCode, type AgentEvent } from '../../src';
+import {
+  Agent,
+  AgentError,
+  AgentTool,
+  AGENT_ERROR_CODES,
+  JsonSchema,
+  type AgentErrorCode,
+  type AgentEvent,
+} from '../../src';
 import { InlineReplyReader, parseEnvelope } from '../../src/core/envelope';
 import { parseLenient } from '../../src/core/json';
 import { Script, ScriptedLanguageModel } from '../../src/testing';
@@ -178,6 +186,20 @@ function tools(counts: FuzzCounts) {
   return [order, menu];
 }
 
+/** How one 'Two ales' turn ended within 5 s: 'ok', its error, or 'hang'. */
+function turnOutcome(agent: Agent): Promise<unknown> {
+  return withTimeout(
+    agent
+      .run('Two ales')
+      .response()
+      .then(
+        () => 'ok' as const,
+        (error: unknown) => error,
+      ),
+    5000,
+  );
+}
+
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'hang'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hang = new Promise<'hang'>((resolve) => {
@@ -207,16 +229,7 @@ export async function fuzzTurns(count: number, seed: number): Promise<FuzzCounts
     ]);
     const before = JSON.stringify(agent.history);
     counts.inputs++;
-    const outcome = await withTimeout(
-      agent
-        .run('Two ales')
-        .response()
-        .then(
-          () => 'ok' as const,
-          (error: unknown) => error,
-        ),
-      5000,
-    );
+    const outcome = await turnOutcome(agent);
     if (outcome === 'hang') {
       counts.hangs++;
       note(counts, `turn hung on ${JSON.stringify(outputs)}`);
@@ -286,20 +299,8 @@ export async function fuzzCancels(rounds: number): Promise<FuzzCounts> {
   return counts;
 }
 
-const CODES: AgentErrorCode[] = [
-  'model_unavailable',
-  'guardrail_violation',
-  'refusal',
-  'context_size_exceeded',
-  'rate_limited',
-  'unsupported_language',
-  'invalid_schema',
-  'tool_failed',
-  'cancelled',
-  'busy',
-  'invalid_request',
-  'generation_failed',
-];
+/** Every code a fault may carry: the contract's own list. */
+const CODES: readonly AgentErrorCode[] = AGENT_ERROR_CODES;
 
 /** Every error code at every step of a two-tool turn. */
 export async function fuzzErrors(): Promise<FuzzCounts> {
@@ -318,16 +319,7 @@ export async function fuzzErrors(): Promise<FuzzCounts> {
         config: { retry: { initialDelayMs: 0, maxRetryAfterMs: 0 } },
       });
       counts.inputs++;
-      const outcome = await withTimeout(
-        agent
-          .run('Two ales')
-          .response()
-          .then(
-            () => 'ok' as const,
-            (error: unknown) => error,
-          ),
-        5000,
-      );
+      const outcome = await turnOutcome(agent);
       if (outcome === 'hang') counts.hangs++;
       else if (outcome !== 'ok') {
         if (!(outcome instanceof AgentError)) counts.nonAgentErrors++;
