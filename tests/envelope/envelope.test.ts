@@ -102,7 +102,7 @@ describe('parseEnvelope: messy text', () => {
 describe('parseEnvelope: bare words', () => {
   it.each<[string, unknown]>([
     ['check_menu', { kind: 'call', tool: 'check_menu', argCandidates: [] }],
-    ['`check_menu()`', { kind: 'call', tool: 'check_menu', argCandidates: [] }],
+    ['`check_menu()`', { kind: 'call', tool: 'check_menu', argCandidates: [{}] }],
     ['  Check Menu  ', { kind: 'call', tool: 'check_menu', argCandidates: [] }],
     ['respond.', { kind: 'respond' }],
     ['**Reply**', { kind: 'respond' }],

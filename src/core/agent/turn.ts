@@ -26,7 +26,7 @@ import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
 import { envelopeSchema } from '../envelope/envelope-schema';
 import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
-import { stripReasoning } from '../envelope/call-syntax';
+import { stripReasoning } from '../calls/reasoning';
 import type { FinishReason, StepKind } from '../../contract/language-model';
 import type { AgentConfig, ToolChoice } from './config';
 import type { AgentResponse, ToolCallingMode, ToolRecord } from './events';

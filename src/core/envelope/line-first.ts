@@ -16,7 +16,7 @@ import { isPlainObject } from '../json/extract';
 import { findBalancedEnd } from '../json/scan';
 import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
-import { readCallSyntax } from './call-syntax';
+import { readKnownCall } from './family-call';
 import { resolveToolName } from './names';
 
 export type LineFirstState =
@@ -126,7 +126,7 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
   const answer: LineFirstAnswer = { line: '', fields: {}, calls: [], unread: [] };
   if (kinds.tagKey !== undefined) {
     const tag = LEADING_TAG.exec(head);
-    if (tag && !readCallSyntax(tag[0], kinds.toolNames)) {
+    if (tag && !readKnownCall(tag[0], kinds)) {
       setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
       lead += tag[0].length;
     }
@@ -258,9 +258,10 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
     // Anything else runs to the end of its line: an action in call syntax, a tag, or stray words.
     const eol = text.indexOf('\n', pos);
     const line = text.slice(pos, eol < 0 ? text.length : eol).trim();
-    const call = readCallSyntax(line, toolNames);
+    const call = readKnownCall(line, kinds);
     const tag = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
-    if (call) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
+    if (call && call.args) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
+    else if (call) answer.unread.push({ tool: call.tool, problem: call.problem ?? 'its arguments could not be read' });
     else if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());
     else {
       const named = /^\[?\s*([A-Za-z_][\w.-]*)\s*\(/.exec(line);

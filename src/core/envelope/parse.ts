@@ -10,13 +10,16 @@ import { parseLenient } from '../json/lenient';
 import { inlineReplyOf } from './inline-reply';
 import { ACTION_KEYS, ARGUMENT_KEYS, ARGUMENT_KEY_SET, META_KEYS, WRAPPER_KEYS } from './keys';
 import { cleanName, compactName, isRespondWord, resolveAction, ResolvedAction } from './names';
-import { readCallSyntax, stripReasoning } from './call-syntax';
+import { stripReasoning } from '../calls/reasoning';
+import { readFamilyCall } from './family-call';
 
 export interface EnvelopeContext {
   /** The tools offered in this step (canonical names). */
   toolNames: readonly string[];
   /** Whether answering without a tool is allowed in this step. */
   allowRespond: boolean;
+  /** A tool's parameter names in order, for calls written by position (`take_order("stew", 3)`). */
+  parameterOrder?: (tool: string) => readonly string[] | undefined;
 }
 
 export type EnvelopeParse =
@@ -26,6 +29,8 @@ export type EnvelopeParse =
       tool: string;
       /** Argument objects to try, best first; empty means "no arguments" ({}). */
       argCandidates: unknown[];
+      /** Other calls to known tools in the same answer that could not be read: recorded, never run. */
+      unread?: Array<{ tool: string; problem: string }>;
     }
   | { kind: 'respond'; /** The inline reply (string or object) when the envelope has one. */ reply?: unknown }
   | {
@@ -47,10 +52,10 @@ export const PROBLEM_REPLY_NOT_ALLOWED = '"reply" is not allowed now; you must c
 export function parseEnvelope(text: string, ctx: EnvelopeContext): EnvelopeParse {
   // Reasoning is not the answer: JSON inside <think>…</think> is never read as one.
   const source = stripReasoning(typeof text === 'string' ? text : String(text));
-  // Calls in the syntaxes of Gemini Nano's own family (Gemma, FunctionGemma), before JSON:
-  // `[take_order(item="ale")]` would otherwise read as a list.
-  const written = readCallSyntax(source, ctx.toolNames);
-  if (written) return { kind: 'call', tool: written.tool, argCandidates: [written.args] };
+  // Calls in a model family's own syntax (Gemma 4, FunctionGemma, Gemma 3 lists, Hermes tags,
+  // Llama's <function=…>), before JSON: `[take_order(item="ale")]` would otherwise read as a list.
+  const written = readFamilyCall(source, ctx);
+  if (written) return written;
   const extracted = extractJson(source);
   const envelope = extracted ? firstObject(extracted.value) : undefined;
   if (!envelope || !extracted) return readBareWord(source, ctx) ?? { kind: 'invalid', problem: PROBLEM_NOT_JSON };

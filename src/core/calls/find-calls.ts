@@ -1,0 +1,36 @@
+/**
+ * Every call in a model's output, whatever family wrote it, in the order written. The readers
+ * run from the most specific markup to the least (a JSON object inside `<tool_call>` is that
+ * block's call, not a second one); a call overlapping one already found is dropped.
+ */
+import { readFunctionGemmaCalls } from './function-gemma';
+import { readGemma4Calls } from './gemma4';
+import { readHermesCalls } from './hermes';
+import { readJsonCalls } from './json-calls';
+import { readLlama3Calls } from './llama3';
+import { readPythonicCalls } from './pythonic';
+import type { CallReadContext, CallReader, WrittenCall } from './written-call';
+
+/** The readers, most specific markup first. */
+export const CALL_READERS: readonly CallReader[] = [
+  readFunctionGemmaCalls,
+  readGemma4Calls,
+  readHermesCalls,
+  readLlama3Calls,
+  readJsonCalls,
+  readPythonicCalls,
+];
+
+export function findCalls(text: string, ctx: CallReadContext): WrittenCall[] {
+  const found: WrittenCall[] = [];
+  for (const read of CALL_READERS) {
+    for (const call of read(text, ctx)) {
+      const overlaps = found.some(
+        (other) =>
+          call.start < Math.max(other.end, other.start + 1) && other.start < Math.max(call.end, call.start + 1),
+      );
+      if (!overlaps) found.push(call);
+    }
+  }
+  return found.sort((left, right) => left.start - right.start);
+}

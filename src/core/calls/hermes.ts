@@ -1,0 +1,54 @@
+/**
+ * Hermes 2 Pro and Qwen 2.5/3 calls (vLLM's hermes parser; llama.cpp's HERMES_2_PRO format and
+ * the wrappers its tests accept): a JSON call inside a tag, closed or cut at the end of the output.
+ *
+ *     <tool_call>{"name": "take_order", "arguments": {"item": "ale"}}</tool_call>
+ *     <tool_call>[{"name": …}, {"name": …}]</tool_call>     several in one block
+ *     <tool>, <tools>, <function_call>, <response>, <json>, <xml>: the same, as small models drift
+ *
+ * A block whose JSON names no function is not a call (its tags are still markup, removed from
+ * what the player sees); a block that names one but cannot be read is recorded, never run.
+ */
+import { extractJson } from '../json/extract';
+import { readJsonCall } from './json-call';
+import { MAX_READ_CHARS, PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from './written-call';
+
+const OPENER = /<(tool_call|tool|tools|function_call|response|json|xml)>/gi;
+
+export function readHermesCalls(text: string): WrittenCall[] {
+  if (text.length > MAX_READ_CHARS || text.indexOf('<') < 0) return [];
+  const calls: WrittenCall[] = [];
+  OPENER.lastIndex = 0;
+  for (let match = OPENER.exec(text); match; match = OPENER.exec(text)) {
+    const start = match.index;
+    const closeTag = `</${match[1]}>`;
+    const bodyStart = start + match[0].length;
+    const close = text.toLowerCase().indexOf(closeTag.toLowerCase(), bodyStart);
+    const end = close < 0 ? text.length : close + closeTag.length;
+    const body = text.slice(bodyStart, close < 0 ? text.length : close);
+    const found = readBlock(body);
+    if (found.length === 0) continue;
+    // One span per call; the first starts at the tag, the last ends after the closing tag.
+    found.forEach((call, index) => calls.push({ family: 'hermes', ...call, start: index === 0 ? start : end, end }));
+    OPENER.lastIndex = end;
+  }
+  return calls;
+}
+
+type BlockCall = Omit<WrittenCall, 'family' | 'start' | 'end'>;
+
+/** The calls of one block's body: a JSON object or a list of them, possibly fenced. */
+function readBlock(body: string): BlockCall[] {
+  const extracted = extractJson(body);
+  if (!extracted) return [];
+  const items = Array.isArray(extracted.value) ? extracted.value : [extracted.value];
+  const out: BlockCall[] = [];
+  for (const item of items) {
+    const shape = readJsonCall(item);
+    if (!shape) continue;
+    if (!extracted.complete) out.push({ name: shape.name, problem: PROBLEM_CUT_OFF });
+    else if (shape.args) out.push({ name: shape.name, args: shape.args });
+    else out.push({ name: shape.name, problem: shape.problem ?? PROBLEM_UNREADABLE });
+  }
+  return out;
+}
