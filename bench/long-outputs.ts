@@ -28,14 +28,14 @@ const CASES: Array<{ name: string; run(n: number): void }> = [
   },
   {
     name: 'final reply clean-up, blank lines',
-    run: (size) => cleanReplyText(`Hello${'\n'.repeat(size)}there`, LABELS, true),
+    run: (size) => cleanReplyText({ raw: `Hello${'\n'.repeat(size)}there`, labels: LABELS, final: true }),
   },
   {
     name: 'streamed reply clean-up, 200 chunks',
     run: (size) => {
       const reply = `Hello${'\n'.repeat(size)}there`;
       for (let chunk = 1; chunk <= 200; chunk++)
-        cleanReplyText(reply.slice(0, Math.floor((reply.length * chunk) / 200)), LABELS, false);
+        cleanReplyText({ raw: reply.slice(0, Math.floor((reply.length * chunk) / 200)), labels: LABELS, final: false });
     },
   },
   {

@@ -27,7 +27,7 @@ test('a name padded at both ends is still found', () => {
 
 test('20,000 blank lines inside a reply: the words stay, the tail is trimmed', () => {
   const reply = `Hello${'\n'.repeat(20_000)}there${'\n'.repeat(20_000)}`;
-  const cleaned = cleanReplyText(reply, LABELS, true);
+  const cleaned = cleanReplyText({ raw: reply, labels: LABELS, final: true });
   expect(cleaned.startsWith('Hello')).toBe(true);
   expect(cleaned.endsWith('there')).toBe(true);
   expect(trimEnd(`a \n\t `)).toBe('a');
@@ -41,5 +41,5 @@ test.each([
   ['A [b [check_menu {} → ok]', 'A [b'],
   ['Just [brackets].', 'Just [brackets].'],
 ])('an echoed tool record is removed from the end: %j', (raw, line) => {
-  expect(cleanReplyText(raw, LABELS, true)).toBe(line);
+  expect(cleanReplyText({ raw, labels: LABELS, final: true })).toBe(line);
 });

@@ -25,7 +25,8 @@ import { cleanReplyText } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
 import { envelopeSchema } from '../envelope/envelope-schema';
-import { lineFieldOf, replyTrailerOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
+import { lineFieldOf, replyTrailerOf, tagValuesOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
+import { playerTextSoFar } from '../player-text/player-text';
 import { stripReasoning } from '../calls/reasoning';
 import type { FinishReason, StepKind } from '../../contract/language-model';
 import type { AgentConfig, ToolChoice } from './config';
@@ -168,6 +169,8 @@ export class TurnEngine {
   private readonly lineField: string | undefined;
   /** The reply key written as a `[value]` tag after the words, when there is one. */
   private readonly tagKey: string | undefined;
+  /** The values that tag may hold; other bracketed words are stage directions. */
+  private readonly tagValues: string[] | undefined;
 
   private readonly turn: TurnState;
   private readonly setup: TurnSetup;
@@ -188,6 +191,7 @@ export class TurnEngine {
     this.lineFirst = writesLineFirst(prefix);
     this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
     this.tagKey = this.lineField ? replyTrailerOf(input.schema, this.lineField).tagKey : undefined;
+    this.tagValues = tagValuesOf(input.schema, this.tagKey);
     this.contextNote = [setup.contextNote, input.context ?? '']
       .map((note) => note.trim())
       .filter(Boolean)
@@ -338,13 +342,18 @@ export class TurnEngine {
       if (
         written &&
         !needed &&
-        parseEnvelope(written.line, { toolNames: names, allowRespond: false }).kind !== 'call'
+        parseEnvelope(written.line, { toolNames: names, allowRespond: false, parameterOrder: this.parameterOrder })
+          .kind !== 'call'
       ) {
         // Cut by the token limit: the words may stop mid-word, so the reply step writes them whole.
         if (this.lastFinishReason === 'max_tokens') return { kind: 'reply', inline: undefined };
         return this.lineFirstReply(written, enabled);
       }
-      const env = parseEnvelope(text, { toolNames: names, allowRespond: !required });
+      const env = parseEnvelope(text, {
+        toolNames: names,
+        allowRespond: !required,
+        parameterOrder: this.parameterOrder,
+      });
       if (env.kind === 'respond') {
         // A reply cut off before its JSON closed (the decide step's small output cap, a stream
         // that ended early) must not become the final reply, cut mid-word: the reply step
@@ -426,13 +435,13 @@ export class TurnEngine {
             : state && state.kind === 'unknown'
               ? undefined
               : reader.push(full);
-        if (shown !== undefined) this.turn.showText(cleanReplyText(shown, this.labels, false));
+        if (shown !== undefined) this.turn.showText(this.visible(shown, false));
         return false;
       },
     });
     const written = lines ? readLineFirst(text, this.trailerKinds()) : undefined;
     if (written) this.refuseCalls(written, 'no tools can be used in this step');
-    const reply = cleanReplyText(written ? written.line : PlainReplyReader.final(text), this.labels, true);
+    const reply = this.visible(written ? written.line : PlainReplyReader.final(text), true);
     if (!reply) throw new AgentError('generation_failed', 'The model returned an empty reply; try again.');
     return reply;
   }
@@ -555,10 +564,17 @@ export class TurnEngine {
     if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
   }
 
+  /** The words of a text reply as the player may see them (whole, or streamed so far). */
+  private visible(raw: string, final: boolean): string {
+    return cleanReplyText({ raw, labels: this.labels, final, toolNames: this.setup.tools.map((tool) => tool.name) });
+  }
+
   /** Shows the words of a line-first reply as they stream; never ends the stream. */
   private showLine(words: string): false {
-    if (this.lineField) this.turn.emit({ type: 'partial', value: { [this.lineField]: words } });
-    else this.turn.showText(cleanReplyText(words, this.labels, false));
+    const toolNames = this.setup.tools.map((tool) => tool.name);
+    if (this.lineField)
+      this.turn.emit({ type: 'partial', value: { [this.lineField]: playerTextSoFar(words, { toolNames }) } });
+    else this.turn.showText(this.visible(words, false));
     return false;
   }
 
@@ -590,8 +606,19 @@ export class TurnEngine {
 
   /** What a line-first reader looks for after the words: every tool's calls, and the reply's tag. */
   private trailerKinds(): TrailerKinds {
-    return { toolNames: this.setup.tools.map((tool) => tool.name), tagKey: this.tagKey };
+    return {
+      toolNames: this.setup.tools.map((tool) => tool.name),
+      tagKey: this.tagKey,
+      tagValues: this.tagValues,
+      parameterOrder: this.parameterOrder,
+    };
   }
+
+  /** A tool's parameter names in schema order, for calls written by position. */
+  private readonly parameterOrder = (name: string): readonly string[] | undefined => {
+    const tool = this.setup.tools.find((candidate) => candidate.name === name);
+    return tool ? tool.parameters.propertyNames() : undefined;
+  };
 
   /** Records the calls written after the words that will not run (unreadable, or tools off). */
   private refuseCalls(written: Pick<LineFirstAnswer, 'calls' | 'unread'>, problem: string): void {
@@ -634,7 +661,7 @@ export class TurnEngine {
 
   private showInline(state: ReturnType<InlineReplyReader['push']>): void {
     if (!this.turn.config.inlineReplies) return;
-    if (state.kind === 'reply-text') this.turn.showText(cleanReplyText(state.text, this.labels, false));
+    if (state.kind === 'reply-text') this.turn.showText(this.visible(state.text, false));
     else if (state.kind === 'reply-object') this.turn.emit({ type: 'partial', value: state.value });
   }
 
@@ -651,7 +678,7 @@ export class TurnEngine {
     if (!schema) {
       if (typeof value !== 'string')
         return { ok: false, failure: { problem: 'the reply must be text', previous: JSON.stringify(value) } };
-      const text = cleanReplyText(value, this.labels, true);
+      const text = this.visible(value, true);
       return text
         ? { ok: true, value: text }
         : { ok: false, failure: { problem: 'the reply was empty', previous: '' } };

@@ -16,7 +16,8 @@ import { isPlainObject } from '../json/extract';
 import { findBalancedEnd } from '../json/scan';
 import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
-import { readKnownCall } from './family-call';
+import { findCalls } from '../calls/find-calls';
+import { callArguments, readKnownCall } from './family-call';
 import { resolveToolName } from './names';
 
 export type LineFirstState =
@@ -43,6 +44,13 @@ export interface TrailerKinds {
   toolNames: readonly string[];
   /** The reply key a `[value]` tag holds (an NPC's emotion), when there is one. */
   tagKey?: string;
+  /**
+   * The values a tag may hold (the key's enum). A bracket holding anything else is a stage
+   * direction (`[waves]`, `[laughs]`): words, never the emotion and never the end of the line.
+   */
+  tagValues?: readonly string[];
+  /** A tool's parameter names in order, for calls written by position. */
+  parameterOrder?: (tool: string) => readonly string[] | undefined;
 }
 
 const UNKNOWN: LineFirstState = { kind: 'unknown' };
@@ -98,8 +106,9 @@ export class LineFirstReader {
       let start = lead;
       if (this.kinds.tagKey !== undefined && head[0] === '[') {
         // A tag before the words (`[happy] Welcome!`) is not shown; wait until it closes.
-        const tag = LEADING_TAG.exec(head);
-        if (!tag && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}$`).test(head)) return UNKNOWN;
+        const found = LEADING_TAG.exec(head);
+        const tag = found && isTagValue(this.kinds, found[1]) ? found : null;
+        if (!found && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}$`).test(head)) return UNKNOWN;
         if (tag) start = lead + tag[0].length;
         if (tag && start >= text.length) return UNKNOWN;
       }
@@ -119,14 +128,18 @@ export class LineFirstReader {
 }
 
 /** Splits a whole line-first answer; undefined when it opens like JSON (an envelope). */
-export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswer | undefined {
-  const head = text.trimStart();
+export function readLineFirst(written: string, kinds: TrailerKinds): LineFirstAnswer | undefined {
+  const head = written.trimStart();
   if (head.length === 0 || opensLikeJson(head)) return undefined;
-  let lead = text.length - head.length;
   const answer: LineFirstAnswer = { line: '', fields: {}, calls: [], unread: [] };
+  // Calls of any family, wherever they sit (on the words' line, in backticks, in a fence, in a
+  // list of several), are taken out first, in order; the rest is the words and the trailer.
+  const text = takeCalls(written, kinds, answer);
+  const rest = text.trimStart();
+  let lead = text.length - rest.length;
   if (kinds.tagKey !== undefined) {
-    const tag = LEADING_TAG.exec(head);
-    if (tag && !readKnownCall(tag[0], kinds)) {
+    const tag = LEADING_TAG.exec(rest);
+    if (tag && isTagValue(kinds, tag[1])) {
       setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
       lead += tag[0].length;
     }
@@ -136,7 +149,7 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
   if (kinds.tagKey !== undefined) {
     // A tag at the end of the words, on their line (`Hi Sam! [happy]`).
     const tag = TRAILING_TAG.exec(line);
-    if (tag) {
+    if (tag && isTagValue(kinds, tag[1])) {
       setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
       line = line.slice(0, tag.index).trimEnd();
     }
@@ -144,6 +157,33 @@ export function readLineFirst(text: string, kinds: TrailerKinds): LineFirstAnswe
   answer.line = line;
   if (cut >= 0) readTrailer(text.slice(cut), kinds, answer);
   return answer;
+}
+
+/** The text with every call to a known tool cut out (a space in its place), each added to `answer` in order. */
+function takeCalls(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): string {
+  const calls = findCalls(text, { isTool: (name) => resolveToolName(name, kinds.toolNames) !== undefined });
+  let out = '';
+  let from = 0;
+  for (const call of calls) {
+    const tool = resolveToolName(call.name, kinds.toolNames);
+    // A JSON object naming no known tool may be the reply's own keys: the trailer reads it.
+    if (!tool && call.family === 'json') continue;
+    if (tool) {
+      const args = callArguments(call, tool, kinds);
+      if ('args' in args) answer.calls.push({ tool, argCandidates: [args.args] });
+      else answer.unread.push({ tool, problem: args.problem });
+    }
+    out += text.slice(from, call.start) + ' ';
+    from = call.end;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Whether a bracketed word is one of the tag's values (any short word when the values are not known). */
+function isTagValue(kinds: TrailerKinds, raw: string): boolean {
+  if (!kinds.tagValues) return true;
+  const value = raw.trim().toLowerCase();
+  return kinds.tagValues.some((allowed) => allowed.toLowerCase() === value);
 }
 
 /**
@@ -167,7 +207,7 @@ function findTrailer(text: string, from: number, kinds: TrailerKinds): { index: 
       let lineStart = cursor + 1;
       while (lineStart < text.length && (text[lineStart] === ' ' || text[lineStart] === '\t')) lineStart++;
       const call = startsCall(text, lineStart, kinds.toolNames);
-      const tag = tagged && call === 'no' ? startsTag(text, lineStart) : 'no';
+      const tag = tagged && call === 'no' ? startsTag(text, lineStart, kinds) : 'no';
       if (call === 'yes' || tag === 'yes') return { index: lineStart };
       if (call === 'maybe' || tag === 'maybe' || lineStart >= text.length) {
         return { index: -1, resumeAt: cursor };
@@ -178,9 +218,10 @@ function findTrailer(text: string, from: number, kinds: TrailerKinds): { index: 
 }
 
 /** A tag line at `at`, or one still being written at the end of the text. */
-function startsTag(text: string, at: number): 'yes' | 'no' | 'maybe' {
+function startsTag(text: string, at: number, kinds: TrailerKinds): 'yes' | 'no' | 'maybe' {
   const rest = text.slice(at, at + 48);
-  if (TAG_LINE.test(rest)) return 'yes';
+  const line = TAG_LINE.exec(rest);
+  if (line) return isTagValue(kinds, line[1]) ? 'yes' : 'no';
   const atEnd = at + rest.length >= text.length;
   if (atEnd && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?[ \\t]*$`).test(rest)) return 'maybe';
   return 'no';
@@ -259,7 +300,8 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
     const eol = text.indexOf('\n', pos);
     const line = text.slice(pos, eol < 0 ? text.length : eol).trim();
     const call = readKnownCall(line, kinds);
-    const tag = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
+    const bracket = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
+    const tag = bracket && isTagValue(kinds, bracket[1]) ? bracket : null;
     if (call && call.args) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
     else if (call) answer.unread.push({ tool: call.tool, problem: call.problem ?? 'its arguments could not be read' });
     else if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());

@@ -6,6 +6,7 @@
  */
 import { cleanLine, LineCleaner, trimEnd } from './text-cleanup';
 import { withoutHalfSurrogate } from '../json/string-tail';
+import { playerText, playerTextSoFar } from '../player-text/player-text';
 
 const TOOL_RECORD = /^\[[A-Za-z_][\w.-]* \{[^\]]*\]$/;
 
@@ -24,9 +25,20 @@ function stripEchoedToolRecord(raw: string): string {
   return raw;
 }
 
-export function cleanReplyText(raw: string, labels: readonly string[], final: boolean): string {
-  if (final) return cleanLine(stripEchoedToolRecord(raw), labels);
+export interface ReplyTextInput {
+  raw: string;
+  /** Speaker labels to take off the front. */
+  labels: readonly string[];
+  /** The whole output (true) or what has streamed so far (false). */
+  final: boolean;
+  /** The agent's tools, whose bare calls are markup too. */
+  toolNames?: readonly string[];
+}
+
+export function cleanReplyText(input: ReplyTextInput): string {
+  const { raw, labels, final, toolNames } = input;
+  if (final) return cleanLine(playerText(stripEchoedToolRecord(raw), { toolNames }), labels);
   // A chunk may end between the two halves of a surrogate pair (an emoji): hold the first
   // half back until the second arrives, so no text delta carries half a character.
-  return withoutHalfSurrogate(new LineCleaner(labels).push(raw));
+  return withoutHalfSurrogate(new LineCleaner(labels).push(playerTextSoFar(raw, { toolNames })));
 }

@@ -107,6 +107,21 @@ export function replyTrailerOf(
   return { text: `Then, on a new line, the reply's other keys as one JSON object: ${JSON.stringify(example)}.${more}` };
 }
 
+/** The values a reply key's tag may hold: its enum, or the list its description gives (`one of: a, b, c`). */
+export function tagValuesOf(schema: JsonSchema | undefined, key: string | undefined): string[] | undefined {
+  if (!schema || key === undefined) return undefined;
+  const props = (schema.json as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+  const prop = props[key];
+  if (!prop) return undefined;
+  if (Array.isArray(prop.enum)) return prop.enum.filter((value): value is string => typeof value === 'string');
+  const listed = typeof prop.description === 'string' ? /one of:?\s*([^.;]+)/i.exec(prop.description) : null;
+  if (!listed) return undefined;
+  return listed[1]
+    .split(/,|\bor\b|\|/)
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+}
+
 /**
  * A tag only for a short, listed value (an enum, or a description that lists `one of: …`, as an
  * NPC's emotion): a sentence such as a decision's reason does not fit in brackets. The example

@@ -12,7 +12,9 @@
  * - a line opening with a plain apostrophe (' ) is held whole, because "'Tis late" and
  *   "'Tis late'" can only be told apart at the end;
  * - whitespace at both ends is trimmed.
+ * `cleanLine` first applies the rule for what a player sees (`core/player-text`).
  */
+import { playerText } from '../player-text/player-text';
 
 /** Opening quotes and the closing quotes that may end a line they open. */
 const CLOSERS: Record<string, readonly string[]> = {
@@ -123,10 +125,10 @@ export function stripWrappingQuotes(text: string): string {
   return cleaner.push(String(text ?? '')) + cleaner.finish();
 }
 
-/** Label, then wrapping quotes, then whitespace: the line the player should see. */
+/** Markup (reasoning, calls, control tokens), then label, then wrapping quotes, then whitespace: the line the player should see. */
 export function cleanLine(text: string, names: readonly string[]): string {
   const cleaner = new LineCleaner(names);
-  return cleaner.push(String(text ?? '')) + cleaner.finish();
+  return cleaner.push(playerText(String(text ?? ''))) + cleaner.finish();
 }
 
 type Phase = 'label' | 'quote' | 'body' | 'held';

@@ -1,0 +1,2 @@
+export { playerText, playerTextSoFar } from './player-text';
+export type { PlayerTextOptions } from './player-text';

@@ -1,0 +1,92 @@
+/**
+ * The one rule for what a player sees of a model's output, on every path that yields words
+ * (an NPC's line, a bark, a text reply, a forced reply, the seed-compatible reply step, a
+ * summary): reasoning, calls of every family, fences around calls and every control token are
+ * removed; what is left is the words. Stage directions in brackets (`[waves]`) are words and
+ * stay; an emotion tag is taken out by the line-first reader, which knows the allowed tags.
+ *
+ * `playerTextSoFar` is the same rule for a stream: it also holds back a tail that may still
+ * turn into markup (`<th`, `[take_ord`, a run of backticks), so markup never flashes on screen.
+ */
+import { findCalls } from '../calls/find-calls';
+import { stripReasoning } from '../calls/reasoning';
+import { withoutMarkup } from '../calls/markup';
+import { resolveToolName } from '../envelope/names';
+
+export interface PlayerTextOptions {
+  /** The agent's tools: bare calls of these (`take_order(…)`) are markup too. */
+  toolNames?: readonly string[];
+}
+
+/** Lines that only name the call format (`tool_code:`) or hold a lone fence. */
+const EMPTY_FENCE = /```[A-Za-z_]*[ \t]*\r?\n?\s*```/g;
+const CALL_LABEL_LINE = /^[ \t]*(?:tool_code|tool_call|tool_calls|function_call|function_calls)\s*:?[ \t]*$/gim;
+
+export function playerText(raw: string, options: PlayerTextOptions = {}): string {
+  const text = String(raw ?? '');
+  if (!mayHoldMarkup(text)) return text;
+  const words = withoutMarkup(withoutCalls(stripReasoning(text), options));
+  return words === text ? text : tidy(words);
+}
+
+/** The words shown while the output still grows; a tail that may become markup is held back. */
+export function playerTextSoFar(raw: string, options: PlayerTextOptions = {}): string {
+  const text = String(raw ?? '');
+  if (!mayHoldMarkup(text) && !/[a-z]$/i.test(text)) return text;
+  return playerText(text.slice(0, heldBackFrom(text, options)), options);
+}
+
+/** Cheap test: text without these characters has no markup and no call a reader could find. */
+function mayHoldMarkup(text: string): boolean {
+  return /[<>[\]{}(`|]|call:/.test(text);
+}
+
+function withoutCalls(text: string, options: PlayerTextOptions): string {
+  const names = options.toolNames ?? [];
+  const calls = findCalls(text, { isTool: (name) => resolveToolName(name, names) !== undefined });
+  if (calls.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const call of calls) {
+    if (call.start < from) continue;
+    out += text.slice(from, call.start) + ' ';
+    from = call.end;
+  }
+  return out + text.slice(from);
+}
+
+/** Blank fences and call-format labels left behind by removed calls go; runs of blanks shrink. */
+function tidy(text: string): string {
+  let out = text.replace(EMPTY_FENCE, ' ').replace(CALL_LABEL_LINE, '');
+  // A fence left open after its call was removed (the output stopped inside it).
+  out = out.replace(/```[A-Za-z_]*\s*$/g, '');
+  out = out
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n[ \t]+/g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
+  // A space left before punctuation by a removed call: `Here you go .`
+  out = out.replace(/ ([.,!?;:])(?=\s|$)/g, '$1');
+  return out.trim();
+}
+
+/** Where a tail that may still become markup starts (the text's length when there is none). */
+function heldBackFrom(text: string, options: PlayerTextOptions): number {
+  const tail = text.slice(Math.max(0, text.length - 80));
+  const offset = text.length - tail.length;
+  const patterns = [
+    /<[^<>\s]{0,40}$/, // a tag or token still being written
+    /\[[A-Za-z_]?[\w.]{0,60}$/, // `[take_ord` or `[TOOL_CALL`
+    /`+[A-Za-z_]*$/, // a fence or an inline code span opening
+    /(?:^|\n)[ \t]*c(?:a(?:l(?:l)?)?)?$/, // `call:` at the start of a line
+  ];
+  let cut = text.length;
+  for (const pattern of patterns) {
+    const match = pattern.exec(tail);
+    if (match) cut = Math.min(cut, offset + match.index);
+  }
+  const word = /[A-Za-z_][\w.]*$/.exec(tail);
+  if (word && (options.toolNames ?? []).some((name) => name.startsWith(word[0]) || word[0].startsWith(name)))
+    cut = Math.min(cut, offset + word.index);
+  return cut;
+}
