@@ -18,6 +18,8 @@ import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
 import { findCalls } from '../calls/find-calls';
 import { callArguments, readKnownCall } from './family-call';
+import { REASONING_OPENERS } from '../calls/reasoning';
+import { isTagValue, readTagLine, TAG_BODY, tagLineState, takeInlineTag, takeTrailingTag, type TagKinds } from './tag-forms';
 import { resolveToolName } from './names';
 
 export type LineFirstState =
@@ -39,16 +41,9 @@ export interface LineFirstAnswer {
 }
 
 /** What the reader looks for after the words. */
-export interface TrailerKinds {
+export interface TrailerKinds extends TagKinds {
   /** Tools whose calls may follow the words (every tool of the agent: a call is cut from the words even when it may not run now). */
   toolNames: readonly string[];
-  /** The reply key a `[value]` tag holds (an NPC's emotion), when there is one. */
-  tagKey?: string;
-  /**
-   * The values a tag may hold (the key's enum). A bracket holding anything else is a stage
-   * direction (`[waves]`, `[laughs]`): words, never the emotion and never the end of the line.
-   */
-  tagValues?: readonly string[];
   /** A tool's parameter names in order, for calls written by position. */
   parameterOrder?: (tool: string) => readonly string[] | undefined;
 }
@@ -57,13 +52,7 @@ const UNKNOWN: LineFirstState = { kind: 'unknown' };
 const ENVELOPE: LineFirstState = { kind: 'envelope' };
 /** Keys that make a trailer object an action rather than more of the reply. */
 const CALL_KEYS = new Set(['tool', 'action', 'name', 'function']);
-/** A tag: a short bracketed word or two, nothing that could be a call or JSON. */
-const TAG_BODY = '[^\\]\\n[{}()"]{1,40}';
-const TAG_LINE = new RegExp(`^\\[(${TAG_BODY})\\][ \\t]*(?:\\r?\\n|$)`);
 const LEADING_TAG = new RegExp(`^\\[(${TAG_BODY})\\][ \\t]*`);
-const TRAILING_TAG = new RegExp(`[ \\t]+\\[(${TAG_BODY})\\][ \\t]*$`);
-/** Openings of a thinking model's reasoning, held back until they are known to be one. */
-const REASONING_OPENERS = ['<think>', '<thinking>', '<thought>', '<reasoning>'];
 
 /** True when the answer's first visible characters open JSON (or a Markdown fence). */
 export function opensLikeJson(head: string): boolean {
@@ -144,17 +133,20 @@ export function readLineFirst(written: string, kinds: TrailerKinds): LineFirstAn
       lead += tag[0].length;
     }
   }
-  const cut = findTrailer(text, lead, kinds).index;
+  const found = findTrailer(text, lead, kinds);
+  // The whole answer is here: an object still open at the end was cut off, so it is the trailer.
+  const cut = found.index >= 0 || found.resumeAt === undefined || text[found.resumeAt] !== '{' ? found.index : found.resumeAt;
   let line = (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim();
-  if (kinds.tagKey !== undefined) {
-    // A tag at the end of the words, on their line (`Hi Sam! [happy]`).
-    const tag = TRAILING_TAG.exec(line);
-    if (tag && isTagValue(kinds, tag[1])) {
-      setOwnKey(answer.fields, kinds.tagKey, tag[1].trim());
-      line = line.slice(0, tag.index).trimEnd();
-    }
+  // A tag at the end of the words, on their line (`Hi Sam! [happy]`, `Hi Sam! (happy)`).
+  const trailing = takeTrailingTag(line, kinds);
+  if (trailing.value !== undefined && kinds.tagKey !== undefined) {
+    setOwnKey(answer.fields, kinds.tagKey, trailing.value);
+    line = trailing.line;
   }
-  answer.line = line;
+  const inline = takeInlineTag(line, kinds);
+  if (inline.value !== undefined && kinds.tagKey !== undefined && !(kinds.tagKey in answer.fields))
+    setOwnKey(answer.fields, kinds.tagKey, inline.value);
+  answer.line = inline.line;
   if (cut >= 0) readTrailer(text.slice(cut), kinds, answer);
   return answer;
 }
@@ -179,13 +171,6 @@ function takeCalls(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): 
   return from === 0 ? text : out + text.slice(from);
 }
 
-/** Whether a bracketed word is one of the tag's values (any short word when the values are not known). */
-function isTagValue(kinds: TrailerKinds, raw: string): boolean {
-  if (!kinds.tagValues) return true;
-  const value = raw.trim().toLowerCase();
-  return kinds.tagValues.some((allowed) => allowed.toLowerCase() === value);
-}
-
 /**
  * The index of the first trailer line at or after `from`, or -1: a `{` that starts a line, `{"`
  * anywhere (no one says `{"` aloud), a line that starts a call (`name(`, `[name(`) or a tag line.
@@ -202,7 +187,14 @@ function findTrailer(text: string, from: number, kinds: TrailerKinds): { index: 
       if (next >= text.length) {
         return { index: -1, resumeAt: cursor };
       }
-      if (text[next] === '"' || startsLine(text, cursor)) return { index: cursor };
+      if (startsLine(text, cursor)) return { index: cursor };
+      if (text[next] === '"') {
+        // Mid-line, `{"` starts the trailer only when its object ends the line (`Hi! {"emotion":"happy"}`);
+        // `{"` in speech stays words. Until the object closes it may be either: wait.
+        const end = findBalancedEnd(text, cursor);
+        if (end < 0) return { index: -1, resumeAt: cursor };
+        if (/^[ \t]*(?:\r?\n|$)/.test(text.slice(end, end + 80))) return { index: cursor };
+      }
     } else if (char === '\n' && (kinds.toolNames.length > 0 || tagged)) {
       let lineStart = cursor + 1;
       while (lineStart < text.length && (text[lineStart] === ' ' || text[lineStart] === '\t')) lineStart++;
@@ -217,14 +209,9 @@ function findTrailer(text: string, from: number, kinds: TrailerKinds): { index: 
   return { index: -1, resumeAt: text.length };
 }
 
-/** A tag line at `at`, or one still being written at the end of the text. */
+/** A tag line at `at` (any form, `tag-forms.ts`), or one still being written at the end of the text. */
 function startsTag(text: string, at: number, kinds: TrailerKinds): 'yes' | 'no' | 'maybe' {
-  const rest = text.slice(at, at + 48);
-  const line = TAG_LINE.exec(rest);
-  if (line) return isTagValue(kinds, line[1]) ? 'yes' : 'no';
-  const atEnd = at + rest.length >= text.length;
-  if (atEnd && new RegExp(`^\\[${TAG_BODY.replace('{1,40}', '{0,40}')}\\]?[ \\t]*$`).test(rest)) return 'maybe';
-  return 'no';
+  return tagLineState(text.slice(at, at + 80), kinds);
 }
 
 /** Whether the text at `at` starts `name(` or `[name(` for one of the names, or may still (it ends first). */
@@ -300,11 +287,10 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
     const eol = text.indexOf('\n', pos);
     const line = text.slice(pos, eol < 0 ? text.length : eol).trim();
     const call = readKnownCall(line, kinds);
-    const bracket = !call && kinds.tagKey !== undefined ? new RegExp(`^\\[(${TAG_BODY})\\]$`).exec(line) : null;
-    const tag = bracket && isTagValue(kinds, bracket[1]) ? bracket : null;
+    const tag = call ? undefined : readTagLine(line, kinds);
     if (call && call.args) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
     else if (call) answer.unread.push({ tool: call.tool, problem: call.problem ?? 'its arguments could not be read' });
-    else if (tag) setOwnKey(answer.fields, kinds.tagKey as string, tag[1].trim());
+    else if (tag !== undefined) setOwnKey(answer.fields, kinds.tagKey as string, tag);
     else {
       const named = /^\[?\s*([A-Za-z_][\w.-]*)\s*\(/.exec(line);
       const tool = named ? resolveToolName(named[1], toolNames) : undefined;
@@ -315,6 +301,8 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
             ? 'its arguments could not be read; write them as name="value"'
             : 'the call was cut off before it ended',
         });
+      // Words after the reply's keys are more of the line (`Welcome!\n{"emotion":"happy"}\nSit down.`).
+      else if (line !== '') answer.line = answer.line === '' ? line : `${answer.line} ${line}`;
     }
     if (eol < 0) return;
     pos = eol + 1;
