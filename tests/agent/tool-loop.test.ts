@@ -6,7 +6,7 @@ import { collect, failure, FAST, shownText, tavern, tavernAgent } from './helper
 describe('reading what the model writes', () => {
   test.each([
     ['canonical short form', Script.call('take_order', { item: 'ale', quantity: 2 })],
-    ['truncated JSON', '{"tool": "take_order", "args": {"item": "ale", "quantity": 2'],
+    ['JSON cut after its arguments closed', '{"tool": "take_order", "args": {"item": "ale", "quantity": 2}'],
     [
       'prose around the JSON',
       'Sure! Here it is: {"tool": "take_order", "args": {"item": "ale", "quantity": 2}} Hope that helps.',
@@ -36,6 +36,18 @@ describe('reading what the model writes', () => {
     expect(response.toolCalls[0].call.args).toEqual({ item: 'ale', quantity: 2 });
     expect(model.kinds).toEqual(['decide', 'decide']);
     expect(model.requests.some((request) => request.isRepair)).toBe(false);
+  });
+
+  test('a call cut off inside its arguments never runs: the repair asks again, and the whole call runs', async () => {
+    const { agent, model, log } = tavernAgent([
+      '{"tool": "take_order", "args": {"item": "ale", "quantity": 2',
+      Script.call('take_order', { item: 'ale', quantity: 3 }),
+      Script.reply('Three ales.'),
+    ]);
+    const response = await agent.respond('Ales, please');
+    expect(log).toEqual(['take_order {"item":"ale","quantity":3}']);
+    expect(response.toolCalls.map((record) => record.call.args)).toEqual([{ item: 'ale', quantity: 3 }]);
+    expect(model.requests.filter((request) => request.isRepair)).toHaveLength(1);
   });
 
   test.each([['check_menu'], ['`check_menu()`'], ['Check Menu.']])('a bare tool name %j', async (bare) => {

@@ -4,6 +4,7 @@ import {
   PROBLEM_NO_ACTION,
   PROBLEM_NOT_JSON,
   PROBLEM_REPLY_NOT_ALLOWED,
+  PROBLEM_CUT_OFF,
   resolveToolName,
   EnvelopeContext,
 } from '../../src/core/envelope';
@@ -89,9 +90,25 @@ describe('parseEnvelope: messy text', () => {
     '{"action" = "take_order", "arguments" = {"item" = "ale"}}',
     '{"action": "take_order" | "respond", "arguments": {"item": "ale"}}',
     '{"action": "take_order | respond", "arguments": {"item": "ale"}}',
-    '{"action": "take_order", "arguments": {"item": "ale"',
   ])('%j', (text) => {
     expect(parse(text)).toEqual({ kind: 'call', tool: 'take_order', argCandidates: [{ item: 'ale' }] });
+  });
+
+  it.each([
+    // Cut inside the arguments, more of them may have followed: running it would be a guess.
+    '{"action": "take_order", "arguments": {"item": "ale"',
+    '{"tool": "take_order", "args": {"item": "ale", "quan',
+    '{"name": "take_order", "',
+  ])('%j is cut off: never run, repaired', (text) => {
+    expect(parse(text)).toEqual({ kind: 'invalid', tool: 'take_order', problem: PROBLEM_CUT_OFF });
+  });
+
+  it('an envelope cut after its arguments closed is still the call', () => {
+    expect(parse('{"tool": "take_order", "args": {"item": "ale"}')).toEqual({
+      kind: 'call',
+      tool: 'take_order',
+      argCandidates: [{ item: 'ale' }],
+    });
   });
 
   it('reads a truncated respond envelope', () => {

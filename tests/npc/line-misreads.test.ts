@@ -51,11 +51,26 @@ async function talk(output: string) {
 
 describe('line-first misreads', () => {
   test.each([
-    ['a stage direction on its own line stays words', 'Well now.\n[waves]\nWhere to?\n[happy]', 'Well now.\n[waves]\nWhere to?', 'happy'],
+    [
+      'a stage direction on its own line stays words',
+      'Well now.\n[waves]\nWhere to?\n[happy]',
+      'Well now.\n[waves]\nWhere to?',
+      'happy',
+    ],
     ['a stage direction first stays words', '[laughs] Oh, you!\n[happy]', '[laughs] Oh, you!', 'happy'],
     ['a stage direction last stays words', 'Off we go. [smiles]', 'Off we go. [smiles]', 'neutral'],
-    ['a line continues after the keys', 'Welcome aboard!\n{"emotion":"happy"}\nSit anywhere.', 'Welcome aboard! Sit anywhere.', 'happy'],
-    ['{" in speech stays words', 'He wrote {"north"} on the sign, so north it is.\n[neutral]', 'He wrote {"north"} on the sign, so north it is.', 'neutral'],
+    [
+      'a line continues after the keys',
+      'Welcome aboard!\n{"emotion":"happy"}\nSit anywhere.',
+      'Welcome aboard! Sit anywhere.',
+      'happy',
+    ],
+    [
+      '{" in speech stays words',
+      'He wrote {"north"} on the sign, so north it is.\n[neutral]',
+      'He wrote {"north"} on the sign, so north it is.',
+      'neutral',
+    ],
     ['Emotion: happy on its own line', 'Lovely day for it.\nEmotion: happy', 'Lovely day for it.', 'happy'],
     ['**[happy]**', 'Lovely day for it.\n**[happy]**', 'Lovely day for it.', 'happy'],
     ['(angry) after the words', 'Not again. (angry)', 'Not again.', 'angry'],
@@ -67,15 +82,33 @@ describe('line-first misreads', () => {
   });
 
   test.each([
-    ['a tool_code fence after the words', 'North it is!\n```tool_code\nbook_crossing(destination="north", seats=2)\n```\n[happy]'],
+    [
+      'a tool_code fence after the words',
+      'North it is!\n```tool_code\nbook_crossing(destination="north", seats=2)\n```\n[happy]',
+    ],
     ['a call in backticks in the line', 'North it is! `book_crossing(destination="north", seats=2)`\n[happy]'],
-    ['a call on the words\' line', 'North it is! book_crossing(destination="north", seats=2)\n[happy]'],
+    ["a call on the words' line", 'North it is! book_crossing(destination="north", seats=2)\n[happy]'],
     ['tool_code: after the words', 'North it is!\ntool_code: book_crossing(destination="north", seats=2)\n[happy]'],
-    ['a JSON list of calls after the words', 'North it is!\n[{"tool": "book_crossing", "args": {"destination": "north", "seats": 2}}]\n[happy]'],
-    ['a Gemma 4 call after the words', 'North it is!\n<|tool_call>call:book_crossing{destination:<|"|>north<|"|>,seats:2}<tool_call|>\n[happy]'],
-    ['a FunctionGemma call after the words', 'North it is!<start_function_call>call:book_crossing{destination:<escape>north<escape>,seats:<escape>2<escape>}<end_function_call>\n[happy]'],
-    ['a Hermes call after the words', 'North it is!\n<tool_call>{"name": "book_crossing", "arguments": {"destination": "north", "seats": 2}}</tool_call>\n[happy]'],
-    ['a Gemma 3 list in the line, words after it', '[book_crossing(destination="north", seats=2)] North it is!\n[happy]'],
+    [
+      'a JSON list of calls after the words',
+      'North it is!\n[{"tool": "book_crossing", "args": {"destination": "north", "seats": 2}}]\n[happy]',
+    ],
+    [
+      'a Gemma 4 call after the words',
+      'North it is!\n<|tool_call>call:book_crossing{destination:<|"|>north<|"|>,seats:2}<tool_call|>\n[happy]',
+    ],
+    [
+      'a FunctionGemma call after the words',
+      'North it is!<start_function_call>call:book_crossing{destination:<escape>north<escape>,seats:<escape>2<escape>}<end_function_call>\n[happy]',
+    ],
+    [
+      'a Hermes call after the words',
+      'North it is!\n<tool_call>{"name": "book_crossing", "arguments": {"destination": "north", "seats": 2}}</tool_call>\n[happy]',
+    ],
+    [
+      'a Gemma 3 list in the line, words after it',
+      '[book_crossing(destination="north", seats=2)] North it is!\n[happy]',
+    ],
     ['positional arguments in schema order', 'North it is!\nbook_crossing("north", 2)\n[happy]'],
   ])('%s: the call runs, the line is the words', async (_name, output) => {
     const { turn, world } = await talk(output);

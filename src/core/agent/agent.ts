@@ -3,6 +3,8 @@
  * that runs its turns one at a time, in order. A turn is atomic: it lands in the history
  * whole when it completes, or not at all (failure, cancel).
  */
+import { playerText } from '../player-text/player-text';
+import { wholeSentences } from '../player-text/whole-sentences';
 import { AgentError } from '../../contract/errors';
 import type { SignalLike } from '../../contract/abort';
 import { AgentTool, checkToolSet } from '../tools';
@@ -99,12 +101,6 @@ export interface CompactOptions {
   keepRecentTurns?: number;
   instructions?: string;
   signal?: SignalLike;
-}
-
-/** The text up to its last sentence end (., !, ?, …), or '' when no sentence ended. */
-function wholeSentences(text: string): string {
-  const match = /^[\s\S]*(?:[.!?…]["'”’)\]]*(?=\s|$)|[。！？]["'”’)\]]*)/.exec(text.trim());
-  return match ? match[0].trim() : '';
 }
 
 /** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
@@ -512,7 +508,8 @@ export class Agent {
       options.signal,
     );
     // Cut by the cap, a summary keeps its whole sentences only: half a fact is worse than none.
-    const summary = finishReason === 'max_tokens' ? wholeSentences(text) : text.trim();
+    const words = playerText(text);
+    const summary = finishReason === 'max_tokens' ? wholeSentences(words) : words.trim();
     if (!summary) {
       throw new AgentError(
         'generation_failed',

@@ -4,6 +4,7 @@ export {
   PROBLEM_NOT_JSON,
   PROBLEM_NO_ACTION,
   PROBLEM_REPLY_NOT_ALLOWED,
+  PROBLEM_CUT_OFF,
 } from './parse';
 export type { EnvelopeContext, EnvelopeParse } from './parse';
 export { resolveToolName, isRespondWord } from './names';

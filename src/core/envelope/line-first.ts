@@ -19,7 +19,15 @@ import { parseEnvelope } from './parse';
 import { findCalls } from '../calls/find-calls';
 import { callArguments, readKnownCall } from './family-call';
 import { REASONING_OPENERS } from '../calls/reasoning';
-import { isTagValue, readTagLine, TAG_BODY, tagLineState, takeInlineTag, takeTrailingTag, type TagKinds } from './tag-forms';
+import {
+  isTagValue,
+  readTagLine,
+  TAG_BODY,
+  tagLineState,
+  takeInlineTag,
+  takeTrailingTag,
+  type TagKinds,
+} from './tag-forms';
 import { resolveToolName } from './names';
 
 export type LineFirstState =
@@ -135,7 +143,8 @@ export function readLineFirst(written: string, kinds: TrailerKinds): LineFirstAn
   }
   const found = findTrailer(text, lead, kinds);
   // The whole answer is here: an object still open at the end was cut off, so it is the trailer.
-  const cut = found.index >= 0 || found.resumeAt === undefined || text[found.resumeAt] !== '{' ? found.index : found.resumeAt;
+  const cut =
+    found.index >= 0 || found.resumeAt === undefined || text[found.resumeAt] !== '{' ? found.index : found.resumeAt;
   let line = (cut >= 0 ? text.slice(lead, cut) : text.slice(lead)).trim();
   // A tag at the end of the words, on their line (`Hi Sam! [happy]`, `Hi Sam! (happy)`).
   const trailing = takeTrailingTag(line, kinds);

@@ -6,6 +6,7 @@
  * JSON) are read too. It never throws.
  */
 import { compactJson, extractJson, isPlainObject } from '../json/extract';
+import { findBalancedEnd } from '../json/scan';
 import { parseLenient } from '../json/lenient';
 import { inlineReplyOf } from './inline-reply';
 import { ACTION_KEYS, ARGUMENT_KEYS, ARGUMENT_KEY_SET, META_KEYS, WRAPPER_KEYS } from './keys';
@@ -60,6 +61,9 @@ export function parseEnvelope(text: string, ctx: EnvelopeContext): EnvelopeParse
   const envelope = extracted ? firstObject(extracted.value) : undefined;
   if (!envelope || !extracted) return readBareWord(source, ctx) ?? { kind: 'invalid', problem: PROBLEM_NOT_JSON };
   const parsed = interpret(envelope, ctx);
+  // Cut off before its arguments closed, a call's arguments are a guess: never run, repaired.
+  if (parsed.kind === 'call' && !extracted.complete && !argumentsClosed(source.slice(extracted.start)))
+    return { kind: 'invalid', problem: PROBLEM_CUT_OFF, tool: parsed.tool };
   if (parsed.kind === 'invalid' && parsed.problem === PROBLEM_NO_ACTION && parsed.tool === undefined) {
     // `take_order {"item": "ale"}`: the tool named just before the JSON, arguments inside it.
     const before = source
@@ -226,10 +230,24 @@ function listWords(words: string[]): string {
   return words.slice(0, -1).join(', ') + ', or ' + words[words.length - 1];
 }
 
+export const PROBLEM_CUT_OFF = 'the call was cut off before its arguments ended';
+
+/** Whether a cut-off envelope's arguments member was written whole (`"args": {…}` closed, or a closed string). */
+function argumentsClosed(json: string): boolean {
+  const key = /"(?:args|arguments|parameters|input|params)"\s*:\s*/.exec(json);
+  if (!key) return false;
+  const at = key.index + key[0].length;
+  if (json[at] === '{') return findBalancedEnd(json, at) >= 0;
+  if (json[at] === '"') return /^"(?:[^"\\]|\\.)*"/.test(json.slice(at));
+  return false;
+}
+
 /** A bare action word instead of JSON: `check_menu`, `` `check_menu()` ``, `respond.` */
 function readBareWord(text: string, ctx: EnvelopeContext): EnvelopeParse | undefined {
   const word = text.replace(/```[A-Za-z]*/g, '').trim();
   if (word === '' || word.length > MAX_BARE_WORD || /[\r\n]/.test(word)) return undefined;
+  // `[book_crossing` or `take_order(` was cut off: what it would have carried is unknown.
+  if (/^[[(]/.test(word) || (word.indexOf('(') >= 0 && !/\)\W*$/.test(word))) return undefined;
   const resolved = resolveAction(word, ctx.toolNames);
   if (resolved.kind === 'tool') return { kind: 'call', tool: resolved.tool, argCandidates: [] };
   if (resolved.kind === 'respond') return respond(ctx, undefined);

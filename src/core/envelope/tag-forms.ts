@@ -16,7 +16,8 @@ export interface TagKinds {
 /** A tag's body: a short word or two, nothing that could be a call or JSON. */
 export const TAG_BODY = '[^\\]\\n[{}()"]{1,40}';
 const SQUARE = new RegExp(`^\\[(${TAG_BODY})\\]$`);
-const DECORATED = /^[*_]{1,2}\s*[[(]\s*([^\])\n]{1,40}?)\s*[\])]\s*[*_]{1,2}$|^[*_]{1,2}([A-Za-z][\w -]{0,39})[*_]{1,2}$|^\(\s*([^()\n]{1,40}?)\s*\)$/;
+const DECORATED =
+  /^[*_]{1,2}\s*[[(]\s*([^\])\n]{1,40}?)\s*[\])]\s*[*_]{1,2}$|^[*_]{1,2}([A-Za-z][\w -]{0,39})[*_]{1,2}$|^\(\s*([^()\n]{1,40}?)\s*\)$/;
 const MAX_TAG_LINE = 64;
 
 /** Whether a word is one of the tag's values (any word when the values are not known). */
@@ -47,7 +48,8 @@ export function readTagLine(line: string, kinds: TagKinds): string | undefined {
 function keyed(text: string, kinds: TagKinds): string | undefined {
   const key = kinds.tagKey;
   if (key === undefined) return undefined;
-  const match = /^[*_]{0,2}\s*([A-Za-z_][\w ]{0,24}?)\s*[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*([^*_\n]{1,40}?)\s*[*_]{0,2}$/.exec(text);
+  const match =
+    /^[*_]{0,2}\s*([A-Za-z_][\w ]{0,24}?)\s*[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*([^*_\n]{1,40}?)\s*[*_]{0,2}$/.exec(text);
   if (!match || match[1].toLowerCase().replace(/\s+/g, '_') !== key.toLowerCase()) return undefined;
   return match[2].trim();
 }

@@ -25,7 +25,7 @@ const CALL_LABEL_LINE = /^[ \t]*(?:tool_code|tool_call|tool_calls|function_call|
 export function playerText(raw: string, options: PlayerTextOptions = {}): string {
   const text = String(raw ?? '');
   if (!mayHoldMarkup(text)) return text;
-  const words = withoutMarkup(withoutCalls(stripReasoning(text), options));
+  const words = withoutMarkup(withoutCutToken(withoutCalls(stripReasoning(text), options)));
   return words === text ? text : tidy(words);
 }
 
@@ -53,6 +53,11 @@ function withoutCalls(text: string, options: PlayerTextOptions): string {
     from = call.end;
   }
   return out + text.slice(from);
+}
+
+/** A token the output stopped in the middle of (`… <function=`, `<|tool_`), at the very end. */
+function withoutCutToken(text: string): string {
+  return text.replace(/<[A-Za-z_|/][^<>\s]{0,40}$|\[TOOL_[A-Z_]*$/, '');
 }
 
 /** Blank fences and call-format labels left behind by removed calls go; runs of blanks shrink. */

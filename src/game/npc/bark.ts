@@ -3,6 +3,7 @@ import { AgentError } from '../../contract/errors';
 import type { SignalLike } from '../../contract/abort';
 import { generateText, type LanguageModel } from '../../contract/language-model';
 import { renderPersonaInstructions, cleanLine, type Persona } from '../persona';
+import { playerText } from '../../core/player-text';
 import type { ResolvedNPCOptions } from './npc-options';
 
 export interface BarkOptions {
@@ -48,8 +49,9 @@ export async function barkLine({
     },
     bark.signal,
   );
+  // Reasoning, calls and control tokens go first: the bark is the first line of what is left.
   const first =
-    text
+    playerText(text)
       .split('\n')
       .map((part) => part.trim())
       .find((part) => part.length > 0) ?? '';
