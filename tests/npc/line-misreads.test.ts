@@ -51,31 +51,51 @@ async function talk(output: string) {
 
 describe('line-first misreads', () => {
   test.each([
-    [
-      'a stage direction on its own line stays words',
-      'Well now.\n[waves]\nWhere to?\n[happy]',
-      'Well now.\n[waves]\nWhere to?',
-      'happy',
-    ],
-    ['a stage direction first stays words', '[laughs] Oh, you!\n[happy]', '[laughs] Oh, you!', 'happy'],
-    ['a stage direction last stays words', 'Off we go. [smiles]', 'Off we go. [smiles]', 'neutral'],
-    [
-      'a line continues after the keys',
-      'Welcome aboard!\n{"emotion":"happy"}\nSit anywhere.',
-      'Welcome aboard! Sit anywhere.',
-      'happy',
-    ],
-    [
-      '{" in speech stays words',
-      'He wrote {"north"} on the sign, so north it is.\n[neutral]',
-      'He wrote {"north"} on the sign, so north it is.',
-      'neutral',
-    ],
-    ['Emotion: happy on its own line', 'Lovely day for it.\nEmotion: happy', 'Lovely day for it.', 'happy'],
-    ['**[happy]**', 'Lovely day for it.\n**[happy]**', 'Lovely day for it.', 'happy'],
-    ['(angry) after the words', 'Not again. (angry)', 'Not again.', 'angry'],
-    ['a mid-line [sad]', 'The river [sad] took my brother.', 'The river took my brother.', 'sad'],
-  ])('%s', async (_name, output, line, emotion) => {
+    {
+      name: 'a stage direction on its own line stays words',
+      output: 'Well now.\n[waves]\nWhere to?\n[happy]',
+      line: 'Well now.\n[waves]\nWhere to?',
+      emotion: 'happy',
+    },
+    {
+      name: 'a stage direction first stays words',
+      output: '[laughs] Oh, you!\n[happy]',
+      line: '[laughs] Oh, you!',
+      emotion: 'happy',
+    },
+    {
+      name: 'a stage direction last stays words',
+      output: 'Off we go. [smiles]',
+      line: 'Off we go. [smiles]',
+      emotion: 'neutral',
+    },
+    {
+      name: 'a line continues after the keys',
+      output: 'Welcome aboard!\n{"emotion":"happy"}\nSit anywhere.',
+      line: 'Welcome aboard! Sit anywhere.',
+      emotion: 'happy',
+    },
+    {
+      name: '{" in speech stays words',
+      output: 'He wrote {"north"} on the sign, so north it is.\n[neutral]',
+      line: 'He wrote {"north"} on the sign, so north it is.',
+      emotion: 'neutral',
+    },
+    {
+      name: 'Emotion: happy on its own line',
+      output: 'Lovely day for it.\nEmotion: happy',
+      line: 'Lovely day for it.',
+      emotion: 'happy',
+    },
+    { name: '**[happy]**', output: 'Lovely day for it.\n**[happy]**', line: 'Lovely day for it.', emotion: 'happy' },
+    { name: '(angry) after the words', output: 'Not again. (angry)', line: 'Not again.', emotion: 'angry' },
+    {
+      name: 'a mid-line [sad]',
+      output: 'The river [sad] took my brother.',
+      line: 'The river took my brother.',
+      emotion: 'sad',
+    },
+  ])('$name', async ({ output, line, emotion }) => {
     const { turn } = await talk(output);
     expect(turn.line).toBe(line);
     expect(turn.emotion).toBe(emotion);
