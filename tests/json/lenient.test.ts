@@ -79,8 +79,6 @@ describe('parseLenient: errors', () => {
     ['[1, 2', 'unclosed array'],
     ['{"a": "x', 'unclosed string'],
     ['{a 1}', 'expected ":"'],
-    ['{"a": 1]', '"]" closes an object'],
-    ['[1}', '"}" closes an array'],
   ])('%j fails with %s', (text, message) => {
     const result = parseLenient(text);
     expect(result.ok).toBe(false);
@@ -145,7 +143,7 @@ describe('parseLenient: partial mode', () => {
   });
 
   it('still fails on text that is wrong rather than cut off', () => {
-    expect(parseLenient('{"a": 1]', { partial: true }).ok).toBe(false);
+    expect(parseLenient('{:1}', { partial: true }).ok).toBe(false);
     expect(parseLenient('', { partial: true }).ok).toBe(false);
     expect(parseLenient('tru', { partial: true }).ok).toBe(false);
   });
@@ -153,5 +151,42 @@ describe('parseLenient: partial mode', () => {
   it('reads complete text the same as non-partial mode', () => {
     const text = '{"tool": "take_order", "args": {"item": "ale", "quantity": 2}}';
     expect(value(text, true)).toEqual(value(text));
+  });
+});
+
+/** jsonrepair's repairs that keep a model's meaning (josdejong/jsonrepair src/index.test.ts; tests/fixtures/peer/jsonrepair.json has them all). */
+describe('parseLenient: repairs', () => {
+  it.each([
+    ['curly quotes as the only quotes', '{“a”:“b”}', { a: 'b' }],
+    ['curly single quotes', '{‘a’:‘b’}', { a: 'b' }],
+    ['curly quotes inside straight ones stay words', '{"a":"it’s “fine”"}', { a: 'it’s “fine”' }],
+    ['an em space and an ideographic space before values', '{"a":\u2003"b",\u3000"c":1}', { a: 'b', c: 1 }],
+    ['a missing colon', '{"a" 2}', { a: 2 }],
+    ['a missing colon before a string', '{"a" "b"}', { a: 'b' }],
+    ['a missing colon before a literal', '{"a" true}', { a: true }],
+    ['] closing an object', '{"a":2]', { a: 2 }],
+    ['} closing an array', '[2,}', [2]],
+    ['an array missing its ] inside an object', '{\n"values":[1,2,3\n}', { values: [1, 2, 3] }],
+    ['an object missing its } inside an array', '[{"b":2]', [{ b: 2 }]],
+    ['an ellipsis in an array', '[1,2,3,...]', [1, 2, 3]],
+    ['an ellipsis mid-array', '[1,2,3,...,9]', [1, 2, 3, 9]],
+    ['an ellipsis in an object', '{"a":2,"b":3,...}', { a: 2, b: 3 }],
+    ['the unicode ellipsis', '[1, …]', [1]],
+    ['double-encoded JSON', '{\\"stringified\\": \\"content\\"}', { stringified: 'content' }],
+    ['double-encoded JSON in a list', '[\\"a\\", 1]', ['a', 1]],
+  ])('%s: %j', (_name, text, value) => {
+    const result = parseLenient(
+      text.replace(/\\u(2003|3000)/g, (_match, code: string) => String.fromCharCode(parseInt(code, 16))),
+    );
+    expect(result).toMatchObject({ ok: true, value });
+  });
+
+  it('a strict parse of a key without its value fails; partial mode drops the key', () => {
+    expect(parseLenient('{"a"').ok).toBe(false);
+    expect(parseLenient('{"a"', { partial: true })).toMatchObject({ ok: true, value: {} });
+  });
+
+  it('"..." inside a string stays text', () => {
+    expect(parseLenient('{"a":"wait..."}')).toMatchObject({ ok: true, value: { a: 'wait...' } });
   });
 });

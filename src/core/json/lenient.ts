@@ -5,6 +5,11 @@
  * strings, `=` for `:`, a leading `+` on numbers, raw newlines in strings, unescaped quotes
  * inside strings when no delimiter follows them, and copied unions (`"a" | "b"`: first wins).
  *
+ * Repairs, as jsonrepair makes them where the meaning is clear: curly quotes as the only quotes
+ * (`{“a”:“b”}`), Unicode spaces, a missing colon after a quoted key (`{"a" 2}`), a closer of the
+ * wrong kind (`{"a":2]`, `[1,2}`) or a missing one inside (`{"v":[1,2\n}`), `...` placeholders,
+ * double-encoded JSON (`{\"a\": 1}`), a closing quote written after the closers (`{"t":"12:20}`).
+ *
  * Partial mode reads text cut off mid-stream: open strings, arrays and objects are closed,
  * a dangling key or an incomplete escape at the end is dropped, and an incomplete literal or
  * number at the very end is dropped when it cannot be read.
@@ -25,7 +30,24 @@ export type LenientResult = { ok: true; value: unknown; end: number } | { ok: fa
 export const MAX_DEPTH = 64;
 
 export function parseLenient(text: string, options?: LenientOptions): LenientResult {
-  return readAll(new Reader(String(text), options?.partial === true));
+  return readAll(new Reader(repairedText(String(text)), options?.partial === true));
+}
+
+const CURLY_QUOTES = /[“”„‘’«»]/g;
+const DOUBLE_ENCODED = /^\s*[{[]?\s*\\"/;
+
+/**
+ * Text-level repairs before reading: curly quotes are the delimiters when no straight quote is
+ * used anywhere (otherwise they are words: "it’s"), and JSON escaped once too often
+ * loses one level of escaping.
+ */
+function repairedText(text: string): string {
+  let out = text;
+  if (out.indexOf('"') < 0 && out.indexOf("'") < 0 && CURLY_QUOTES.test(out))
+    out = out.replace(CURLY_QUOTES, (quote) => ('‘’'.indexOf(quote) >= 0 ? "'" : '"'));
+  CURLY_QUOTES.lastIndex = 0;
+  if (DOUBLE_ENCODED.test(out)) out = out.replace(/\\(["\\])/g, '$1');
+  return out;
 }
 
 function readAll(reader: Reader): LenientResult {
@@ -87,6 +109,8 @@ class Reader {
   valueEnd = 0;
   /** Start of the value (not key) that the end of a partial text cut off, or -1. */
   cutValueAt = -1;
+  /** The open containers, innermost last: a closer of the wrong kind is read against it. */
+  private readonly open: Array<'{' | '['> = [];
 
   constructor(
     readonly text: string,
@@ -162,6 +186,35 @@ class Reader {
 
   readObject(depth: number): Read {
     this.enter(depth);
+    this.open.push('{');
+    const value = this.readMembers(depth);
+    this.open.pop();
+    return value;
+  }
+
+  /** `…` or `...` where a value or member could be: a placeholder for "and so on", skipped. */
+  skipEllipsis(): boolean {
+    const text = this.text;
+    let length = 0;
+    if (text.startsWith('...', this.pos)) length = 3;
+    else if (text[this.pos] === '…') length = 1;
+    if (length === 0) return false;
+    const after = this.pos + length;
+    let next = after;
+    while (next < text.length && isSpace(text[next])) next++;
+    if (next < text.length && ',]}/'.indexOf(text[next]) < 0) return false;
+    this.pos = after;
+    return true;
+  }
+
+  /** A closer of the other kind (`]` in an object): ends this container too; the enclosing one takes it when it is of that kind. */
+  wrongCloser(): void {
+    const outer = this.open[this.open.length - 2];
+    const char = this.text[this.pos];
+    if (!(outer === '[' && char === ']') && !(outer === '{' && char === '}')) this.pos++;
+  }
+
+  readMembers(depth: number): Read {
     const open = this.pos;
     this.pos++;
     const result: Record<string, unknown> = {};
@@ -177,14 +230,21 @@ class Reader {
         this.pos++; // stray or trailing commas are harmless
         continue;
       }
-      if (char === ']') this.fail('"]" closes an object');
+      if (char === ']') {
+        this.wrongCloser();
+        return result;
+      }
+      if (this.skipEllipsis()) continue;
+      const quotedKey = isQuote(char);
       const key = this.readKey();
       if (key === DROPPED) return result;
       this.skipBlank();
-      if (this.atEnd()) return result; // partial: a key without a value is dropped
+      // A key without a value: dropped while streaming, unreadable in a whole text.
+      if (this.atEnd()) return this.partial ? result : this.fail('unclosed object', open);
       const sep = this.text[this.pos];
       if (sep === ':' || sep === '=') this.pos++;
-      else this.fail('expected ":" after key "' + clip(key) + '"');
+      // `{"a" 2}`: a quoted key followed straight by a value lost its colon.
+      else if (!quotedKey || !/["'`{[\d\-tfnTFN]/.test(sep)) this.fail('expected ":" after key "' + clip(key) + '"');
       this.skipBlank();
       if (this.atEnd()) {
         if (this.partial) return result;
@@ -201,6 +261,15 @@ class Reader {
   readKey(): string | typeof DROPPED {
     const char = this.text[this.pos];
     if (isQuote(char)) {
+      // A key holds no quote of its own: the next one closes it, whatever follows (`{"a" 2}`).
+      const close = this.nextQuote(char);
+      if (close >= 0 && !isClosingQuote(this.text, close)) {
+        const key = this.text.slice(this.pos + 1, close);
+        if (key.indexOf('\\') < 0 && key.indexOf('\n') < 0) {
+          this.pos = close + 1;
+          return key;
+        }
+      }
       const key = this.readString();
       // A key cut off inside its quotes is dropped, not kept half-written.
       if (!this.lastStringClosed) return DROPPED;
@@ -218,11 +287,43 @@ class Reader {
     return key;
   }
 
+  /**
+   * How many characters at the end of an unclosed string are the closers of the open containers
+   * (innermost first, blanks between), beyond the brackets the string itself opened; 0 when none.
+   */
+  closersAtEnd(rest: string): number {
+    const run = /[\]}\s]*$/.exec(rest);
+    if (!run || !/[\]}]/.test(run[0])) return 0;
+    const body = rest.slice(0, rest.length - run[0].length);
+    let own = 0;
+    for (const char of body) if (char === '{' || char === '[') own++;
+    let depth = this.open.length - 1;
+    for (const char of run[0]) {
+      if (char !== '}' && char !== ']') continue;
+      if (own > 0) return 0; // the string's own brackets close here: it is text
+      if (depth < 0 || this.open[depth] !== (char === '}' ? '{' : '[')) return 0;
+      depth--;
+    }
+    return run[0].length;
+  }
+
+  /** The next `quote` after the one at pos, or -1. */
+  nextQuote(quote: string): number {
+    return this.text.indexOf(quote, this.pos + 1);
+  }
+
   /** Whether the last string read ended with its closing quote (partial mode may cut it). */
   lastStringClosed = false;
 
   readArray(depth: number): Read {
     this.enter(depth);
+    this.open.push('[');
+    const value = this.readItems(depth);
+    this.open.pop();
+    return value;
+  }
+
+  readItems(depth: number): Read {
     const open = this.pos;
     this.pos++;
     const result: unknown[] = [];
@@ -238,7 +339,11 @@ class Reader {
         this.pos++;
         continue;
       }
-      if (char === '}') this.fail('"}" closes an array');
+      if (char === '}') {
+        this.wrongCloser();
+        return result;
+      }
+      if (this.skipEllipsis()) continue;
       const value = this.readValue(depth, 'array');
       if (value === DROPPED) return result;
       result.push(value);
@@ -276,7 +381,13 @@ class Reader {
       chunkStart = this.pos;
     }
     if (!this.partial) this.fail('unclosed string', open);
-    return out + text.slice(chunkStart, this.pos);
+    const rest = text.slice(chunkStart, this.pos);
+    const closers = this.closersAtEnd(rest);
+    if (closers === 0) return out + rest;
+    // `{"time":"12:20}`: the quote was left out before the closers that end the text.
+    this.pos = text.length - closers;
+    this.lastStringClosed = true;
+    return out + rest.slice(0, rest.length - closers);
   }
 
   /** Reads the escape at pos (a backslash); undefined when partial text ends inside it. */

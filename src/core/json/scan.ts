@@ -36,8 +36,22 @@ export function isQuote(char: string): boolean {
   return char === '"' || char === "'" || char === '`';
 }
 
+/** Blanks between JSON tokens: ASCII whitespace, the BOM and the Unicode spaces models and editors paste (NBSP, en/em and thin spaces, ideographic space). */
 export function isSpace(char: string): boolean {
-  return char === ' ' || char === '\n' || char === '\r' || char === '\t' || char === '\uFEFF' || char === '\u00A0';
+  return (
+    char === ' ' ||
+    char === '\n' ||
+    char === '\r' ||
+    char === '\t' ||
+    char === '\uFEFF' ||
+    char === '\u00A0' ||
+    (char >= '\u2000' && char <= '\u200B') ||
+    char === '\u202F' ||
+    char === '\u205F' ||
+    char === '\u3000' ||
+    char === '\u1680' ||
+    char === '\u180E'
+  );
 }
 
 /** Characters after which a quote opens a string (a value or key can start there). */
