@@ -270,7 +270,7 @@ class Reader {
           return key;
         }
       }
-      const key = this.readString();
+      const key = this.readString(false);
       // A key cut off inside its quotes is dropped, not kept half-written.
       if (!this.lastStringClosed) return DROPPED;
       return key as string;
@@ -350,7 +350,8 @@ class Reader {
     }
   }
 
-  readString(): Read {
+  /** A string; `asValue` allows the misplaced-quote repair (a key cut off is dropped instead). */
+  readString(asValue = true): Read {
     const text = this.text;
     const quote = text[this.pos];
     const open = this.pos;
@@ -382,7 +383,7 @@ class Reader {
     }
     if (!this.partial) this.fail('unclosed string', open);
     const rest = text.slice(chunkStart, this.pos);
-    const closers = this.closersAtEnd(rest);
+    const closers = asValue ? this.closersAtEnd(rest) : 0;
     if (closers === 0) return out + rest;
     // `{"time":"12:20}`: the quote was left out before the closers that end the text.
     this.pos = text.length - closers;
