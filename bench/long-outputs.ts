@@ -4,7 +4,7 @@
  * chunk by chunk. Sizes double; linear code roughly doubles its time too.
  */
 import { InlineReplyReader, parseEnvelope } from '../src/core/envelope';
-import { cleanReplyText } from '../src/core/prompt/reply-text';
+import { cleanReplyText, ReplyTextStream } from '../src/core/prompt/reply-text';
 import { PartialJsonReader } from '../src/core/json/partial-reader';
 import { LineFirstReader } from '../src/core/envelope/line-first';
 
@@ -34,8 +34,17 @@ const CASES: Array<{ name: string; run(n: number): void }> = [
     name: 'streamed reply clean-up, 200 chunks',
     run: (size) => {
       const reply = `Hello${'\n'.repeat(size)}there`;
-      for (let chunk = 1; chunk <= 200; chunk++)
-        cleanReplyText({ raw: reply.slice(0, Math.floor((reply.length * chunk) / 200)), labels: LABELS, final: false });
+      const stream = new ReplyTextStream({ labels: LABELS });
+      for (let chunk = 1; chunk <= 200; chunk++) stream.push(reply.slice(0, Math.floor((reply.length * chunk) / 200)));
+    },
+  },
+  {
+    name: 'streamed words with calls, every 4 chars',
+    run: (size) => {
+      const line = 'Two (ales) [waves] for you. `take_order(item="ale")`\n';
+      const reply = line.repeat(Math.ceil(size / line.length)).slice(0, size);
+      const stream = new ReplyTextStream({ labels: LABELS, toolNames: ['take_order'] });
+      for (let end = 4; end <= reply.length; end += 4) stream.push(reply.slice(0, end));
     },
   },
   {

@@ -21,12 +21,12 @@ import {
   respondTask,
   structuredTask,
 } from '../prompt/task-lines';
-import { cleanReplyText } from '../prompt/reply-text';
+import { cleanReplyText, ReplyTextStream } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
 import { envelopeSchema } from '../envelope/envelope-schema';
 import { lineFieldOf, replyTrailerOf, tagValuesOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
-import { playerTextSoFar } from '../player-text/player-text';
+import { PlayerTextStream } from '../player-text/player-text-stream';
 import { stripReasoning } from '../calls/reasoning';
 import type { FinishReason, StepKind } from '../../contract/language-model';
 import type { AgentConfig, ToolChoice } from './config';
@@ -171,6 +171,9 @@ export class TurnEngine {
   private readonly tagKey: string | undefined;
   /** The values that tag may hold; other bracketed words are stage directions. */
   private readonly tagValues: string[] | undefined;
+  /** Incremental clean-up of the reply text and of the line streamed so far (each starts over when its text does not grow). */
+  private replyStream?: ReplyTextStream;
+  private lineStream?: PlayerTextStream;
 
   private readonly turn: TurnState;
   private readonly setup: TurnSetup;
@@ -564,17 +567,21 @@ export class TurnEngine {
     if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
   }
 
-  /** The words of a text reply as the player may see them (whole, or streamed so far). */
+  /** The words of a text reply as the player may see them (whole, or streamed so far, cleaned incrementally). */
   private visible(raw: string, final: boolean): string {
-    return cleanReplyText({ raw, labels: this.labels, final, toolNames: this.setup.tools.map((tool) => tool.name) });
+    const toolNames = this.setup.tools.map((tool) => tool.name);
+    if (final) return cleanReplyText({ raw, labels: this.labels, final, toolNames });
+    this.replyStream = this.replyStream ?? new ReplyTextStream({ labels: this.labels, toolNames });
+    return this.replyStream.push(raw);
   }
 
   /** Shows the words of a line-first reply as they stream; never ends the stream. */
   private showLine(words: string): false {
-    const toolNames = this.setup.tools.map((tool) => tool.name);
-    if (this.lineField)
-      this.turn.emit({ type: 'partial', value: { [this.lineField]: playerTextSoFar(words, { toolNames }) } });
-    else this.turn.showText(this.visible(words, false));
+    if (this.lineField) {
+      const toolNames = this.setup.tools.map((tool) => tool.name);
+      this.lineStream = this.lineStream ?? new PlayerTextStream({ toolNames });
+      this.turn.emit({ type: 'partial', value: { [this.lineField]: this.lineStream.push(words) } });
+    } else this.turn.showText(this.visible(words, false));
     return false;
   }
 

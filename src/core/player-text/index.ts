@@ -1,2 +1,3 @@
 export { playerText, playerTextSoFar } from './player-text';
 export type { PlayerTextOptions } from './player-text';
+export { PlayerTextStream } from './player-text-stream';

@@ -7,6 +7,7 @@
 import { cleanLine, LineCleaner, trimEnd } from './text-cleanup';
 import { withoutHalfSurrogate } from '../json/string-tail';
 import { playerText, playerTextSoFar } from '../player-text/player-text';
+import { extendsText, PlayerTextStream } from '../player-text/player-text-stream';
 
 const TOOL_RECORD = /^\[[A-Za-z_][\w.-]* \{[^\]]*\]$/;
 
@@ -41,4 +42,31 @@ export function cleanReplyText(input: ReplyTextInput): string {
   // A chunk may end between the two halves of a surrogate pair (an emoji): hold the first
   // half back until the second arrives, so no text delta carries half a character.
   return withoutHalfSurrogate(new LineCleaner(labels).push(playerTextSoFar(raw, { toolNames })));
+}
+
+/**
+ * `cleanReplyText` for one growing reply, in time linear in its length: the player-text rule
+ * cleans only what is new (`PlayerTextStream`), and one label-and-quote cleaner takes the new
+ * characters. A reply that does not extend the last one starts over.
+ */
+export class ReplyTextStream {
+  private readonly words: PlayerTextStream;
+  private cleaner: LineCleaner;
+  private fed = '';
+
+  constructor(private readonly input: Pick<ReplyTextInput, 'labels' | 'toolNames'>) {
+    this.words = new PlayerTextStream({ toolNames: input.toolNames });
+    this.cleaner = new LineCleaner(input.labels);
+  }
+
+  push(raw: string): string {
+    const words = this.words.push(raw);
+    if (!extendsText(words, this.fed)) {
+      this.cleaner = new LineCleaner(this.input.labels);
+      this.fed = '';
+    }
+    this.cleaner.push(words.slice(this.fed.length));
+    this.fed = words;
+    return withoutHalfSurrogate(this.cleaner.text);
+  }
 }

@@ -200,14 +200,21 @@ export class LineCleaner {
     return out;
   }
 
-  /** The body without the tail that is still undecided (spaces, a possible closing quote). */
+  /**
+   * The body without the tail that is still undecided (spaces, a possible closing quote), found
+   * by index: the leading blanks are skipped once, the trailing ones from the end, so a push
+   * costs time in the new characters, not in the whole line.
+   */
   private bodyText(): string {
-    let body = this.raw.slice(this.bodyStart).replace(/^\s+/, '');
-    body = trimEnd(body);
-    if (this.opener && body.length > 0 && CLOSERS[this.opener].indexOf(body[body.length - 1]) >= 0) {
-      body = trimEnd(body.slice(0, -1));
+    const raw = this.raw;
+    while (this.bodyStart < raw.length && SPACE.test(raw[this.bodyStart])) this.bodyStart++;
+    let end = raw.length;
+    while (end > this.bodyStart && SPACE.test(raw[end - 1])) end--;
+    if (this.opener && end > this.bodyStart && CLOSERS[this.opener].indexOf(raw[end - 1]) >= 0) {
+      end--;
+      while (end > this.bodyStart && SPACE.test(raw[end - 1])) end--;
     }
-    return body;
+    return raw.slice(this.bodyStart, end);
   }
 
   private heldText(final: boolean): string {
