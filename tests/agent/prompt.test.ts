@@ -50,8 +50,8 @@ describe('the stable prefix', () => {
     await seed.agent.respond('Hi');
     expect(inline.model.requests[0].promptPrefix).toContain('first write what Assistant says, as plain text.');
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
-    // The example uses a concrete value of the first tool with parameters.
-    expect(inline.model.requests[0].promptPrefix).toContain('{"tool":"take_order","args":{"item":"ale","quantity":1}}');
+    // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
+    expect(inline.model.requests[0].promptPrefix).toContain('only take_order(item="ale", quantity=1)');
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {

@@ -65,11 +65,11 @@ describe('the token meter', () => {
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
       personaTokens: 165,
-      toolsTokens: 402,
-      replyFormatTokens: 91,
-      prefixTokens: 658,
+      toolsTokens: 396,
+      replyFormatTokens: 92,
+      prefixTokens: 653,
       secretsTokens: 40,
-      conversationTokens: 3046,
+      conversationTokens: 3051,
     });
 
     const custom = customToolsSetup(
@@ -86,9 +86,9 @@ describe('the token meter', () => {
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
       personaTokens: 165,
-      toolsTokens: 167,
-      replyFormatTokens: 91,
-      prefixTokens: 423,
+      toolsTokens: 161,
+      replyFormatTokens: 92,
+      prefixTokens: 418,
     });
 
     for (const figures of [none, tavern, withCustom]) {

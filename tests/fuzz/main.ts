@@ -1,6 +1,7 @@
 /**
  * `npm run fuzz`: at least 100,000 generated and mutated model outputs through the parsers and
- * whole turns, a cancel at every event, every error code at every step. Prints per class the
+ * whole turns, a cancel at every event, every error code at every step, and 10,000 generated
+ * outputs of every call family as NPC and agent turns. Prints per class the
  * inputs and what must stay zero; exits 1 when anything is not. Not part of `npm test` (a
  * seeded sample is: tests/fuzz/sample.test.ts). Usage: npm run fuzz [-- --seed N]
  */
@@ -13,6 +14,7 @@ import {
   problemsIn,
   type FuzzCounts,
 } from './fuzz-core';
+import { familyProblems, fuzzFamilies } from './fuzz-families';
 
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--seed');
@@ -35,11 +37,20 @@ async function main(): Promise<void> {
     );
     for (const firstProblem of counts.firstProblems) console.log(`    ${firstProblem}`);
   }
+  const families = await fuzzFamilies(10_000, seed + 2);
+  problems += familyProblems(families);
+  console.log(
+    '\ncall families (generated outputs, NPC and agent turns)     inputs  wrong-argument calls  markup shown  non-AgentError  hangs',
+  );
+  console.log(
+    `${'Gemma 4, FunctionGemma, Gemma 3, Hermes, Llama 3.x, JSON'.padEnd(58)} ${String(families.inputs).padStart(6)} ${String(families.wrongArgumentCalls).padStart(21)} ${String(families.markupShown).padStart(13)} ${String(families.nonAgentErrors).padStart(15)} ${String(families.hangs).padStart(6)}`,
+  );
+  for (const firstProblem of families.firstProblems) console.log(`    ${firstProblem}`);
   const heap = await heapUnderLoad(50, 10_000);
   console.log(
     `memory: 10,000 turns of 50 NPCs on one scheduler: heap ${heap.beforeMb.toFixed(1)} MB before, ${heap.afterMb.toFixed(1)} MB after${(globalThis as { gc?: unknown }).gc ? '' : ' (no --expose-gc: includes garbage not yet collected)'}; longest history ${heap.longestHistory} turns (compaction after 8); ${heap.summaries} of 50 NPCs hold a summary`,
   );
-  const total = classes.reduce((sum, [, fuzzCounts]) => sum + fuzzCounts.inputs, 0);
+  const total = classes.reduce((sum, [, fuzzCounts]) => sum + fuzzCounts.inputs, 0) + families.inputs;
   console.log(`${total} inputs in ${((Date.now() - started) / 1000).toFixed(1)} s; ${problems} problems`);
   if (problems > 0) process.exit(1);
 }

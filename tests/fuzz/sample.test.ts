@@ -1,5 +1,6 @@
 /** A seeded sample of `npm run fuzz` (tests/fuzz/main.ts): the same classes, fewer inputs, all counts zero. */
 import { fuzzCancels, fuzzErrors, fuzzParsers, fuzzTurns, type FuzzCounts } from './fuzz-core';
+import { fuzzFamilies } from './fuzz-families';
 
 function expectClean(counts: FuzzCounts): void {
   expect({ ...counts, inputs: counts.inputs > 0 }).toEqual({
@@ -18,3 +19,14 @@ test('parsers: 1,000 mutated outputs', () => expectClean(fuzzParsers(1_000, 7)),
 test('whole turns: 150 turns on mutated outputs', async () => expectClean(await fuzzTurns(150, 8)), 60_000);
 test('a cancel at every event', async () => expectClean(await fuzzCancels(1)), 60_000);
 test('every error code at every step', async () => expectClean(await fuzzErrors()), 60_000);
+test('call families: 200 generated outputs as NPC and agent turns', async () => {
+  const counts = await fuzzFamilies(200, 9);
+  expect(counts).toEqual({
+    inputs: 200,
+    wrongArgumentCalls: 0,
+    markupShown: 0,
+    nonAgentErrors: 0,
+    hangs: 0,
+    firstProblems: [],
+  });
+}, 60_000);
