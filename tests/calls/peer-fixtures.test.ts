@@ -3,6 +3,8 @@
  * core: every in-scope case reads right, no call is ever read with wrong arguments, and through
  * an agent the first asserted call runs with its arguments while the player sees no markup.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { Agent, AgentTool, JsonSchema } from '../../src';
 import { hasMarkup } from '../../src/core/calls';
@@ -42,6 +44,15 @@ describe('peer tool-parser fixtures', () => {
     const tallies = tallyByFamily(cases);
     const wrong = Object.keys(tallies).filter((family) => tallies[family].wrong > 0);
     expect(wrong).toEqual([]);
+  });
+
+  test("the docs' table of counts is the one measured", () => {
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'reading-model-outputs.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- peer-tally -->'), doc.indexOf('<!-- /peer-tally -->'));
+    const rows: Record<string, Tally> = {};
+    for (const match of table.matchAll(/^\| ([\w.-]+) \| (\d+) \| (\d+) \| (\d+) \|$/gm))
+      rows[match[1]] = { right: Number(match[2]), wrong: Number(match[3]), notRead: Number(match[4]) };
+    expect(rows).toEqual(tallyByFamily(cases));
   });
 
   test('per family: read right / read wrong / not read', () => {
