@@ -41,7 +41,12 @@ function note(counts: FamilyCounts, problem: string): void {
   if (counts.firstProblems.length < 5) counts.firstProblems.push(problem);
 }
 
-function check(counts: FamilyCounts, output: GeneratedOutput, shown: string[], records: readonly ToolRecord[]): void {
+function check(
+  counts: FamilyCounts,
+  output: GeneratedOutput,
+  seen: { shown: string[]; records: readonly ToolRecord[] },
+): void {
+  const { shown, records } = seen;
   for (const text of shown) {
     const token = FORBIDDEN_IN_LINE.find((pattern) => pattern.test(text));
     if (token) {
@@ -114,13 +119,13 @@ export async function fuzzFamilies(count: number, seed: number): Promise<FamilyC
     const lines: string[] = [];
     stream.on('line', (event) => lines.push(event.line));
     const turn = await settle(counts, stream.turn(), output);
-    if (turn) check(counts, output, [...lines, turn.line], turn.toolCalls);
+    if (turn) check(counts, output, { shown: [...lines, turn.line], records: turn.toolCalls });
     const agent = new Agent(model(output), { instructions: 'You are Bram.', tools: tools() });
     const run = agent.run('Take me across.');
     const texts: string[] = [];
     run.on('text', (event) => texts.push(event.text));
     const response = await settle(counts, run.response(), output);
-    if (response) check(counts, output, [...texts, response.text], response.toolCalls);
+    if (response) check(counts, output, { shown: [...texts, response.text], records: response.toolCalls });
   }
   return counts;
 }
