@@ -21,9 +21,16 @@ export const CALL_READERS: readonly CallReader[] = [
   readPythonicCalls,
 ];
 
-export function findCalls(text: string, ctx: CallReadContext): WrittenCall[] {
+/** The readers of the families written in markup or call syntax, without the JSON objects (the envelope reader reads those). */
+export const MARKUP_CALL_READERS: readonly CallReader[] = CALL_READERS.filter((read) => read !== readJsonCalls);
+
+export function findCalls(
+  text: string,
+  ctx: CallReadContext,
+  readers: readonly CallReader[] = CALL_READERS,
+): WrittenCall[] {
   const found: WrittenCall[] = [];
-  for (const read of CALL_READERS) {
+  for (const read of readers) {
     for (const call of read(text, ctx)) {
       const overlaps = found.some(
         (other) =>

@@ -57,6 +57,8 @@ export const MARKUP_TOKENS: readonly string[] = [
 const MARKUP_SHAPES =
   /<\|[^<>\s|]{1,40}\|?>|<[^<>\s|]{1,40}\|>|<function(?:=[^<>]{0,80}|\s+name\s*=\s*"[^"<>]{0,80}")>|<\/?(?:tool_call|tool_calls|tool|tools|function_call|tool_code|response|json|xml|think|thinking|thought|reasoning|call)>|<(?:bos|eos|pad)>|\[TOOL_CALLS\]|```[A-Za-z_]*/gi;
 
+const LOWER_TOKENS = MARKUP_TOKENS.map((token) => token.toLowerCase());
+
 /** Whether any markup token is in the text (the property every shown line keeps). */
 export function hasMarkup(text: string): boolean {
   MARKUP_SHAPES.lastIndex = 0;
@@ -67,12 +69,17 @@ export function hasMarkup(text: string): boolean {
 
 /** The text without any markup token; repeated, because removing one can join the halves of another. */
 export function withoutMarkup(text: string): string {
+  // Every token holds one of these characters: text without them has none (the common case).
+  if (!/[<>[`]/.test(text)) return text;
   let current = text;
   for (let pass = 0; pass < 8; pass++) {
     MARKUP_SHAPES.lastIndex = 0;
     let next = current.replace(MARKUP_SHAPES, ' ');
-    for (const token of MARKUP_TOKENS) {
-      if (next.toLowerCase().indexOf(token.toLowerCase()) >= 0) next = replaceAllInsensitive(next, token);
+    let lower = next.toLowerCase();
+    for (const token of LOWER_TOKENS) {
+      if (lower.indexOf(token) < 0) continue;
+      next = replaceAllInsensitive(next, token);
+      lower = next.toLowerCase();
     }
     if (next === current) return current;
     current = next;

@@ -6,15 +6,17 @@
  * prompt names. Calls written as JSON are left to the envelope reader, which knows the reply
  * forms and the synonyms.
  */
-import { findCalls } from '../calls/find-calls';
+import { findCalls, MARKUP_CALL_READERS } from '../calls/find-calls';
 import type { WrittenCall } from '../calls/written-call';
 import { setOwnKey } from '../json/own-key';
 import { isRespondWord, resolveToolName } from './names';
 import type { EnvelopeContext, EnvelopeParse } from './parse';
 
 export function readFamilyCall(source: string, ctx: EnvelopeContext): EnvelopeParse | undefined {
-  const calls = findCalls(source, { isTool: (name) => resolveToolName(name, ctx.toolNames) !== undefined }).filter(
-    (call) => call.family !== 'json',
+  const calls = findCalls(
+    source,
+    { isTool: (name) => resolveToolName(name, ctx.toolNames) !== undefined },
+    MARKUP_CALL_READERS,
   );
   if (calls.length === 0) return undefined;
   const unread: Array<{ tool: string; problem: string }> = [];
