@@ -9,6 +9,7 @@
  * it did not.
  */
 import { readDelimitedArgs } from './delimited-args';
+import { readAtEachOpener } from './each-opener';
 import { MAX_READ_CHARS, PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from './written-call';
 
 const OPENER = /<start_function_call>\s*(?:call:)?\s*([A-Za-z_][\w.-]*)\s*(?=\{)/g;
@@ -16,9 +17,7 @@ const CLOSER = '<end_function_call>';
 
 export function readFunctionGemmaCalls(text: string): WrittenCall[] {
   if (text.length > MAX_READ_CHARS || text.indexOf('<start_function_call>') < 0) return [];
-  const calls: WrittenCall[] = [];
-  OPENER.lastIndex = 0;
-  for (let match = OPENER.exec(text); match; match = OPENER.exec(text)) {
+  return readAtEachOpener(text, OPENER, (match) => {
     const start = match.index;
     const open = start + match[0].length;
     const read = readDelimitedArgs(text, open);
@@ -26,15 +25,11 @@ export function readFunctionGemmaCalls(text: string): WrittenCall[] {
     if (!read.ok) {
       const close = text.indexOf(CLOSER, read.end);
       const end = read.cutOff || close < 0 ? text.length : close + CLOSER.length;
-      calls.push({ ...base, end, problem: read.cutOff ? PROBLEM_CUT_OFF : PROBLEM_UNREADABLE });
-      OPENER.lastIndex = Math.max(end, open + 1);
-      continue;
+      return { calls: [{ ...base, end, problem: read.cutOff ? PROBLEM_CUT_OFF : PROBLEM_UNREADABLE }], resume: end };
     }
     let end = read.end;
-    const after = text.slice(end).match(/^\s*<end_function_call>/);
+    const after = /^\s*<end_function_call>/.exec(text.slice(end, end + 64));
     if (after) end += after[0].length;
-    calls.push({ ...base, args: read.value, end });
-    OPENER.lastIndex = end;
-  }
-  return calls;
+    return { calls: [{ ...base, args: read.value, end }], resume: end };
+  });
 }

@@ -9,6 +9,7 @@
  * follow each other; each is read on its own. The argument block is `delimited-args.ts`.
  */
 import { readDelimitedArgs } from './delimited-args';
+import { readAtEachOpener } from './each-opener';
 import { MAX_READ_CHARS, PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from './written-call';
 
 /** The openers; group 1 is the tool name, and the match ends just before the `{`. */
@@ -18,27 +19,21 @@ const CLOSERS = ['<tool_call|>', '<turn|>', '<end_of_turn>', '</call>'];
 
 export function readGemma4Calls(text: string): WrittenCall[] {
   if (text.length > MAX_READ_CHARS || text.indexOf('call') < 0) return [];
-  const calls: WrittenCall[] = [];
-  OPENER.lastIndex = 0;
-  for (let match = OPENER.exec(text); match; match = OPENER.exec(text)) {
+  return readAtEachOpener(text, OPENER, (match) => {
     const start = match.index;
     // A bare `call:` counts at the start of a line only (not inside a word or a sentence).
-    if (match[1] === 'call:' && !atLineStart(text, start)) continue;
+    if (match[1] === 'call:' && !atLineStart(text, start)) return undefined;
     const open = start + match[0].length;
     const read = readDelimitedArgs(text, open);
     const base = { family: 'gemma4' as const, name: match[2], start };
     if (!read.ok) {
       const end = read.cutOff ? text.length : endOfFailedCall(text, read.end);
-      calls.push({ ...base, end, problem: read.cutOff ? PROBLEM_CUT_OFF : PROBLEM_UNREADABLE });
-      OPENER.lastIndex = Math.max(end, open + 1);
-      continue;
+      return { calls: [{ ...base, end, problem: read.cutOff ? PROBLEM_CUT_OFF : PROBLEM_UNREADABLE }], resume: end };
     }
     let end = read.end;
     for (const closer of CLOSERS) if (text.startsWith(closer, end)) end += closer.length;
-    calls.push({ ...base, args: read.value, end });
-    OPENER.lastIndex = end;
-  }
-  return calls;
+    return { calls: [{ ...base, args: read.value, end }], resume: end };
+  });
 }
 
 function atLineStart(text: string, index: number): boolean {

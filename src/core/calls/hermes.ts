@@ -10,6 +10,7 @@
  * what the player sees); a block that names one but cannot be read is recorded, never run.
  */
 import { extractJson } from '../json/extract';
+import { readAtEachOpener } from './each-opener';
 import { readJsonCall } from './json-call';
 import { MAX_READ_CHARS, PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from './written-call';
 
@@ -17,22 +18,24 @@ const OPENER = /<(tool_call|tool|tools|function_call|response|json|xml)>/gi;
 
 export function readHermesCalls(text: string): WrittenCall[] {
   if (text.length > MAX_READ_CHARS || text.indexOf('<') < 0) return [];
-  const calls: WrittenCall[] = [];
-  OPENER.lastIndex = 0;
-  for (let match = OPENER.exec(text); match; match = OPENER.exec(text)) {
+  const lower = text.toLowerCase();
+  return readAtEachOpener(text, OPENER, (match) => {
     const start = match.index;
-    const closeTag = `</${match[1]}>`;
+    const closeTag = `</${match[1].toLowerCase()}>`;
     const bodyStart = start + match[0].length;
-    const close = text.toLowerCase().indexOf(closeTag.toLowerCase(), bodyStart);
+    const close = lower.indexOf(closeTag, bodyStart);
     const end = close < 0 ? text.length : close + closeTag.length;
-    const body = text.slice(bodyStart, close < 0 ? text.length : close);
-    const found = readBlock(body);
-    if (found.length === 0) continue;
+    const found = readBlock(text.slice(bodyStart, close < 0 ? text.length : close));
+    if (found.length === 0) return undefined;
     // One span per call; the first starts at the tag, the last ends after the closing tag.
-    found.forEach((call, index) => calls.push({ family: 'hermes', ...call, start: index === 0 ? start : end, end }));
-    OPENER.lastIndex = end;
-  }
-  return calls;
+    const calls = found.map((call, index): WrittenCall => ({
+      family: 'hermes',
+      ...call,
+      start: index === 0 ? start : end,
+      end,
+    }));
+    return { calls, resume: end };
+  });
 }
 
 type BlockCall = Omit<WrittenCall, 'family' | 'start' | 'end'>;
