@@ -73,6 +73,18 @@ describe('NPCComponent talk and events', () => {
     expect(seen.some((event) => event.type === events.error)).toBe(false);
   });
 
+  test('isTalking is false inside npc-turn and right after await talk() (issue 24, item 4)', async () => {
+    useModel([say('Welcome!', 'happy')]);
+    const npc = mount(components.NPCComponent, { persona: persona() });
+    let talkingInEvent: boolean | undefined;
+    npc.node.on(events.turn, () => {
+      talkingInEvent = npc.isTalking;
+    });
+    await npc.talk('Hello!');
+    expect(talkingInEvent).toBe(false);
+    expect(npc.isTalking).toBe(false);
+  });
+
   test('a local tool registered from code runs, reported by npc-tool-call and npc-tool-result', async () => {
     const model = useModel([Script.call('check_menu'), say('Stew is 5 gold.')]);
     const npc = mount(components.NPCComponent, { persona: persona() });

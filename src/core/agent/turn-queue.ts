@@ -19,11 +19,18 @@ export interface QueuedStream {
 
 export class TurnQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  private pending = 0;
+  /** The streams added and not yet through the queue's bookkeeping. */
+  private readonly live = new Set<QueuedStream>();
 
-  /** Turns queued or running. */
+  /**
+   * Turns queued or running, read from their streams: a turn that has delivered its result
+   * (completed, failed, cancelled) no longer counts, also inside its last event's listeners and
+   * right after `await`, before the queue's own clean-up runs.
+   */
   get size(): number {
-    return this.pending;
+    let count = 0;
+    for (const stream of this.live) if (stream.status === 'queued' || stream.status === 'running') count++;
+    return count;
   }
 
   /**
@@ -35,7 +42,7 @@ export class TurnQueue {
       Promise.resolve().then(() => stream.fail(failure));
       return;
     }
-    this.pending++;
+    this.live.add(stream);
     this.tail = this.tail
       .then(async () => {
         if (stream.signal.aborted) throw stream.cancelReason();
@@ -44,7 +51,7 @@ export class TurnQueue {
       })
       .catch((error) => stream.fail(AgentError.from(error)))
       .finally(() => {
-        this.pending--;
+        this.live.delete(stream);
       });
     const cancelQueued = () => {
       if (stream.status === 'queued') stream.fail(stream.cancelReason());
