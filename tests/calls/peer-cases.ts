@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCalls } from '../../src/core/calls';
-import { callArguments } from '../../src/core/envelope/family-call';
+import { callArguments, callContext } from '../../src/core/envelope/family-call';
 import { parseEnvelope, resolveToolName } from '../../src/core/envelope';
 
 export interface PeerCall {
@@ -64,9 +64,7 @@ export function toolsOf(testCase: PeerCase): string[] {
 export function readAll(testCase: PeerCase): PeerCall[] {
   const toolNames = toolsOf(testCase);
   const out: PeerCall[] = [];
-  for (const call of findCalls(testCase.output, {
-    isTool: (name) => resolveToolName(name, toolNames) !== undefined,
-  })) {
+  for (const call of findCalls(testCase.output, callContext(toolNames))) {
     const tool = resolveToolName(call.name, toolNames);
     if (!tool) continue;
     const args = callArguments(call, tool, {});

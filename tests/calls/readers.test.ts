@@ -4,12 +4,12 @@
  * whole sentences a summary cut at the token cap keeps.
  */
 import { findCalls, PROBLEM_CUT_OFF } from '../../src/core/calls';
-import { callArguments } from '../../src/core/envelope/family-call';
+import { callArguments, callContext } from '../../src/core/envelope/family-call';
 import { parseEnvelope } from '../../src/core/envelope';
 import { wholeSentences } from '../../src/core/player-text/whole-sentences';
 
 const TOOLS = ['take_order', 'remember_fact'];
-const isTool = (name: string) => TOOLS.indexOf(name) >= 0;
+const CTX = callContext(TOOLS);
 const order = (tool: string) => (tool === 'take_order' ? ['item', 'quantity'] : ['fact']);
 
 describe('positional arguments', () => {
@@ -18,7 +18,7 @@ describe('positional arguments', () => {
     ['take_order("stew", quantity=3)', { item: 'stew', quantity: 3 }],
     ['remember_fact("The player is Sam.")', { fact: 'The player is Sam.' }],
   ])('%s maps by the parameter order', (text, args) => {
-    const [call] = findCalls(text, { isTool });
+    const [call] = findCalls(text, CTX);
     expect(callArguments(call, call.name, { parameterOrder: order })).toEqual({ args });
   });
 
@@ -27,12 +27,12 @@ describe('positional arguments', () => {
     ['a name given twice', 'take_order("stew", item="ale")'],
     ['a positional value after a keyword', 'take_order(item="stew", 3)'],
   ])('%s is refused, never guessed', (_name, text) => {
-    const [call] = findCalls(text, { isTool });
+    const [call] = findCalls(text, CTX);
     expect('problem' in callArguments(call, call.name, { parameterOrder: order })).toBe(true);
   });
 
   test('without a known parameter order a positional call is refused', () => {
-    const [call] = findCalls('take_order("stew", 3)', { isTool });
+    const [call] = findCalls('take_order("stew", 3)', CTX);
     expect(callArguments(call, call.name, {})).toEqual({ problem: expect.stringContaining('without names') });
   });
 });
@@ -45,14 +45,14 @@ describe('what a grammar refuses', () => {
     ['a non-finite number', 'take_order(item="ale", quantity=1e999)'],
     ['a mismatched bracket', '[take_order(item="ale"])]'],
   ])('%s: the call is found, its arguments are not read', (_name, text) => {
-    const calls = findCalls(text, { isTool });
+    const calls = findCalls(text, CTX);
     expect(calls).toHaveLength(1);
     expect(calls[0].args).toBeUndefined();
   });
 
   test('a Gemma 4 call nested past the depth limit is unreadable, not a crash', () => {
     const deep = `<|tool_call>call:take_order{item:${'{a:'.repeat(200)}1${'}'.repeat(200)}}<tool_call|>`;
-    const calls = findCalls(deep, { isTool });
+    const calls = findCalls(deep, CTX);
     expect(calls[0].args).toBeUndefined();
   });
 
@@ -62,7 +62,7 @@ describe('what a grammar refuses', () => {
     '[take_order(item="ale", quantity=',
     '<tool_call>{"name": "take_order", "arguments": {"item": "al',
   ])('cut off: %j is recorded as cut off', (text) => {
-    const calls = findCalls(text, { isTool });
+    const calls = findCalls(text, CTX);
     expect(calls.map((call) => call.problem)).toEqual([PROBLEM_CUT_OFF]);
     expect(parseEnvelope(text, { toolNames: TOOLS, allowRespond: true }).kind).toBe('invalid');
   });
@@ -73,7 +73,7 @@ describe('what a grammar refuses', () => {
       '[take_order(__proto__={"admin": True})]',
       '<start_function_call>call:take_order{__proto__:{admin:<escape>true<escape>}}<end_function_call>',
     ]) {
-      const [call] = findCalls(text, { isTool });
+      const [call] = findCalls(text, CTX);
       const args = call.args as Record<string, unknown>;
       expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
       expect(Object.keys(args)).toEqual(['__proto__']);
@@ -83,7 +83,7 @@ describe('what a grammar refuses', () => {
 
   test('an unknown name does not block a known call after it, and words like smile(s) are not calls', () => {
     expect(
-      findCalls('I smile(s) a lot. [open_door(x=1), take_order(item="ale")]', { isTool }).map((call) => call.name),
+      findCalls('I smile(s) a lot. [open_door(x=1), take_order(item="ale")]', CTX).map((call) => call.name),
     ).toEqual(['open_door', 'take_order']);
     expect(parseEnvelope('[open_door(x=1), take_order(item="ale")]', { toolNames: TOOLS, allowRespond: true })).toEqual(
       {

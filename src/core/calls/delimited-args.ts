@@ -45,7 +45,19 @@ export function readDelimitedArgs(text: string, open: number): ArgsRead {
 
 const NUMBER = /^-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?/;
 const IDENTIFIER = /^[A-Za-z_$][\w$.-]*/;
-const TYPED = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/;
+/**
+ * FunctionGemma's `<escape>42<escape>` as the value it names: true, false, null, or a number
+ * that reads back as the same text (`007`, `1.50` and 20-digit ids stay text, so nothing is
+ * lost; the tool's schema coerces text to a number where it wants one).
+ */
+function typedValue(raw: string): unknown {
+  const text = raw.trim();
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text === 'null') return null;
+  if (/^-?\d+(?:\.\d+)?$/.test(text) && String(Number(text)) === text) return Number(text);
+  return raw;
+}
 
 class BlockReader {
   pos = 0;
@@ -78,6 +90,8 @@ class BlockReader {
       this.skipSpace();
       if (this.text[this.pos] !== ':') this.fail();
       this.pos++;
+      // {a:1,a:2}: which one the model meant is a guess.
+      if (Object.prototype.hasOwnProperty.call(out, key)) this.fail();
       setOwnKey(out, key, this.value(depth));
       this.skipSpace();
       const next = this.text[this.pos];
@@ -164,7 +178,7 @@ class BlockReader {
     }
     this.pos = close + quote.length;
     const raw = this.text.slice(start, close);
-    return typed && TYPED.test(raw.trim()) ? JSON.parse(raw.trim()) : raw;
+    return typed ? typedValue(raw) : raw;
   }
 
   private jsonString(): string {
@@ -188,8 +202,8 @@ class BlockReader {
   private bareWord(): string {
     const start = this.pos;
     while (this.pos < this.text.length && ',}]'.indexOf(this.text[this.pos]) < 0) {
-      // Markup or an opening bracket inside a bare word: not a value this grammar knows.
-      if ('{[<"'.indexOf(this.text[this.pos]) >= 0) this.fail();
+      // Markup, an opening bracket or a second `key:` inside a bare word: not a value this grammar knows.
+      if ('{[<":'.indexOf(this.text[this.pos]) >= 0) this.fail();
       this.pos++;
     }
     if (this.pos >= this.text.length) this.fail();

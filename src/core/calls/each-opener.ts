@@ -2,7 +2,7 @@
  * The loop every markup reader shares: each match of its opener, in order, read where it
  * stands; the search resumes after what was read (never before the match, so it always ends).
  */
-import type { WrittenCall } from './written-call';
+import { MAX_CALLS, type WrittenCall } from './written-call';
 
 export interface ReadAtOpener {
   calls: WrittenCall[];
@@ -17,7 +17,9 @@ export function readAtEachOpener(
 ): WrittenCall[] {
   const calls: WrittenCall[] = [];
   const pattern = new RegExp(opener.source, opener.flags.indexOf('g') >= 0 ? opener.flags : `${opener.flags}g`);
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+  let openers = 0;
+  for (let match = pattern.exec(text); match && openers < MAX_CALLS; match = pattern.exec(text)) {
+    openers++;
     const found = read(match);
     if (!found) continue;
     calls.push(...found.calls);

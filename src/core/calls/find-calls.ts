@@ -9,7 +9,7 @@ import { readHermesCalls } from './hermes';
 import { readJsonCalls } from './json-calls';
 import { readLlama3Calls } from './llama3';
 import { readPythonicCalls } from './pythonic';
-import type { CallReadContext, CallReader, WrittenCall } from './written-call';
+import { MAX_CALLS, type CallReadContext, type CallReader, type WrittenCall } from './written-call';
 
 /** The readers, most specific markup first. */
 export const CALL_READERS: readonly CallReader[] = [
@@ -32,6 +32,7 @@ export function findCalls(
   const found: WrittenCall[] = [];
   for (const read of readers) {
     for (const call of read(text, ctx)) {
+      if (found.length >= MAX_CALLS) break;
       const overlaps = found.some(
         (other) =>
           call.start < Math.max(other.end, other.start + 1) && other.start < Math.max(call.end, call.start + 1),

@@ -10,19 +10,28 @@
  */
 import { readDelimitedArgs } from './delimited-args';
 import { readAtEachOpener } from './each-opener';
-import { MAX_READ_CHARS, PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from './written-call';
+import {
+  MAX_READ_CHARS,
+  PROBLEM_CUT_OFF,
+  PROBLEM_UNREADABLE,
+  type CallReadContext,
+  type WrittenCall,
+} from './written-call';
 
 /** The openers; group 1 is the tool name, and the match ends just before the `{`. */
 const OPENER =
   /(<\|tool_call>\s*:?\s*call:|<call>\s*(?:call:)?|<channel\|>\s*call:|call:)\s*([A-Za-z_][\w.-]*)\s*(?=\{)/g;
 const CLOSERS = ['<tool_call|>', '<turn|>', '<end_of_turn>', '</call>'];
 
-export function readGemma4Calls(text: string): WrittenCall[] {
+export function readGemma4Calls(text: string, ctx: CallReadContext): WrittenCall[] {
   if (text.length > MAX_READ_CHARS || text.indexOf('call') < 0) return [];
   return readAtEachOpener(text, OPENER, (match) => {
     const start = match.index;
-    // A bare `call:` counts at the start of a line only (not inside a word or a sentence).
-    if (match[1] === 'call:' && !atLineStart(text, start)) return undefined;
+    // A bare `call:` counts at the start of a line, right after a closer, or for a tool named
+    // exactly (a runtime that strips special tokens leaves `Sure! call:check_tide{…}`); never inside a word.
+    if (match[1] === 'call:' && !atLineStart(text, start) && !afterCloser(text, start)) {
+      if (/[\w.:-]/.test(text[start - 1] ?? '') || !ctx.isExactTool(match[2])) return undefined;
+    }
     const open = start + match[0].length;
     const read = readDelimitedArgs(text, open);
     const base = { family: 'gemma4' as const, name: match[2], start };
@@ -34,6 +43,11 @@ export function readGemma4Calls(text: string): WrittenCall[] {
     for (const closer of CLOSERS) if (text.startsWith(closer, end)) end += closer.length;
     return { calls: [{ ...base, args: read.value, end }], resume: end };
   });
+}
+
+function afterCloser(text: string, index: number): boolean {
+  const before = text.slice(Math.max(0, index - 16), index).trimEnd();
+  return CLOSERS.some((closer) => before.endsWith(closer)) || before.endsWith('}');
 }
 
 function atLineStart(text: string, index: number): boolean {

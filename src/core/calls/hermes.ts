@@ -26,7 +26,8 @@ export function readHermesCalls(text: string): WrittenCall[] {
     const close = lower.indexOf(closeTag, bodyStart);
     const end = close < 0 ? text.length : close + closeTag.length;
     const found = readBlock(text.slice(bodyStart, close < 0 ? text.length : close));
-    if (found.length === 0) return undefined;
+    // A block without its closer runs to the end: no opener after it starts another (linear).
+    if (found.length === 0) return close < 0 ? { calls: [], resume: text.length } : undefined;
     // One span per call; the first starts at the tag, the last ends after the closing tag.
     const calls = found.map((call, index): WrittenCall => ({
       family: 'hermes',

@@ -17,9 +17,12 @@ export function readLlama3Calls(text: string): WrittenCall[] {
   return readAtEachOpener(text, OPENER, (match) => {
     const start = match.index;
     const bodyStart = start + match[0].length;
-    const close = text.indexOf(CLOSER, bodyStart);
-    const end = close < 0 ? text.length : close + CLOSER.length;
-    const body = text.slice(bodyStart, close < 0 ? text.length : close).trim();
+    // The body ends at its closer, or at the next opener: a body never takes a neighbour's arguments.
+    const closer = text.indexOf(CLOSER, bodyStart);
+    const next = text.indexOf('<function', bodyStart);
+    const stop = next >= 0 && (closer < 0 || next < closer) ? next : closer;
+    const end = stop < 0 ? text.length : stop === closer ? closer + CLOSER.length : stop;
+    const body = text.slice(bodyStart, stop < 0 ? text.length : stop).trim();
     const base = { family: 'llama3' as const, name: match[1] ?? match[2], start, end };
     const extracted = body === '' ? undefined : extractJson(body);
     let call: WrittenCall;

@@ -52,10 +52,10 @@ export const MARKUP_TOKENS: readonly string[] = [
 /**
  * Tags and tokens by shape: `<|name|>`, `<|name>`, `<name|>` (Gemma 4, Llama, ChatML tokens),
  * `<function=…>` and `<function name="…">`, the wrapper tags small models put around a call,
- * `<bos>`/`<eos>`/`<pad>`, and Markdown fence markers (```` ```tool_code ````): a fence's words stay, its markers go.
+ * `<bos>`/`<eos>`/`<pad>`, a chat turn's opener with its role (`<|im_start|>assistant`, `<start_of_turn>model`), and Markdown fence markers (```` ```tool_code ````): a fence's words stay, its markers go.
  */
 const MARKUP_SHAPES =
-  /<\|[^<>\s|]{1,40}\|?>|<[^<>\s|]{1,40}\|>|<function(?:=[^<>]{0,80}|\s+name\s*=\s*"[^"<>]{0,80}")>|<\/?(?:tool_call|tool_calls|tool|tools|function_call|tool_code|response|json|xml|think|thinking|thought|reasoning|call)>|<(?:bos|eos|pad)>|\[TOOL_CALLS\]|```[A-Za-z_]*/gi;
+  /<\|im_start\|>\s*(?:assistant|user|system|model)?|<start_of_turn>\s*(?:model|user)?|<\|[^<>\s|]{1,40}\|?>|<[^<>\s|]{1,40}\|>|<function(?:=[^<>]{0,80}|\s+name\s*=\s*"[^"<>]{0,80}")>|<\/?(?:tool_call|tool_calls|tool|tools|function_call|tool_code|response|json|xml|think|thinking|thought|reasoning|call)>|<(?:bos|eos|pad)>|\[TOOL_CALLS\]|```[A-Za-z_]*/gi;
 
 const LOWER_TOKENS = MARKUP_TOKENS.map((token) => token.toLowerCase());
 

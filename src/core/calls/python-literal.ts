@@ -18,7 +18,7 @@ export class LiteralFailure {
 
 const NUMBER = /^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/;
 const WORD = /^[A-Za-z_][\w-]*/;
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f' };
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', b: '\b', f: '\f', v: '\v', a: '\x07' };
 
 /** A cursor over the text; `literal()` reads one value and leaves `pos` after it. */
 export class LiteralReader {
@@ -38,7 +38,8 @@ export class LiteralReader {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos])) this.pos++;
   }
 
-  literal(depth = 0): unknown {
+  /** One value; `bareWords` false refuses a bare word (read as text only as a keyword's value). */
+  literal(depth = 0, bareWords = true): unknown {
     if (depth > MAX_ARG_DEPTH) this.fail();
     this.skipSpace();
     const char = this.text[this.pos];
@@ -68,6 +69,7 @@ export class LiteralReader {
     };
     if (Object.prototype.hasOwnProperty.call(named, word[0])) return named[word[0]];
     // A prefix string (b'…', f"…"), an attribute, a call or an operator: not a literal.
+    if (!bareWords) this.fail();
     this.skipSpace();
     const next = this.text[this.pos];
     if (next !== ',' && next !== ')' && next !== ']' && next !== '}') this.fail();
@@ -84,6 +86,9 @@ export class LiteralReader {
         if (next === 'u' && /^[0-9a-fA-F]{4}$/.test(this.text.slice(at + 2, at + 6))) {
           out += String.fromCharCode(parseInt(this.text.slice(at + 2, at + 6), 16));
           at += 5;
+        } else if (next === 'x' && /^[0-9a-fA-F]{2}$/.test(this.text.slice(at + 2, at + 4))) {
+          out += String.fromCharCode(parseInt(this.text.slice(at + 2, at + 4), 16));
+          at += 3;
         } else {
           out += ESCAPES[next] ?? next;
           at++;

@@ -17,6 +17,7 @@
 import { findBalancedEnd } from '../json/scan';
 import { LiteralFailure, LiteralReader } from './python-literal';
 import {
+  MAX_CALLS,
   MAX_READ_CHARS,
   PROBLEM_CUT_OFF,
   PROBLEM_UNREADABLE,
@@ -24,8 +25,9 @@ import {
   type WrittenCall,
 } from './written-call';
 
-const LIST_OPENER = /\[\s*(?=[A-Za-z_][\w.]*\s*\()/g;
-const BARE_CALL = /[A-Za-z_][\w.]*(?=\s*\()/g;
+/** `name(` with nothing between: `laughs (quietly)` and `trade (honestly)` are words. */
+const LIST_OPENER = /\[\s*(?=[A-Za-z_][\w.]*\()/g;
+const BARE_CALL = /[A-Za-z_][\w.]*(?=\()/g;
 const NAME = /^[A-Za-z_][\w.]*/;
 const KEYWORD = /^([A-Za-z_]\w*)\s*(?:=(?!=)|:)/;
 
@@ -42,21 +44,28 @@ export function readPythonicCalls(text: string, ctx: CallReadContext): WrittenCa
   const inside = (at: number, regions: Array<[number, number]>) => regions.some(([from, to]) => at >= from && at < to);
   const taken: Array<[number, number]> = [];
   LIST_OPENER.lastIndex = 0;
-  for (let match = LIST_OPENER.exec(text); match; match = LIST_OPENER.exec(text)) {
+  let lists = 0;
+  for (let match = LIST_OPENER.exec(text); match && lists < MAX_CALLS; match = LIST_OPENER.exec(text)) {
+    lists++;
     if (inside(match.index, inJson)) continue;
     const list = readList(text, match.index);
-    if (list.length === 0) continue;
+    // A bracket of unknown names that do not read as calls is words (`[f(x) = 2x]`, `[sighs(softly)]`).
+    if (!list.some((call) => ctx.isTool(call.name) || (call.args !== undefined && !call.positional))) continue;
     calls.push(...list);
     taken.push([match.index, list[list.length - 1].end]);
     LIST_OPENER.lastIndex = list[list.length - 1].end;
   }
   BARE_CALL.lastIndex = 0;
-  for (let match = BARE_CALL.exec(text); match; match = BARE_CALL.exec(text)) {
+  let bare = 0;
+  for (let match = BARE_CALL.exec(text); match && bare < MAX_CALLS; match = BARE_CALL.exec(text)) {
     const start = match.index;
-    if (start > 0 && /[\w.$]/.test(text[start - 1])) continue;
+    // Inside a word, or quoted in speech (`He said "book_crossing(…)" once`): not a call.
+    if (start > 0 && /[\w.$"'“‘]/.test(text[start - 1])) continue;
     if (inside(start, taken) || inside(start, inJson)) continue;
     const name = toolName(match[0]);
-    if (!ctx.isTool(name)) continue;
+    // Inside ordinary words a call must name a tool exactly; a line that is only the call may be fuzzy.
+    if (!ctx.isExactTool(name) && !(ctx.isTool(name) && aloneOnLine(text, start))) continue;
+    bare++;
     const call = readOneCall(text, start);
     const wrapped = widen(text, call.start, call.end);
     calls.push({ ...call, start: wrapped.start, end: wrapped.end });
@@ -69,7 +78,7 @@ export function readPythonicCalls(text: string, ctx: CallReadContext): WrittenCa
 function readList(text: string, open: number): WrittenCall[] {
   const calls: WrittenCall[] = [];
   let pos = open + 1;
-  for (;;) {
+  while (calls.length < MAX_CALLS) {
     while (pos < text.length && /\s/.test(text[pos])) pos++;
     if (!NAME.test(text.slice(pos, pos + 1))) break;
     const call = readOneCall(text, pos);
@@ -136,7 +145,8 @@ function readArgs(reader: LiteralReader): ReadArgs {
       named = true;
     } else {
       if (named) reader.fail(); // positional after keyword: not Python, not certain
-      out.positional.push(reader.literal());
+      // A bare word by position (`trade(honestly)`) is speech in parentheses, not a value.
+      out.positional.push(reader.literal(0, false));
     }
     reader.skipSpace();
     const next = reader.text[reader.pos];
@@ -176,6 +186,16 @@ function jsonRegions(text: string): Array<[number, number]> {
     opener.lastIndex = end;
   }
   return regions;
+}
+
+/** Whether the text before `at` on its line is blank (what follows is then the call, or the call in backticks). */
+function aloneOnLine(text: string, at: number): boolean {
+  for (let before = at - 1; before >= 0; before--) {
+    const char = text[before];
+    if (char === '\n') return true;
+    if (char !== ' ' && char !== '\t' && char !== '`' && char !== '[') return false;
+  }
+  return true;
 }
 
 /** `code_interpreter.call` (Llama's built-in tools) names `code_interpreter`. */

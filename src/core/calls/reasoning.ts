@@ -3,6 +3,7 @@
  * - `<think>…</think>` (Qwen 3, DeepSeek R1; also `<thinking>`, `<thought>`, `<reasoning>`);
  * - Gemma 4's thought channel, `<|channel>thought …<channel|>`;
  * - Command R's `<|START_THINKING|>…<|END_THINKING|>`;
+ * - a tool response the model wrote itself (`<|tool_response>…<tool_response|>`, `<tool_response>…`);
  * - a closer with no opener before it (a template that opens the block itself, llama.cpp's
  *   "thinking forced open"): everything before it was reasoning.
  * An unclosed block hides everything after its opener: the answer has not started yet.
@@ -17,6 +18,9 @@ const BLOCKS: Block[] = [
   { open: /<(think|thinking|thought|reasoning)>/i, close: (open) => `</${open[1]}>` },
   { open: /<\|channel>/, close: () => '<channel|>' },
   { open: /<\|START_THINKING\|>/, close: () => '<|END_THINKING|>' },
+  // A tool's answer the model made up (Gemma 4, Hermes/Qwen): never the answer either.
+  { open: /<\|tool_response>/, close: () => '<tool_response|>' },
+  { open: /<tool_response>/i, close: () => '</tool_response>' },
 ];
 const ORPHAN_CLOSERS = ['</think>', '</thinking>', '<channel|>', '<|END_THINKING|>'];
 

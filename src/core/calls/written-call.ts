@@ -24,6 +24,11 @@ export interface WrittenCall {
 export interface CallReadContext {
   /** Whether a written name refers to one of the game's tools (fuzzy: `takeOrder`, `functions.take_order`). */
   isTool(name: string): boolean;
+  /**
+   * Whether a name is exactly one of the game's tools: what a call written inside ordinary words
+   * must name (`trade (honestly)` and `Attack (him)` are speech, `trade(item="ale")` is a call).
+   */
+  isExactTool(name: string): boolean;
 }
 
 /** One family's reader: every call of that family in the text, in order. */
@@ -39,6 +44,12 @@ export function unreadCall(base: Omit<WrittenCall, 'args' | 'positional' | 'prob
 
 /** Hard ceiling on nesting inside one call's arguments: deeper is not a game action. */
 export const MAX_ARG_DEPTH = 32;
+
+/**
+ * Most calls or call openers a reader takes from one output: far more than any turn runs (the
+ * turn's call budget is 12), and it keeps garbage with thousands of openers linear.
+ */
+export const MAX_CALLS = 48;
 
 /** Longest text the readers look at: past it nothing is read as a call (the output caps are far lower). */
 export const MAX_READ_CHARS = 40_000;

@@ -7,17 +7,21 @@
  * forms and the synonyms.
  */
 import { findCalls, MARKUP_CALL_READERS } from '../calls/find-calls';
-import type { WrittenCall } from '../calls/written-call';
+import type { CallReadContext, WrittenCall } from '../calls/written-call';
 import { setOwnKey } from '../json/own-key';
 import { isRespondWord, resolveToolName } from './names';
 import type { EnvelopeContext, EnvelopeParse } from './parse';
 
+/** What the call readers need to know of the tools: fuzzy names for markup, exact ones for calls inside words. */
+export function callContext(toolNames: readonly string[]): CallReadContext {
+  return {
+    isTool: (name) => resolveToolName(name, toolNames) !== undefined,
+    isExactTool: (name) => toolNames.indexOf(name) >= 0,
+  };
+}
+
 export function readFamilyCall(source: string, ctx: EnvelopeContext): EnvelopeParse | undefined {
-  const calls = findCalls(
-    source,
-    { isTool: (name) => resolveToolName(name, ctx.toolNames) !== undefined },
-    MARKUP_CALL_READERS,
-  );
+  const calls = findCalls(source, callContext(ctx.toolNames), MARKUP_CALL_READERS);
   if (calls.length === 0) return undefined;
   const unread: Array<{ tool: string; problem: string }> = [];
   let chosen: { tool: string; args: Record<string, unknown> } | undefined;
@@ -72,7 +76,7 @@ export function readKnownCall(
   text: string,
   ctx: Pick<EnvelopeContext, 'toolNames' | 'parameterOrder'>,
 ): { tool: string; args?: Record<string, unknown>; problem?: string } | undefined {
-  const calls = findCalls(text, { isTool: (name) => resolveToolName(name, ctx.toolNames) !== undefined });
+  const calls = findCalls(text, callContext(ctx.toolNames));
   for (const call of calls) {
     const tool = resolveToolName(call.name, ctx.toolNames);
     if (!tool) continue;

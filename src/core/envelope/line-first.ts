@@ -17,7 +17,7 @@ import { findBalancedEnd } from '../json/scan';
 import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
 import { findCalls } from '../calls/find-calls';
-import { callArguments, readKnownCall } from './family-call';
+import { callArguments, callContext, readKnownCall } from './family-call';
 import { REASONING_OPENERS } from '../calls/reasoning';
 import {
   isTagValue,
@@ -162,7 +162,7 @@ export function readLineFirst(written: string, kinds: TrailerKinds): LineFirstAn
 
 /** The text with every call to a known tool cut out (a space in its place), each added to `answer` in order. */
 function takeCalls(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): string {
-  const calls = findCalls(text, { isTool: (name) => resolveToolName(name, kinds.toolNames) !== undefined });
+  const calls = findCalls(text, callContext(kinds.toolNames));
   let out = '';
   let from = 0;
   for (const call of calls) {
@@ -174,8 +174,9 @@ function takeCalls(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): 
       if ('args' in args) answer.calls.push({ tool, argCandidates: [args.args] });
       else answer.unread.push({ tool, problem: args.problem });
     }
-    out += text.slice(from, call.start) + ' ';
+    out += text.slice(from, call.start).replace(/[ \t]+$/, '') + ' ';
     from = call.end;
+    while (from < text.length && (text[from] === ' ' || text[from] === '\t')) from++;
   }
   return from === 0 ? text : out + text.slice(from);
 }

@@ -79,21 +79,30 @@ function startsKey(text: string, key: string): boolean {
 /** A tag at the end of the words' line (`Hi Sam! [happy]`, `Hi Sam! (happy)`), taken off. */
 export function takeTrailingTag(line: string, kinds: TagKinds): { line: string; value?: string } {
   if (kinds.tagKey === undefined) return { line };
-  const match = /[ \t]+((?:[*_]{1,2})?[[(][^\])\n]{1,40}[\])](?:[*_]{1,2})?)[ \t]*$/.exec(line);
+  // A tag is short: only the end of the line is searched (a regex over a long run of blanks is quadratic).
+  const from = Math.max(0, line.length - 64);
+  const match = /[ \t]((?:[*_]{1,2})?[[(][^\])\n]{1,40}[\])](?:[*_]{1,2})?)[ \t]*$/.exec(line.slice(from));
   if (!match) return { line };
   const value = readTagLine(match[1], kinds);
-  return value === undefined ? { line } : { line: line.slice(0, match.index).trimEnd(), value };
+  return value === undefined ? { line } : { line: line.slice(0, from + match.index).trimEnd(), value };
 }
 
 /** A listed value in square brackets inside the words (`Oh [happy] welcome!`), taken out. */
 export function takeInlineTag(line: string, kinds: TagKinds): { line: string; value?: string } {
   if (kinds.tagKey === undefined || !kinds.tagValues) return { line };
-  const pattern = new RegExp(`[ \\t]*\\[(${TAG_BODY})\\][ \\t]*`, 'g');
+  const pattern = new RegExp(`\\[(${TAG_BODY})\\]`, 'g');
   let value: string | undefined;
-  const out = line.replace(pattern, (whole, inner: string, offset: number) => {
+  const out = line.replace(pattern, (whole, inner: string) => {
     if (!isTagValue(kinds, inner)) return whole;
     value = value ?? inner.trim();
-    return offset === 0 || offset + whole.length >= line.length ? '' : ' ';
+    return '';
   });
-  return value === undefined ? { line } : { line: out.trim(), value };
+  if (value === undefined) return { line };
+  return {
+    line: out
+      .replace(/[ \t]{2,}/g, ' ')
+      .replace(/ ([.,!?;:])/g, '$1')
+      .trim(),
+    value,
+  };
 }

@@ -34,7 +34,7 @@ export function parseLenient(text: string, options?: LenientOptions): LenientRes
 }
 
 const CURLY_QUOTES = /[“”„‘’«»]/g;
-const DOUBLE_ENCODED = /^\s*[{[]?\s*\\"/;
+const DOUBLE_ENCODED = /^[{[]?[ \t\r\n]{0,8}\\"/;
 
 /**
  * Text-level repairs before reading: curly quotes are the delimiters when no straight quote is
@@ -46,7 +46,7 @@ function repairedText(text: string): string {
   if (out.indexOf('"') < 0 && out.indexOf("'") < 0 && CURLY_QUOTES.test(out))
     out = out.replace(CURLY_QUOTES, (quote) => ('‘’'.indexOf(quote) >= 0 ? "'" : '"'));
   CURLY_QUOTES.lastIndex = 0;
-  if (DOUBLE_ENCODED.test(out)) out = out.replace(/\\(["\\])/g, '$1');
+  if (DOUBLE_ENCODED.test(out.trimStart())) out = out.replace(/\\(["\\])/g, '$1');
   return out;
 }
 

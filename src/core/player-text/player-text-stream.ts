@@ -6,6 +6,9 @@
  */
 import { playerText, playerTextSoFar, type PlayerTextOptions } from './player-text';
 
+/** Characters past which an unsettled line is cleaned again only as it grows. */
+const LONG_TAIL = 1024;
+
 const ORPHAN_CLOSER = /<\/think(?:ing)?>|<channel\|>|<\|END_THINKING\|>/;
 
 export class PlayerTextStream {
@@ -13,6 +16,10 @@ export class PlayerTextStream {
   /** Raw characters whose cleaned form is final, and that form. */
   private settled = 0;
   private settledText = '';
+  /** The last cleaning of the unsettled tail: where it started, how long it was, what it showed. */
+  private cleanedAt = -1;
+  private cleanedLength = 0;
+  private shown = '';
 
   constructor(private readonly options: PlayerTextOptions = {}) {}
 
@@ -20,13 +27,21 @@ export class PlayerTextStream {
     if (!extendsText(raw, this.raw)) {
       this.settled = 0;
       this.settledText = '';
+      this.cleanedAt = -1;
     }
     this.raw = raw;
     // A reasoning closer with no opener (the template opened the block) hides all before it.
     if (ORPHAN_CLOSER.test(raw.slice(this.settled))) return playerTextSoFar(raw, this.options);
     this.settle();
-    const tail = playerTextSoFar(raw.slice(this.settled), this.options);
-    return join(this.settledText, tail);
+    const tail = raw.slice(this.settled);
+    // A long line with no break to settle at: cleaned again only after it grew by a twentieth,
+    // so the work stays linear in the output (the words shown lag by at most that much).
+    if (tail.length > LONG_TAIL && this.cleanedAt === this.settled && tail.length < this.cleanedLength * 1.05)
+      return this.shown;
+    this.cleanedAt = this.settled;
+    this.cleanedLength = tail.length;
+    this.shown = join(this.settledText, playerTextSoFar(tail, this.options));
+    return this.shown;
   }
 
   /** Moves the settled mark to the last line break after which nothing opened before is still open. */
@@ -35,7 +50,9 @@ export class PlayerTextStream {
     if (cut < this.settled) return;
     const piece = this.raw.slice(this.settled, cut + 1);
     if (!closes(piece)) return;
-    this.settledText = join(this.settledText, playerText(piece, this.options));
+    // Words without markup stay exactly as written (line breaks included), as the final text keeps them.
+    const cleaned = playerText(piece, this.options);
+    this.settledText = cleaned === piece ? this.settledText + piece : join(this.settledText, cleaned);
     this.settled = cut + 1;
   }
 }
@@ -55,23 +72,24 @@ export function extendsText(next: string, previous: string): boolean {
   return next.startsWith(previous.slice(from), from);
 }
 
-/** Two cleaned pieces as one text: a line break between them, none at the ends. */
+/** Two pieces as one text: a line break between them unless the first ends with one. */
 function join(before: string, after: string): string {
   if (before === '') return after;
   if (after === '') return before;
-  return `${before}\n${after}`;
+  return before.endsWith('\n') ? before + after : `${before}\n${after}`;
 }
 
 /** Whether a piece of raw output opens nothing it does not close (so text after it cannot change how it reads). */
 function closes(piece: string): boolean {
+  // A stray closer opens nothing (`:)`, `1) ale`), and only `<` before a letter, `|` or `/` can open a tag (`<3`, `a < b` cannot).
   let depth = 0;
   let angle = 0;
-  for (const char of piece) {
+  for (let index = 0; index < piece.length; index++) {
+    const char = piece[index];
     if (char === '(' || char === '[' || char === '{') depth++;
-    else if (char === ')' || char === ']' || char === '}') depth--;
-    else if (char === '<') angle++;
-    else if (char === '>') angle--;
-    if (depth < 0) return false;
+    else if (char === ')' || char === ']' || char === '}') depth = Math.max(0, depth - 1);
+    else if (char === '<' && /[A-Za-z|/]/.test(piece[index + 1] ?? '')) angle++;
+    else if (char === '>') angle = Math.max(0, angle - 1);
   }
   if (depth !== 0 || angle !== 0) return false;
   return (piece.match(/```/g) ?? []).length % 2 === 0;

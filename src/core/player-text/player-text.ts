@@ -11,7 +11,7 @@
 import { findCalls } from '../calls/find-calls';
 import { stripReasoning } from '../calls/reasoning';
 import { withoutMarkup } from '../calls/markup';
-import { resolveToolName } from '../envelope/names';
+import { callContext } from '../envelope/family-call';
 
 export interface PlayerTextOptions {
   /** The agent's tools: bare calls of these (`take_order(…)`) are markup too. */
@@ -32,7 +32,6 @@ export function playerText(raw: string, options: PlayerTextOptions = {}): string
 /** The words shown while the output still grows; a tail that may become markup is held back. */
 export function playerTextSoFar(raw: string, options: PlayerTextOptions = {}): string {
   const text = String(raw ?? '');
-  if (!mayHoldMarkup(text) && !/[a-z]$/i.test(text)) return text;
   return playerText(text.slice(0, heldBackFrom(text, options)), options);
 }
 
@@ -43,7 +42,7 @@ function mayHoldMarkup(text: string): boolean {
 
 function withoutCalls(text: string, options: PlayerTextOptions): string {
   const names = options.toolNames ?? [];
-  const calls = findCalls(text, { isTool: (name) => resolveToolName(name, names) !== undefined });
+  const calls = findCalls(text, callContext(names));
   if (calls.length === 0) return text;
   let out = '';
   let from = 0;
@@ -80,18 +79,26 @@ function heldBackFrom(text: string, options: PlayerTextOptions): number {
   const tail = text.slice(Math.max(0, text.length - 80));
   const offset = text.length - tail.length;
   const patterns = [
-    /<[^<>\s]{0,40}$/, // a tag or token still being written
+    /<(?:[A-Za-z_|/!][^<>\n]{0,80})?$/, // a tag or token still being written (`<function name="…` too)
+    /(?:^|\n)[ \t]*(?:tool_code|tool_calls?|function_calls?)\s*:[^\n]*$/, // a line labelled as a call, until it ends
     /\[[A-Za-z_]?[\w.]{0,60}$/, // `[take_ord` or `[TOOL_CALL`
     /`+[A-Za-z_]*$/, // a fence or an inline code span opening
-    /(?:^|\n)[ \t]*c(?:a(?:l(?:l)?)?)?$/, // `call:` at the start of a line
+    /(?:^|[\s>])c(?:a(?:l(?:l(?::[\w.-]{0,64})?)?)?)?$/, // `call:` or `call:take_order` before its `{`
+    /(?:^|\n)[ \t]*(?:tool|function)(?:_(?:c(?:o(?:d(?:e)?)?|a(?:l(?:l(?:s)?)?)?)?)?)?:?[ \t]*$/, // `tool_code:` labels
   ];
   let cut = text.length;
   for (const pattern of patterns) {
     const match = pattern.exec(tail);
     if (match) cut = Math.min(cut, offset + match.index);
   }
-  const word = /[A-Za-z_][\w.]*$/.exec(tail);
-  if (word && (options.toolNames ?? []).some((name) => name.startsWith(word[0]) || word[0].startsWith(name)))
+  const word = /[A-Za-z_][\w.]*\(?$/.exec(tail);
+  const written = word ? word[0].replace(/\($/, '').toLowerCase() : '';
+  if (
+    word &&
+    (options.toolNames ?? []).some(
+      (name) => name.toLowerCase().startsWith(written) || written.startsWith(name.toLowerCase()),
+    )
+  )
     cut = Math.min(cut, offset + word.index);
   return cut;
 }

@@ -22,7 +22,6 @@ const ABBREVIATIONS = new Set([
   'mt',
   'vs',
   'etc',
-  'no',
   'vol',
   'fig',
   'approx',
@@ -54,6 +53,10 @@ function beforeIsAbbreviation(text: string, dot: number): boolean {
   const word = /([A-Za-z][A-Za-z.]*)$/.exec(text.slice(Math.max(0, dot - 12), dot));
   if (!word) return false;
   const lower = word[1].toLowerCase();
-  // A single capital letter is an initial (`J. Hale`).
-  return ABBREVIATIONS.has(lower) || /^[A-Z]$/.test(word[1]);
+  if (ABBREVIATIONS.has(lower)) return true;
+  // A single capital after a name or a title is an initial (`Dr. J. Hale`, `John F. Kennedy`);
+  // after anything else it ends a sentence (`The player chose A.`).
+  if (!/^[A-Z]$/.test(word[1])) return false;
+  const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, dot - 40), dot - 1));
+  return before !== null && /^[A-Z][A-Za-z]*\.?$/.test(before[1]);
 }
