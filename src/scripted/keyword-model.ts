@@ -14,6 +14,7 @@ import type {
 } from '../contract/language-model';
 import { DEFAULT_CAPABILITIES } from '../contract/language-model';
 import { readRenderedTurn } from '../core/prompt/render-conversation';
+import { formatCall } from '../core/prompt/stable-prefix';
 import { ScriptedLanguageModel, Script } from './scripted-model';
 
 /** The steps of an agent turn, whose prompts hold the turn so far. */
@@ -117,12 +118,16 @@ export class KeywordModel implements LanguageModel {
       case 'decide': {
         const needed = lineFirst ? pending.filter((tool) => effects.indexOf(tool.name) < 0) : pending;
         if (lineFirst && needed.length === 0) {
-          return lineFirstAnswer(this.reply(rule, ctx), structured, pending.map(callSyntax));
+          return lineFirstAnswer(
+            this.reply(rule, ctx),
+            structured,
+            pending.map((tool) => formatCall(tool.name, tool.args ?? {})),
+          );
         }
         if (needed.length > 0) {
           const next = needed[0];
           // Line first, a needed tool is asked for in Gemma's call syntax too.
-          if (lineFirst) return callSyntax(next);
+          if (lineFirst) return formatCall(next.name, next.args ?? {});
           return seedFormat
             ? JSON.stringify({ action: next.name, arguments: next.args ?? {} })
             : JSON.stringify({ tool: next.name, args: next.args ?? {} });
@@ -226,10 +231,4 @@ function lastPlayerLine(prompt: string): string {
   const lines = prompt.split('\n').filter((line) => /^[^:[\n]{1,40}: /.test(line));
   const last = lines[lines.length - 1] ?? prompt;
   return last.replace(/^[^:]+: /, '');
-}
-
-/** `name(key="value", n=1)`: a call as the line-first prompt asks for it. */
-function callSyntax(tool: { name: string; args?: Record<string, unknown> }): string {
-  const args = Object.entries(tool.args ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-  return `${tool.name}(${args.join(', ')})`;
 }

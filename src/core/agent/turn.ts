@@ -171,6 +171,8 @@ export class TurnEngine {
   private readonly tagKey: string | undefined;
   /** The values that tag may hold; other bracketed words are stage directions. */
   private readonly tagValues: string[] | undefined;
+  /** Every tool's name: calls of these are cut from the words wherever they sit. */
+  private readonly toolNames: string[];
   /** Incremental clean-up of the reply text and of the line streamed so far (each starts over when its text does not grow). */
   private replyStream?: ReplyTextStream;
   private lineStream?: PlayerTextStream;
@@ -195,6 +197,7 @@ export class TurnEngine {
     this.lineField = input.schema && this.lineFirst ? lineFieldOf(input.schema, config.replyLineField) : undefined;
     this.tagKey = this.lineField ? replyTrailerOf(input.schema, this.lineField).tagKey : undefined;
     this.tagValues = tagValuesOf(input.schema, this.tagKey);
+    this.toolNames = setup.tools.map((tool) => tool.name);
     this.contextNote = [setup.contextNote, input.context ?? '']
       .map((note) => note.trim())
       .filter(Boolean)
@@ -569,7 +572,7 @@ export class TurnEngine {
 
   /** The words of a text reply as the player may see them (whole, or streamed so far, cleaned incrementally). */
   private visible(raw: string, final: boolean): string {
-    const toolNames = this.setup.tools.map((tool) => tool.name);
+    const { toolNames } = this;
     if (final) return cleanReplyText({ raw, labels: this.labels, final, toolNames });
     this.replyStream = this.replyStream ?? new ReplyTextStream({ labels: this.labels, toolNames });
     return this.replyStream.push(raw);
@@ -578,8 +581,7 @@ export class TurnEngine {
   /** Shows the words of a line-first reply as they stream; never ends the stream. */
   private showLine(words: string): false {
     if (this.lineField) {
-      const toolNames = this.setup.tools.map((tool) => tool.name);
-      this.lineStream = this.lineStream ?? new PlayerTextStream({ toolNames });
+      this.lineStream = this.lineStream ?? new PlayerTextStream({ toolNames: this.toolNames });
       this.turn.emit({ type: 'partial', value: { [this.lineField]: this.lineStream.push(words) } });
     } else this.turn.showText(this.visible(words, false));
     return false;
@@ -614,7 +616,7 @@ export class TurnEngine {
   /** What a line-first reader looks for after the words: every tool's calls, and the reply's tag. */
   private trailerKinds(): TrailerKinds {
     return {
-      toolNames: this.setup.tools.map((tool) => tool.name),
+      toolNames: this.toolNames,
       tagKey: this.tagKey,
       tagValues: this.tagValues,
       parameterOrder: this.parameterOrder,

@@ -42,3 +42,17 @@ export function findCalls(
   }
   return found.sort((left, right) => left.start - right.start);
 }
+
+/** The text with each call's span (in order, not overlapping) replaced by one space, the blanks around it taken in. */
+export function withoutCallSpans(text: string, calls: ReadonlyArray<Pick<WrittenCall, 'start' | 'end'>>): string {
+  if (calls.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const call of calls) {
+    if (call.start < from) continue;
+    out += text.slice(from, call.start).replace(/[ \t]+$/, '') + ' ';
+    from = call.end;
+    while (from < text.length && (text[from] === ' ' || text[from] === '\t')) from++;
+  }
+  return out + text.slice(from);
+}

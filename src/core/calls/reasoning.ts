@@ -22,7 +22,8 @@ const BLOCKS: Block[] = [
   { open: /<\|tool_response>/, close: () => '<tool_response|>' },
   { open: /<tool_response>/i, close: () => '</tool_response>' },
 ];
-const ORPHAN_CLOSERS = ['</think>', '</thinking>', '<channel|>', '<|END_THINKING|>'];
+/** The closers that also end a block a template opened (so everything before them was reasoning). */
+export const ORPHAN_CLOSERS: readonly string[] = ['</think>', '</thinking>', '<channel|>', '<|END_THINKING|>'];
 
 /** Text that may still become a reasoning opener, held back while streaming. */
 export const REASONING_OPENERS = [

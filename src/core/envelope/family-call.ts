@@ -70,18 +70,3 @@ export function callArguments(
   for (const key of named) setOwnKey(args, key, call.args[key]);
   return { args };
 }
-
-/** The first call to a known tool written in `text` (a line after the words), with its tool and arguments or problem. */
-export function readKnownCall(
-  text: string,
-  ctx: Pick<EnvelopeContext, 'toolNames' | 'parameterOrder'>,
-): { tool: string; args?: Record<string, unknown>; problem?: string } | undefined {
-  const calls = findCalls(text, callContext(ctx.toolNames));
-  for (const call of calls) {
-    const tool = resolveToolName(call.name, ctx.toolNames);
-    if (!tool) continue;
-    const args = callArguments(call, tool, ctx);
-    return 'args' in args ? { tool, args: args.args } : { tool, problem: args.problem };
-  }
-  return undefined;
-}

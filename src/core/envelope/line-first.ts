@@ -16,8 +16,9 @@ import { isPlainObject } from '../json/extract';
 import { findBalancedEnd } from '../json/scan';
 import { setOwnKey } from '../json/own-key';
 import { parseEnvelope } from './parse';
-import { findCalls } from '../calls/find-calls';
-import { callArguments, callContext, readKnownCall } from './family-call';
+import { findCalls, withoutCallSpans } from '../calls/find-calls';
+import { callArguments, callContext } from './family-call';
+import { PROBLEM_CUT_OFF, PROBLEM_UNREADABLE, type WrittenCall } from '../calls/written-call';
 import { REASONING_OPENERS } from '../calls/reasoning';
 import {
   isTagValue,
@@ -162,23 +163,18 @@ export function readLineFirst(written: string, kinds: TrailerKinds): LineFirstAn
 
 /** The text with every call to a known tool cut out (a space in its place), each added to `answer` in order. */
 function takeCalls(text: string, kinds: TrailerKinds, answer: LineFirstAnswer): string {
-  const calls = findCalls(text, callContext(kinds.toolNames));
-  let out = '';
-  let from = 0;
-  for (const call of calls) {
+  const taken: WrittenCall[] = [];
+  for (const call of findCalls(text, callContext(kinds.toolNames))) {
     const tool = resolveToolName(call.name, kinds.toolNames);
     // A JSON object naming no known tool may be the reply's own keys: the trailer reads it.
     if (!tool && call.family === 'json') continue;
-    if (tool) {
-      const args = callArguments(call, tool, kinds);
-      if ('args' in args) answer.calls.push({ tool, argCandidates: [args.args] });
-      else answer.unread.push({ tool, problem: args.problem });
-    }
-    out += text.slice(from, call.start).replace(/[ \t]+$/, '') + ' ';
-    from = call.end;
-    while (from < text.length && (text[from] === ' ' || text[from] === '\t')) from++;
+    taken.push(call);
+    if (!tool) continue;
+    const args = callArguments(call, tool, kinds);
+    if ('args' in args) answer.calls.push({ tool, argCandidates: [args.args] });
+    else answer.unread.push({ tool, problem: args.problem });
   }
-  return from === 0 ? text : out + text.slice(from);
+  return withoutCallSpans(text, taken);
 }
 
 /**
@@ -286,7 +282,7 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
         // Cut off (the token limit): never acted on; a call in it is recorded as not made.
         const named = /^\{\s*"(?:tool|action|name)"\s*:\s*"([^"]+)"/.exec(text.slice(pos));
         const tool = named ? resolveToolName(named[1], toolNames) : undefined;
-        if (tool) answer.unread.push({ tool, problem: 'the call was cut off before it ended' });
+        if (tool) answer.unread.push({ tool, problem: PROBLEM_CUT_OFF });
         return;
       }
       addTrailerObject(text.slice(pos, end), toolNames, answer);
@@ -296,20 +292,16 @@ function readTrailer(text: string, kinds: TrailerKinds, answer: LineFirstAnswer)
     // Anything else runs to the end of its line: an action in call syntax, a tag, or stray words.
     const eol = text.indexOf('\n', pos);
     const line = text.slice(pos, eol < 0 ? text.length : eol).trim();
-    const call = readKnownCall(line, kinds);
-    const tag = call ? undefined : readTagLine(line, kinds);
-    if (call && call.args) answer.calls.push({ tool: call.tool, argCandidates: [call.args] });
-    else if (call) answer.unread.push({ tool: call.tool, problem: call.problem ?? 'its arguments could not be read' });
-    else if (tag !== undefined) setOwnKey(answer.fields, kinds.tagKey as string, tag);
+    // Calls in any family's syntax were taken out of the whole answer already (takeCalls).
+    const tag = readTagLine(line, kinds);
+    if (tag !== undefined) setOwnKey(answer.fields, kinds.tagKey as string, tag);
     else {
       const named = /^\[?\s*([A-Za-z_][\w.-]*)\s*\(/.exec(line);
       const tool = named ? resolveToolName(named[1], toolNames) : undefined;
       if (tool)
         answer.unread.push({
           tool,
-          problem: /\)\]?$/.test(line)
-            ? 'its arguments could not be read; write them as name="value"'
-            : 'the call was cut off before it ended',
+          problem: /\)\]?$/.test(line) ? PROBLEM_UNREADABLE : PROBLEM_CUT_OFF,
         });
       // Words after the reply's keys are more of the line (`Welcome!\n{"emotion":"happy"}\nSit down.`).
       else if (line !== '') answer.line = answer.line === '' ? line : `${answer.line} ${line}`;

@@ -19,6 +19,7 @@
 import { decodeEscape } from './escapes';
 import { isClosingQuote, isQuote, isSpace, skipComment } from './scan';
 import { setOwnKey } from './own-key';
+import { closersAtEnd, ellipsisAt, repairedText } from './repairs';
 
 export interface LenientOptions {
   /** Accept text cut off mid-value (streaming or max-token truncation). */
@@ -31,23 +32,6 @@ export const MAX_DEPTH = 64;
 
 export function parseLenient(text: string, options?: LenientOptions): LenientResult {
   return readAll(new Reader(repairedText(String(text)), options?.partial === true));
-}
-
-const CURLY_QUOTES = /[“”„‘’«»]/g;
-const DOUBLE_ENCODED = /^[{[]?[ \t\r\n]{0,8}\\"/;
-
-/**
- * Text-level repairs before reading: curly quotes are the delimiters when no straight quote is
- * used anywhere (otherwise they are words: "it’s"), and JSON escaped once too often
- * loses one level of escaping.
- */
-function repairedText(text: string): string {
-  let out = text;
-  if (out.indexOf('"') < 0 && out.indexOf("'") < 0 && CURLY_QUOTES.test(out))
-    out = out.replace(CURLY_QUOTES, (quote) => ('‘’'.indexOf(quote) >= 0 ? "'" : '"'));
-  CURLY_QUOTES.lastIndex = 0;
-  if (DOUBLE_ENCODED.test(out.trimStart())) out = out.replace(/\\(["\\])/g, '$1');
-  return out;
 }
 
 function readAll(reader: Reader): LenientResult {
@@ -194,17 +178,9 @@ class Reader {
 
   /** `…` or `...` where a value or member could be: a placeholder for "and so on", skipped. */
   skipEllipsis(): boolean {
-    const text = this.text;
-    let length = 0;
-    if (text.startsWith('...', this.pos)) length = 3;
-    else if (text[this.pos] === '…') length = 1;
-    if (length === 0) return false;
-    const after = this.pos + length;
-    let next = after;
-    while (next < text.length && isSpace(text[next])) next++;
-    if (next < text.length && ',]}/'.indexOf(text[next]) < 0) return false;
-    this.pos = after;
-    return true;
+    const length = ellipsisAt(this.text, this.pos);
+    this.pos += length;
+    return length > 0;
   }
 
   /** A closer of the other kind (`]` in an object): ends this container too; the enclosing one takes it when it is of that kind. */
@@ -287,26 +263,6 @@ class Reader {
     return key;
   }
 
-  /**
-   * How many characters at the end of an unclosed string are the closers of the open containers
-   * (innermost first, blanks between), beyond the brackets the string itself opened; 0 when none.
-   */
-  closersAtEnd(rest: string): number {
-    const run = /[\]}\s]*$/.exec(rest);
-    if (!run || !/[\]}]/.test(run[0])) return 0;
-    const body = rest.slice(0, rest.length - run[0].length);
-    let own = 0;
-    for (const char of body) if (char === '{' || char === '[') own++;
-    let depth = this.open.length - 1;
-    for (const char of run[0]) {
-      if (char !== '}' && char !== ']') continue;
-      if (own > 0) return 0; // the string's own brackets close here: it is text
-      if (depth < 0 || this.open[depth] !== (char === '}' ? '{' : '[')) return 0;
-      depth--;
-    }
-    return run[0].length;
-  }
-
   /** The next `quote` after the one at pos, or -1. */
   nextQuote(quote: string): number {
     return this.text.indexOf(quote, this.pos + 1);
@@ -383,7 +339,7 @@ class Reader {
     }
     if (!this.partial) this.fail('unclosed string', open);
     const rest = text.slice(chunkStart, this.pos);
-    const closers = asValue ? this.closersAtEnd(rest) : 0;
+    const closers = asValue ? closersAtEnd(rest, this.open) : 0;
     if (closers === 0) return out + rest;
     // `{"time":"12:20}`: the quote was left out before the closers that end the text.
     this.pos = text.length - closers;

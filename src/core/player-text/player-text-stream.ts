@@ -4,12 +4,11 @@
  * bracket) are cleaned once and kept; each push cleans only the text after them. An output that
  * does not extend the last one (a new step, a reset) starts over.
  */
+import { ORPHAN_CLOSERS } from '../calls/reasoning';
 import { playerText, playerTextSoFar, type PlayerTextOptions } from './player-text';
 
 /** Characters past which an unsettled line is cleaned again only as it grows. */
 const LONG_TAIL = 1024;
-
-const ORPHAN_CLOSER = /<\/think(?:ing)?>|<channel\|>|<\|END_THINKING\|>/;
 
 export class PlayerTextStream {
   private raw = '';
@@ -31,7 +30,8 @@ export class PlayerTextStream {
     }
     this.raw = raw;
     // A reasoning closer with no opener (the template opened the block) hides all before it.
-    if (ORPHAN_CLOSER.test(raw.slice(this.settled))) return playerTextSoFar(raw, this.options);
+    const fresh = raw.slice(this.settled);
+    if (ORPHAN_CLOSERS.some((closer) => fresh.indexOf(closer) >= 0)) return playerTextSoFar(raw, this.options);
     this.settle();
     const tail = raw.slice(this.settled);
     // A long line with no break to settle at: cleaned again only after it grew by a twentieth,

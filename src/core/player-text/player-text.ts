@@ -8,7 +8,7 @@
  * `playerTextSoFar` is the same rule for a stream: it also holds back a tail that may still
  * turn into markup (`<th`, `[take_ord`, a run of backticks), so markup never flashes on screen.
  */
-import { findCalls } from '../calls/find-calls';
+import { findCalls, withoutCallSpans } from '../calls/find-calls';
 import { stripReasoning } from '../calls/reasoning';
 import { withoutMarkup } from '../calls/markup';
 import { callContext } from '../envelope/family-call';
@@ -41,17 +41,7 @@ function mayHoldMarkup(text: string): boolean {
 }
 
 function withoutCalls(text: string, options: PlayerTextOptions): string {
-  const names = options.toolNames ?? [];
-  const calls = findCalls(text, callContext(names));
-  if (calls.length === 0) return text;
-  let out = '';
-  let from = 0;
-  for (const call of calls) {
-    if (call.start < from) continue;
-    out += text.slice(from, call.start) + ' ';
-    from = call.end;
-  }
-  return out + text.slice(from);
+  return withoutCallSpans(text, findCalls(text, callContext(options.toolNames ?? [])));
 }
 
 /** A token the output stopped in the middle of (`… <function=`, `<|tool_`), at the very end. */

@@ -170,11 +170,16 @@ function lineFirstRules(input: PrefixInput): string {
 /** `name(key="value", n=1)`: the family's call syntax, shorter than a JSON envelope. */
 export function callExample(tool: AgentTool): string {
   const args = exampleArguments(tool);
-  const parts =
-    args && typeof args === 'object' && !Array.isArray(args)
-      ? Object.entries(args as Record<string, unknown>).map(([key, value]) => `${key}=${JSON.stringify(value)}`)
-      : [];
-  return `${tool.name}(${parts.join(', ')})`;
+  return formatCall(
+    tool.name,
+    args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
+  );
+}
+
+/** A call in Gemma's syntax, `name(key="value", n=1)`: what the line-first prompt teaches and the stand-in writes. */
+export function formatCall(name: string, args: Record<string, unknown>): string {
+  const parts = Object.entries(args).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  return `${name}(${parts.join(', ')})`;
 }
 
 /** A concrete example built from the schema (small models copy abstract templates literally). */
