@@ -21,7 +21,7 @@ export {
   NPC_FALLBACK,
   NPC_ERROR,
 } from './components/NPCComponent';
-export type { ExternalToolRequest, NPCLineEvent, NPCTalkOptions } from './components/NPCComponent';
+export type { ExternalToolRequest, NPCLineEvent, NPCTalkOptions, NPCRestoreOptions } from './components/NPCComponent';
 export { DecisionOptionEntry } from './components/DecisionOptionEntry';
 export { DecisionComponent, DECISION, DECISION_ERROR } from './components/DecisionComponent';
 export type { DecisionEvent } from './components/DecisionComponent';

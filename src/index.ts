@@ -11,7 +11,7 @@ export { Canceller, sleep } from './contract/abort';
 export type { SignalLike } from './contract/abort';
 
 // The agent: turns, tools, schemas, transcripts.
-export { Agent, AgentRun, createAgentSetup, validateToolChoice } from './core/agent';
+export { Agent, AgentRun, createAgentSetup, validateToolChoice, WALL_CLOCK } from './core/agent';
 export type {
   AgentOptions,
   RunOptions,
@@ -36,6 +36,7 @@ export type {
   ToolRecord,
   ToolCallingMode,
   ExternalToolHandler,
+  ToolClock,
 } from './core/agent';
 export { transcriptFromJSON, transcriptToJSON } from './core/transcript';
 export type { TranscriptData, TranscriptEntry } from './core/transcript';
@@ -89,6 +90,7 @@ export {
 export type { NPCInspectorProperties, ToolDeclarationProperties } from './game/npc';
 export type {
   NPCConfig,
+  NPCRestoreConfig,
   TalkOptions,
   BarkOptions,
   DialogueTurn,

@@ -1,7 +1,9 @@
 /**
  * Lets the model pick what a character does next from options edited in the Inspector. The
  * answer is always one of the option ids (or the fallback option); with a time budget, the
- * fallback is used when the model is too slow, so a game loop never stalls on it.
+ * fallback is used when the model is too slow, so a game loop never stalls on it (the budget
+ * is wall time: a paused game does not stop it). Disabled (the component or its node turned
+ * off), decisions in progress end `cancelled` and decide() rejects until it is enabled again.
  */
 import { _decorator, Component, JsonAsset, CCInteger } from 'cc';
 import { DecisionEngine, AgentError, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
@@ -52,6 +54,13 @@ export class DecisionComponent extends Component {
   @property({ type: CCInteger, tooltip: 'Scheduler priority (50 = below the conversation the player is in).' })
   priority = 50;
 
+  onDisable(): void {
+    // As NPCComponent: a persist-root node re-attached within one scene change is not stopped.
+    void Promise.resolve().then(() => {
+      if (!isGone(this, live(this)) && !this.enabledInHierarchy) this.cancel();
+    });
+  }
+
   onDestroy(): void {
     live(this).destroyed = true;
     this.cancel();
@@ -63,6 +72,14 @@ export class DecisionComponent extends Component {
     if (isGone(this, state))
       return Promise.reject(
         new AgentError('cancelled', `The DecisionComponent on "${this.nodeName()}" was destroyed.`),
+      );
+    // Off: refused before anything runs, with no node event (a disabled component emits nothing).
+    if (!this.enabledInHierarchy)
+      return Promise.reject(
+        new AgentError(
+          'invalid_request',
+          `The DecisionComponent on "${this.nodeName()}" is turned off (disabled or its node inactive); enable it before decide().`,
+        ),
       );
     let request: DecisionRequest;
     try {
@@ -140,7 +157,7 @@ export class DecisionComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!live(this).destroyed) emitSafely(this.node, type, payload);
+    if (!live(this).destroyed && this.enabledInHierarchy) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

@@ -7,8 +7,12 @@
  *
  * External tools (declared in the Inspector) reach the game as `npc-external-tool` events;
  * the turn waits for `request.answer(output)` / `request.fail(message)` until the tool's
- * timeout, then the NPC replies without it. With no listener at all, the call is refused at
- * once so the player never waits for nothing.
+ * timeout (game time: it stands still while the game is paused), then the NPC replies without
+ * it. With no live listener (none added, removed, or its target destroyed) the call is refused
+ * at once, and a listener that throws fails the call at once, so the player never waits for
+ * nothing. Disabled (the component or its node turned off), the NPC stops: running and queued
+ * turns end `cancelled` and talk()/bark() reject until it is enabled again; save() and
+ * restore() still work. The full contract: docs/components.md.
  */
 import { _decorator, Component, JsonAsset, CCString, CCInteger, Enum } from 'cc';
 import {
@@ -33,10 +37,12 @@ import type {
   WorldState,
 } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
-import { emitSafely } from './emitSafely';
+import { emitSafely, type EmitResult } from './emitSafely';
 import { WorldStateStore } from './WorldStateStore';
 import { ToolDeclaration } from './ToolDeclaration';
 import { isGone, liveState } from './liveState';
+import { hasLiveListener } from './hasLiveListener';
+import { GAME_TIME_CLOCK } from './gameTimeClock';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
 
@@ -80,6 +86,14 @@ export interface ExternalToolRequest {
   answer(output: unknown): boolean;
   /** Tells the model the action failed (it says so in character). Same return value as answer(). */
   fail(message: string): boolean;
+}
+
+export interface NPCRestoreOptions {
+  /**
+   * Take the memory and conversation of a save made by a character of another name (the NPC
+   * stays the Inspector's persona). Default false: such a save is refused.
+   */
+  acceptOtherPersona?: boolean;
 }
 
 export interface NPCTalkOptions {
@@ -222,6 +236,14 @@ export class NPCComponent extends Component {
     }
   }
 
+  onDisable(): void {
+    // A scene change detaches a persist-root node and re-attaches it in the same call (onDisable,
+    // then onEnable): only an NPC still off once that call is over is stopped.
+    void Promise.resolve().then(() => {
+      if (this.isOff()) this.cancel('The NPC was turned off (its component disabled or its node deactivated).');
+    });
+  }
+
   onDestroy(): void {
     const state = live(this);
     state.destroyed = true;
@@ -262,7 +284,8 @@ export class NPCComponent extends Component {
     this.cancel('The NPC was rebuilt.');
     const saved = previous ? previous.saveState() : undefined;
     try {
-      const persona = this.readPersona();
+      // A component given no asset keeps the persona it has (one a save without an asset restored).
+      const persona = !this.persona && saved ? saved.persona : this.readPersona();
       const setup = this.coreSetup();
       state.npc = new NPC({
         persona,
@@ -306,6 +329,7 @@ export class NPCComponent extends Component {
 
   /** One turn. Queued behind a running turn; rejects with `cancelled` when cancelled. */
   talk(line: string, options: NPCTalkOptions = {}): Promise<DialogueTurn> {
+    if (this.isOff()) return Promise.reject(this.off('talk'));
     const npc = this.ready();
     if (!npc) return this.refuse();
     const stream = npc.talkStream(line, { situation: options.situation, toolChoice: options.toolChoice });
@@ -319,6 +343,7 @@ export class NPCComponent extends Component {
 
   /** A one-line ambient remark (no history, memory or tools), also sent as `npc-bark`. */
   bark(situation: string): Promise<string> {
+    if (this.isOff()) return Promise.reject(this.off('bark'));
     const npc = this.ready();
     if (!npc) return this.refuse();
     const canceller = new Canceller();
@@ -377,12 +402,26 @@ export class NPCComponent extends Component {
     return npc.saveState();
   }
 
-  /** Restores a save(): running turns are cancelled. A bad save throws and keeps the current state. */
-  restore(saved: unknown): void {
+  /**
+   * Restores a save(): its memory and conversation, with the persona of the Inspector's asset
+   * (an updated asset in a patched game wins over the saved one; with no asset set, the save's
+   * persona is used). A save of a character with another name is refused unless
+   * `acceptOtherPersona`. Running turns are cancelled. A bad save throws and keeps the state.
+   */
+  restore(saved: unknown, options: NPCRestoreOptions = {}): void {
     const state = live(this);
     if (this.isGone()) throw this.gone();
     this.ready();
-    const next = NPC.restore(saved, this.coreSetup());
+    let next: NPC;
+    try {
+      next = NPC.restore(saved, {
+        ...this.coreSetup(),
+        persona: this.persona ? this.readPersona() : undefined,
+        acceptOtherPersona: options.acceptOtherPersona === true,
+      });
+    } catch (error) {
+      throw this.named(AgentError.from(error, 'invalid_request'));
+    }
     this.cancel('The NPC was restored from a save.');
     if (state.npc) state.npc.close();
     state.npc = next;
@@ -407,6 +446,19 @@ export class NPCComponent extends Component {
 
   private isGone(): boolean {
     return isGone(this, live(this));
+  }
+
+  /** Turned off: the component disabled, its node inactive, or not in a scene yet. */
+  private isOff(): boolean {
+    return !this.isGone() && !this.enabledInHierarchy;
+  }
+
+  /** talk()/bark() on an NPC that is off: refused before anything runs, with no node event. */
+  private off(what: string): AgentError {
+    return new AgentError(
+      'invalid_request',
+      `The NPC on "${this.nodeName()}" is turned off (its component is disabled or its node inactive); enable it before ${what}().`,
+    );
   }
 
   private gone(): AgentError {
@@ -438,7 +490,13 @@ export class NPCComponent extends Component {
     return check.persona;
   }
 
-  private coreSetup(): { model: typeof OamRuntime.model; tools: AgentTool[]; world?: WorldState; options: NPCOptions } {
+  private coreSetup(): {
+    model: typeof OamRuntime.model;
+    tools: AgentTool[];
+    world?: WorldState;
+    options: NPCOptions;
+    toolClock: typeof GAME_TIME_CLOCK;
+  } {
     let world: WorldState | undefined;
     if (this.worldStore) world = this.worldStore.world;
     else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
@@ -447,7 +505,13 @@ export class NPCComponent extends Component {
       );
     }
     const { options, tools } = npcSetupFromInspector(this.inspectorProperties());
-    return { model: OamRuntime.model, tools: tools.concat(live(this).localTools), world, options };
+    return {
+      model: OamRuntime.model,
+      tools: tools.concat(live(this).localTools),
+      world,
+      options,
+      toolClock: GAME_TIME_CLOCK,
+    };
   }
 
   /** The Inspector properties the shared mapping reads (the editor's preview and meter read the same ones). */
@@ -507,21 +571,30 @@ export class NPCComponent extends Component {
       answer: (output: unknown) => stream.submit(call.id, output),
       fail: (message: string) => stream.submit(call.id, ToolOutput.error(String(message))),
     };
-    if (!this.node || !this.node.hasEventListener(NPC_EXTERNAL_TOOL)) {
+    if (!hasLiveListener(this.node, NPC_EXTERNAL_TOOL)) {
+      const stale = !!this.node && this.node.hasEventListener(NPC_EXTERNAL_TOOL);
       console.warn(
-        `[oam] NPC on "${this.nodeName()}" called ${call.name}, but nothing listens to "${NPC_EXTERNAL_TOOL}"; refusing the call.`,
+        `[oam] tool_failed: NPC on "${this.nodeName()}" called ${call.name}, but ${stale ? `every "${NPC_EXTERNAL_TOOL}" listener belongs to a destroyed target` : `nothing listens to "${NPC_EXTERNAL_TOOL}"`}; refusing the call.`,
       );
       request.fail(`The game cannot do ${call.name} right now.`);
       return;
     }
-    this.emitNode(NPC_EXTERNAL_TOOL, request);
+    const sent = this.emitNode(NPC_EXTERNAL_TOOL, request);
+    // The engine stops at a listener that throws: nobody else will answer, so fail it now.
+    if (sent.threw) request.fail(`${call.name} failed: ${errorText(sent.error)}`);
   }
 
-  private emitNode(type: string, payload: unknown): void {
-    if (!live(this).destroyed) emitSafely(this.node, type, payload);
+  private emitNode(type: string, payload: unknown): EmitResult {
+    if (live(this).destroyed || !this.enabledInHierarchy) return { emitted: false, threw: false };
+    return emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {
     return this.node ? this.node.name : '?';
   }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
 }

@@ -76,11 +76,18 @@ export function availabilityMessage(status: ModelAvailability, kind: OamModelKin
 
 interface NanoLiveState {
   destroyed: boolean;
+  /** Turned off since it loaded: onEnable shows what changed meanwhile. */
+  wasDisabled: boolean;
   stopProgress: (() => void) | null;
   followed: OnDeviceModel | null;
 }
 
-const live = liveState<NanoStatus, NanoLiveState>(() => ({ destroyed: false, stopProgress: null, followed: null }));
+const live = liveState<NanoStatus, NanoLiveState>(() => ({
+  destroyed: false,
+  wasDisabled: false,
+  stopProgress: null,
+  followed: null,
+}));
 
 @ccclass('oam.NanoStatus')
 @menu('oam/NanoStatus')
@@ -111,6 +118,18 @@ export class NanoStatus extends Component {
         })
         .catch((error: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(error).message));
     }
+  }
+
+  onEnable(): void {
+    const state = live(this);
+    if (!state.wasDisabled) return;
+    state.wasDisabled = false;
+    this.refresh().catch((error: unknown) => console.warn('[oam] NanoStatus:', AgentError.from(error).message));
+  }
+
+  /** Off, it keeps its properties up to date but emits no events (a download goes on). */
+  onDisable(): void {
+    live(this).wasDisabled = true;
   }
 
   onDestroy(): void {
@@ -192,6 +211,6 @@ export class NanoStatus extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!live(this).destroyed) emitSafely(this.node, type, payload);
+    if (!live(this).destroyed && this.enabledInHierarchy) emitSafely(this.node, type, payload);
   }
 }

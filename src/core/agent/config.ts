@@ -1,6 +1,7 @@
 /** Agent settings with the defaults the seed library established (and where this one is faster). */
 import { AgentError } from '../../contract/errors';
 import type { AgentLabels, ContextPolicy } from '../prompt/policy';
+import { validateToolClock, type ToolClock } from './tool-clock';
 
 export type { AgentLabels, ContextPolicy } from '../prompt/policy';
 
@@ -59,6 +60,8 @@ export interface AgentConfig {
   toolTimeoutMs: number;
   /** How long an external tool waits for the host by default (ms); 0 = forever. */
   externalToolTimeoutMs: number;
+  /** What both tool timeouts count (default: wall time); a game passes one that stops while it is paused. */
+  toolClock?: ToolClock;
   repairsInvalidOutput: boolean;
   /** An identical successful call repeated in a turn means "reply". */
   dedupesToolCalls: boolean;
@@ -209,6 +212,7 @@ export function validateConfig(config: AgentConfig): void {
   if (!(config.toolTimeoutMs > 0)) throw new AgentError('invalid_request', 'toolTimeoutMs must be positive.');
   if (!(config.externalToolTimeoutMs >= 0))
     throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
+  validateToolClock(config.toolClock);
   for (const [key, value] of [
     ['labels.user', config.labels.user],
     ['labels.assistant', config.labels.assistant],

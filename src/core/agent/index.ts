@@ -30,5 +30,7 @@ export type {
   ToolCallingMode,
 } from './events';
 export type { ExternalToolHandler } from './tool-runner';
+export { WALL_CLOCK, validateToolClock } from './tool-clock';
+export type { ToolClock } from './tool-clock';
 export { EventStream } from './event-stream';
 export type { StreamStatus } from './event-stream';

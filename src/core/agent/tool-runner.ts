@@ -8,6 +8,7 @@ import { Canceller, linkSignal, abortError, type SignalLike } from '../../contra
 import { AgentTool, ToolOutput, type ToolCall } from '../tools';
 import type { ToolRecord } from './events';
 import type { TurnState } from './turn-state';
+import { WALL_CLOCK, type ToolClock } from './tool-clock';
 
 export type ExternalToolHandler = (call: ToolCall, signal: SignalLike) => unknown | Promise<unknown>;
 
@@ -34,12 +35,22 @@ export class ExternalCalls {
     return true;
   }
 
-  wait(call: ToolCall, timeoutMs: number, signal: SignalLike): Promise<ToolOutput> {
+  wait({
+    call,
+    timeoutMs,
+    signal,
+    clock = WALL_CLOCK,
+  }: {
+    call: ToolCall;
+    timeoutMs: number;
+    signal: SignalLike;
+    clock?: ToolClock;
+  }): Promise<ToolOutput> {
     return new Promise<ToolOutput>((resolve, reject) => {
-      let timer: unknown;
+      let stopTimer: (() => void) | undefined;
       const done = () => {
         this.pending.delete(call.id);
-        if (timer !== undefined) clearTimeout(timer);
+        if (stopTimer) stopTimer();
         signal.removeEventListener('abort', onAbort);
       };
       const onAbort = () => {
@@ -54,10 +65,10 @@ export class ExternalCalls {
         },
       });
       if (timeoutMs > 0) {
-        timer = setTimeout(() => {
+        stopTimer = clock.after(timeoutMs, () => {
           done();
           resolve(ToolOutput.error(`${call.name} got no answer from the game within ${timeoutMs} ms.`));
-        }, timeoutMs);
+        });
       }
       signal.addEventListener('abort', onAbort);
     });
@@ -105,10 +116,11 @@ export async function runTool({
       call,
       timeoutMs: tool.timeoutMs ?? turn.config.toolTimeoutMs,
       turnSignal: turn.signal,
+      clock: turn.config.toolClock ?? WALL_CLOCK,
     });
   } else {
     const timeout = tool.timeoutMs ?? turn.config.externalToolTimeoutMs;
-    const waiting = external.wait(call, timeout, turn.signal);
+    const waiting = external.wait({ call, timeoutMs: timeout, signal: turn.signal, clock: turn.config.toolClock });
     waiting.catch(() => undefined); // a cancel during the announcement rejects it; thrown below
     turn.emit({ type: 'toolRequested', call });
     turn.throwIfCancelled();
@@ -127,15 +139,17 @@ async function runLocal({
   call,
   timeoutMs,
   turnSignal,
+  clock,
 }: {
   tool: AgentTool;
   call: ToolCall;
   timeoutMs: number;
   turnSignal: SignalLike;
+  clock: ToolClock;
 }): Promise<ToolOutput> {
   const canceller = new Canceller();
   const unlink = linkSignal(turnSignal, canceller);
-  let timer: unknown;
+  let stopTimer: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
   try {
     const handler = tool.handler as NonNullable<AgentTool['handler']>;
@@ -145,10 +159,10 @@ async function runLocal({
       return handler(call.args, { call, signal: canceller.signal });
     });
     const timeout = new Promise<ToolOutput>((resolve) => {
-      timer = setTimeout(() => {
+      stopTimer = clock.after(timeoutMs, () => {
         canceller.abort(new AgentError('tool_failed', `${tool.name} timed out`));
         resolve(ToolOutput.error(`${tool.name} did not finish within ${timeoutMs} ms.`));
-      }, timeoutMs);
+      });
     });
     const cancelled = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(turnSignal));
@@ -166,7 +180,7 @@ async function runLocal({
       cancelled,
     ]);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    if (stopTimer) stopTimer();
     if (onAbort) turnSignal.removeEventListener('abort', onAbort);
     unlink();
   }

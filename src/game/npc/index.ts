@@ -1,7 +1,7 @@
 export { NPC } from './npc';
 export { BUILT_IN_TOOLS, npcToolSet, npcInstructionRules } from './agent-parts';
 export type { NPCToolSetInput } from './agent-parts';
-export type { NPCConfig, TalkOptions, BarkOptions } from './npc';
+export type { NPCConfig, NPCRestoreConfig, TalkOptions, BarkOptions } from './npc';
 export { DialogueStream } from './dialogue-stream';
 export type { DialogueTurn, NPCEvent, NPCEventType, NPCEventOf } from './dialogue';
 export { resolveNPCOptions, DEFAULT_FALLBACK_LINES } from './npc-options';

@@ -9,11 +9,13 @@ import {
   Agent,
   createAgentSetup,
   validateToolChoice,
+  validateToolClock,
   type AgentResponse,
   type AgentRun,
   type AgentSetup,
   type ExternalToolHandler,
   type ToolChoice,
+  type ToolClock,
   type ToolRecord,
 } from '../../core/agent';
 import { AgentTool, ToolOutput } from '../../core/tools';
@@ -51,6 +53,19 @@ export interface NPCConfig {
   memory?: NPCMemoryState;
   /** Restored transcript (from a save). */
   transcript?: unknown;
+  /** What tool timeouts count (default wall time); the Cocos components pass engine time, which stops while the game is paused. */
+  toolClock?: ToolClock;
+}
+
+/** How restore() treats the persona. */
+export interface NPCRestoreConfig extends Omit<NPCConfig, 'persona' | 'memory' | 'transcript'> {
+  /**
+   * The persona the NPC is now (a game's current persona asset): the save gives only memory and
+   * conversation. Left out, the save's own persona is used.
+   */
+  persona?: Persona | unknown;
+  /** Take the memory and conversation of a save made by a character of another name. Default false: refused. */
+  acceptOtherPersona?: boolean;
 }
 
 export interface TalkOptions {
@@ -90,6 +105,7 @@ export class NPC {
   private options!: ResolvedNPCOptions;
   private gameTools: AgentTool[] = [];
   private readonly world?: WorldState;
+  private readonly toolClock?: ToolClock;
   /** The NPC's turns are this agent's turns: one queue, one event stream, one place that counts. */
   private readonly agent: Agent;
   private readonly stage: MemoryStage;
@@ -102,6 +118,8 @@ export class NPC {
   constructor(config: NPCConfig) {
     this.model = config.model;
     this.world = config.world;
+    validateToolClock(config.toolClock);
+    this.toolClock = config.toolClock;
     this.memory = new NPCMemory(config.memory);
     const options = resolveNPCOptions(config.options);
     this.stage = new MemoryStage({ maxFacts: options.maxFacts });
@@ -109,10 +127,27 @@ export class NPC {
     this.apply({ persona: parsePersona(config.persona), options, tools: (config.tools ?? []).slice() });
   }
 
-  /** Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again. */
-  static restore(saved: unknown, config: Omit<NPCConfig, 'persona' | 'memory' | 'transcript'>): NPC {
+  /**
+   * Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again.
+   * With `persona`, the NPC is that persona and the save must be of the same character (its
+   * name), unless `acceptOtherPersona`: a save restored into the wrong NPC is refused, not
+   * silently turned into another character.
+   */
+  static restore(saved: unknown, config: NPCRestoreConfig): NPC {
     const state = readSaveState(saved);
-    return new NPC({ ...config, persona: state.persona, memory: state.memory, transcript: state.transcript });
+    const { persona: current, acceptOtherPersona, ...rest } = config;
+    if (current === undefined)
+      return new NPC({ ...rest, persona: state.persona, memory: state.memory, transcript: state.transcript });
+    const persona = parsePersona(current);
+    const savedName = state.persona.name.trim();
+    const name = persona.name.trim();
+    if (savedName !== name && acceptOtherPersona !== true) {
+      throw new AgentError(
+        'invalid_request',
+        `This save is of ${JSON.stringify(savedName)}, not ${JSON.stringify(name)}; restore it into ${JSON.stringify(savedName)}'s NPC, or pass acceptOtherPersona to give ${JSON.stringify(name)} its memory and conversation.`,
+      );
+    }
+    return new NPC({ ...rest, persona, memory: state.memory, transcript: state.transcript });
   }
 
   // ---- talking ------------------------------------------------------------------------------
@@ -325,6 +360,7 @@ export class NPC {
         maxResponseTokens: options.maxResponseTokens,
         toolTimeoutMs: options.toolTimeoutMs,
         externalToolTimeoutMs: options.externalToolTimeoutMs,
+        toolClock: this.toolClock,
         priority: options.priority,
         label: persona.name,
       },
