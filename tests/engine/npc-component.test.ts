@@ -292,7 +292,8 @@ describe('world state, save and restore', () => {
     const npc = mount(components.NPCComponent, { persona: persona() });
     await npc.talk('I am Ada.');
     const saved = JSON.parse(JSON.stringify(npc.save()));
-    const other = mount(components.NPCComponent, { persona: persona({ name: 'Somebody' }) });
+    // Mira's save goes into Mira's NPC on another node (a save of another character: contract.test.ts).
+    const other = mount(components.NPCComponent, { persona: persona() }, new Node('mira-again'));
     other.restore(saved);
     expect(other.core?.persona.name).toBe('Mira');
     expect(other.core?.turnCount).toBe(1);

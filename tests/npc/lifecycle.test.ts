@@ -249,6 +249,39 @@ describe('saveState and NPC.restore', () => {
     }
     expect((error as { code?: string }).code).toBe('invalid_request');
   });
+
+  test("with the current persona: the save gives memory and conversation, the persona's new text wins", async () => {
+    const { npc, setup } = await talkedNPC();
+    const patched = { ...MIRA, personality: 'Gruff since the fire.' };
+    const model = new ScriptedLanguageModel([Script.reply({ emotion: 'neutral', line: 'Sam.' })]);
+    const restored = NPC.restore(npc.saveState(), { model, ...setup, persona: patched });
+    expect(restored.persona.personality).toBe('Gruff since the fire.');
+    expect(restored.history).toEqual(npc.history);
+    await restored.talk('Remember me?');
+    expect(requestText(model.requests[0])).toContain('Gruff since the fire.');
+    expect(requestText(model.requests[0])).not.toContain('Warm and a little nosy.');
+  });
+
+  test('a save of another character is refused naming both, unless acceptOtherPersona', async () => {
+    const { npc, setup } = await talkedNPC();
+    const model = new ScriptedLanguageModel([]);
+    let error: unknown;
+    try {
+      NPC.restore(npc.saveState(), { model, ...setup, persona: { name: 'Brann' } });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/"Mira", not "Brann"/) });
+    const taken = NPC.restore(npc.saveState(), {
+      model,
+      ...setup,
+      persona: { name: 'Brann' },
+      acceptOtherPersona: true,
+    });
+    expect(taken.persona.name).toBe('Brann');
+    expect(taken.turnCount).toBe(2);
+    expect(model.calls).toBe(0);
+  });
 });
 
 describe('resetConversation', () => {
