@@ -12,7 +12,8 @@
  * - destroy is deferred: onDisable at once, isValid true until the end of the frame (`tick()`),
  *   then onDestroy, and every object field of the component becomes null and every string ''.
  * Differences left, on purpose: the double has no scene graph (an active node counts as in the
- * active scene), no CCClass attributes or class ids (the decorators record their options in
+ * active scene; a component is enabled in the hierarchy while enabled, valid and on an active node),
+ * no pause beyond the flags `game`/`director` report, no CCClass attributes or class ids (the decorators record their options in
  * `registry`), no executionOrder, no scheduler (scheduleOnce/schedule), no UI classes.
  *
  * Tests map it with `jest.mock('cc', () => require('./cc-double'), { virtual: true })`.
@@ -168,6 +169,10 @@ export class Component {
     return this.node ? this.node.name : '';
   }
 
+  get enabledInHierarchy(): boolean {
+    return this.enabled && this._valid && !this._toDestroy && !!this.node && this.node.active;
+  }
+
   getComponent<T extends Component>(ctor: new () => T): T | null {
     return this.node ? this.node.getComponent(ctor) : null;
   }
@@ -298,6 +303,23 @@ export const CCString = { name: 'String' };
 export const CCInteger = { name: 'Integer' };
 export const CCFloat = { name: 'Float' };
 export const CCBoolean = { name: 'Boolean' };
+
+/** Only the pause flags the components read (the double runs no main loop). */
+function pausable(): { pause(): void; resume(): void; isPaused(): boolean } {
+  let paused = false;
+  return {
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+    },
+    isPaused: () => paused,
+  };
+}
+
+export const game = pausable();
+export const director = pausable();
 
 /** A class, as a decorator sees it. */
 type Constructor = abstract new (...args: never[]) => unknown;

@@ -137,7 +137,7 @@ type Ctor<T> = new () => T;
 
 export interface Components {
   OamRuntime: OamRuntimeStatic;
-  emitSafely(node: unknown, type: string, payload: unknown): boolean;
+  emitSafely(node: unknown, type: string, payload: unknown): { emitted: boolean; threw: boolean; error?: unknown };
   WorldStateStore: Ctor<WorldStateStoreLike>;
   NPCComponent: Ctor<NPCComponentLike>;
   ToolDeclaration: Ctor<ToolDeclarationLike>;

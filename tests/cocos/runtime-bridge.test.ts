@@ -194,12 +194,12 @@ describe('emitSafely', () => {
       throw new Error('boom');
     });
     node.on('e', (payload: unknown) => heard.push(payload));
-    expect(components.emitSafely(node, 'e', 1)).toBe(true);
+    expect(components.emitSafely(node, 'e', 1)).toMatchObject({ emitted: true, threw: true, error: expect.any(Error) });
     expect(error).toHaveBeenCalledWith(expect.stringContaining('"e" listener on "n" threw'), expect.any(Error));
     node.destroy();
     cc.tick(); // the destroy is deferred to the end of the frame, as in the engine
-    expect(components.emitSafely(node, 'e', 2)).toBe(false);
-    expect(components.emitSafely(null, 'e', 3)).toBe(false);
+    expect(components.emitSafely(node, 'e', 2)).toEqual({ emitted: false, threw: false });
+    expect(components.emitSafely(null, 'e', 3)).toEqual({ emitted: false, threw: false });
     expect(heard.length).toBeLessThanOrEqual(1);
     error.mockRestore();
   });

@@ -113,20 +113,22 @@ function lifecycle(host: Host): unknown[] {
   const trace: string[] = [];
   const Probe = host.probe(trace);
   const outside = host.newNode('outside');
-  outside.addComponent(Probe);
-  trace.push('added outside the scene');
+  const early = outside.addComponent(Probe) as unknown as { enabledInHierarchy: boolean };
+  trace.push(`added outside the scene, enabled in hierarchy: ${early.enabledInHierarchy}`);
   host.attach(outside);
-  trace.push('attached');
+  trace.push(`attached, enabled in hierarchy: ${early.enabledInHierarchy}`);
   host.endFrame();
   trace.push('frame');
   const inside = host.newNode('inside');
   host.attach(inside);
-  inside.addComponent(Probe);
+  const late = inside.addComponent(Probe) as unknown as { enabledInHierarchy: boolean };
   trace.push('added inside');
   host.endFrame();
   trace.push('frame');
   inside.active = false;
+  trace.push(`deactivated, enabled in hierarchy: ${late.enabledInHierarchy}`);
   inside.active = true;
+  trace.push(`reactivated, enabled in hierarchy: ${late.enabledInHierarchy}`);
   return trace;
 }
 
