@@ -12,8 +12,16 @@ import { ClientToolCalls } from './client-tools';
 import type { BridgeContext, MethodGroup, MethodHandler } from './context';
 import { coreMethods } from './core-methods';
 import { decisionContentMethods } from './decision-content-methods';
-import { BridgeError, toRpcError } from './errors';
-import { errorLine, notificationLine, parseLine, requestLine, resultLine, type RequestId } from './framing';
+import { BridgeError, invalidParams, toRpcError } from './errors';
+import {
+  errorLine,
+  notificationLine,
+  parseLine,
+  requestLine,
+  resultLine,
+  type Incoming,
+  type RequestId,
+} from './framing';
 import type { ModelFactory } from './models';
 import { npcMethods, NpcRegistry } from './npc-methods';
 import { sessionMethods } from './session-methods';
@@ -54,11 +62,21 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** The result line, or an internal error when the result cannot be written as JSON (a cycle, a BigInt). */
+function writtenResult(id: RequestId, result: unknown): string {
+  try {
+    return resultLine(id, result);
+  } catch (error) {
+    return errorLine(id, toRpcError(error));
+  }
+}
+
 export class BridgeEngine {
   private readonly options: BridgeEngineOptions;
   private readonly outbox: string[] = [];
   private flushing = false;
-  private readonly methods: Record<string, MethodHandler>;
+  /** Own names only: a method called "constructor" or "__proto__" is unknown, not Object.prototype's. */
+  private readonly methods: Map<string, MethodHandler>;
   private readonly groups: MethodGroup[];
   private readonly inFlight = new Set<Promise<unknown>>();
   private shutDown = false;
@@ -110,11 +128,13 @@ export class BridgeEngine {
     const core = coreMethods({
       serverVersion: options.serverVersion ?? '1.0.0',
       maxSessions,
-      methods: () => Object.keys(this.methods).concat(['shutdown']),
+      methods: () => Array.from(this.methods.keys()).concat(['shutdown']),
       systemModel: options.systemModel,
       modelAvailability: options.modelAvailability,
     });
-    this.methods = Object.assign({}, core, ...this.groups.map((group) => group.methods));
+    this.methods = new Map();
+    const tables: Array<Record<string, MethodHandler>> = [core, ...this.groups.map((group) => group.methods)];
+    for (const table of tables) for (const name of Object.keys(table)) this.methods.set(name, table[name]);
   }
 
   private readonly toolCalls: ClientToolCalls;
@@ -124,9 +144,20 @@ export class BridgeEngine {
     return this.shutDown;
   }
 
-  /** Handles one incoming line (a request, a notification, or a reply to `tool/call`). */
+  /** Handles one incoming line (a request, a notification, or a reply to `tool/call`). Never throws. */
   receive(line: string): void {
-    const incoming = parseLine(line);
+    let id: RequestId | null = null;
+    try {
+      const incoming = parseLine(typeof line === 'string' ? line : String(line));
+      if (incoming.kind === 'request') id = incoming.id;
+      this.dispatch(incoming);
+    } catch (error) {
+      // A bug of the host's own: the request still gets its one answer, and the host carries on.
+      this.emit(errorLine(id, toRpcError(error)));
+    }
+  }
+
+  private dispatch(incoming: Incoming): void {
     switch (incoming.kind) {
       case 'blank':
         return;
@@ -135,12 +166,21 @@ export class BridgeEngine {
         return;
       case 'reply':
         // Replies bypass every queue; one to an unknown, answered or timed-out call is ignored.
-        this.toolCalls.reply(incoming.id, incoming.result, incoming.error);
+        // An answer past the value limits fails its call with the reason, as a tool error.
+        if (incoming.problem)
+          this.toolCalls.reply(incoming.id, undefined, {
+            message: `The client's answer was refused: ${incoming.problem}`,
+          });
+        else this.toolCalls.reply(incoming.id, incoming.result, incoming.error);
         return;
       case 'notification':
-        this.notification(incoming.method, incoming.params);
+        if (!incoming.problem) this.notification(incoming.method, incoming.params);
         return;
       case 'request':
+        if (incoming.problem) {
+          this.emit(errorLine(incoming.id, toRpcError(invalidParams(incoming.problem))));
+          return;
+        }
         this.request(incoming.id, incoming.method, incoming.params);
         return;
     }
@@ -156,7 +196,7 @@ export class BridgeEngine {
   private callCounter = 0;
 
   private notification(method: string, params: unknown): void {
-    const handler = this.methods[method];
+    const handler = this.methods.get(method);
     if (this.shutDown || !handler || method === 'shutdown') return;
     try {
       const value = handler(params, { id: undefined });
@@ -175,10 +215,11 @@ export class BridgeEngine {
       this.shutdown(id);
       return;
     }
-    const handler = this.methods[method];
+    const handler = this.methods.get(method);
     if (!handler) {
+      const shown = method.length > 100 ? `${method.slice(0, 100)}…` : method;
       this.emit(
-        errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${method}".`, { method }))),
+        errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${shown}".`, { method: shown }))),
       );
       return;
     }
@@ -190,11 +231,11 @@ export class BridgeEngine {
       return;
     }
     if (!isThenable(value)) {
-      this.emit(resultLine(id, value));
+      this.emit(writtenResult(id, value));
       return;
     }
     const settled = Promise.resolve(value).then(
-      (result) => this.emit(resultLine(id, result)),
+      (result) => this.emit(writtenResult(id, result)),
       (error) => this.emit(errorLine(id, toRpcError(error))),
     );
     this.inFlight.add(settled);

@@ -74,7 +74,18 @@ export function toRpcError(error: unknown): RpcErrorObject {
   if (error instanceof SyntaxError) {
     return { code: BRIDGE_CODES.invalid_params, message: error.message, data: { code: 'invalid_params' } };
   }
-  const agentError = AgentError.from(error);
+  // Only what a backend reported is a model failure: anything else thrown (a bug, a stack
+  // overflow, a throwing hook) is the host's own internal error, never generation_failed.
+  if (!(error instanceof AgentError) || error.unexpected) {
+    const cause = error instanceof AgentError && error.cause !== undefined ? error.cause : error;
+    const message = cause instanceof Error ? cause.message || cause.name : String(cause);
+    return {
+      code: BRIDGE_CODES.internal_error,
+      message: `Internal error: ${message.slice(0, 500)}`,
+      data: { code: 'internal_error' },
+    };
+  }
+  const agentError = error;
   // The error's details (a reason such as max_turns_exceeded, a limit) go along; `code` stays the wire name.
   const data: RpcErrorObject['data'] = { ...(agentError.details ?? {}), code: agentError.code };
   if (agentError.code === 'invalid_schema') Object.assign(data, schemaLocation(agentError.message));

@@ -4,6 +4,7 @@
  * with the error to send back under a null id.
  */
 import { BRIDGE_CODES, type RpcErrorObject } from './errors';
+import { valueProblem } from './value-limits';
 
 export type RequestId = string | number;
 
@@ -13,9 +14,10 @@ const MAX_NUMERIC_ID = 9007199254740991;
 export type Incoming =
   | { kind: 'blank' }
   | { kind: 'invalid'; error: RpcErrorObject }
-  | { kind: 'request'; id: RequestId; method: string; params: unknown }
-  | { kind: 'notification'; method: string; params: unknown }
-  | { kind: 'reply'; id: RequestId; result?: unknown; error?: unknown };
+  /** `problem`: the params break the value limits (too deep, a non-finite number): answer −32602 without reading them. */
+  | { kind: 'request'; id: RequestId; method: string; params: unknown; problem?: string }
+  | { kind: 'notification'; method: string; params: unknown; problem?: string }
+  | { kind: 'reply'; id: RequestId; result?: unknown; error?: unknown; problem?: string };
 
 function invalid(code: 'parse_error' | 'invalid_message', message: string): Incoming {
   return { kind: 'invalid', error: { code: BRIDGE_CODES[code], message, data: { code } } };
@@ -55,13 +57,17 @@ export function parseLine(line: string): Incoming {
   }
   if (typeof value.method === 'string') {
     if (value.method === '') return invalid('invalid_message', 'The method must not be empty.');
+    const problem = valueProblem(value.params, 'params');
     return hasId
-      ? { kind: 'request', id: value.id as RequestId, method: value.method, params: value.params }
-      : { kind: 'notification', method: value.method, params: value.params };
+      ? { kind: 'request', id: value.id as RequestId, method: value.method, params: value.params, problem }
+      : { kind: 'notification', method: value.method, params: value.params, problem };
   }
   if (value.method !== undefined) return invalid('invalid_message', 'The method must be a string.');
   const isReply = hasId && ('result' in value || 'error' in value);
-  if (isReply) return { kind: 'reply', id: value.id as RequestId, result: value.result, error: value.error };
+  if (isReply) {
+    const problem = valueProblem(value.result, 'result') ?? valueProblem(value.error, 'error');
+    return { kind: 'reply', id: value.id as RequestId, result: value.result, error: value.error, problem };
+  }
   return invalid(
     'invalid_message',
     'A message needs a method (a request or notification) or a result or error (a reply).',
