@@ -12,6 +12,7 @@ import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
 import { setOwnKey } from '../../core/json';
 import { readSnapshot, type AgentTool } from '../../core/tools';
+import { trimEndChars, trimStartChars } from '../trim-chars';
 
 export interface DecisionOption {
   id: string;
@@ -274,6 +275,10 @@ function decisionPrompt(request: DecisionRequest, prefetched: Record<string, unk
   return lines.join('\n');
 }
 
+/** What a model wraps an option id in: markdown, quotes, brackets, a closing full stop. */
+const WRAPPERS_BEFORE = ' \t\r\f\v\u00a0*_`"\'“”‘’([';
+const WRAPPERS_AFTER = ' \t\r\f\v\u00a0*_`"\'“”‘’)].!,;:';
+
 /**
  * The option an answer names. Written as plain words, a small model decorates the id
  * (`Flee.`, `**flee**`, `` `flee` ``, `choice: flee`, a reason on the next line): those are read
@@ -283,10 +288,8 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
   if (typeof choice !== 'string') return undefined;
   if (ids.indexOf(choice) >= 0) return choice;
   const firstLine = choice.trim().split('\n')[0];
-  const bare = firstLine
-    .replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '')
-    .replace(/^[\s*_`"'“”‘’([]+|[\s*_`"'“”‘’)\].!,;:]+$/g, '')
-    .toLowerCase();
+  const labelled = firstLine.replace(/^\s*(?:choice|option|answer|decision)\s*[:=-]\s*/i, '');
+  const bare = trimEndChars(trimStartChars(labelled, WRAPPERS_BEFORE), WRAPPERS_AFTER).toLowerCase();
   const exact = ids.find((id) => id.toLowerCase() === bare);
   if (exact) return exact;
   const named = ids.filter((id) =>

@@ -11,6 +11,7 @@ export {
   RELATIONSHIP_MIN,
   RELATIONSHIP_MAX,
   DEFAULT_MAX_FACTS,
+  MAX_FACT_LENGTH,
 } from './npc-memory';
 export type { NPCMemoryState, Attitude } from './npc-memory';
 export { renderMemoryNote } from './memory-note';
@@ -24,6 +25,5 @@ export {
   REMEMBER_FACT_TOOL,
   CHANGE_RELATIONSHIP_TOOL,
   DEFAULT_MAX_RELATIONSHIP_CHANGE,
-  MAX_FACT_LENGTH,
 } from './memory-tools';
 export type { MemoryToolOptions, MemoryToolSelection } from './memory-tools';

@@ -5,6 +5,7 @@
  */
 import { attitude, clampRelationship } from './npc-memory';
 import type { NPCMemoryState } from './npc-memory';
+import { trimEndChars } from '../trim-chars';
 
 export interface MemoryNoteOptions {
   /**
@@ -18,7 +19,7 @@ export interface MemoryNoteOptions {
 
 function joined(items: readonly string[]): string {
   const text = items
-    .map((item) => item.trim().replace(/[.;]+$/, ''))
+    .map((item) => trimEndChars(item.trim(), '.;'))
     .filter((item) => item)
     .join('; ');
   return text ? `${text}.` : '';

@@ -5,7 +5,7 @@
 import { AgentError } from '../../contract/errors';
 import { JsonSchema } from '../../core/schema';
 import { AgentTool, ToolOutput } from '../../core/tools';
-import { attitude } from './npc-memory';
+import { attitude, cutFact } from './npc-memory';
 import type { NPCMemoryState } from './npc-memory';
 import type { MemoryStage } from './memory-stage';
 
@@ -14,8 +14,6 @@ export const CHANGE_RELATIONSHIP_TOOL = 'change_relationship';
 export const MEMORY_TOOL_NAMES: readonly string[] = [REMEMBER_FACT_TOOL, CHANGE_RELATIONSHIP_TOOL];
 
 export const DEFAULT_MAX_RELATIONSHIP_CHANGE = 10;
-/** A fact longer than this is cut: memory is re-sent every turn and the prompt budget is small. */
-export const MAX_FACT_LENGTH = 200;
 
 export interface MemoryToolOptions {
   facts: boolean;
@@ -60,7 +58,7 @@ function rememberFactTool(stage: MemoryStage, currentMemory: () => NPCMemoryStat
     },
     (args) => {
       const raw = typeof args.fact === 'string' ? args.fact : typeof args.fact === 'number' ? String(args.fact) : '';
-      const fact = raw.length > MAX_FACT_LENGTH ? `${raw.slice(0, MAX_FACT_LENGTH - 3).trimEnd()}...` : raw;
+      const fact = cutFact(raw);
       const result = stage.stageFact(fact, currentMemory());
       if (result === 'empty') return ToolOutput.error('The fact is empty; give one short sentence to remember.');
       return result === 'added' ? 'Remembered.' : 'You already know that.';

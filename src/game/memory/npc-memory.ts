@@ -38,6 +38,14 @@ export function attitude(relationship: number): Attitude {
 }
 
 /** Collapses whitespace; the form a fact is stored in. */
+/** A fact longer than this is cut: memory is re-sent every turn and the prompt budget is small. */
+export const MAX_FACT_LENGTH = 200;
+
+/** The fact within MAX_FACT_LENGTH, marked with "..." where it was cut. */
+export function cutFact(fact: string): string {
+  return fact.length > MAX_FACT_LENGTH ? `${fact.slice(0, MAX_FACT_LENGTH - 3).trimEnd()}...` : fact;
+}
+
 export function tidyFact(fact: unknown): string {
   return typeof fact === 'string' ? fact.replace(/\s+/g, ' ').trim() : '';
 }
@@ -102,7 +110,8 @@ export function parseMemoryState(value: unknown): NPCMemoryState {
   }
   const kept: string[] = [];
   for (const fact of facts as string[]) {
-    const tidy = tidyFact(fact);
+    // A save's facts obey the same length as the remember_fact tool's (a save may be edited by hand).
+    const tidy = cutFact(tidyFact(fact));
     if (factKey(tidy) && !knowsFact(kept, tidy)) kept.push(tidy);
   }
   return { facts: kept, relationship: clampRelationship(relationship), summary: summary.trim() };

@@ -8,6 +8,7 @@
  */
 import { normalizePersona } from './persona';
 import type { Persona } from './persona';
+import { trimEndChars } from '../trim-chars';
 
 export interface PersonaInstructionOptions {
   /** The NPC has tools: tell it to check facts with them instead of admitting ignorance. */
@@ -29,7 +30,7 @@ function sentence(text: string): string {
 }
 
 function list(items: readonly string[]): string {
-  return sentence(items.map((item) => item.replace(/[.;]+$/, '')).join('; '));
+  return sentence(items.map((item) => trimEndChars(item, '.;')).join('; '));
 }
 
 function sentenceRule(count: number): string {
@@ -58,7 +59,7 @@ export function renderPersonaInstructions(persona: Persona, options: PersonaInst
   const lines: string[] = [];
   lines.push(
     normalized.role
-      ? `You are ${normalized.name}, ${normalized.role.replace(/[.,;]+$/, '')}, a character in a video game.`
+      ? `You are ${normalized.name}, ${trimEndChars(normalized.role, '.,;')}, a character in a video game.`
       : `You are ${normalized.name}, a character in a video game.`,
   );
   if (normalized.personality) lines.push(`Personality: ${sentence(normalized.personality)}`);

@@ -207,6 +207,17 @@ function toProblem(error: ErrorObject, root: unknown): PersonaProblem | undefine
     case 'minLength':
     case 'pattern':
       return { field, message: 'must not be empty' };
+    case 'maxLength':
+      // A long text costs every turn's prompt, and some text functions slow down on it.
+      return {
+        field,
+        message: `must be at most ${String(params.limit)} characters; got ${String((value as string).length)}`,
+      };
+    case 'maxItems':
+      return {
+        field,
+        message: `must have at most ${String(params.limit)} entries; got ${String((value as unknown[]).length)}`,
+      };
     case 'enum': {
       const guess = matchEmotion(value, EMOTIONS, 'neutral');
       const allowed = (params.allowedValues as unknown[]).join(', ');
