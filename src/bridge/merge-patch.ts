@@ -1,4 +1,8 @@
-/** RFC 7386 JSON Merge Patch on plain JSON (npc/update's persona and options patches). */
+/**
+ * RFC 7386 JSON Merge Patch on plain JSON (npc/update's persona and options patches). A
+ * `__proto__` key is written as an own member (setOwnKey), never as the result's prototype.
+ */
+import { setOwnKey } from '../core/json';
 import { isRecord } from './params';
 
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -7,7 +11,12 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   for (const key of Object.keys(patch)) {
     const value = patch[key];
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    else
+      setOwnKey(
+        result,
+        key,
+        mergePatch(Object.prototype.hasOwnProperty.call(result, key) ? result[key] : undefined, value),
+      );
   }
   return result;
 }

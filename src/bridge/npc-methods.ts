@@ -17,6 +17,7 @@ import {
 } from '../game/memory';
 import { clientToolHandler, type BridgeContext, type MethodGroup, type RequestInfo } from './context';
 import { BridgeError, invalidParams, readingParams } from './errors';
+import { npcId } from './ids';
 import { mergePatch } from './merge-patch';
 import { resolveModel } from './models';
 import { ObjectQueue } from './object-queue';
@@ -77,7 +78,7 @@ export class NpcRegistry {
   private counter = 0;
 
   get(id: string): BridgeNpc {
-    const npc = this.npcs.get(id);
+    const npc = this.npcs.get(npcId(id));
     if (!npc) throw new BridgeError('npc_not_found', `No NPC "${id}".`, { npc: id });
     return npc;
   }
@@ -221,7 +222,7 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
 
   const create = (raw: unknown) => {
     const params = new ParamReader(raw);
-    const id = params.string('npc') ?? registry.nextId();
+    const id = npcId(params.string('npc') ?? registry.nextId());
     checkRoom(id);
     const personaRaw = params.any('persona');
     if (personaRaw === undefined) throw invalidParams('params.persona is required (at least {"name": …}).');
@@ -245,7 +246,7 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     if (!isRecord(stateRaw)) throw invalidParams("params.state is required (an npc/state result's state).");
     const saved = readingParams(() => readSaveState(stateRaw));
     const warnings: string[] = [];
-    const id = params.string('npc') ?? (typeof stateRaw.npc === 'string' ? stateRaw.npc : registry.nextId());
+    const id = npcId(params.string('npc') ?? (typeof stateRaw.npc === 'string' ? stateRaw.npc : registry.nextId()));
     checkRoom(id);
     const toolsRaw = params.has('tools') ? params.any('tools') : stateRaw.tools;
     const { tools, warnings: toolWarnings } = readWireTools(toolsRaw);

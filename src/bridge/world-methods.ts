@@ -6,6 +6,7 @@
 import { WorldState, WorldStateError, type WorldStateChange } from '../game/world';
 import type { BridgeContext, MethodGroup } from './context';
 import { BridgeError, invalidParams } from './errors';
+import { worldId } from './ids';
 import { ParamReader } from './params';
 
 export const MAX_WORLDS = 64;
@@ -34,7 +35,7 @@ export class WorldRegistry {
   npcsUsing: (world: string) => number = () => 0;
 
   get(id: string): BridgeWorld {
-    const world = this.worlds.get(id);
+    const world = this.worlds.get(worldId(id));
     if (!world) throw new BridgeError('world_not_found', `No world "${id}".`, { world: id });
     return world;
   }
@@ -85,8 +86,7 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
     'world/create': (raw: unknown) => {
       const params = new ParamReader(raw);
       const requested = params.string('world');
-      const id = requested ?? registry.nextId();
-      if (!id) throw invalidParams('params.world must not be empty.');
+      const id = worldId(requested ?? registry.nextId());
       if (registry.worlds.has(id))
         throw new BridgeError('world_exists', `World "${id}" exists already.`, { world: id });
       if (registry.worlds.size >= MAX_WORLDS)
