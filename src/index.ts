@@ -120,6 +120,7 @@ export {
   validatePersona,
   normalizePersona,
   renderPersonaInstructions,
+  isSameCharacter,
   formatPersonaProblems,
   PERSONA_SCHEMA,
   PERSONA_FIELDS,

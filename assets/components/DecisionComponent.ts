@@ -25,9 +25,10 @@ export interface DecisionEvent {
   decision: Decision;
 }
 
-const live = liveState<DecisionComponent, { pending: Canceller[]; destroyed: boolean }>(() => ({
+const live = liveState<DecisionComponent, { pending: Canceller[]; destroyed: boolean; off: boolean }>(() => ({
   pending: [],
   destroyed: false,
+  off: false,
 }));
 
 @ccclass('oam.DecisionComponent')
@@ -54,10 +55,19 @@ export class DecisionComponent extends Component {
   @property({ type: CCInteger, tooltip: 'Scheduler priority (50 = below the conversation the player is in).' })
   priority = 50;
 
+  onEnable(): void {
+    live(this).off = false;
+  }
+
   onDisable(): void {
     // As NPCComponent: a persist-root node re-attached within one scene change is not stopped.
     void Promise.resolve().then(() => {
-      if (!isGone(this, live(this)) && !this.enabledInHierarchy) this.cancel();
+      const state = live(this);
+      if (isGone(this, state)) this.cancel();
+      else if (!this.enabledInHierarchy) {
+        state.off = true;
+        this.cancel();
+      }
     });
   }
 
@@ -157,7 +167,8 @@ export class DecisionComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): void {
-    if (!live(this).destroyed && this.enabledInHierarchy) emitSafely(this.node, type, payload);
+    const state = live(this);
+    if (!state.destroyed && !state.off) emitSafely(this.node, type, payload);
   }
 
   private nodeName(): string {

@@ -24,6 +24,7 @@ import {
   validatePersona,
   formatPersonaProblems,
   npcSetupFromInspector,
+  isSameCharacter,
 } from '../runtime/oam-core.js';
 import type {
   DialogueStream,
@@ -116,6 +117,8 @@ interface NPCLiveState {
   /** The persona asset the NPC was built from: a different one set later is picked up on next use. */
   builtPersona: JsonAsset | null;
   destroyed: boolean;
+  /** Turned off and confirmed so (see onDisable): no node events until onEnable. */
+  off: boolean;
   localTools: AgentTool[];
   streams: DialogueStream[];
   barkCancellers: Canceller[];
@@ -127,6 +130,7 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
   built: false,
   builtPersona: null,
   destroyed: false,
+  off: false,
   localTools: [],
   streams: [],
   barkCancellers: [],
@@ -236,11 +240,21 @@ export class NPCComponent extends Component {
     }
   }
 
+  onEnable(): void {
+    live(this).off = false;
+  }
+
   onDisable(): void {
     // A scene change detaches a persist-root node and re-attaches it in the same call (onDisable,
-    // then onEnable): only an NPC still off once that call is over is stopped.
+    // then onEnable): only an NPC still off once that call is over is stopped. A turn that
+    // completes before then completes, with its npc-turn.
     void Promise.resolve().then(() => {
-      if (this.isOff()) this.cancel('The NPC was turned off (its component disabled or its node deactivated).');
+      const state = live(this);
+      if (this.isGone()) this.cancel('The NPC component was destroyed.');
+      else if (this.isOff()) {
+        state.off = true;
+        this.cancel('The NPC was turned off (its component disabled or its node deactivated).');
+      }
     });
   }
 
@@ -272,7 +286,7 @@ export class NPCComponent extends Component {
   /**
    * Re-reads the Inspector properties (call it after changing them from code; a new persona
    * asset is picked up by itself). Running turns are cancelled; memory and conversation are
-   * kept. Returns false and reports `npc-error` when the set-up is invalid; the component stays
+   * kept while the persona is the same character (by name), and start fresh for another. Returns false and reports `npc-error` when the set-up is invalid; the component stays
    * usable and talk() rejects until fixed.
    */
   rebuild(): boolean {
@@ -287,11 +301,14 @@ export class NPCComponent extends Component {
       // A component given no asset keeps the persona it has (one a save without an asset restored).
       const persona = !this.persona && saved ? saved.persona : this.readPersona();
       const setup = this.coreSetup();
+      // Memory and conversation stay with the character: an updated asset of the same name keeps
+      // them, an asset of another character starts fresh (as restore() refuses such a save).
+      const kept = saved && isSameCharacter(saved.persona.name, persona.name) ? saved : undefined;
       state.npc = new NPC({
         persona,
         ...setup,
-        memory: saved ? saved.memory : undefined,
-        transcript: saved ? saved.transcript : undefined,
+        memory: kept ? kept.memory : undefined,
+        transcript: kept ? kept.transcript : undefined,
       });
       state.problem = null;
     } catch (error) {
@@ -448,16 +465,20 @@ export class NPCComponent extends Component {
     return isGone(this, live(this));
   }
 
-  /** Turned off: the component disabled, its node inactive, or not in a scene yet. */
+  /** Turned off: the component disabled, its node inactive, or its node not in a scene yet. */
   private isOff(): boolean {
     return !this.isGone() && !this.enabledInHierarchy;
   }
 
   /** talk()/bark() on an NPC that is off: refused before anything runs, with no node event. */
   private off(what: string): AgentError {
+    const why =
+      this.node && !this.node.scene
+        ? 'its node is not in a scene yet'
+        : 'its component is disabled or its node inactive';
     return new AgentError(
       'invalid_request',
-      `The NPC on "${this.nodeName()}" is turned off (its component is disabled or its node inactive); enable it before ${what}().`,
+      `The NPC on "${this.nodeName()}" is turned off (${why}); enable it before ${what}().`,
     );
   }
 
@@ -585,7 +606,8 @@ export class NPCComponent extends Component {
   }
 
   private emitNode(type: string, payload: unknown): EmitResult {
-    if (live(this).destroyed || !this.enabledInHierarchy) return { emitted: false, threw: false };
+    const state = live(this);
+    if (state.destroyed || state.off) return { emitted: false, threw: false };
     return emitSafely(this.node, type, payload);
   }
 

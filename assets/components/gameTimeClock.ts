@@ -4,8 +4,10 @@
  * force. The core counts wall time by default; an NPC waiting for the player's answer in a
  * shop dialog must not time out while the player sits in the pause menu or has left the app.
  *
- * It checks in steps of at most STEP_MS of wall time, so a pause is noticed within one step
- * (a step during which the pause began counts as run time): ±0.25 s on a 30 s timeout.
+ * It looks in steps of at most STEP_MS and counts at most one step's time per look: a step
+ * that ran long (timers frozen or throttled in the background, resumed just before it fired)
+ * counts as one step, not as the whole absence. A pause is noticed within one step (±0.25 s on
+ * a 30 s timeout).
  */
 import { director, game } from 'cc';
 import type { ToolClock } from '../runtime/oam-core.js';
@@ -17,23 +19,27 @@ export function isGamePaused(): boolean {
   return game.isPaused() || director.isPaused();
 }
 
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
 export const GAME_TIME_CLOCK: ToolClock = {
   after(ms, callback) {
     let remaining = ms;
-    let last = Date.now();
+    let last = now();
+    let planned = Math.min(remaining, STEP_MS);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const step = () => {
-      const now = Date.now();
-      if (!isGamePaused()) remaining -= now - last;
-      last = now;
+      const at = now();
+      if (!isGamePaused()) remaining -= Math.min(at - last, planned);
+      last = at;
       if (remaining <= 0) {
         timer = undefined;
         callback();
         return;
       }
-      timer = setTimeout(step, Math.min(remaining, STEP_MS));
+      planned = Math.min(remaining, STEP_MS);
+      timer = setTimeout(step, planned);
     };
-    timer = setTimeout(step, Math.min(remaining, STEP_MS));
+    timer = setTimeout(step, planned);
     return () => {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;

@@ -304,6 +304,14 @@ export const CCInteger = { name: 'Integer' };
 export const CCFloat = { name: 'Float' };
 export const CCBoolean = { name: 'Boolean' };
 
+/** As the engine's isValid: false for null and destroyed objects; strict, also for those marked for destruction. */
+export function isValid(value: unknown, strictMode = false): boolean {
+  if (!value || typeof value !== 'object') return false;
+  const target = value as { isValid?: boolean; _toDestroy?: boolean };
+  if (target.isValid === false) return false;
+  return !(strictMode && target._toDestroy === true);
+}
+
 /** Only the pause flags the components read (the double runs no main loop). */
 function pausable(): { pause(): void; resume(): void; isPaused(): boolean } {
   let paused = false;

@@ -1,7 +1,7 @@
 /**
  * The components' contract (docs/components.md), line by line, on the real engine v3.8.5: each
  * test is named after its line of the table ("Component · engine event: what happens"), and
- * tests/docs/components-contract.test.ts checks that every line has its test and that it passed.
+ * tests/readme/components-doc.test.ts checks that every line has its test and that it passed.
  * Destroy at every point of a turn is destroy.test.ts; the first steps of a life, lifecycle.test.ts.
  */
 import { director, game, instantiate, Label, Node } from 'cc';
@@ -137,9 +137,31 @@ describe('NPCComponent', () => {
     expect(npc.answerTool(request!.call.id, 'after cancel')).toBe(false);
   });
 
+  test('NPCComponent · external tool, only a capture-phase listener: refused at once (node.emit never reaches it)', async () => {
+    useScript([oam.core.Script.call('give_item', { item: 'map' }), say(oam, 'Another time.')]);
+    const npc = mira({ externalTools: [giveItem()], externalToolTimeoutMs: NEVER });
+    const heard: unknown[] = [];
+    npc.node.on(oam.C.NPC_EXTERNAL_TOOL, (request: unknown) => heard.push(request), undefined, true);
+    expect(npc.node.hasEventListener(oam.C.NPC_EXTERNAL_TOOL)).toBe(true);
+    const turn = await npc.talk('A map?');
+    expect(turn.toolCalls[0].output).toMatchObject({ kind: 'error' });
+    expect(heard).toEqual([]);
+  });
+
+  test('NPCComponent · node.destroy(), before the frame ends: talk() rejects with cancelled and the running turn ends cancelled', async () => {
+    const model = useScript([oam.core.Script.hang()]);
+    const npc = mira();
+    const running = outcome(npc.talk('Hello'));
+    await until(() => model.calls === 1, 'the model call');
+    npc.node.destroy(); // the engine destroys it at the end of the frame
+    await expect(npc.talk('Still there?')).rejects.toMatchObject({ code: 'cancelled' });
+    expect(await running).toEqual({ ok: false, code: 'cancelled' });
+    frame();
+  });
+
   test('NPCComponent · game.pause(): a waiting external tool does not time out; the answer after resume is taken', async () => {
     useScript([oam.core.Script.call('give_item', { item: 'bread' }), say(oam, 'Fresh bread.')]);
-    const npc = mira({ externalTools: [giveItem(60)] });
+    const npc = mira({ externalTools: [giveItem(300)] });
     let request: ExternalToolRequest | undefined;
     npc.node.on(oam.C.NPC_EXTERNAL_TOOL, (received: ExternalToolRequest) => {
       request = received;
@@ -147,7 +169,7 @@ describe('NPCComponent', () => {
     const turn = outcome(npc.talk('Bread?'));
     await until(() => request !== undefined, 'the request');
     game.pause();
-    await wallWait(400);
+    await wallWait(500);
     expect(npc.pendingToolCalls).toHaveLength(1);
     game.resume();
     expect(request!.answer('a loaf')).toBe(true);
@@ -157,7 +179,7 @@ describe('NPCComponent', () => {
 
   test('NPCComponent · director.pause(): a waiting external tool does not time out; after resume the timeout counts on', async () => {
     useScript([oam.core.Script.call('give_item', { item: 'bread' }), say(oam, 'Never mind.')]);
-    const npc = mira({ externalTools: [giveItem(60)] });
+    const npc = mira({ externalTools: [giveItem(400)] });
     let request: ExternalToolRequest | undefined;
     npc.node.on(oam.C.NPC_EXTERNAL_TOOL, (received: ExternalToolRequest) => {
       request = received;
@@ -165,10 +187,12 @@ describe('NPCComponent', () => {
     const turn = outcome(npc.talk('Bread?'));
     await until(() => request !== undefined, 'the request');
     director.pause();
-    await wallWait(400);
+    await wallWait(600);
     expect(npc.pendingToolCalls).toHaveLength(1);
     director.resume();
-    const done = await turn; // nobody answers: the 60 ms run out once the game runs again
+    await wallWait(100); // well inside the 400 ms still left: the pause did not count
+    expect(npc.pendingToolCalls).toHaveLength(1);
+    const done = await turn; // nobody answers: the rest of the 400 ms runs out once the game runs again
     expect(done.ok && done.value.toolCalls[0].output).toMatchObject({ kind: 'error' });
     expect(request!.answer('too late')).toBe(false);
   });

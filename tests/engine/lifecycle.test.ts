@@ -75,14 +75,18 @@ describe('lifecycle on the real engine', () => {
     expect((errors[0].payload as { code: string; message: string }).message).toMatch(/no persona asset/);
   });
 
-  test('a persona asset swapped at run time is picked up by the next talk (memory kept)', async () => {
-    useModel(oam, [say(oam, 'I am Mira.'), say(oam, 'I am Brann.')]);
+  test('a persona asset swapped at run time is picked up by the next talk: the same character keeps its memory, another starts fresh', async () => {
+    useModel(oam, [say(oam, 'I am Mira.'), say(oam, 'Still Mira.'), say(oam, 'I am Brann.')]);
     const npc = mount(oam.C.NPCComponent, { persona: jsonAsset(MIRA) });
     await npc.talk('Who are you?');
-    npc.persona = jsonAsset({ name: 'Brann', role: 'gate guard', personality: 'gruff' }, 'brann.json');
+    npc.persona = jsonAsset({ ...MIRA, personality: 'tired tonight' }, 'mira-v2.json'); // an updated asset
     await npc.talk('And now?');
-    expect(npc.core!.persona.name).toBe('Brann');
+    expect(npc.core!.persona.personality).toBe('tired tonight');
     expect(npc.core!.history.filter((entry) => entry.type === 'prompt')).toHaveLength(2);
+    npc.persona = jsonAsset({ name: 'Brann', role: 'gate guard', personality: 'gruff' }, 'brann.json');
+    await npc.talk('And you?');
+    expect(npc.core!.persona.name).toBe('Brann');
+    expect(npc.core!.history.filter((entry) => entry.type === 'prompt')).toHaveLength(1);
   });
 
   test('a broken persona fixed from code works on the next talk', async () => {

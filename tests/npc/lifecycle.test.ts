@@ -262,6 +262,23 @@ describe('saveState and NPC.restore', () => {
     expect(requestText(model.requests[0])).not.toContain('Warm and a little nosy.');
   });
 
+  test('the same character by name as a player reads it: case, blanks and Unicode forms do not count', async () => {
+    const { npc, setup } = await talkedNPC();
+    const model = new ScriptedLanguageModel([]);
+    for (const name of ['mira', '  MIRA ', 'Mira'.normalize('NFD')])
+      expect(NPC.restore(npc.saveState(), { model, ...setup, persona: { name } }).turnCount).toBe(2);
+  });
+
+  test("an old save whose persona no longer passes today's schema still restores into the current persona", async () => {
+    const { npc, setup } = await talkedNPC();
+    const old = { ...npc.saveState(), persona: { name: 'Mira', mood: 'a field a patch removed' } };
+    const model = new ScriptedLanguageModel([]);
+    expect(() => NPC.restore(old, { model, ...setup })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    const restored = NPC.restore(old, { model, ...setup, persona: MIRA });
+    expect(restored.turnCount).toBe(2);
+    expect(() => NPC.restore({ ...old, persona: {} }, { model, ...setup, persona: MIRA })).toThrow(/persona\.name/);
+  });
+
   test('a save of another character is refused naming both, unless acceptOtherPersona', async () => {
     const { npc, setup } = await talkedNPC();
     const model = new ScriptedLanguageModel([]);

@@ -12,17 +12,37 @@ import { trimEndChars, trimStartChars } from '../../src/game/trim-chars';
 
 describe('persona field limits', () => {
   test.each([
-    ['name', { name: 'A'.repeat(101) }, 'persona.name', /at most 100 characters; got 101/],
-    ['role', { name: 'Ada', role: `${'.'.repeat(160_000)}a` }, 'persona.role', /at most 1000 characters; got 160001/],
-    ['backstory', { name: 'Ada', backstory: 'x'.repeat(4001) }, 'persona.backstory', /at most 4000/],
-    ['a goal', { name: 'Ada', goals: ['ok', 'y'.repeat(501)] }, 'persona.goals[1]', /at most 500/],
-    [
-      'the list',
-      { name: 'Ada', secrets: Array.from({ length: 51 }, (_, i) => `s${i}`) },
-      'persona.secrets',
-      /at most 50 entries; got 51/,
-    ],
-  ])('an over-long %s is refused, naming the field', (_name, persona, field, message) => {
+    {
+      what: 'name',
+      persona: { name: 'A'.repeat(101) },
+      field: 'persona.name',
+      message: /at most 100 characters; got 101/,
+    },
+    {
+      what: 'role',
+      persona: { name: 'Ada', role: `${'.'.repeat(160_000)}a` },
+      field: 'persona.role',
+      message: /at most 1000 characters; got 160001/,
+    },
+    {
+      what: 'backstory',
+      persona: { name: 'Ada', backstory: 'x'.repeat(4001) },
+      field: 'persona.backstory',
+      message: /at most 4000/,
+    },
+    {
+      what: 'goal',
+      persona: { name: 'Ada', goals: ['ok', 'y'.repeat(501)] },
+      field: 'persona.goals[1]',
+      message: /at most 500/,
+    },
+    {
+      what: 'list',
+      persona: { name: 'Ada', secrets: Array.from({ length: 51 }, (_, index) => `s${index}`) },
+      field: 'persona.secrets',
+      message: /at most 50 entries; got 51/,
+    },
+  ])('an over-long $what is refused, naming the field', ({ persona, field, message }) => {
     const check = validatePersona(persona);
     expect(check.ok).toBe(false);
     if (check.ok) return;

@@ -65,10 +65,12 @@ export class ExternalCalls {
         },
       });
       if (timeoutMs > 0) {
-        stopTimer = clock.after(timeoutMs, () => {
-          done();
-          resolve(ToolOutput.error(`${call.name} got no answer from the game within ${timeoutMs} ms.`));
-        });
+        stopTimer = stopperOf(
+          clock.after(timeoutMs, () => {
+            done();
+            resolve(ToolOutput.error(`${call.name} got no answer from the game within ${timeoutMs} ms.`));
+          }),
+        );
       }
       signal.addEventListener('abort', onAbort);
     });
@@ -159,10 +161,12 @@ async function runLocal({
       return handler(call.args, { call, signal: canceller.signal });
     });
     const timeout = new Promise<ToolOutput>((resolve) => {
-      stopTimer = clock.after(timeoutMs, () => {
-        canceller.abort(new AgentError('tool_failed', `${tool.name} timed out`));
-        resolve(ToolOutput.error(`${tool.name} did not finish within ${timeoutMs} ms.`));
-      });
+      stopTimer = stopperOf(
+        clock.after(timeoutMs, () => {
+          canceller.abort(new AgentError('tool_failed', `${tool.name} timed out`));
+          resolve(ToolOutput.error(`${tool.name} did not finish within ${timeoutMs} ms.`));
+        }),
+      );
     });
     const cancelled = new Promise<never>((_, reject) => {
       onAbort = () => reject(abortError(turnSignal));
@@ -199,6 +203,11 @@ function detached(output: ToolOutput, toolName: string): ToolOutput {
   } catch (error) {
     return ToolOutput.error(`${toolName} returned a value that is not JSON (${errorText(error)}).`);
   }
+}
+
+/** A custom clock that returns something other than a function (a timer id) just cannot be stopped early. */
+function stopperOf(stop: unknown): (() => void) | undefined {
+  return typeof stop === 'function' ? (stop as () => void) : undefined;
 }
 
 function errorText(err: unknown): string {

@@ -24,6 +24,7 @@ import { Priority, type LanguageModel } from '../../contract/language-model';
 import { extractJson, isPlainObject } from '../../core/json';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import {
+  isSameCharacter,
   normalizePersona,
   parsePersona,
   renderPersonaInstructions,
@@ -130,18 +131,18 @@ export class NPC {
   /**
    * Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again.
    * With `persona`, the NPC is that persona and the save must be of the same character (its
-   * name), unless `acceptOtherPersona`: a save restored into the wrong NPC is refused, not
+   * name, compared by isSameCharacter; the rest of the saved persona is not read), unless `acceptOtherPersona`: a save restored into the wrong NPC is refused, not
    * silently turned into another character.
    */
   static restore(saved: unknown, config: NPCRestoreConfig): NPC {
-    const state = readSaveState(saved);
     const { persona: current, acceptOtherPersona, ...rest } = config;
+    const state = readSaveState(saved, { nameOnly: current !== undefined });
     if (current === undefined)
       return new NPC({ ...rest, persona: state.persona, memory: state.memory, transcript: state.transcript });
     const persona = parsePersona(current);
     const savedName = state.persona.name.trim();
     const name = persona.name.trim();
-    if (savedName !== name && acceptOtherPersona !== true) {
+    if (!isSameCharacter(savedName, name) && acceptOtherPersona !== true) {
       throw new AgentError(
         'invalid_request',
         `This save is of ${JSON.stringify(savedName)}, not ${JSON.stringify(name)}; restore it into ${JSON.stringify(savedName)}'s NPC, or pass acceptOtherPersona to give ${JSON.stringify(name)} its memory and conversation.`,
