@@ -51,6 +51,14 @@ type Played =
   | { kind: 'error'; code: AgentErrorCode; message?: string; delayMs?: number };
 
 const KIND_KEYS = ['text', 'toolCalls', 'json', 'template', 'error'] as const;
+
+/**
+ * Bounds: scripts come over the protocol from any client, so a script may not exhaust the heap
+ * (1e7 chunks), overflow a timer (setTimeout fires at once past 2^31 − 1 ms) or run forever.
+ */
+const MAX_STEPS = 1000;
+const MAX_CHUNKS = 1000;
+const MAX_DELAY_MS = 600_000;
 const EXTRA_KEYS: Record<(typeof KIND_KEYS)[number], string[]> = {
   text: ['chunks'],
   json: ['chunks'],
@@ -73,6 +81,7 @@ export function readNativeScript(script: unknown): { steps: Played[]; fallback?:
   }
   const raw = script.steps ?? [];
   if (!Array.isArray(raw)) throw bad('The script\'s "steps" must be a list');
+  if (raw.length > MAX_STEPS) throw bad(`A native script has at most ${MAX_STEPS} steps; got ${raw.length}`);
   const steps = raw.map((step, index) => readStep(step, `step ${index}`));
   if (script.fallback === undefined) return { steps };
   const fallback =
@@ -98,13 +107,23 @@ function readStep(step: unknown, where: string): Played {
       throw bad(`Native script ${where} ("${kind}") does not take "${key}"`);
   }
   const delayMs = step.delayMs;
-  if (delayMs !== undefined && !(typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0)) {
-    throw bad(`Native script ${where}: "delayMs" must be milliseconds ≥ 0; got ${JSON.stringify(delayMs)}`);
+  if (
+    delayMs !== undefined &&
+    !(typeof delayMs === 'number' && Number.isFinite(delayMs) && delayMs >= 0 && delayMs <= MAX_DELAY_MS)
+  ) {
+    throw bad(
+      `Native script ${where}: "delayMs" must be milliseconds from 0 to ${MAX_DELAY_MS}; got ${JSON.stringify(delayMs)}`,
+    );
   }
   const timing = delayMs === undefined ? {} : { delayMs: delayMs as number };
   const chunks = step.chunks;
-  if (chunks !== undefined && !(Number.isInteger(chunks) && (chunks as number) >= 1)) {
-    throw bad(`Native script ${where}: "chunks" must be a whole number ≥ 1; got ${JSON.stringify(chunks)}`);
+  if (
+    chunks !== undefined &&
+    !(Number.isInteger(chunks) && (chunks as number) >= 1 && (chunks as number) <= MAX_CHUNKS)
+  ) {
+    throw bad(
+      `Native script ${where}: "chunks" must be a whole number from 1 to ${MAX_CHUNKS}; got ${JSON.stringify(chunks)}`,
+    );
   }
   const pieces = chunks === undefined ? {} : { chunks: chunks as number };
   switch (kind) {
@@ -277,10 +296,14 @@ export class NativeScriptPlayer {
 export function fillTemplate(template: string, request: GenerationRequest): string {
   const turn = readRenderedTurn(request.prompt);
   const outputs = turn.toolResults.map((result) => result.output);
-  return template
-    .replace(/\{prompt\}/g, turn.prompt)
-    .replace(/\{toolOutputs\}/g, outputs.join('; '))
-    .replace(/\{toolOutput\}/g, outputs.length > 0 ? outputs[outputs.length - 1] : '');
+  const values: Record<string, string> = {
+    prompt: turn.prompt,
+    toolOutputs: outputs.join('; '),
+    toolOutput: outputs.length > 0 ? outputs[outputs.length - 1] : '',
+  };
+  // One pass, with a function: the player's words are inserted as they are ("$&" stays "$&"), and
+  // a "{toolOutputs}" the player typed is not filled in afterwards.
+  return template.replace(/\{(prompt|toolOutputs|toolOutput)\}/g, (_match, name: string) => values[name]);
 }
 
 function isJson(step: Played): boolean {

@@ -325,3 +325,33 @@ describe('bad scripts', () => {
     expect(() => readNativeScript(script)).toThrow(message);
   });
 });
+
+describe('scripts from a hostile client (issue 29, item 11)', () => {
+  it("inserts the player's words as they are: no $& expansion, no {toolOutputs} filled in from them", async () => {
+    const { agent } = agentWith({
+      type: 'scripted',
+      steps: [{ toolCalls: [{ name: 'check_menu' }] }, { template: 'You said: {prompt}' }],
+    });
+    const response = await agent.respond("$& and $' and {toolOutputs}");
+    expect(response.text).toBe("You said: $& and $' and {toolOutputs}");
+  });
+
+  it.each([
+    ['1e7 chunks', { type: 'scripted', steps: [{ text: 'x', chunks: 10_000_000 }] }, /chunks.*1 to 1000/],
+    ['a 3e9 ms delay', { type: 'scripted', steps: [{ text: 'x', delayMs: 3e9 }] }, /delayMs.*0 to 600000/],
+    [
+      '1,001 steps',
+      { type: 'scripted', steps: Array.from({ length: 1001 }, () => ({ text: 'x' })) },
+      /at most 1000 steps; got 1001/,
+    ],
+  ])('refuses %s with invalid_request before any model call', (_name, script, message) => {
+    let error: unknown;
+    try {
+      readNativeScript(script);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(message) });
+  });
+});
