@@ -361,9 +361,12 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
       const params = new ParamReader(raw);
       const entry = find(params);
       const situation = params.string('situation');
-      return entry.npc
-        .bark(situation && situation.trim() ? situation : 'Nothing in particular is happening.')
-        .then((line) => ({ npc: entry.id, line }));
+      // In the NPC's queue like every request on it, so npc/cancel, npc/delete and shutdown stop it.
+      return entry.queue.add((signal) =>
+        entry.npc
+          .bark(situation && situation.trim() ? situation : 'Nothing in particular is happening.', { signal })
+          .then((line) => ({ npc: entry.id, line })),
+      );
     },
     'npc/state': (raw: unknown) => {
       const params = new ParamReader(raw);

@@ -58,7 +58,7 @@ const KIND_KEYS = ['text', 'toolCalls', 'json', 'template', 'error'] as const;
  */
 const MAX_STEPS = 1000;
 const MAX_CHUNKS = 1000;
-const MAX_DELAY_MS = 600_000;
+const MAX_DELAY_MS = 3_600_000;
 const EXTRA_KEYS: Record<(typeof KIND_KEYS)[number], string[]> = {
   text: ['chunks'],
   json: ['chunks'],

@@ -61,3 +61,28 @@ describe('npc/update with a __proto__ options patch', () => {
     expect(Object.getPrototypeOf((await host.call('npc/state', { npc: 'a' })).state.options)).toBe(Object.prototype);
   });
 });
+
+describe('npc/bark in the NPC queue', () => {
+  test('npc/cancel counts and stops a bark in flight; after npc/delete no bark answers but with cancelled', async () => {
+    const host = new Harness();
+    await host.call('npc/create', {
+      npc: 'a',
+      persona: { name: 'Ada' },
+      model: scripted([
+        { text: 'Fresh bread!', delayMs: 1500 },
+        { text: 'Again!', delayMs: 1500 },
+      ]),
+    });
+    const first = host.start('npc/bark', { npc: 'a', situation: 'morning' });
+    await host.settle(5);
+    expect((await host.call('npc/cancel', { npc: 'a' })).cancelled).toBe(1);
+    expect((await host.waitFor(first)).error).toMatchObject({ code: -32009 });
+    const second = host.start('npc/bark', { npc: 'a', situation: 'noon' });
+    await host.settle(5);
+    await host.call('npc/delete', { npc: 'a' });
+    expect((await host.waitFor(second)).error).toMatchObject({ code: -32009 });
+    host.timers.advance(2000);
+    await host.settle(10);
+    expect(host.out.filter((message) => message.result?.line)).toEqual([]);
+  });
+});
