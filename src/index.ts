@@ -140,7 +140,15 @@ export { ML_KIT_MAX_TURNS_EXCEEDED, reasonOf } from './contract/errors';
 export type { AgentErrorOptions, AgentErrorDetails, AgentErrorJSON } from './contract/errors';
 
 // The JSON-RPC protocol (src/bridge).
-export { BridgeEngine, BridgeError, BRIDGE_CODES, PROTOCOL_VERSION, SERVER_NAME } from './bridge';
+export {
+  BridgeEngine,
+  BridgeError,
+  BRIDGE_CODES,
+  PROTOCOL_VERSION,
+  SERVER_NAME,
+  LineSplitter,
+  MAX_LINE_BYTES,
+} from './bridge';
 export type {
   BridgeEngineOptions,
   BridgeTimers,
@@ -148,4 +156,5 @@ export type {
   BridgeErrorName,
   RpcErrorObject,
   RequestId,
+  LineSplitterOptions,
 } from './bridge';

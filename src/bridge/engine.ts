@@ -244,18 +244,39 @@ export class BridgeEngine {
 
   private shutdown(id: RequestId): void {
     this.shutDown = true;
-    const grace = this.options.shutdownGraceMs ?? 2000;
-    const cancelled = Promise.all(this.groups.map((group) => group.shutdown().catch(() => undefined)));
-    const work = Promise.all([cancelled, Promise.all(Array.from(this.inFlight))]);
-    let timer: unknown;
-    const waited = new Promise<void>((resolve) => {
-      timer = this.timers.setTimeout(resolve, grace);
-    });
-    Promise.race([work, waited]).then(() => {
-      this.timers.clearTimeout(timer);
+    void this.stopAll().then(() => {
       this.emit(resultLine(id, {}));
       if (this.options.onShutdown) this.options.onShutdown();
     });
+  }
+
+  /**
+   * Ends the engine without a `shutdown` request, for a host whose input closed (the client is
+   * gone): running requests get up to `waitMs` to finish and answer, then what is left is
+   * cancelled as shutdown cancels it (a tool/call nobody can answer any more among it). Later
+   * requests get −32023. Resolves once it is over; onShutdown is not called.
+   */
+  async close(waitMs = 0): Promise<void> {
+    if (this.shutDown) return;
+    this.shutDown = true;
+    if (waitMs > 0 && this.inFlight.size > 0) await this.within(Promise.all(Array.from(this.inFlight)), waitMs);
+    await this.stopAll();
+  }
+
+  /** Cancels everything and waits for it to settle, at most shutdownGraceMs. */
+  private stopAll(): Promise<void> {
+    const cancelled = Promise.all(this.groups.map((group) => group.shutdown().catch(() => undefined)));
+    const work = Promise.all([cancelled, Promise.all(Array.from(this.inFlight))]);
+    return this.within(work, this.options.shutdownGraceMs ?? 2000);
+  }
+
+  /** `work`, or `ms` on the engine's timers, whichever comes first. */
+  private within(work: Promise<unknown>, ms: number): Promise<void> {
+    let timer: unknown;
+    const waited = new Promise<void>((resolve) => {
+      timer = this.timers.setTimeout(resolve, ms);
+    });
+    return Promise.race([work, waited]).then(() => this.timers.clearTimeout(timer));
   }
 
   /** Queues a line and sends it unless a send is already running (a host that calls receive from send). */

@@ -4,6 +4,7 @@
  * with the error to send back under a null id.
  */
 import { BRIDGE_CODES, type RpcErrorObject } from './errors';
+import { MAX_LINE_BYTES } from './line-splitter';
 import { valueProblem } from './value-limits';
 
 export type RequestId = string | number;
@@ -40,6 +41,9 @@ function idProblem(id: unknown): string | undefined {
 }
 
 export function parseLine(line: string): Incoming {
+  // A UTF-8 line is never shorter in bytes than in UTF-16 units: this bound is the stdio one's.
+  if (line.length > MAX_LINE_BYTES)
+    return invalid('invalid_message', `A line may be at most ${MAX_LINE_BYTES} bytes; got ${line.length} characters.`);
   if (line.trim() === '') return { kind: 'blank' };
   let value: unknown;
   try {

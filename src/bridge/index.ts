@@ -7,3 +7,5 @@ export { BRIDGE_CODES, BridgeError } from './errors';
 export type { BridgeErrorName, RpcErrorObject } from './errors';
 export type { RequestId } from './framing';
 export { PROTOCOL_VERSION, SERVER_NAME } from './core-methods';
+export { LineSplitter, MAX_LINE_BYTES } from './line-splitter';
+export type { LineSplitterOptions } from './line-splitter';

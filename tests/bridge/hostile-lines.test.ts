@@ -53,11 +53,25 @@ describe('method names', () => {
     },
   );
 
-  test('a 10 MB method name is not echoed back whole', async () => {
+  test('a 3 MB method name is not echoed back whole', async () => {
     const host = new Harness();
-    const error = await host.error('m'.repeat(10_000_000));
+    const error = await host.error('m'.repeat(3_000_000));
     expect(error.code).toBe(-32601);
     expect(host.raw[host.raw.length - 1].length).toBeLessThan(1000);
+  });
+
+  test('a line over 4 MiB is refused with one short invalid-message error (id null)', async () => {
+    const host = new Harness();
+    host.line(`{"jsonrpc":"2.0","id":1,"method":"${'m'.repeat(5_000_000)}"}`);
+    expect(host.out).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: expect.objectContaining({ code: -32600, message: expect.stringMatching(/at most 4194304 bytes/) }),
+      },
+    ]);
+    expect(host.raw[0].length).toBeLessThan(300);
+    expect(await host.call('ping')).toEqual({});
   });
 });
 
