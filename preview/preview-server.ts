@@ -1,6 +1,8 @@
 /**
  * A tiny static server for the built preview page, on the loopback interface only. The page
- * talks to OpenAI-compatible servers itself (from the browser), so this server has no API.
+ * talks to OpenAI-compatible servers itself (from the browser), so this server has no API. It
+ * answers only requests addressed to 127.0.0.1 or localhost (DNS rebinding), and its page may
+ * be framed by its own origin only.
  */
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -29,7 +31,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     throw new Error(`port must be a whole number from 0 to 65535, got ${String(options.port)}.`);
   }
   const dir = await buildPreviewPage(options);
+  let allowedHosts: string[] = [];
   const server = createServer((req, res) => {
+    // DNS rebinding: a website whose name resolves to 127.0.0.1 reaches this port with its own Host.
+    if (!allowedHosts.includes(String(req.headers.host ?? '').toLowerCase())) {
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('Only 127.0.0.1 and localhost.\n');
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     const name = path === '/' ? 'index.html' : path.slice(1);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -42,7 +50,14 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     }
     readFile(join(dir, name)).then(
       (body) => {
-        res.writeHead(200, { 'content-type': TYPES[name.split('.').pop() as string], 'cache-control': 'no-store' });
+        res.writeHead(200, {
+          'content-type': TYPES[name.split('.').pop() as string],
+          'cache-control': 'no-store',
+          // Another origin may not frame the preview (it could read what the designer types).
+          'content-security-policy': "frame-ancestors 'self'",
+          'x-frame-options': 'SAMEORIGIN',
+          'x-content-type-options': 'nosniff',
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
       (error: Error) => {
@@ -51,6 +66,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     );
   });
   const port = await listen(server, options.port);
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   const url = `http://127.0.0.1:${port}/`;
   return {
     url,

@@ -22,6 +22,31 @@ export interface EmbedMessage {
   initialWorld?: Record<string, unknown>;
 }
 
+/** Who sent a message, and where the page itself is. */
+export interface MessageSender {
+  /** `event.origin`. */
+  origin: string;
+  /** `event.source === window.parent && window.parent !== window`: the page that embeds this one. */
+  fromParent: boolean;
+  /** `location.origin` and `location.protocol` of this page. */
+  ownOrigin: string;
+  ownProtocol: string;
+}
+
+/**
+ * Set-up messages are taken only from the page that embeds the preview, and only when that
+ * page is the preview's own origin, or the editor panel when the preview is a file (Creator's
+ * panel loads dist/preview/index.html from disk; a file page posts with origin "file://" or
+ * "null", and no website can frame a file). A page on another origin (that framed it, or
+ * opened it in a window) could otherwise point the preview at its own server and read what
+ * the designer types next.
+ */
+export function isTrustedSender(sender: MessageSender): boolean {
+  if (!sender.fromParent) return false;
+  if (sender.ownProtocol === 'file:') return sender.origin === 'file://' || sender.origin === 'null';
+  return sender.origin === sender.ownOrigin;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -23,7 +23,7 @@ import { SAMPLE_SCRIPT } from './script-source';
 import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
 import type { StepView, ToolView, TurnView } from './turn-view';
 import { compactJson, describeChange, turnTotals } from './format';
-import { readEmbedMessage, readQuerySettings } from './embed-message';
+import { isTrustedSender, readEmbedMessage, readQuerySettings } from './embed-message';
 import { renderState } from './state-panel';
 import { renderEditableWorld } from './world-editor';
 import { downloadConversation, renderPersonaReport, renderReplay } from './session-files';
@@ -657,7 +657,15 @@ function init(): void {
     void talk(ui.line.value);
   });
   ui.cancel.addEventListener('click', () => session?.cancel());
-  window.addEventListener('message', (event) => applyEmbedSettings(event.data));
+  window.addEventListener('message', (event) => {
+    const sender = {
+      origin: event.origin,
+      fromParent: event.source === window.parent && window.parent !== window,
+      ownOrigin: window.location.origin,
+      ownProtocol: window.location.protocol,
+    };
+    if (isTrustedSender(sender)) applyEmbedSettings(event.data);
+  });
   startSession();
   ui.line.focus();
 }
