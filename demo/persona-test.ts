@@ -11,6 +11,7 @@ import {
   AgentError,
   OpenAICompatibleModel,
   parsePersona,
+  findJsonSyntaxError,
   readPersonaTest,
   runPersonaTest,
   type AgentTool,
@@ -59,10 +60,15 @@ function readJson(path: string, what: string): unknown {
   } catch (error) {
     return stop(`cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
+  // As the editor reads files: a byte-order mark is not part of the JSON, and a syntax error
+  // is reported with its line and column.
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return JSON.parse(text);
+    return JSON.parse(source);
   } catch (error) {
-    return stop(`the ${what} ${path} is not JSON: ${(error as Error).message}`);
+    const found = findJsonSyntaxError(source);
+    const where = found ? `${found.message} (line ${found.line}, column ${found.column})` : (error as Error).message;
+    return stop(`the ${what} ${path} is not JSON: ${where}`);
   }
 }
 

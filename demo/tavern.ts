@@ -78,7 +78,8 @@ async function main(): Promise<void> {
   let ownPersona: ReturnType<typeof parsePersona> | undefined;
   if (flags.persona) {
     try {
-      ownPersona = parsePersona(typeof persona === 'string' ? JSON.parse(persona) : persona);
+      // The text as it is: parsePersona skips a byte-order mark and names the line and column of a syntax error.
+      ownPersona = parsePersona(persona);
     } catch (error) {
       fail((error as Error).message);
     }

@@ -118,6 +118,7 @@ export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './g
 export {
   parsePersona,
   validatePersona,
+  findJsonSyntaxError,
   normalizePersona,
   renderPersonaInstructions,
   isSameCharacter,

@@ -216,6 +216,11 @@ export class BridgeEngine {
       return;
     }
     const handler = this.methods.get(method);
+    if (handler && params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+      // Params are by name, for every method, those that take none included.
+      this.emit(errorLine(id, toRpcError(invalidParams('params must be an object (params are by name).'))));
+      return;
+    }
     if (!handler) {
       const shown = method.length > 100 ? `${method.slice(0, 100)}…` : method;
       this.emit(

@@ -189,3 +189,15 @@ describe('receive() never throws', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+describe('params by name only', () => {
+  test.each(['ping', 'session/list', 'npc/list', 'model/availability'])(
+    '%s refuses params given as a list or a string',
+    async (method) => {
+      const host = new Harness();
+      expect(await host.error(method, [1, 2])).toMatchObject({ code: -32602 });
+      expect(await host.error(method, 'x')).toMatchObject({ code: -32602 });
+      expect(await host.call(method, {})).toBeDefined();
+    },
+  );
+});

@@ -73,3 +73,24 @@ test('a broken persona file is refused with its problems before anything runs', 
   expect(run.status).toBe(1);
   expect(`${run.stdout}${run.stderr}`).toMatch(/demo: .*name/);
 });
+
+test('a persona file with a byte-order mark plays; one with a syntax error names its line and column', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oam-demo-'));
+  const withBom = join(dir, 'ferry.persona');
+  writeFileSync(withBom, `\ufeff${JSON.stringify({ name: 'Zoë', role: 'the ferry keeper' })}`);
+  const played = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', withBom], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    input: '',
+  });
+  expect(played.status).toBe(0);
+  expect(played.stdout).toContain('Zoë');
+  const broken = join(dir, 'broken.persona');
+  writeFileSync(broken, '{"name": "Zoë",\n "role": }');
+  const refused = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/tavern.ts', '--fast', '--persona', broken], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(refused.status).toBe(1);
+  expect(`${refused.stdout}${refused.stderr}`).toMatch(/line 2, column 10/);
+});

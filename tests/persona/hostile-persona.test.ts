@@ -105,3 +105,16 @@ describe('trimEndChars and trimStartChars', () => {
     expect(trimStartChars('x**', '*')).toBe('x**');
   });
 });
+
+describe('hints for unknown fields', () => {
+  test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a field named %s gets the list of known fields, not a prototype function',
+    (field) => {
+      const check = validatePersona(JSON.parse(`{"name": "Ada", "${field}": 1}`));
+      expect(check.ok).toBe(false);
+      if (check.ok) return;
+      const text = check.problems.map((problem) => problem.message).join(' ');
+      expect(text).not.toMatch(/function|native code/);
+    },
+  );
+});

@@ -4,7 +4,9 @@
  * stand-in from the command line.
  */
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runPersonaTest, readPersonaTest, AgentTool } from '../../src';
 import { ScriptedLanguageModel, createPersonaStandIn } from '../../src/testing';
 
@@ -97,6 +99,19 @@ test("npm run persona-test: Mira's sample test passes on the tavern's stand-in; 
   const plain = run(['samples/tavern/mira.persona-test.json']);
   expect(plain.status).toBe(1);
   expect(plain.stdout).toContain('FAIL  calls take_order');
+  // A test file saved with a byte-order mark reads as the editor reads it; a syntax error names its line.
+  const dir = mkdtempSync(join(tmpdir(), 'oam-persona-test-'));
+  const bom = join(dir, 'bom.persona-test.json');
+  writeFileSync(
+    bom,
+    `\ufeff${readFileSync(join(ROOT, 'samples/tavern/mira.persona-test.json'), 'utf8').replace(/"persona":\s*"[^"]*"/, `"persona": ${JSON.stringify(join(ROOT, 'samples/tavern/assets/mira.persona'))}`)}`,
+  );
+  expect(run([bom, '--tavern']).stdout).toContain('27 passed, 0 failed');
+  const broken = join(dir, 'broken.persona-test.json');
+  writeFileSync(broken, '{"turns": [\n  {"say": }\n]}');
+  const refusedRun = run([broken]);
+  expect(refusedRun.status).toBe(2);
+  expect(refusedRun.stderr).toMatch(/line 2, column/);
   const missing = run(['no/such/file.json']);
   expect(missing.status).toBe(2);
   expect(missing.stderr).toContain('cannot read the persona test');

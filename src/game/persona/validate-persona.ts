@@ -180,7 +180,8 @@ function closestField(name: string): string | undefined {
     job: 'role',
     traits: 'personality',
   };
-  return aliases[key];
+  // Own keys only: a field named "constructor" must not find Object.prototype's.
+  return Object.prototype.hasOwnProperty.call(aliases, key) ? aliases[key] : undefined;
 }
 
 function toProblem(error: ErrorObject, root: unknown): PersonaProblem | undefined {
