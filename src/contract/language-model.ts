@@ -179,7 +179,12 @@ export function checkGenerationRequest(request: GenerationRequest): void {
 
 /** The runtime's token estimate: 4 characters per token, rounded up. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimatedTokensOfLength(text.length);
+}
+
+/** The same estimate for a text of `chars` UTF-16 units, for code that tracks lengths instead of texts. */
+export function estimatedTokensOfLength(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 /** Collects a whole generation into one string (for callers that do not stream). */

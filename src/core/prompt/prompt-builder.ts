@@ -6,7 +6,7 @@
 import { AgentError } from '../../contract/errors';
 import { raceSignal, type SignalLike } from '../../contract/abort';
 import type { GenerationRequest, LanguageModel, StepKind } from '../../contract/language-model';
-import { estimateTokens } from '../../contract/language-model';
+import { estimateTokens, estimatedTokensOfLength } from '../../contract/language-model';
 import type { PromptSettings } from './policy';
 import { splitTurns, type TranscriptEntry } from '../transcript';
 import { entryLines, renderStructuredPlain } from './render-conversation';
@@ -154,8 +154,17 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
       );
     }
     for (;;) {
+      // Linear: dropping the oldest turn shortens the prompt by that turn and its line break
+      // (the estimate counts characters), so the prompt is composed once after the drops, not
+      // once per dropped turn (which was quadratic in the history's length).
+      let length = prompt.length;
+      const dropsFrom = from;
       while (total > budget && from < turns.length - keep) {
+        length -= turns[from].length + (from + 1 < turns.length || currentLines ? 1 : 0);
         from++;
+        total = Math.ceil(estimatedTokensOfLength(stableText.length + length) * scale);
+      }
+      if (from !== dropsFrom) {
         prompt = compose(from);
         total = Math.ceil(estimateTokens(stableText + prompt) * scale);
       }
