@@ -23,16 +23,31 @@ module.exports = {
     field: {
       name: { label: 'Name', help: 'What the character is called, as the player sees it. Required.' },
       role: { label: 'Role', help: "The character's job or place in the world, in a few words." },
-      personality: { label: 'Personality', help: "A few words or one sentence about the character's temper and manner." },
+      personality: {
+        label: 'Personality',
+        help: "A few words or one sentence about the character's temper and manner.",
+      },
       speakingStyle: { label: 'Speaking style', help: 'How the character talks: word choice, accent, length.' },
       backstory: { label: 'Background', help: 'One or two sentences of history the character knows about itself.' },
       goals: { label: 'Goals', help: 'What the character wants, one goal per entry.' },
       knowledge: { label: 'Knowledge', help: 'Facts the character knows and may tell the player, one per entry.' },
-      secrets: { label: 'Secrets', help: 'Things the character hides until it trusts the player (see the NPC\'s secret threshold).' },
-      defaultEmotion: { label: 'Default emotion', help: 'The emotion shown when the model gives none or an unknown one.' },
-      maxSentences: { label: 'Sentences per reply', help: 'At most this many short sentences per reply, from {min} to {max}. Fewer sentences means faster replies on a phone.' },
+      secrets: {
+        label: 'Secrets',
+        help: "Things the character hides until it trusts the player (see the NPC's secret threshold).",
+      },
+      defaultEmotion: {
+        label: 'Default emotion',
+        help: 'The emotion shown when the model gives none or an unknown one.',
+      },
+      maxSentences: {
+        label: 'Sentences per reply',
+        help: 'At most this many short sentences per reply, from {min} to {max}. Fewer sentences means faster replies on a phone.',
+      },
       greeting: { label: 'Greeting', help: 'An authored first line the game may show before the player speaks.' },
-      fallbackLines: { label: 'Fallback lines', help: 'Authored lines used, in rotation, when the model cannot answer.' },
+      fallbackLines: {
+        label: 'Fallback lines',
+        help: 'Authored lines used, in rotation, when the model cannot answer.',
+      },
     },
     list: {
       add: 'Add',
@@ -70,15 +85,24 @@ module.exports = {
       max: 'Must be at most {max}; got {got}.',
       range: 'Must be a whole number from {min} to {max}; got {got}.',
       type: 'Must be {type}; got {got}.',
-      types: { string: 'text', integer: 'a whole number', number: 'a number', array: 'a list', object: 'an object', boolean: 'true or false' },
+      types: {
+        string: 'text',
+        integer: 'a whole number',
+        number: 'a number',
+        array: 'a list',
+        object: 'an object',
+        boolean: 'true or false',
+      },
       emotion: 'Not one of the emotions: {got}. Pick one from the list.',
       didYouMean: 'Did you mean "{guess}"?',
       unknownField: '"{key}" is not a persona field; an NPC refuses the file until it is removed.',
       notJson: 'The file is not JSON: {reason}.',
       notObject: 'The file is JSON but not a persona (an object with a "name"); got {got}.',
       unreadable: 'The file could not be read: {reason}.',
-      readOnly: 'Shown read-only, so Save cannot write an empty persona over the file. Fix it in a text editor; the form opens once the file is a persona again.',
+      readOnly:
+        'Shown read-only, so Save cannot write an empty persona over the file. Fix it in a text editor; the form opens once the file is a persona again.',
       fileText: 'The file as it is:',
+      tooDeep: 'The file holds a value nested too deep to be written back, so Save could not keep it.',
       entry: 'Entry {n}: {message}',
     },
     meter: {
@@ -101,7 +125,8 @@ module.exports = {
       verdict: {
         ok: '{percent}% of the usable budget: {used} of {usable} tokens, {left} left for memory, world and the conversation.',
         warn: '{percent}% of the usable budget: {left} tokens left, so older turns are dropped sooner. The largest part is {part} ({tokens} tokens).',
-        danger: '{percent}% of the usable budget: only {left} tokens left, so the NPC soon forgets the start of a conversation and long turns may fail. Shorten {part} ({tokens} tokens), the largest part.',
+        danger:
+          '{percent}% of the usable budget: only {left} tokens left, so the NPC soon forgets the start of a conversation and long turns may fail. Shorten {part} ({tokens} tokens), the largest part.',
         over: 'Over budget: {used} tokens where {usable} fit, so every turn fails (context_size_exceeded) before the model is asked. Shorten {part} ({tokens} tokens), the largest part, by at least {excess} tokens.',
       },
       invalid: {
@@ -115,7 +140,8 @@ module.exports = {
       },
       source: {
         npc: 'Measured as {npc} in the open scene sends it.',
-        component: 'Measured as a new NPCComponent sends it (no tools, no world store); no NPC of the open scene uses this persona.',
+        component:
+          'Measured as a new NPCComponent sends it (no tools, no world store); no NPC of the open scene uses this persona.',
         componentNoScene: 'Measured as a new NPCComponent sends it (no tools, no world store).',
       },
       budgetMark: 'the usable budget',
@@ -141,6 +167,8 @@ module.exports = {
     saveFailed: 'Could not save: {reason}',
     saveRefused: 'the asset database did not accept the file',
     removeUnknown: 'Remove unknown fields',
+    confirmDrops:
+      'Not saved yet: the form cannot show all the file holds, and saving changes it: {list}. Press Save again to save anyway.',
   },
   preview: {
     title: 'NPC preview',
@@ -149,12 +177,13 @@ module.exports = {
     useAsset: 'Use selected persona asset',
     noNode: 'Select a node with an NPCComponent in the Hierarchy first.',
     noNpc: 'The selected node has no NPCComponent.',
-    noPersona: "The NPCComponent has no persona asset; set its Persona property.",
+    noPersona: 'The NPCComponent has no persona asset; set its Persona property.',
     noAsset: 'Select a .persona asset in the Assets panel first.',
     noPersonaFile: 'The persona asset has no file on disk.',
     readFailed: 'Could not read',
     loaded: 'Talking with the persona from',
-    notBuilt: 'The preview page is not built. Run "npm run preview" once (or the extension build) to create dist/preview/.',
+    notBuilt:
+      'The preview page is not built. Run "npm run preview" once (or the extension build) to create dist/preview/.',
   },
   settings: {
     openaiUrl: 'Preview: OpenAI-compatible server URL (llama.cpp, Ollama, LM Studio), e.g. http://127.0.0.1:8080/v1',

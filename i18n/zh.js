@@ -30,7 +30,10 @@ module.exports = {
       knowledge: { label: '知识', help: '角色知道并可以告诉玩家的事实，每条一个。' },
       secrets: { label: '秘密', help: '角色隐藏的事情，直到信任玩家才会说出（见 NPC 的秘密阈值）。' },
       defaultEmotion: { label: '默认情绪', help: '模型没有给出情绪或给出未知情绪时显示的情绪。' },
-      maxSentences: { label: '每次回复的句数', help: '每次回复最多几句短句，{min} 到 {max} 句。句子越少，手机上的回复越快。' },
+      maxSentences: {
+        label: '每次回复的句数',
+        help: '每次回复最多几句短句，{min} 到 {max} 句。句子越少，手机上的回复越快。',
+      },
       greeting: { label: '问候语', help: '玩家开口前游戏可以显示的预设开场白。' },
       fallbackLines: { label: '备用台词', help: '模型无法回答时轮流使用的预设台词。' },
     },
@@ -78,6 +81,7 @@ module.exports = {
       notObject: '文件是 JSON，但不是人设（带 "name" 的对象）；当前为 {got}。',
       unreadable: '无法读取文件：{reason}。',
       readOnly: '以只读方式显示，保存不会用空白人设覆盖文件。请在文本编辑器中修复；文件恢复为人设后表单会重新打开。',
+      tooDeep: '文件中有嵌套过深的值，无法写回，保存会丢失它。',
       fileText: '文件当前内容：',
       entry: '第 {n} 项：{message}',
     },
@@ -101,7 +105,8 @@ module.exports = {
       verdict: {
         ok: '占可用预算的 {percent}%：{usable} 个 token 中用了 {used} 个，剩余 {left} 个给记忆、世界状态和对话。',
         warn: '占可用预算的 {percent}%：只剩 {left} 个 token，较早的对话会更快被丢弃。最大的部分是{part}（{tokens} 个 token）。',
-        danger: '占可用预算的 {percent}%：只剩 {left} 个 token，NPC 很快会忘记对话开头，较长的回合可能失败。请缩短最大的部分：{part}（{tokens} 个 token）。',
+        danger:
+          '占可用预算的 {percent}%：只剩 {left} 个 token，NPC 很快会忘记对话开头，较长的回合可能失败。请缩短最大的部分：{part}（{tokens} 个 token）。',
         over: '超出预算：需要 {used} 个 token，但只能容纳 {usable} 个，因此每个回合都会在询问模型之前失败（context_size_exceeded）。请把最大的部分{part}（{tokens} 个 token）至少缩短 {excess} 个 token。',
       },
       invalid: {
@@ -141,6 +146,7 @@ module.exports = {
     saveFailed: '无法保存：{reason}',
     saveRefused: '资源数据库没有接受该文件',
     removeUnknown: '删除未知字段',
+    confirmDrops: '尚未保存：表单无法显示文件中的全部内容，保存会改变它：{list}。再次点击保存以确认保存。',
   },
   preview: {
     title: 'NPC 预览',

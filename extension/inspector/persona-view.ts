@@ -12,6 +12,7 @@ import {
   validateForm,
   withoutUnknownFields,
   fieldOfProblem,
+  canWriteBack,
 } from '../persona/form-model';
 import type { FormField } from '../persona/form-model';
 import { problemText } from '../persona/problem-text';
@@ -94,6 +95,7 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
     onRefused: (check) => {
       if (check.reason === 'name') formSection.focus('name');
     },
+    drops: () => formSection.form().unshown ?? [],
     onRemoveUnknown: () => {
       formSection.setForm(withoutUnknownFields(formSection.form()));
       edited.add('general');
@@ -176,6 +178,10 @@ export function renderPersonaInspector(root: HTMLElement, options: PersonaInspec
       const check = validatePersona(text);
       const problem = !check.ok ? check.problems[0] : { field: 'persona', message: 'persona is not JSON' };
       showBroken(problemText(problem, t, false), text);
+      return;
+    }
+    if (!canWriteBack(value)) {
+      showBroken(t('persona.problem.tooDeep'), text);
       return;
     }
     brokenText = null;

@@ -25,6 +25,8 @@ export interface SaveSectionOptions {
   text: () => string;
   onRefused: (check: Exclude<SaveCheck, { ok: true }>) => void;
   onRemoveUnknown: () => void;
+  /** What the file holds that this Save would drop or change (the form cannot show it): asked first. */
+  drops: () => string[];
 }
 
 const REFUSED_KEY = {
@@ -44,12 +46,22 @@ export function renderSaveSection(options: SaveSectionOptions): SaveSection {
   const status = el('span', { 'data-role': 'save-status' });
   element.append(saveButton, removeUnknown, status);
 
+  /** The drops the designer confirmed with a second click (a different list asks again). */
+  let confirmed = '';
   saveButton.addEventListener('click', () => {
     const check = options.check();
     if (!check.ok) {
       status.textContent = t(REFUSED_KEY[check.reason], { count: check.count });
       status.setAttribute('data-refused', check.reason);
       options.onRefused(check);
+      return;
+    }
+    const drops = options.drops();
+    const key = drops.join('\n');
+    if (drops.length > 0 && confirmed !== key) {
+      confirmed = key;
+      status.textContent = t('persona.confirmDrops', { list: drops.join('; ') });
+      status.setAttribute('data-refused', 'drops');
       return;
     }
     status.removeAttribute('data-refused');
@@ -84,6 +96,7 @@ export function renderSaveSection(options: SaveSectionOptions): SaveSection {
     clearStatus() {
       status.textContent = '';
       status.removeAttribute('data-refused');
+      confirmed = '';
     },
     dispose: () => {
       disposed = true;

@@ -6,6 +6,7 @@ import { PERSONA_FIELDS } from '../../src/game/persona';
 import { validatePersona } from '../../src/game/persona/validate-persona';
 import type { PersonaProblem } from '../../src/game/persona';
 import { EMOTIONS } from '../../src/game/emotion';
+import { setOwnKey } from '../../src/core/json';
 
 export const TEXT_FIELDS = ['name', 'role', 'personality', 'speakingStyle', 'backstory', 'greeting'] as const;
 export const LIST_FIELDS = ['goals', 'knowledge', 'secrets', 'fallbackLines'] as const;
@@ -36,6 +37,11 @@ export interface PersonaForm {
   schemaMarker?: string;
   /** Keys that are not persona fields: kept on save (so nothing is lost) and reported. */
   unknown: Record<string, unknown>;
+  /**
+   * What the file holds that the form cannot show, so Save would drop or change it (`backstory:
+   * an object`, `goals[0]: an object`, `role: the number 3, saved as text`). Save asks first.
+   */
+  unshown?: string[];
 }
 
 export function emptyForm(): PersonaForm {
@@ -79,8 +85,47 @@ export function formFromPersona(value: unknown): PersonaForm {
   form.maxSentences = textOf(fields.maxSentences);
   if (typeof fields.$schema === 'string') form.schemaMarker = fields.$schema;
   const known = new Set<string>(['$schema', ...PERSONA_FIELDS]);
-  for (const key of Object.keys(fields)) if (!known.has(key)) form.unknown[key] = fields[key];
+  for (const key of Object.keys(fields)) if (!known.has(key)) setOwnKey(form.unknown, key, fields[key]);
+  form.unshown = unshownValues(fields);
   return form;
+}
+
+/** A value as the designer reads it in a message. */
+function described(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value === 'number' ? 'the number' : ''} ${String(value)}`.trim();
+  return typeof value;
+}
+
+/** The values of persona fields that the form's inputs cannot hold as they are. */
+function unshownValues(fields: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const asText = (field: string, value: unknown) => {
+    if (value === undefined || typeof value === 'string') return;
+    out.push(
+      typeof value === 'number' || typeof value === 'boolean'
+        ? `${field}: ${described(value)}, saved as text`
+        : `${field}: ${described(value)}, dropped`,
+    );
+  };
+  for (const field of TEXT_FIELDS) asText(field, fields[field]);
+  asText('defaultEmotion', fields.defaultEmotion);
+  const sentences = fields.maxSentences;
+  if (sentences !== undefined && typeof sentences !== 'number' && typeof sentences !== 'string')
+    out.push(`maxSentences: ${described(sentences)}, dropped`);
+  for (const field of LIST_FIELDS) {
+    const value = fields[field];
+    if (value === undefined || typeof value === 'string') continue;
+    if (!Array.isArray(value)) {
+      out.push(`${field}: ${described(value)}, dropped`);
+      continue;
+    }
+    value.forEach((entry, index) => asText(`${field}[${index}]`, entry));
+  }
+  return out;
 }
 
 /** A whole number as typed stays a number; anything else stays text so validation names it. */
@@ -114,8 +159,18 @@ export function personaFromForm(form: PersonaForm): Record<string, unknown> {
       if (sentences !== undefined) out.maxSentences = sentences;
     }
   }
-  for (const key of Object.keys(form.unknown)) out[key] = form.unknown[key];
+  for (const key of Object.keys(form.unknown)) setOwnKey(out, key, form.unknown[key]);
   return out;
+}
+
+/** Whether `value` can be written back as JSON at all (a value nested thousands deep cannot). */
+export function canWriteBack(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What the inspector saves: two-space JSON with a final newline. */

@@ -6,6 +6,7 @@ import {
   personaJsonText,
   validateForm,
   withoutUnknownFields,
+  canWriteBack,
 } from '../../extension/persona/form-model';
 import { PERSONA_TEMPLATE, readPersonaFile } from '../../extension/persona/persona-file';
 import { PERSONA_FIELDS } from '../../src/game/persona';
@@ -88,5 +89,41 @@ describe('the inspector form model', () => {
     expect(fieldOfProblem({ field: 'persona.name', message: '' })).toBe('name');
     expect(fieldOfProblem({ field: 'persona', message: '' })).toBe('general');
     expect(fieldOfProblem({ field: 'persona.colour', message: '' })).toBe('general');
+  });
+});
+
+describe('what the form cannot show (issue 29, item 6)', () => {
+  test('wrong-typed values and non-text list entries are listed for Save to ask about', () => {
+    const form = formFromPersona({
+      name: 'Mira',
+      backstory: { years: 30 },
+      role: 3,
+      goals: [{ step: 1 }, 'Keep the inn'],
+      knowledge: 'one fact',
+      secrets: { a: 1 },
+    });
+    expect(form.unshown).toEqual([
+      'role: the number 3, saved as text',
+      'backstory: an object, dropped',
+      'goals[0]: an object, dropped',
+      'secrets: an object, dropped',
+    ]);
+    expect(formFromPersona({ name: 'Mira', goals: ['a'], role: 'x' }).unshown).toEqual([]);
+  });
+
+  test('a __proto__ key stays an own, unknown key through the form and back', () => {
+    const form = formFromPersona(JSON.parse('{"name": "Mira", "__proto__": {"admin": true}}'));
+    expect(Object.keys(form.unknown)).toEqual(['__proto__']);
+    const written = personaFromForm(form);
+    expect(Object.keys(written)).toEqual(['name', '__proto__']);
+    expect(Object.getPrototypeOf(written)).toBe(Object.prototype);
+    expect((written as { admin?: boolean }).admin).toBeUndefined();
+  });
+
+  test('canWriteBack is false for a value JSON.stringify cannot write', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 20_000; level++) deep = { a: deep };
+    expect(canWriteBack({ name: 'Bo', notes: deep })).toBe(false);
+    expect(canWriteBack({ name: 'Bo' })).toBe(true);
   });
 });

@@ -432,6 +432,24 @@ describe('the persona inspector in Chromium', () => {
     await tab.close();
   });
 
+  it('never writes less than it read without asking: what the form cannot show is listed, and a second Save confirms', async () => {
+    const tab = await open({
+      text: withMira({ goals: [{ step: 1, text: 'Pay the brewer' }, 'Keep the inn'], greeting: 7 }),
+    });
+    // The designer fixes the goals by editing the entry the form shows; the object entry is not in the form.
+    const goals = tab.locator('[data-field="goals"] [data-role="list"] input');
+    await goals.last().fill('Keep the inn full');
+    await tab.fill('#oam-persona-greeting', 'Welcome, love!');
+    await tab.click('[data-action="save"]');
+    expect(await savedCount(tab)).toBe(0);
+    const status = await text('[data-role="save-status"]', tab);
+    expect(status).toMatch(/^Not saved yet: .*goals\[0\]: an object, dropped.*Press Save again/);
+    expect(status).toContain('greeting: the number 7, saved as text');
+    await tab.click('[data-action="save"]');
+    await tab.waitForFunction(() => (window as unknown as { saved: unknown[] }).saved.length === 1);
+    await tab.close();
+  });
+
   it('refuses to save with an empty name and says so', async () => {
     await page.fill('#oam-persona-name', '');
     expect(await text('[data-field="name"] [data-role="problems"]')).toBe(
