@@ -159,33 +159,32 @@ describe('NPCComponent', () => {
     frame();
   });
 
-  test('NPCComponent · game.pause(): a waiting external tool does not time out; the answer after resume is taken', async () => {
+  /** Mira asks the game for bread (a tool that times out after `timeoutMs`); resolves once the request waits. */
+  async function waitingForBread(timeoutMs: number) {
     useScript([oam.core.Script.call('give_item', { item: 'bread' }), say(oam, 'Fresh bread.')]);
-    const npc = mira({ externalTools: [giveItem(300)] });
+    const npc = mira({ externalTools: [giveItem(timeoutMs)] });
     let request: ExternalToolRequest | undefined;
     npc.node.on(oam.C.NPC_EXTERNAL_TOOL, (received: ExternalToolRequest) => {
       request = received;
     });
     const turn = outcome(npc.talk('Bread?'));
     await until(() => request !== undefined, 'the request');
+    return { npc, turn, request: request as ExternalToolRequest };
+  }
+
+  test('NPCComponent · game.pause(): a waiting external tool does not time out; the answer after resume is taken', async () => {
+    const { npc, turn, request } = await waitingForBread(300);
     game.pause();
     await wallWait(500);
     expect(npc.pendingToolCalls).toHaveLength(1);
     game.resume();
-    expect(request!.answer('a loaf')).toBe(true);
+    expect(request.answer('a loaf')).toBe(true);
     const done = await turn;
     expect(done.ok && done.value.toolCalls[0].output).toEqual({ kind: 'text', text: 'a loaf' });
   });
 
   test('NPCComponent · director.pause(): a waiting external tool does not time out; after resume the timeout counts on', async () => {
-    useScript([oam.core.Script.call('give_item', { item: 'bread' }), say(oam, 'Never mind.')]);
-    const npc = mira({ externalTools: [giveItem(400)] });
-    let request: ExternalToolRequest | undefined;
-    npc.node.on(oam.C.NPC_EXTERNAL_TOOL, (received: ExternalToolRequest) => {
-      request = received;
-    });
-    const turn = outcome(npc.talk('Bread?'));
-    await until(() => request !== undefined, 'the request');
+    const { npc, turn, request } = await waitingForBread(400);
     director.pause();
     await wallWait(600);
     expect(npc.pendingToolCalls).toHaveLength(1);
@@ -194,7 +193,7 @@ describe('NPCComponent', () => {
     expect(npc.pendingToolCalls).toHaveLength(1);
     const done = await turn; // nobody answers: the rest of the 400 ms runs out once the game runs again
     expect(done.ok && done.value.toolCalls[0].output).toMatchObject({ kind: 'error' });
-    expect(request!.answer('too late')).toBe(false);
+    expect(request.answer('too late')).toBe(false);
   });
 
   test('NPCComponent · paused: a turn in flight goes on (the model is not paused) and completes', async () => {

@@ -21,7 +21,8 @@ export interface FileCounts {
   firstProblems: string[];
 }
 
-const empty = (): FileCounts => ({
+/** Counts with nothing found yet: what a clean run ends with, besides its inputs. */
+export const emptyFileCounts = (): FileCounts => ({
   inputs: 0,
   nonAgentErrors: 0,
   silentLosses: 0,
@@ -97,7 +98,7 @@ function sameAsSaved(original: unknown, written: unknown): boolean {
 
 export function fuzzPersonaFiles(count: number, seed: number): FileCounts {
   const random = rng(seed);
-  const counts = empty();
+  const counts = emptyFileCounts();
   for (let index = 0; index < count; index++) {
     const text = personaText(random);
     counts.inputs++;
@@ -190,7 +191,7 @@ function nativeScript(random: () => number): unknown {
 
 export async function fuzzNativeScripts(count: number, seed: number): Promise<FileCounts> {
   const random = rng(seed);
-  const counts = empty();
+  const counts = emptyFileCounts();
   const toll = AgentTool.local(
     {
       name: 'pay_toll',

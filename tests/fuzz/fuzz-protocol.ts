@@ -214,10 +214,9 @@ const settle = (rounds = 5) =>
     .fill(0)
     .reduce<Promise<void>>((chain) => chain.then(() => new Promise((done) => setImmediate(done))), Promise.resolve());
 
-export async function fuzzProtocol(count: number, seed: number): Promise<ProtocolCounts> {
-  const random = rng(seed);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-  const counts: ProtocolCounts = {
+/** Counts with nothing found yet: what a clean run ends with, besides its inputs. */
+export function emptyProtocolCounts(): ProtocolCounts {
+  return {
     inputs: 0,
     thrownReceives: 0,
     unhandledRejections: 0,
@@ -228,6 +227,12 @@ export async function fuzzProtocol(count: number, seed: number): Promise<Protoco
     wrongAnswers: 0,
     firstProblems: [],
   };
+}
+
+export async function fuzzProtocol(count: number, seed: number): Promise<ProtocolCounts> {
+  const random = rng(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const counts = emptyProtocolCounts();
   const expectations = new Map<number, Expectation>();
   const CRASH = /Maximum call stack|Cannot read prop|is not a function|is not defined|undefined/;
   const note = (problem: string) => {
