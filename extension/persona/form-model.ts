@@ -114,8 +114,11 @@ function unshownValues(fields: Record<string, unknown>): string[] {
   for (const field of TEXT_FIELDS) asText(field, fields[field]);
   asText('defaultEmotion', fields.defaultEmotion);
   const sentences = fields.maxSentences;
-  if (sentences !== undefined && typeof sentences !== 'number' && typeof sentences !== 'string')
+  if (typeof sentences === 'boolean') out.push(`maxSentences: ${described(sentences)}, saved as text`);
+  else if (sentences !== undefined && typeof sentences !== 'number' && typeof sentences !== 'string')
     out.push(`maxSentences: ${described(sentences)}, dropped`);
+  if (fields.$schema !== undefined && typeof fields.$schema !== 'string')
+    out.push(`$schema: ${described(fields.$schema)}, dropped`);
   for (const field of LIST_FIELDS) {
     const value = fields[field];
     if (value === undefined || typeof value === 'string') continue;
@@ -123,7 +126,10 @@ function unshownValues(fields: Record<string, unknown>): string[] {
       out.push(`${field}: ${described(value)}, dropped`);
       continue;
     }
-    value.forEach((entry, index) => asText(`${field}[${index}]`, entry));
+    value.forEach((entry, index) => {
+      if (typeof entry === 'string' && !entry.trim()) out.push(`${field}[${index}]: an empty entry, dropped`);
+      else asText(`${field}[${index}]`, entry);
+    });
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * `{ type: 'oam-preview:setup', persona?, openaiUrl?, openaiModel?, modelKind?, extraTools?, npcOptions?, initialWorld? }`.
  * With npcOptions the page runs that NPC as the game does (its options, its world, its tools)
  * instead of the sample tavern.
- * The page also reads `?openaiUrl=…&openaiModel=…` from its address.
+ * The page also reads `?openaiUrl=…&openaiModel=…` from its address, when it is a file page (the editor panel).
  */
 import type { ExtraToolDeclaration } from './preview-session';
 

@@ -619,7 +619,9 @@ function applyEmbedSettings(data: unknown): void {
 
 function init(): void {
   ui.scriptText.value = SAMPLE_SCRIPT;
-  const query = readQuerySettings(window.location.search);
+  // Only the editor's file panel sets the server by address: any website could open the served
+  // page with ?openaiUrl= pointing at its own server (the Host check does not stop a top-level load).
+  const query = window.location.protocol === 'file:' ? readQuerySettings(window.location.search) : {};
   if (query.openaiUrl) ui.openaiUrl.value = query.openaiUrl;
   if (query.openaiModel) ui.openaiModel.value = query.openaiModel;
   renderByHandChoices();

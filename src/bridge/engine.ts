@@ -12,7 +12,9 @@ import { ClientToolCalls } from './client-tools';
 import type { BridgeContext, MethodGroup, MethodHandler } from './context';
 import { coreMethods } from './core-methods';
 import { decisionContentMethods } from './decision-content-methods';
-import { BridgeError, invalidParams, toRpcError } from './errors';
+import { BRIDGE_CODES, BridgeError, invalidParams, toRpcError } from './errors';
+import { shown } from './shown';
+import { valueProblem } from './value-limits';
 import {
   errorLine,
   notificationLine,
@@ -67,7 +69,20 @@ function writtenResult(id: RequestId, result: unknown): string {
   try {
     return resultLine(id, result);
   } catch (error) {
+    return writtenError(id, error);
+  }
+}
+
+/** The error line; when the error's own details cannot be written, a plain internal error. */
+function writtenError(id: RequestId | null, error: unknown): string {
+  try {
     return errorLine(id, toRpcError(error));
+  } catch {
+    return errorLine(id, {
+      code: BRIDGE_CODES.internal_error,
+      message: 'Internal error.',
+      data: { code: 'internal_error' },
+    });
   }
 }
 
@@ -153,7 +168,7 @@ export class BridgeEngine {
       this.dispatch(incoming);
     } catch (error) {
       // A bug of the host's own: the request still gets its one answer, and the host carries on.
-      this.emit(errorLine(id, toRpcError(error)));
+      this.emit(writtenError(id, error));
     }
   }
 
@@ -186,11 +201,29 @@ export class BridgeEngine {
     }
   }
 
-  /** Sends a request as if it had arrived as a line (in-process hosts). */
+  /**
+   * Sends a request as if it had arrived as a line (in-process hosts): the same limits apply, and
+   * params JSON cannot write (a cycle, a BigInt) are answered as invalid params under the id,
+   * never thrown.
+   */
   call(method: string, params?: unknown, id: RequestId = `c-${++this.callCounter}`): void {
-    this.receive(
-      JSON.stringify(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params }),
-    );
+    const problem = valueProblem(params, 'params');
+    if (problem) {
+      this.emit(errorLine(id, toRpcError(invalidParams(problem))));
+      return;
+    }
+    let line: string;
+    try {
+      line = JSON.stringify(
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params },
+      );
+    } catch (error) {
+      this.emit(
+        errorLine(id, toRpcError(invalidParams(`params cannot be written as JSON: ${(error as Error).message}`))),
+      );
+      return;
+    }
+    this.receive(line);
   }
 
   private callCounter = 0;
@@ -222,9 +255,9 @@ export class BridgeEngine {
       return;
     }
     if (!handler) {
-      const shown = method.length > 100 ? `${method.slice(0, 100)}…` : method;
+      const name = shown(method);
       this.emit(
-        errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${shown}".`, { method: shown }))),
+        errorLine(id, toRpcError(new BridgeError('method_not_found', `Unknown method "${name}".`, { method: name }))),
       );
       return;
     }
@@ -241,7 +274,7 @@ export class BridgeEngine {
     }
     const settled = Promise.resolve(value).then(
       (result) => this.emit(writtenResult(id, result)),
-      (error) => this.emit(errorLine(id, toRpcError(error))),
+      (error) => this.emit(writtenError(id, error)),
     );
     this.inFlight.add(settled);
     settled.then(() => this.inFlight.delete(settled));
@@ -249,11 +282,14 @@ export class BridgeEngine {
 
   private shutdown(id: RequestId): void {
     this.shutDown = true;
-    void this.stopAll().then(() => {
+    this.stopping = this.stopAll().then(() => {
       this.emit(resultLine(id, {}));
       if (this.options.onShutdown) this.options.onShutdown();
     });
   }
+
+  /** The shutdown or close in progress, so a close() during a shutdown waits for it. */
+  private stopping: Promise<void> | undefined;
 
   /**
    * Ends the engine without a `shutdown` request, for a host whose input closed (the client is
@@ -261,11 +297,15 @@ export class BridgeEngine {
    * cancelled as shutdown cancels it (a tool/call nobody can answer any more among it). Later
    * requests get −32023. Resolves once it is over; onShutdown is not called.
    */
-  async close(waitMs = 0): Promise<void> {
-    if (this.shutDown) return;
+  close(waitMs = 0): Promise<void> {
+    if (this.stopping) return this.stopping;
     this.shutDown = true;
-    if (waitMs > 0 && this.inFlight.size > 0) await this.within(Promise.all(Array.from(this.inFlight)), waitMs);
-    await this.stopAll();
+    const waited =
+      waitMs > 0 && this.inFlight.size > 0
+        ? this.within(Promise.all(Array.from(this.inFlight)), waitMs)
+        : Promise.resolve();
+    this.stopping = waited.then(() => this.stopAll());
+    return this.stopping;
   }
 
   /** Cancels everything and waits for it to settle, at most shutdownGraceMs. */

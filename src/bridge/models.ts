@@ -17,6 +17,7 @@ import {
 import { ScriptedLanguageModel, type NativeScript } from '../scripted/scripted-model';
 import { invalidParams, readingParams } from './errors';
 import { isRecord } from './params';
+import { shown } from './shown';
 
 /** Builds a model for a custom `{"type": …}` spec; undefined leaves the spec to the bridge. */
 export type ModelFactory = (spec: Record<string, unknown>) => LanguageModel | undefined;
@@ -66,7 +67,7 @@ export function resolveModel(raw: unknown, sources: ModelSources): ResolvedModel
   }
   const custom = sources.modelFactory ? sources.modelFactory(spec) : undefined;
   if (custom) return { model: custom, name: spec.type, warnings: [] };
-  if (spec.type !== 'scripted') throw invalidParams(`Unknown model type "${spec.type}".`);
+  if (spec.type !== 'scripted') throw invalidParams(`Unknown model type "${shown(spec.type)}".`);
   if (!sources.allowsScriptedModels) throw invalidParams('This host does not allow scripted models.');
   // The scripted model reads the script itself (a bad step is invalid_request naming it: −32602 here).
   const script = spec as unknown as NativeScript;

@@ -25,6 +25,7 @@ import { isRecord, ParamReader, type JsonRecord } from './params';
 import { readWireTools, toAgentTool, type WireTool } from './tool-definitions';
 import { callOnWire, toolRecordOnWire, usageOnWire } from './wire-shapes';
 import type { WorldRegistry } from './world-methods';
+import { shown } from './shown';
 
 export const MAX_NPCS = 128;
 
@@ -104,7 +105,7 @@ interface NpcSetup {
 function readOptions(raw: JsonRecord, warnings: string[]): { npcOptions: NPCOptions; toolTimeoutSeconds?: number } {
   for (const key of Object.keys(raw)) {
     if (NPC_OPTION_KEYS.indexOf(key) < 0)
-      warnings.push(`params.options.${key} is not a known NPC option and was ignored.`);
+      warnings.push(`params.options.${shown(key)} is not a known NPC option and was ignored.`);
   }
   const known: JsonRecord = {};
   for (const key of NPC_OPTION_KEYS) if (raw[key] !== undefined && raw[key] !== null) known[key] = raw[key];
@@ -254,7 +255,8 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
     let world = params.string('world');
     if (world === undefined && !params.has('world') && typeof stateRaw.world === 'string') {
       if (worlds.worlds.has(stateRaw.world)) world = stateRaw.world;
-      else warnings.push(`The saved world "${stateRaw.world}" no longer exists; the NPC was restored without it.`);
+      else
+        warnings.push(`The saved world "${shown(stateRaw.world)}" no longer exists; the NPC was restored without it.`);
     }
     const options = params.has('options')
       ? (params.object('options') ?? {})

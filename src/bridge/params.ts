@@ -4,6 +4,7 @@
  * reported as warnings.
  */
 import { invalidParams } from './errors';
+import { shown } from './shown';
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -101,7 +102,7 @@ export class ParamReader {
   unknownWarnings(): string[] {
     return Object.keys(this.values)
       .filter((key) => !this.read.has(key))
-      .map((key) => `${this.where}.${key} is not a known member and was ignored.`);
+      .map((key) => `${this.where}.${shown(key)} is not a known member and was ignored.`);
   }
 
   private wrong(name: string, expected: string, value: unknown) {

@@ -29,7 +29,7 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
   const store = new SessionStore<BridgeSession>(maxSessions);
 
   const find = (params: ParamReader): BridgeSession => {
-    const id = params.requiredString('session');
+    const id = store.checkId(params.requiredString('session'));
     const session = store.get(id);
     if (!session) throw new BridgeError('session_not_found', `No session "${id}".`, { session: id });
     return session;

@@ -8,6 +8,7 @@ import { AgentTool, type ToolHandler } from '../core/tools';
 import { JsonSchema } from '../core/schema';
 import { invalidParams, readingParams } from './errors';
 import { isRecord, ParamReader } from './params';
+import { shown } from './shown';
 
 /** More tools than this in one prompt make a small model choose badly: warned about, not refused. */
 const MANY_TOOLS = 5;
@@ -38,7 +39,7 @@ export function readWireTool(raw: unknown, where: string): WireTool {
   const reader = new ParamReader(plain, where);
   const name = reader.requiredString('name');
   if (!WIRE_NAME.test(name)) {
-    throw invalidParams(`${where}.name "${name}" must be 1-64 characters from A-Z a-z 0-9 _ - .`);
+    throw invalidParams(`${where}.name "${shown(name)}" must be 1-64 characters from A-Z a-z 0-9 _ - .`);
   }
   const description = reader.string('description');
   const execution = reader.string('execution');

@@ -8,6 +8,7 @@ import type { BridgeContext, MethodGroup } from './context';
 import { BridgeError, invalidParams } from './errors';
 import { worldId } from './ids';
 import { ParamReader } from './params';
+import { shown } from './shown';
 
 export const MAX_WORLDS = 64;
 export const MAX_SUBSCRIPTIONS = 256;
@@ -183,7 +184,7 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
       const id = new ParamReader(raw).requiredString('subscription');
       const subscription = endSubscription(id);
       if (!subscription)
-        throw new BridgeError('subscription_not_found', `No subscription "${id}".`, { subscription: id });
+        throw new BridgeError('subscription_not_found', `No subscription "${shown(id)}".`, { subscription: shown(id) });
       return { subscription: id, world: subscription.world, path: subscription.path, unsubscribed: true };
     },
   };

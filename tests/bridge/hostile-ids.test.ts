@@ -23,9 +23,21 @@ describe('one rule for every id', () => {
       await host.error('npc/state', { npc: id }),
       await host.error('world/get', { world: id }),
       await host.error('npc/create', { persona: { name: 'Ada' }, world: id }),
+      await host.error('session/respond', { session: id, prompt: 'x' }),
+      await host.error('session/delete', { session: id }),
     ];
     for (const error of errors) expect(error).toMatchObject({ code: -32602, data: { code: 'invalid_params' } });
     expect(errors.map((error) => error.message).join(' ')).toMatch(/session id.*NPC id.*world id/s);
+    expect(Math.max(...host.raw.map((line) => line.length))).toBeLessThan(2000);
+  });
+
+  test('other names a client sends are echoed shortened: subscriptions, model types, tool names, option keys', async () => {
+    const host = new Harness();
+    const long = 'q'.repeat(1_000_000);
+    await host.error('world/unsubscribe', { subscription: long });
+    await host.error('session/create', { session: 'm', model: { type: long } });
+    await host.error('tools/validate', { tools: [{ name: long, description: 'x' }] });
+    await host.call('npc/create', { npc: 'o', persona: { name: 'Ada' }, options: { [long]: 1 } });
     expect(Math.max(...host.raw.map((line) => line.length))).toBeLessThan(2000);
   });
 

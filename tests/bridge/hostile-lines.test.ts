@@ -46,8 +46,9 @@ describe('method names', () => {
       const host = new Harness();
       const plain = await host.error(method, { a: 1 });
       expect(plain).toMatchObject({ code: -32601, data: { code: 'method_not_found' } });
+      // The value limits are checked before the method is looked up: a prototype name with deep params is −32602.
       const deep = (await host.waitFor(sendText(host, method, `{"a":${deepObject(5000)}}`))).error;
-      expect(deep.code === -32601 || deep.code === -32602).toBe(true);
+      expect(deep.code).toBe(-32602);
       host.send({ method, params: { a: 1 } }); // a notification: no answer at all
       expect(host.out.filter((message) => message.id === undefined)).toEqual([]);
     },
@@ -171,20 +172,14 @@ describe('receive() never throws', () => {
   });
 
   test('a result that cannot be written as JSON is answered with an internal error, not an unhandled rejection', async () => {
-    const host = new Harness();
-    await host.call('world/create', { world: 'w', state: { gold: 1 } });
+    // A host's own availability answer with a BigInt in it: JSON.stringify throws on the result.
+    const host = new Harness({
+      modelAvailability: () => Promise.resolve({ status: 'downloading', bytesDownloaded: BigInt(10) } as never),
+    });
     const unhandled = await unhandledDuring(async () => {
-      // A world grown past JSON.stringify's recursion by many patches, each within the limit.
-      let path = '';
-      for (let step = 0; step < 200; step++) {
-        const segment = Array.from({ length: 60 }, (_, index) => `k${index}`).join('.');
-        path = path ? `${path}.${segment}` : segment;
-        const set = host.start('world/set', { world: 'w', path, value: 1 });
-        const answer = await host.waitFor(set);
-        if (answer.error) break;
-      }
-      const got = await host.waitFor(host.start('world/get', { world: 'w' }));
-      expect(got.result !== undefined || got.error !== undefined).toBe(true);
+      const error = await host.error('model/availability');
+      expect(error).toMatchObject({ code: -32603, data: { code: 'internal_error' } });
+      expect(await host.call('ping')).toEqual({});
     });
     expect(unhandled).toEqual([]);
   });
@@ -200,4 +195,45 @@ describe('params by name only', () => {
       expect(await host.call(method, {})).toBeDefined();
     },
   );
+});
+
+describe('BridgeEngine.call() for in-process hosts', () => {
+  test('params JSON cannot write, too deep or not finite are answered under the id, never thrown', async () => {
+    const host = new Harness();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    let deep: unknown = 1;
+    for (let level = 0; level < 20_000; level++) deep = [deep];
+    expect(() => host.engine.call('schema/validate', { schema: {}, value: cyclic }, 'cyclic')).not.toThrow();
+    expect(() => host.engine.call('schema/validate', { schema: {}, value: deep }, 'deep')).not.toThrow();
+    expect(() => host.engine.call('schema/validate', { schema: {}, value: { n: Infinity } }, 'inf')).not.toThrow();
+    expect(() => host.engine.call('schema/validate', { schema: {}, value: BigInt(10) }, 'big')).not.toThrow();
+    for (const id of ['cyclic', 'deep', 'inf', 'big'])
+      expect((await host.waitFor(id)).error).toMatchObject({ code: -32602 });
+  });
+
+  test('close() while a shutdown runs waits for it', async () => {
+    const host = new Harness();
+    await host.call('session/create', {
+      session: 's',
+      model: scripted([{ text: 'slow', delayMs: 1000 }]),
+    });
+    host.start('session/respond', { session: 's', prompt: 'x' });
+    const shutdown = host.start('shutdown');
+    let closed = false;
+    const closing = host.engine.close().then(() => (closed = true));
+    await host.settle(5);
+    expect(closed).toBe(host.response(shutdown) !== undefined);
+    host.timers.advance(2000);
+    await closing;
+    expect(host.response(shutdown)).toBeDefined();
+  });
+});
+
+test('a tool parameter named __proto__ is an invalid schema, not a property that vanishes unchecked', async () => {
+  const host = new Harness();
+  host.line(
+    '{"jsonrpc":"2.0","id":"p","method":"tools/validate","params":{"tools":[{"name":"pay","description":"x","parameters":{"type":"object","properties":{"__proto__":{"type":"number"}}}}]}}',
+  );
+  expect((await host.waitFor('p')).error).toMatchObject({ code: -32007 });
 });

@@ -127,3 +127,12 @@ describe('what the form cannot show (issue 29, item 6)', () => {
     expect(canWriteBack({ name: 'Bo' })).toBe(true);
   });
 });
+
+test('blank list entries, a true maxSentences and a $schema that is not text are listed too', () => {
+  const form = formFromPersona({ name: 'Mira', goals: ['a', ' '], maxSentences: true, $schema: 5 });
+  expect(form.unshown).toEqual([
+    'maxSentences: true, saved as text',
+    '$schema: the number 5, dropped',
+    'goals[1]: an empty entry, dropped',
+  ]);
+});

@@ -74,6 +74,14 @@ test('a preview opened by another origin ignores its set-up messages', async () 
   await page.close();
 });
 
+test('the served page ignores a server address in its query: any site could open it with one', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${preview.url}?openaiUrl=${encodeURIComponent('http://attacker.test/v1')}`);
+  await page.waitForSelector('.msg.npc');
+  expect(await page.inputValue('#openai-url')).toBe('');
+  await page.close();
+});
+
 test("the editor's way in still works: a file page embedding the file preview sets it up", async () => {
   const parent = join(outDir, 'site', 'panel.html');
   const framedPage = pathToFileURL(join(outDir, 'site', 'index.html')).href;

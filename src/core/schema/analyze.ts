@@ -194,7 +194,11 @@ class Analyzer {
   private schemaMap(value: unknown, at: string, depth: number): Record<string, SchemaNode> {
     if (!isPlainObject(value)) throw invalid(at, `must be an object of schemas; got ${describeValue(value)}`);
     const out: Record<string, SchemaNode> = {};
-    for (const name of Object.keys(value)) out[name] = this.node(value[name], appendKey(at, name), depth + 1);
+    for (const name of Object.keys(value)) {
+      // As a plain key it would set the map's prototype and vanish, and its value would go unchecked.
+      if (name === '__proto__') throw invalid(appendKey(at, name), 'is not a name a property may have');
+      out[name] = this.node(value[name], appendKey(at, name), depth + 1);
+    }
     return out;
   }
 
