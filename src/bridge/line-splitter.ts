@@ -5,7 +5,8 @@
  */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-const decoder = new TextDecoder();
+/** Made on first use: the runtime bundle loads where TextDecoder may be missing (the engine's jsdom tests) and only stdio-style hosts split lines. */
+let decoder: TextDecoder | undefined;
 
 export interface LineSplitterOptions {
   onLine: (line: string) => void;
@@ -71,6 +72,7 @@ export class LineSplitter {
       bytes.set(part, at);
       at += part.length;
     }
+    decoder ??= new TextDecoder();
     const text = decoder.decode(bytes);
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     this.parts = [];
