@@ -286,7 +286,8 @@ export class NPCComponent extends Component {
   /**
    * Re-reads the Inspector properties (call it after changing them from code; a new persona
    * asset is picked up by itself). Running turns are cancelled; memory and conversation are
-   * kept while the persona is the same character (by name), and start fresh for another. Returns false and reports `npc-error` when the set-up is invalid; the component stays
+   * kept while the persona is the same character (by name), and start fresh for another.
+   * Returns false and reports `npc-error` when the set-up is invalid; the component stays
    * usable and talk() rejects until fixed.
    */
   rebuild(): boolean {

@@ -54,7 +54,10 @@ export interface NPCConfig {
   memory?: NPCMemoryState;
   /** Restored transcript (from a save). */
   transcript?: unknown;
-  /** What tool timeouts count (default wall time); the Cocos components pass engine time, which stops while the game is paused. */
+  /**
+   * What tool timeouts count (default wall time); the Cocos components pass engine time, which
+   * stops while the game is paused.
+   */
   toolClock?: ToolClock;
 }
 
@@ -131,8 +134,9 @@ export class NPC {
   /**
    * Rebuilds an NPC from `saveState()`; tools, world and options are code, so pass them again.
    * With `persona`, the NPC is that persona and the save must be of the same character (its
-   * name, compared by isSameCharacter; the rest of the saved persona is not read), unless `acceptOtherPersona`: a save restored into the wrong NPC is refused, not
-   * silently turned into another character.
+   * name, compared by isSameCharacter; the rest of the saved persona is not read), unless
+   * `acceptOtherPersona`: a save restored into the wrong NPC is refused, not silently turned
+   * into another character.
    */
   static restore(saved: unknown, config: NPCRestoreConfig): NPC {
     const { persona: current, acceptOtherPersona, ...rest } = config;
