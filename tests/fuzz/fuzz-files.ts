@@ -219,13 +219,17 @@ export async function fuzzNativeScripts(count: number, seed: number): Promise<Fi
       const run = agent.run('Take me across, {toolOutputs} $&');
       // A long scripted delay is cancelled after a moment: the cancel must end it.
       const timer = slow ? setTimeout(() => run.cancel(), 20) : undefined;
+      let hangTimer: ReturnType<typeof setTimeout> | undefined;
       const outcome = await Promise.race([
         run.response().then(
           () => 'done',
           (error: unknown) => (error instanceof AgentError ? 'failed' : error),
         ),
-        new Promise((done) => setTimeout(() => done('hang'), 3000)),
+        new Promise((done) => {
+          hangTimer = setTimeout(() => done('hang'), 3000);
+        }),
       ]);
+      clearTimeout(hangTimer);
       if (timer) clearTimeout(timer);
       if (outcome === 'hang') {
         counts.hangs++;
