@@ -3,25 +3,18 @@
 // tests in tests/engine/ run those packed scripts on the Cocos engine v3.8.5 through the engine's
 // own jest harness.
 //
-// The engine tree, first found wins:
-//   OAM_COCOS_ENGINE         a prepared engine tree (prepare.sh output: engine source + its node_modules)
-//   OAM_COCOS_ENGINE_SOURCE  a folder with prepare.sh (default: ../shared/cocos-engine beside the repo),
-//                            prepared once into OAM_ENGINE_CACHE (default ~/.cache/oam-cocos/cocos-engine-3.8.5)
-// Without one it prints how to provide one and exits 3: the suite did not run, so it did not pass.
+// The engine tree comes from scripts/engine/locate-engine.mjs (docs/engine.md): OAM_COCOS_ENGINE,
+// else OAM_COCOS_ENGINE_SOURCE (default ../shared/cocos-engine), else a checkout fetched from GitHub.
+// Without one it prints what it tried and exits 3: the suite did not run, so it did not pass.
 // Usage: node scripts/test-engine.mjs [jest arguments…]
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  ENGINE_INDEX_URL,
-  FEATURE_UNIT_PREFIX,
-  FEATURE_UNITS,
-  PREREQUISITE_IMPORTS_URL,
-  packProject,
-} from './creator/pipeline.mjs';
-import { installExtension } from './install-extension.mjs';
+import { ENGINE_INDEX_URL, FEATURE_UNIT_PREFIX, FEATURE_UNITS, PREREQUISITE_IMPORTS_URL } from './creator/pipeline.mjs';
+import { packSample } from './creator/pack-sample.mjs';
+import { EngineNotFoundError, locateEngine } from './engine/locate-engine.mjs';
 import { compressUuid } from '../samples/tavern/tools/uuid.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,54 +24,9 @@ function say(line) {
   console.log(`engine suite: ${line}`);
 }
 
-function isPrepared(dir) {
-  return (
-    existsSync(join(dir, 'exports', 'base.ts')) &&
-    existsSync(join(dir, 'node_modules', 'jest', 'bin', 'jest.js')) &&
-    existsSync(join(dir, 'tests', 'init.ts'))
-  );
-}
-
-/** The engine tree to test on, prepared when needed; null when there is none. */
-function locateEngine() {
-  const given = process.env.OAM_COCOS_ENGINE;
-  if (given) {
-    if (!isPrepared(given))
-      throw new Error(
-        `OAM_COCOS_ENGINE=${given} is not a prepared engine tree (run prepare.sh on it: it needs exports/, tests/init.ts and node_modules/jest).`,
-      );
-    return resolve(given);
-  }
-  const source = process.env.OAM_COCOS_ENGINE_SOURCE || join(REPO, '..', 'shared', 'cocos-engine');
-  if (!existsSync(join(source, 'prepare.sh'))) return null;
-  const cache = process.env.OAM_ENGINE_CACHE || join(homedir(), '.cache', 'oam-cocos', 'cocos-engine-3.8.5');
-  if (!isPrepared(cache) || !existsSync(join(cache, '.prepared')))
-    say(`preparing the engine in ${cache} (once, about a minute)`);
-  const run = spawnSync('bash', [join(source, 'prepare.sh'), cache], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`prepare.sh failed (exit ${run.status})`);
-  return cache;
-}
-
-/** Stages the sample with the extension copied in, packs it, and writes the manifest the harness reads. */
-async function packSample(workDir) {
-  const project = join(workDir, 'tavern');
-  mkdirSync(project, { recursive: true });
-  for (const entry of ['assets', 'settings', 'package.json'])
-    cpSync(join(REPO, 'samples', 'tavern', entry), join(project, entry), { recursive: true });
-  const extension = installExtension(project);
-  const workspace = join(workDir, 'pack');
-  const result = await packProject({
-    projectRoot: project,
-    workspace,
-    mounts: [
-      { root: 'db://assets/', physical: join(project, 'assets') },
-      { root: 'db://oam-cocos/', physical: join(extension, 'assets') },
-    ],
-  });
-  if (result.errors.length > 0) throw new Error(`Creator's pipeline refused the sample:\n${result.errors.join('\n')}`);
+/** Packs the sample (creator/pack-sample.mjs) and writes the manifest the harness reads. */
+async function packForHarness(workDir) {
+  const { project, workspace, result } = await packSample({ repo: REPO, workDir });
   const manifest = {
     workspace,
     repo: REPO,
@@ -102,22 +50,18 @@ async function packSample(workDir) {
 
 async function main() {
   let engine;
+  let via;
   try {
-    engine = locateEngine();
+    ({ root: engine, via } = locateEngine({ say }));
   } catch (error) {
-    say(error.message);
-    return 1;
-  }
-  if (!engine) {
-    say(
-      'NOT RUN: no Cocos engine v3.8.5 tree. Set OAM_COCOS_ENGINE to a prepared tree, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (README.md, "Tests on the real engine").',
-    );
-    return NOT_RUN;
+    // No engine: not run (test.sh decides what that means). Any other failure is a failure.
+    say(error instanceof EngineNotFoundError ? `NOT RUN. ${error.message} (docs/engine.md)` : error.message);
+    return error instanceof EngineNotFoundError ? NOT_RUN : 1;
   }
   const work = mkdtempSync(join(tmpdir(), 'oam-engine-'));
   try {
-    const pack = await packSample(work);
-    say(`${pack.count} scripts packed by Creator's pipeline; running tests/engine/ on ${engine}`);
+    const pack = await packForHarness(work);
+    say(`${pack.count} scripts packed by Creator's pipeline; running tests/engine/ on ${engine} (${via})`);
     const suiteDir = join(engine, 'tests', 'oam-cocos');
     rmSync(suiteDir, { recursive: true, force: true });
     cpSync(join(REPO, 'tests', 'engine'), suiteDir, {
