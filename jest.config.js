@@ -3,8 +3,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
-  // tests/engine/ runs on the real Cocos engine through its own jest (scripts/test-engine.mjs).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/engine/'],
+  // tests/engine/ runs on the real Cocos engine through its own jest (scripts/test-engine.mjs);
+  // tests/play/ runs in Chromium against the built web site (scripts/web/test-play.mjs).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/engine/', '<rootDir>/tests/play/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,

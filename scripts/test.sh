@@ -59,6 +59,10 @@ npx tsc -p tests/engine/tsconfig.json
 needs_engine "engine suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the real engine" \
   node scripts/test-engine.mjs --silent
 
+step "the tavern in Chromium on the engine built for the web (npm run play's site, real mouse and keyboard)"
+needs_engine "play suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the web build" \
+  node scripts/web/test-play.mjs --silent
+
 if [ -f native-android/test.sh ]; then
   step "compile the Kotlin module against the real Cocos Java classes and run its JVM tests"
   needs_engine "kotlin: skipped (OAM_SKIP_ENGINE=1, no Cocos engine tree); this run says nothing about the Kotlin module" \

@@ -363,7 +363,7 @@ uiTransform(inputText, 576, 36, 0, 1);
 const inputTextLabel = label(inputText, '', { fontSize: 20, hAlign: 0, vAlign: 1, overflow: 1, wrap: false, tint: color(30, 20, 10) });
 const inputPlaceholder = node('Canvas/Dialogue/Input/PLACEHOLDER_LABEL', { parent: inputNode, position: vec3(-288, 18, 0) });
 uiTransform(inputPlaceholder, 576, 36, 0, 1);
-const inputPlaceholderLabel = label(inputPlaceholder, 'Or type something to Mira…', { fontSize: 20, hAlign: 0, vAlign: 1, overflow: 1, wrap: false, tint: color(120, 110, 100) });
+const inputPlaceholderLabel = label(inputPlaceholder, 'Or type something to Mira…', { fontSize: 20, hAlign: 0, vAlign: 1, overflow: 1, wrap: false, tint: color(215, 205, 190) });
 uiTransform(inputNode, 600, 40);
 spriteComp(inputNode, 'default_editbox_bg');
 const returnEvents = [];
