@@ -9,6 +9,7 @@ import { packSample } from '../creator/pack-sample.mjs';
 import { locateEngine } from '../engine/locate-engine.mjs';
 import { buildWebEngine } from './build-engine.mjs';
 import { compileEngineEffects } from './effects/compile-effect.mjs';
+import { ensureBuilt } from './ensure-built.mjs';
 import { dependenciesOf, libraryForm } from './library-form.mjs';
 import { indexMetas } from './meta-index.mjs';
 import { projectDesignResolution, projectEngineFeatures } from './project-settings.mjs';
@@ -84,6 +85,7 @@ export async function buildSite({ repo, siteDir, say, change, workDir = join(rep
     timings[name] = Date.now() - started;
     return result;
   };
+  await timed('extension build', () => ensureBuilt({ repo, say }));
   const engine = await timed('locate engine', () => locateEngine({ say }));
   say('packing the sample with Creator’s pipeline (ModLo + QuickPack)…');
   const pack = await timed('pack', () => packSample({ repo, workDir, change }));

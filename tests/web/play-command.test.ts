@@ -5,7 +5,7 @@
  * browser suite plays (tests/play/). The scripts are ES modules, so they run in a child Node.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -148,6 +148,33 @@ describe('the project settings the engine is built from', () => {
       expect(JSON.parse(features(project)).error).toMatch(message);
     } finally {
       rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the extension it installs into the sample', () => {
+  test('is built first on a fresh clone, and again after its sources change', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'oam-repo-'));
+    const write = (path: string, seconds: number) => {
+      mkdirSync(join(repo, path, '..'), { recursive: true });
+      writeFileSync(join(repo, path), 'x');
+      utimesSync(join(repo, path), seconds, seconds);
+    };
+    const stale = () =>
+      runModule(`
+        const { staleOutputs } = await import(${JSON.stringify(WEB('ensure-built.mjs'))});
+        console.log(JSON.stringify(staleOutputs(${JSON.stringify(repo)})));`);
+    try {
+      write('src/bundle.ts', 1000);
+      write('extension/main.ts', 1000);
+      expect(JSON.parse(stale())).toBe('assets/runtime/oam-core.js is missing');
+      write('assets/runtime/oam-core.js', 2000);
+      write('dist/main.js', 2000);
+      expect(JSON.parse(stale())).toBe('');
+      write('src/game/new-file.ts', 3000);
+      expect(JSON.parse(stale())).toBe('src/ changed since assets/runtime/oam-core.js was built');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
     }
   });
 });
