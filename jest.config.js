@@ -4,8 +4,13 @@ module.exports = {
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
   // tests/engine/ runs on the real Cocos engine through its own jest (scripts/test-engine.mjs);
-  // tests/play/ runs in Chromium against the built web site (scripts/web/test-play.mjs).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/tests/engine/', '<rootDir>/tests/play/'],
+  // tests/play/ and tests/web/effects/ need the engine too: scripts/web/test-play.mjs runs them.
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/tests/engine/',
+    '<rootDir>/tests/play/',
+    '<rootDir>/tests/web/effects/',
+  ],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 20000,

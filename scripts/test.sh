@@ -59,7 +59,7 @@ npx tsc -p tests/engine/tsconfig.json
 needs_engine "engine suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the real engine" \
   node scripts/test-engine.mjs --silent
 
-step "the tavern in Chromium on the engine built for the web (npm run play's site, real mouse and keyboard)"
+step "the web build: the engine's effects compiled and checked by glslangValidator, the tavern in Chromium (real mouse and keyboard)"
 needs_engine "play suite: skipped (OAM_SKIP_ENGINE=1); this run says nothing about the web build" \
   node scripts/web/test-play.mjs --silent
 

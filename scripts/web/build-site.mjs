@@ -73,7 +73,7 @@ function collectBundles({ roots, projectIndex, engineIndex, effects }) {
 }
 
 /**
- * Builds the site into `siteDir` and returns { siteDir, engineDir, timings }. `say` reports each
+ * Builds the site into `siteDir` and returns { siteDir, engineRoot, engineDir, timings }. `say` reports each
  * step; the engine tree comes from locateEngine (docs/engine.md). `change(project)` edits the
  * staged sample before it is packed; `workDir` defaults to build/web-play/work.
  */
@@ -134,5 +134,5 @@ export async function buildSite({ repo, siteDir, say, change, workDir = join(rep
     return { internal: bundles.internal.size, main: bundles.main.size, effects: compiled.length };
   });
   say(`  ${site.effects} effects compiled; internal bundle ${site.internal} assets, main ${site.main}`);
-  return { siteDir, engineDir: webEngine.dir, timings };
+  return { siteDir, engineRoot: engine.root, engineDir: webEngine.dir, timings };
 }

@@ -5,25 +5,36 @@
 // Chrome with its built-in model answers with that model (docs/web-play.md).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
 import { buildSite } from './build-site.mjs';
 import { serveSite } from './serve-site.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const USAGE = 'usage: npm run play -- [--port N] [--url http://host:port/v1] [--model NAME]';
 
+/** `--flag value` and `--flag=value` alike, as [flag, value]s. */
+function pairs(argv) {
+  const found = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const [flag, inline] = argv[index].split(/=(.*)/s);
+    if (flag === '--help' || flag === '-h') return [['--help']];
+    const value = inline !== undefined ? inline : argv[index + 1];
+    if (inline === undefined) index += 1;
+    found.push([flag, value]);
+  }
+  return found;
+}
+
 /** The command line as { port, openaiUrl, model }; a wrong one exits 2 with what is wrong. */
 export function readPlayArguments(argv) {
   const parsed = { port: 7457 };
-  for (let index = 0; index < argv.length; index += 1) {
-    const flag = argv[index];
-    const value = argv[index + 1];
-    if (flag === '--help' || flag === '-h') return { help: true };
+  for (const [flag, value] of pairs(argv)) {
+    if (flag === '--help') return { help: true };
     if (!['--port', '--url', '--model'].includes(flag)) throw new Error(`unknown argument ${flag}`);
-    if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
-    index += 1;
+    if (value === undefined || value === '' || value.startsWith('--')) throw new Error(`${flag} needs a value`);
     if (flag === '--port') {
       const port = Number(value);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs 0–65535, got ${value}`);
+      if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port needs 0–65535, got ${value}`);
       parsed.port = port;
     } else if (flag === '--url') {
       if (!/^https?:\/\//.test(value)) throw new Error(`--url must start with http:// or https://, got ${value}`);
@@ -32,6 +43,16 @@ export function readPlayArguments(argv) {
   }
   if (parsed.model && !parsed.openaiUrl) throw new Error('--model needs --url');
   return parsed;
+}
+
+/** Whether 127.0.0.1:`port` can be listened on, asked before a build that may take a minute. */
+function portIsFree(port) {
+  if (port === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 async function main() {
@@ -45,6 +66,10 @@ async function main() {
   if (args.help) {
     console.log(USAGE);
     return 0;
+  }
+  if (!(await portIsFree(args.port))) {
+    console.error(`play: port ${args.port} on 127.0.0.1 is in use; pass --port N (0 picks a free one).`);
+    return 2;
   }
   const started = Date.now();
   const say = (line) => console.log(`play: ${line}`);

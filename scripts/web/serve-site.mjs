@@ -4,7 +4,7 @@
 // what `npm run play` was given (--url, --model) to the page.
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -13,6 +13,7 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.map': 'application/json; charset=utf-8',
 };
 
 function fileFor(siteDir, url) {
@@ -33,7 +34,7 @@ function fileFor(siteDir, url) {
  * page. Port 0 picks a free one.
  */
 export function serveSite({ siteDir, port = 0, options = {} }) {
-  const root = normalize(siteDir);
+  const root = resolve(siteDir);
   let allowedHosts = [];
   const server = createServer((req, res) => {
     if (!allowedHosts.includes(String(req.headers.host || '').toLowerCase())) {
@@ -55,9 +56,20 @@ export function serveSite({ siteDir, port = 0, options = {} }) {
       res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : body);
       return;
     }
-    res.writeHead(200, headers);
-    if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    if (req.method === 'HEAD') {
+      res.writeHead(200, headers).end();
+      return;
+    }
+    // The file may go between the look and the read (a rebuild of the site): answer 404, do not crash.
+    const stream = createReadStream(file);
+    stream.once('open', () => {
+      res.writeHead(200, headers);
+      stream.pipe(res);
+    });
+    stream.once('error', () => {
+      if (!res.headersSent) res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not found.\n');
+    });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,6 +1,7 @@
-// The browser stage of `npm test`: builds the tavern site (build-site.mjs) and a second one from
-// the sample broken on purpose, serves both on 127.0.0.1 and runs tests/play/ in headless
-// Chromium against them. Exits 3 when there is no engine tree (scripts/test.sh: "no engine").
+// The web-build stage of `npm test`: builds the tavern site (build-site.mjs) and a second one from
+// the sample broken on purpose, serves both on 127.0.0.1, and runs tests/play/ (headless Chromium
+// against them) and tests/web/effects/ (the effect compiler on the engine's sources). Exits 3
+// when there is no engine tree (scripts/test.sh: "no engine").
 // Usage: node scripts/web/test-play.mjs [jest arguments…]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { serveSite } from './serve-site.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NOT_RUN = 3;
-const PLAY = join(REPO, 'build', 'web-play');
+// Folders of their own, so a test run never rebuilds the site an `npm run play` is serving.
+const PLAY = join(REPO, 'build', 'web-play-test');
 
 const say = (line) => console.log(`play suite: ${line}`);
 
@@ -33,7 +35,7 @@ async function main() {
   const started = Date.now();
   let sites;
   try {
-    const good = await buildSite({ repo: REPO, siteDir: join(PLAY, 'site'), say });
+    const good = await buildSite({ repo: REPO, siteDir: join(PLAY, 'site'), workDir: join(PLAY, 'work'), say });
     const broken = await buildSite({
       repo: REPO,
       siteDir: join(PLAY, 'broken-site'),
@@ -82,6 +84,7 @@ async function main() {
             OAM_PLAY_URL: good.url,
             OAM_PLAY_BROKEN_URL: broken.url,
             OAM_PLAY_SERVER_URL: withServer.url,
+            OAM_ENGINE_ROOT: sites.good.engineRoot,
           },
         },
       );
@@ -89,7 +92,7 @@ async function main() {
     });
     if (existsSync(results)) {
       const summary = JSON.parse(readFileSync(results, 'utf8'));
-      say(`${summary.numPassedTests} passed, ${summary.numFailedTests} failed in the browser`);
+      say(`${summary.numPassedTests} passed, ${summary.numFailedTests} failed (effect compiler and browser)`);
     }
     return status === 0 ? 0 : 1;
   } finally {
@@ -97,4 +100,10 @@ async function main() {
   }
 }
 
-process.exit(await main());
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`play suite: ${error && error.message ? error.message : error}`);
+    process.exit(1);
+  },
+);

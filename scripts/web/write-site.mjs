@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const PAGE = join(dirname(fileURLToPath(import.meta.url)), 'page');
 const ENGINE_INDEX_URL = 'cce:/internal/x/cc';
 const PREREQUISITE_IMPORTS_URL = 'cce:/internal/x/prerequisite-imports';
+const COMPONENTS_ID = 'db://oam-cocos/index';
 
 /** A SystemJS module whose exports are `values`. */
 function registerModule(values) {
@@ -25,9 +26,14 @@ function registerModule(values) {
 function importMap(pack) {
   const map = JSON.parse(readFileSync(join(pack.workspace, 'import-map.json'), 'utf8'));
   const prerequisites = map.imports[PREREQUISITE_IMPORTS_URL];
-  if (!prerequisites || !map.imports[ENGINE_INDEX_URL])
-    throw new Error(`${pack.workspace}: the pack has no ${PREREQUISITE_IMPORTS_URL} or ${ENGINE_INDEX_URL}`);
+  const components = map.imports[pack.componentsUrl];
+  if (!prerequisites || !map.imports[ENGINE_INDEX_URL] || !components)
+    throw new Error(
+      `${pack.workspace}: the pack has no ${PREREQUISITE_IMPORTS_URL}, ${ENGINE_INDEX_URL} or db://oam-cocos/index`,
+    );
   Object.assign(map.imports, {
+    // The same chunk, so the same module instance, under the name a game's scripts use.
+    [COMPONENTS_ID]: components,
     'cc/env': './cc-env.js',
     'cc/userland/macro': './cc-userland-macro.js',
     'virtual:///prerequisite-imports/main': prerequisites,
@@ -93,5 +99,5 @@ export function writeSite({ siteDir, pack, engine, settings }) {
   writeFileSync(join(src, 'cc-userland-macro.js'), registerModule({}));
   writeFileSync(join(src, 'empty-module.js'), registerModule({}));
   writeFileSync(join(src, 'settings.json'), `${JSON.stringify(settingsJson(settings), null, 2)}\n`);
-  writeFileSync(join(siteDir, 'play-options.json'), `${JSON.stringify({ componentsModule: pack.componentsUrl })}\n`);
+  writeFileSync(join(siteDir, 'play-options.json'), `${JSON.stringify({ componentsModule: COMPONENTS_ID })}\n`);
 }

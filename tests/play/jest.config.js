@@ -1,11 +1,13 @@
 /**
- * The tavern in Chromium on the real engine's web build (run by scripts/web/test-play.mjs, which
- * builds the sites first and passes their folders in OAM_PLAY_SITE / OAM_PLAY_BROKEN_SITE).
+ * The web build on the real engine, run by scripts/web/test-play.mjs: the effect compiler on the
+ * engine's own sources (tests/web/effects/, engine tree in OAM_ENGINE_ROOT) and the tavern in
+ * Chromium (tests/play/; the sites' addresses in OAM_PLAY_URL, OAM_PLAY_BROKEN_URL and
+ * OAM_PLAY_SERVER_URL).
  */
 module.exports = {
   rootDir: '../..',
   testEnvironment: 'node',
-  roots: ['<rootDir>/tests/play'],
+  roots: ['<rootDir>/tests/play', '<rootDir>/tests/web/effects'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }] },
   moduleFileExtensions: ['ts', 'js', 'json'],

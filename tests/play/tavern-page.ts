@@ -30,6 +30,7 @@ interface PageEngine {
   js: { getClassName(object: unknown): string };
   game: { canvas: HTMLCanvasElement };
   Label: unknown;
+  Sprite: unknown;
   UITransform: unknown;
   Camera: unknown;
   Vec3: new (x: number, y: number, z: number) => unknown;
@@ -135,14 +136,52 @@ export async function waitForLabel(page: Page, { path, shows, timeoutMs = 15000 
   return text;
 }
 
-/** The centre of the node at `path` in the page's CSS pixels, from its place in the world through the UI camera. */
+/** The centre of the node at `path` in the page's CSS pixels (it must be shown). */
 export async function screenPoint(page: Page, path: string): Promise<{ x: number; y: number }> {
+  if (!(await isShown(page, path))) throw new Error(`no shown node ${path}`);
+  const rect = await screenRect(page, path);
+  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+}
+
+/** A real mouse click on the node at `path`. */
+export async function click(page: Page, path: string): Promise<void> {
+  const point = await screenPoint(page, path);
+  await page.mouse.click(point.x, point.y);
+}
+
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+/** The colour the engine was told to draw the node's Sprite or Label in. */
+export async function tintOf(
+  page: Page,
+  { path, component }: { path: string; component: 'Sprite' | 'Label' },
+): Promise<Rgb> {
+  return page.evaluate(
+    ({ nodePath, kind }) => {
+      const cc = (window as unknown as PlayWindow).__oamPlay.cc;
+      const node = cc.director.getScene().getChildByPath(nodePath);
+      const renderer = node?.getComponent<{ color: Rgb }>(kind === 'Sprite' ? cc.Sprite : cc.Label);
+      if (!renderer) throw new Error(`${nodePath} has no ${kind}`);
+      return { r: renderer.color.r, g: renderer.color.g, b: renderer.color.b };
+    },
+    { nodePath: path, kind: component },
+  );
+}
+
+/** The node's box on the page, in CSS pixels, from two corners of its world box through the UI camera. */
+export async function screenRect(
+  page: Page,
+  path: string,
+): Promise<{ x: number; y: number; width: number; height: number }> {
   return page.evaluate((nodePath) => {
     const cc = (window as unknown as PlayWindow).__oamPlay.cc;
     const scene = cc.director.getScene();
     const node = scene.getChildByPath(nodePath);
-    if (!node || !node.activeInHierarchy) throw new Error(`no shown node ${nodePath}`);
-    const transform = node.getComponent<{ getBoundingBoxToWorld(): Record<'x' | 'y' | 'width' | 'height', number> }>(
+    const transform = node?.getComponent<{ getBoundingBoxToWorld(): Record<'x' | 'y' | 'width' | 'height', number> }>(
       cc.UITransform,
     );
     const camera = scene
@@ -150,18 +189,56 @@ export async function screenPoint(page: Page, path: string): Promise<{ x: number
       ?.getComponent<{ worldToScreen(point: unknown): { x: number; y: number } }>(cc.Camera);
     if (!transform || !camera) throw new Error(`${nodePath} has no UITransform, or the scene no Canvas/Camera`);
     const box = transform.getBoundingBoxToWorld();
-    const onScreen = camera.worldToScreen(new cc.Vec3(box.x + box.width / 2, box.y + box.height / 2, 0));
     const canvas = cc.game.canvas;
     const rect = canvas.getBoundingClientRect();
-    const scaleX = rect.width / canvas.width;
-    const scaleY = rect.height / canvas.height;
-    // The engine's screen origin is the canvas's bottom-left corner, in canvas pixels.
-    return { x: rect.left + onScreen.x * scaleX, y: rect.top + (canvas.height - onScreen.y) * scaleY };
+    const toPage = (worldX: number, worldY: number) => {
+      const onScreen = camera.worldToScreen(new cc.Vec3(worldX, worldY, 0));
+      return {
+        x: rect.left + (onScreen.x * rect.width) / canvas.width,
+        y: rect.top + ((canvas.height - onScreen.y) * rect.height) / canvas.height,
+      };
+    };
+    const low = toPage(box.x, box.y);
+    const high = toPage(box.x + box.width, box.y + box.height);
+    return { x: low.x, y: high.y, width: high.x - low.x, height: low.y - high.y };
   }, path);
 }
 
-/** A real mouse click on the node at `path`. */
-export async function click(page: Page, path: string): Promise<void> {
-  const point = await screenPoint(page, path);
-  await page.mouse.click(point.x, point.y);
+/**
+ * The share of the pixels Chromium shows in the node's box (a screenshot, as a player sees it)
+ * that are `color` within `tolerance` per channel. The screenshot is decoded by the browser's
+ * own image decoder in a blank page of the same browser.
+ */
+export async function colourShare(
+  session: PlaySession,
+  { path, color, tolerance = 24 }: { path: string; color: Rgb; tolerance?: number },
+): Promise<number> {
+  const clip = await screenRect(session.page, path);
+  const png = await session.page.screenshot({ clip });
+  const probe = await session.browser.newPage();
+  try {
+    return await probe.evaluate(
+      async ({ base64, wanted, within }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${base64}`;
+        await image.decode();
+        const canvas = new OffscreenCanvas(image.width, image.height);
+        const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+        context.drawImage(image, 0, 0);
+        const pixels = context.getImageData(0, 0, image.width, image.height).data;
+        let near = 0;
+        for (let index = 0; index < pixels.length; index += 4) {
+          const close =
+            Math.abs(pixels[index] - wanted.r) <= within &&
+            Math.abs(pixels[index + 1] - wanted.g) <= within &&
+            Math.abs(pixels[index + 2] - wanted.b) <= within;
+          if (close) near += 1;
+        }
+        return near / (pixels.length / 4);
+      },
+      { base64: png.toString('base64'), wanted: color, within: tolerance },
+    );
+  } finally {
+    await probe.close();
+  }
 }

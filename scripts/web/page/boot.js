@@ -7,11 +7,14 @@
   const state = { errors: [], started: false, sceneLaunched: false };
   window.__oamPlay = state;
   const status = document.getElementById('boot-status');
+  // A component that throws in update() throws every frame: keep each error once, and at most 50.
+  const MAX_ERRORS = 50;
   const fail = (what) => {
     const text = what && what.stack ? String(what.stack) : String(what);
+    if (state.errors.includes(text) || state.errors.length >= MAX_ERRORS) return;
     state.errors.push(text);
     status.classList.add('failed');
-    status.textContent = `Something failed:\n${state.errors.join('\n')}`;
+    status.textContent = `Something failed:\n${state.errors.slice(0, 5).join('\n')}`;
   };
   window.addEventListener('error', (event) => fail(event.error || event.message));
   window.addEventListener('unhandledrejection', (event) => fail(event.reason));

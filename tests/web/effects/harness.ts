@@ -13,15 +13,31 @@ import { pathToFileURL } from 'node:url';
 export const REPO = join(__dirname, '..', '..', '..');
 const COMPILER = pathToFileURL(join(REPO, 'scripts', 'web', 'effects', 'compile-effect.mjs')).href;
 
-/** The engine tree as the other engine suites find it (OAM_COCOS_ENGINE, else …_SOURCE/cocos-engine-3.8.5). */
+let located: string | null = null;
+
+/**
+ * The engine tree: the one scripts/web/test-play.mjs located and passes in OAM_ENGINE_ROOT, else
+ * found the same way (scripts/engine/locate-engine.mjs, docs/engine.md).
+ */
 export function engineRoot(): string {
-  const root = process.env.OAM_COCOS_ENGINE
-    ? process.env.OAM_COCOS_ENGINE
-    : join(process.env.OAM_COCOS_ENGINE_SOURCE || join(REPO, '..', 'shared', 'cocos-engine'), 'cocos-engine-3.8.5');
-  if (!existsSync(join(root, 'editor', 'assets', 'effects'))) {
-    throw new Error(`no Cocos engine 3.8.5 tree with editor/assets/effects at ${root}; set OAM_COCOS_ENGINE`);
+  if (!located) {
+    const locate = pathToFileURL(join(REPO, 'scripts', 'engine', 'locate-engine.mjs')).href;
+    located =
+      process.env.OAM_ENGINE_ROOT ||
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { locateEngine } = await import(${JSON.stringify(locate)});
+           console.log(locateEngine({ say: (line) => console.error(line) }).root);`,
+        ],
+        { encoding: 'utf8' },
+      ).trim();
   }
-  return root;
+  if (!existsSync(join(located, 'editor', 'assets', 'effects')))
+    throw new Error(`the engine tree ${located} has no editor/assets/effects`);
+  return located;
 }
 
 export function readEngine(relative: string): string {
