@@ -28,6 +28,8 @@ describe('the command line', () => {
     [['--url', 'ftp://x'], /--url must start with http:\/\/ or https:\/\//],
     [['--model', 'gemma'], /--model needs --url/],
     [['--open'], /unknown argument --open/],
+    [['--port', ''], /--port needs a value/],
+    [['--port=-1'], /--port needs 0–65535, got -1/],
   ])('%j is refused before anything is built', (args, message) => {
     const run = play(...args);
     expect(run.status).toBe(2);
@@ -42,15 +44,43 @@ describe('the command line', () => {
     expect(run.stdout).toMatch(/^usage: npm run play -- \[--port N\] \[--url/);
   });
 
+  test('a port in use is said at once, before a build that may take a minute', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', () => done()));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const run = await new Promise<{ status: number | null; stderr: string; stdout: string }>((done) => {
+        const child = require('node:child_process').spawn(
+          process.execPath,
+          [join(REPO, 'scripts', 'web', 'play.mjs'), '--port', String(port)],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stderr = '';
+        let stdout = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+        child.on('exit', (status: number | null) => done({ status, stderr, stdout }));
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(`play: port ${port} on 127.0.0.1 is in use; pass --port N (0 picks a free one).\n`);
+      expect(run.stdout).toBe('');
+    } finally {
+      taken.close();
+    }
+  });
+
   test('the arguments are read as a player gave them', () => {
     const out = runModule(`
       const { readPlayArguments } = await import(${JSON.stringify(WEB('play.mjs'))});
       console.log(JSON.stringify([
         readPlayArguments([]),
-        readPlayArguments(['--port', '0', '--url', 'http://127.0.0.1:8080/v1', '--model', 'gemma-3n'])]));`);
+        readPlayArguments(['--port', '0', '--url', 'http://127.0.0.1:8080/v1', '--model', 'gemma-3n']),
+        readPlayArguments(['--port=8000', '--url=http://127.0.0.1:8080/v1?a=b'])]));`);
     expect(JSON.parse(out)).toEqual([
       { port: 7457 },
       { port: 0, openaiUrl: 'http://127.0.0.1:8080/v1', model: 'gemma-3n' },
+      { port: 8000, openaiUrl: 'http://127.0.0.1:8080/v1?a=b' },
     ]);
   });
 });
