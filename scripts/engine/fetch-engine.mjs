@@ -1,10 +1,13 @@
 // The engine fetched from GitHub: a shallow, sparse checkout of cocos/cocos-engine at v3.8.5
 // with only the folders the tests and a web build read (about 25 MB instead of the whole
-// repository), then held to the committed file list. Preparing it is prepare-engine.mjs's job.
+// repository), then held to the committed file list, and its package.json and package-lock.json,
+// after the lock fix, to the fixed list. Preparing it is prepare-engine.mjs's job.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareWithFileList, ENGINE_FOLDERS } from './file-list.mjs';
+import { fixLock } from './prepare-engine.mjs';
+import { lastLine } from './util.mjs';
 
 export const ENGINE_GIT_URL = 'https://github.com/cocos/cocos-engine.git';
 // `--branch` takes a tag or a branch: in the GitHub mirror seen here, v3.8.5 is a branch.
@@ -65,11 +68,6 @@ function git(args, options = {}) {
   });
 }
 
-function lastLine(text) {
-  const lines = (text ?? '').split('\n').filter((line) => line.trim() !== '');
-  return lines.length > 0 ? lines[lines.length - 1].trim() : '';
-}
-
 /** Why `url` cannot give v3.8.5 right now, or null when it can. */
 function unreachable(url) {
   const probe = git(['ls-remote', '--exit-code', url, ENGINE_REF], { timeout: REACH_TIMEOUT_MS });
@@ -82,49 +80,76 @@ function unreachable(url) {
   return null;
 }
 
-function listProblem({ dir, listPath }) {
-  const { missing, different } = compareWithFileList({ root: dir, listPath });
-  if (missing.length === 0 && different.length === 0) return null;
+function mismatch({ root, listPath }) {
+  const { missing, different } = compareWithFileList({ root, listPath });
   const name = (kind, paths) =>
     paths.length === 0
       ? []
       : [`${paths.length} ${kind} (${paths.slice(0, NAMED).join(', ')}${paths.length > NAMED ? ', …' : ''})`];
-  return `${dir} does not match ${listPath}: ${[...name('missing', missing), ...name('different', different)].join(', ')}`;
+  return [...name('missing', missing), ...name('different', different)].join(', ');
+}
+
+/**
+ * Why the checkout `dir` is not the v3.8.5 the lists hold, or null when it is. When every listed
+ * file matches, it applies the lock fix (a second time changes nothing) and checks package.json
+ * and package-lock.json against the fixed list: they decide what `npm ci` installs.
+ */
+function treeProblem({ dir, listPath, fixedListPath }) {
+  const listed = mismatch({ root: dir, listPath });
+  if (listed) return `${dir} does not match ${listPath}: ${listed}`;
+  try {
+    if (existsSync(join(dir, 'package.json'))) fixLock(dir);
+  } catch (error) {
+    return `the lock fix failed on ${dir} (${error.message.split('\n')[0]})`;
+  }
+  const fixed = mismatch({ root: dir, listPath: fixedListPath });
+  return fixed ? `${dir} does not match ${fixedListPath} after the lock fix: ${fixed}` : null;
 }
 
 function isEmptyOrAbsent(dir) {
   return !existsSync(dir) || readdirSync(dir).length === 0;
 }
 
+function markOurs({ dir, url }) {
+  writeFileSync(join(dir, '.git', OURS), `${url} ${ENGINE_REF}\n`);
+}
+
 /**
- * Makes `dir` a checkout of the engine at v3.8.5 that matches the list at `listPath`, cloning
- * from `url` when `dir` has none, and returns `dir`. A cached checkout that no longer matches is
- * fetched again (only when this module made it). Offline, or when `url` does not answer within
- * 10 s, nothing is cloned and the error names the commands it would have run.
- * Throws FetchError (one line).
+ * Makes `dir` a checkout of the engine at v3.8.5 that matches the list at `listPath` (and, after
+ * the lock fix, the fixed list at `fixedListPath`), cloning from `url` when `dir` has none, and
+ * returns `dir`. A checkout made by hand (the commands an offline run prints) is taken when it
+ * matches, and is then treated as one made here. A cached checkout made here that no longer
+ * matches is fetched again; any other folder in the way is left alone. Offline, or when `url`
+ * does not answer within 10 s, nothing is cloned and the error names the commands it would have
+ * run. Throws FetchError (one line).
  */
-export function fetchEngine({ dir, url, listPath, offline, say }) {
+export function fetchEngine({ dir, url, listPath, fixedListPath, offline, say }) {
+  const lists = { dir, listPath, fixedListPath };
   let stale = null;
   if (existsSync(join(dir, '.git', OURS))) {
-    stale = listProblem({ dir, listPath });
+    stale = treeProblem(lists);
     if (!stale) return dir;
   } else if (!isEmptyOrAbsent(dir)) {
-    throw new FetchError(
-      `${dir} is in the way: not empty and not a checkout made here (delete it, or set OAM_ENGINE_GIT_CACHE)`,
-    );
+    const inTheWay = (what) =>
+      new FetchError(`${dir} is in the way: ${what} (delete it, or point OAM_ENGINE_GIT_CACHE elsewhere)`);
+    if (!existsSync(join(dir, '.git', 'HEAD'))) throw inTheWay('not empty and not a git checkout');
+    const problem = treeProblem(lists);
+    if (problem) throw inTheWay(`a checkout not made here, and ${problem}`);
+    markOurs({ dir, url });
+    say(`using the checkout ${dir}: not made here, but it matches the file lists`);
+    return dir;
   }
-  const commands = formatCloneCommands({ url, dir });
   const why = offline ? 'offline (OAM_ENGINE_OFFLINE=1)' : unreachable(url);
   if (why && stale) throw new FetchError(`${stale}; not fetching it again: ${why}`);
   if (why) {
-    say(`not fetching the engine: ${why}; the commands would be: ${commands}`);
-    throw new FetchError(`${why}; to fetch it: ${commands}`);
+    say(`not fetching the engine: ${why}`);
+    throw new FetchError(`${why}; to fetch it: ${formatCloneCommands({ url, dir })}`);
   }
   if (stale) {
     say(`${stale}: fetching it again`);
     rmSync(dir, { recursive: true, force: true });
   }
-  say(`fetching the engine: ${commands}`);
+  say(`fetching the engine: ${formatCloneCommands({ url, dir })}`);
   for (const args of cloneCommands({ url, dir })) {
     const step = git(args);
     if (step.status !== 0) {
@@ -135,8 +160,8 @@ export function fetchEngine({ dir, url, listPath, offline, say }) {
       throw new FetchError(`${name} failed (${failure})`);
     }
   }
-  writeFileSync(join(dir, '.git', OURS), `${url} ${ENGINE_REF}\n`);
-  const problem = listProblem({ dir, listPath });
+  markOurs({ dir, url });
+  const problem = treeProblem(lists);
   if (problem) throw new FetchError(`${problem}; refusing it`);
   return dir;
 }

@@ -1,10 +1,11 @@
 // What the engine tree must hold: the folders fetched from GitHub (the same set the test copy in
 // ../shared/cocos-engine keeps, less native/) and a committed list of their files with sha256
-// hashes, so a fetched tree is known to be the v3.8.5 the tests were written against.
-import { createHash } from 'node:crypto';
+// hashes, so a fetched tree is known to be the v3.8.5 the tests were written against; and a second
+// list with the hashes package.json and package-lock.json have after the lock fix.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashFile } from './util.mjs';
 
 export const ENGINE_VERSION = '3.8.5';
 
@@ -26,10 +27,17 @@ export const ENGINE_FOLDERS = Object.freeze([
   'tests',
 ]);
 
-/** Left out of the list: preparing rewrites both (see prepare-engine.mjs), and ../shared's copy already did. */
-const UNLISTED = new Set(['package.json', 'package-lock.json']);
+/**
+ * Left out of the list: preparing rewrites both (the lock fix in prepare-engine.mjs), and
+ * ../shared's copy already did. They are held instead to the fixed list, which has their hashes
+ * after the lock fix: they decide what `npm ci` installs.
+ */
+export const FIXED_FILES = Object.freeze(['package.json', 'package-lock.json']);
+const UNLISTED = new Set(FIXED_FILES);
 
-export const DEFAULT_FILE_LIST = join(dirname(fileURLToPath(import.meta.url)), `engine-${ENGINE_VERSION}.files`);
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_FILE_LIST = join(HERE, `engine-${ENGINE_VERSION}.files`);
+export const DEFAULT_FIXED_LIST = join(HERE, `engine-${ENGINE_VERSION}.fixed-files`);
 
 function isListed(path) {
   if (UNLISTED.has(path)) return false;
@@ -62,15 +70,18 @@ function byCodeUnit(left, right) {
   return left < right ? -1 : 1;
 }
 
-export function hashFile(path) {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+function formatEntries(root, paths) {
+  return paths.map((path) => `${hashFile(join(root, path))}  ${path}\n`).join('');
 }
 
 /** The list's text: `sha256  path` per line (the format `sha256sum -c` reads), sorted by path. */
 export function formatFileList(root) {
-  return listEngineFiles(root)
-    .map((path) => `${hashFile(join(root, path))}  ${path}\n`)
-    .join('');
+  return formatEntries(root, listEngineFiles(root));
+}
+
+/** The fixed list's text, in the same format: `root`'s package.json and package-lock.json, as they are (fix them first). */
+export function formatFixedFileList(root) {
+  return formatEntries(root, FIXED_FILES);
 }
 
 /** Parses a list written by formatFileList; throws on a malformed line. */

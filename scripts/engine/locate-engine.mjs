@@ -2,19 +2,23 @@
 //   1. OAM_COCOS_ENGINE         an engine tree, e.g. a Creator 3.8.5 install's; used in place when
 //                               prepared, else copied into OAM_ENGINE_COPY_CACHE and prepared there
 //   2. OAM_COCOS_ENGINE_SOURCE  a folder with prepare.sh (default ../shared/cocos-engine beside the
-//                               repository), prepared into OAM_ENGINE_CACHE (CI takes this one)
+//                               repository), prepared into OAM_ENGINE_CACHE (CI takes this one);
+//                               set without prepare.sh it is an error, `none` skips this step
 //   3. a sparse checkout of github.com/cocos/cocos-engine v3.8.5 into OAM_ENGINE_GIT_CACHE,
-//      checked against scripts/engine/engine-3.8.5.files, then prepared
+//      checked against scripts/engine/engine-3.8.5.files and, after the lock fix, its package.json
+//      and package-lock.json against engine-3.8.5.fixed-files, then prepared
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_GIT_URL, ENGINE_REF, fetchEngine, FetchError } from './fetch-engine.mjs';
-import { DEFAULT_FILE_LIST, ENGINE_VERSION } from './file-list.mjs';
+import { DEFAULT_FILE_LIST, DEFAULT_FIXED_LIST, ENGINE_VERSION } from './file-list.mjs';
 import { missingMarkers, prepareEngine, prepareEngineCopy } from './prepare-engine.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** OAM_COCOS_ENGINE_SOURCE's value that skips prepare.sh altogether (straight to the fetch). */
+const SKIP_SOURCE = 'none';
 
 /** No engine tree from any of the three; `.message` is one line: what was tried, what to set. */
 export class EngineNotFoundError extends Error {
@@ -78,9 +82,10 @@ function fromGitHub({ tried, say }) {
   const dir = resolve(process.env.OAM_ENGINE_GIT_CACHE || cacheDir(`cocos-engine-${ENGINE_VERSION}-git`));
   const url = process.env.OAM_ENGINE_GIT_URL || ENGINE_GIT_URL;
   const listPath = resolve(process.env.OAM_ENGINE_FILE_LIST || DEFAULT_FILE_LIST);
+  const fixedListPath = resolve(process.env.OAM_ENGINE_FIXED_LIST || DEFAULT_FIXED_LIST);
   const offline = ['1', 'true'].includes(process.env.OAM_ENGINE_OFFLINE ?? '');
   try {
-    fetchEngine({ dir, url, listPath, offline, say });
+    fetchEngine({ dir, url, listPath, fixedListPath, offline, say });
   } catch (error) {
     if (!(error instanceof FetchError)) throw error;
     const from = url === ENGINE_GIT_URL ? 'github.com/cocos/cocos-engine' : url;
@@ -94,13 +99,23 @@ function fromGitHub({ tried, say }) {
  * @returns {{ root: string, via: 'OAM_COCOS_ENGINE' | 'source' | 'fetch' }} a prepared engine tree
  *   (engine source + its node_modules from `npm ci --ignore-scripts`, DebugInfos.json, emscripten stubs)
  * @throws {EngineNotFoundError} when none of the three gives one; other errors (one line) when
- *   OAM_COCOS_ENGINE is not an engine tree or preparing fails
+ *   OAM_COCOS_ENGINE is not an engine tree, OAM_COCOS_ENGINE_SOURCE is set to a folder without
+ *   prepare.sh, or preparing fails
  */
 export function locateEngine({ say }) {
   const given = process.env.OAM_COCOS_ENGINE;
   if (given) return fromGiven({ given, say });
-  const source = resolve(process.env.OAM_COCOS_ENGINE_SOURCE || join(REPO, '..', 'shared', 'cocos-engine'));
-  if (existsSync(join(source, 'prepare.sh'))) return fromSource({ source, say });
-  const tried = `engine: none found — set OAM_COCOS_ENGINE to a Creator ${ENGINE_VERSION} engine folder, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (${source} has none)`;
+  const setSource = process.env.OAM_COCOS_ENGINE_SOURCE;
+  const source = resolve(setSource || join(REPO, '..', 'shared', 'cocos-engine'));
+  if (setSource !== SKIP_SOURCE) {
+    if (existsSync(join(source, 'prepare.sh'))) return fromSource({ source, say });
+    // Only the default may be missing: a folder given by name that is not one is a wrong setting.
+    if (setSource)
+      throw new Error(
+        `engine: OAM_COCOS_ENGINE_SOURCE=${setSource} has no prepare.sh (${join(source, 'prepare.sh')}); set it to a folder with prepare.sh such as ../shared/cocos-engine, to ${SKIP_SOURCE} to fetch the engine instead, or unset it`,
+      );
+  }
+  const skipped = setSource ? `OAM_COCOS_ENGINE_SOURCE=${SKIP_SOURCE}` : `${source} has none`;
+  const tried = `engine: none found — set OAM_COCOS_ENGINE to a Creator ${ENGINE_VERSION} engine folder, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (${skipped})`;
   return fromGitHub({ tried, say });
 }

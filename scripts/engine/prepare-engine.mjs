@@ -1,7 +1,6 @@
 // Makes an engine tree runnable: the JavaScript port of ../shared/cocos-engine/prepare.sh, for
 // trees that did not come with one (a fetched checkout, a copy of a Creator install's engine).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -14,6 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { hashFile, lastLine } from './util.mjs';
 
 /** What a prepared tree has: the engine's entry, its jest harness, jest itself, and ccbuild (the web build). */
 export const PREPARED_MARKERS = Object.freeze([
@@ -30,16 +30,18 @@ export function missingMarkers(dir) {
   return PREPARED_MARKERS.filter((marker) => !existsSync(join(dir, marker)));
 }
 
-function sha256(path) {
-  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'none';
+function hashOrNone(path) {
+  return existsSync(path) ? hashFile(path) : 'none';
 }
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+/** Writes only when the text changes, so a second fix leaves the files (and their times) alone. */
 function writeJson(path, value) {
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (readFileSync(path, 'utf8') !== text) writeFileSync(path, text);
 }
 
 function dropResolved(packages) {
@@ -122,11 +124,6 @@ function run({ step, command, args, cwd }) {
   throw new Error(`engine: preparing ${cwd} failed at \`${step}\` (${why})`);
 }
 
-function lastLine(text) {
-  const lines = (text ?? '').split('\n').filter((line) => line.trim() !== '' && !/^npm (ERR|error)! *$/.test(line));
-  return lines.length > 0 ? lines[lines.length - 1].trim() : '';
-}
-
 /**
  * Prepares `dir` in place, as prepare.sh prepares its copy: the lock fix, `npm ci
  * --ignore-scripts` (the engine's postinstall steps download from the internet),
@@ -136,7 +133,7 @@ function lastLine(text) {
 export function prepareEngine({ dir, say }) {
   const stamp = join(dir, STAMP);
   const lock = join(dir, 'package-lock.json');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === sha256(lock) && missingMarkers(dir).length === 0)
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hashOrNone(lock) && missingMarkers(dir).length === 0)
     return dir;
   if (!existsSync(join(dir, 'package.json')))
     throw new Error(`engine: preparing ${dir} failed: it has no package.json`);
@@ -159,7 +156,7 @@ export function prepareEngine({ dir, say }) {
   writeEmscriptenStubs(dir);
   const missing = missingMarkers(dir);
   if (missing.length > 0) throw new Error(`engine: preparing ${dir} finished but it still lacks ${missing.join(', ')}`);
-  writeFileSync(stamp, `${sha256(lock)}\n`);
+  writeFileSync(stamp, `${hashOrNone(lock)}\n`);
   return dir;
 }
 
@@ -178,7 +175,7 @@ const NOT_COPIED = new Set(['node_modules', 'native', 'bin', '.git']);
  * and prepares the copy. The copy is made again when the source's package.json or lock changed.
  */
 export function prepareEngineCopy({ source, dest, say }) {
-  const origin = `${source}\n${sha256(join(source, 'package.json'))}\n${sha256(join(source, 'package-lock.json'))}\n`;
+  const origin = `${source}\n${hashOrNone(join(source, 'package.json'))}\n${hashOrNone(join(source, 'package-lock.json'))}\n`;
   const originStamp = join(dest, '.copied-from');
   if (!existsSync(originStamp) || readFileSync(originStamp, 'utf8') !== origin) {
     say(`copying the engine ${source} to ${dest}`);

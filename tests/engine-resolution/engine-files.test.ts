@@ -1,14 +1,18 @@
 /**
- * The pieces of engine resolution that need no tree at all: the committed file list
- * (scripts/engine/engine-3.8.5.files) and the lock fix preparing applies
- * (scripts/engine/prepare-engine.mjs), which must do what ../shared's copy had done.
+ * The pieces of engine resolution that need no tree at all: the committed file lists
+ * (scripts/engine/engine-3.8.5.files and engine-3.8.5.fixed-files), the lock fix preparing
+ * applies (scripts/engine/prepare-engine.mjs), which must do what ../shared's copy had done, and
+ * the helpers the modules share (scripts/engine/util.mjs).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callEngineModule, isolatedEnv, REPO, removeTempDirs, tempDir, writeTree } from './engine-modules';
 
-const LIST = join(REPO, 'scripts', 'engine', 'engine-3.8.5.files');
+const ENGINE_SCRIPTS = join(REPO, 'scripts', 'engine');
+const LIST = join(ENGINE_SCRIPTS, 'engine-3.8.5.files');
+const FIXED_LIST = join(ENGINE_SCRIPTS, 'engine-3.8.5.fixed-files');
 const SHARED = join(REPO, '..', 'shared', 'cocos-engine', 'cocos-engine-3.8.5');
+const onlyBesideShared = existsSync(SHARED) ? test : test.skip;
 
 afterAll(removeTempDirs);
 
@@ -26,7 +30,7 @@ describe('the committed file list', () => {
   });
 
   // Only where the copy it was written from is beside the repository (CI, this machine).
-  (existsSync(SHARED) ? test : test.skip)("matches ../shared's v3.8.5 copy it was written from", () => {
+  onlyBesideShared("matches ../shared's v3.8.5 copy it was written from", () => {
     const outcome = callEngineModule<{ missing: string[]; different: string[] }>({
       module: 'file-list.mjs',
       exported: 'compareWithFileList',
@@ -34,6 +38,34 @@ describe('the committed file list', () => {
       args: { root: SHARED, listPath: LIST },
     });
     expect(outcome.result).toEqual({ missing: [], different: [] });
+  });
+});
+
+describe('the committed fixed list', () => {
+  test('has package.json and package-lock.json, and nothing else, as `sha256  path` lines', () => {
+    const lines = readFileSync(FIXED_LIST, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => line.slice(64))).toEqual(['  package.json', '  package-lock.json']);
+    for (const line of lines) expect(line).toMatch(/^[0-9a-f]{64} {2}\S/);
+  });
+
+  // The hashes are of ../shared's two files, which the lock fix reproduces byte for byte.
+  onlyBesideShared("is ../shared's package.json and package-lock.json, which the lock fix leaves as they are", () => {
+    const dir = tempDir('fixed');
+    for (const name of ['package.json', 'package-lock.json']) copyFileSync(join(SHARED, name), join(dir, name));
+    const env = isolatedEnv(dir, {});
+    expect(
+      callEngineModule({ module: 'prepare-engine.mjs', exported: 'fixLock', env, args: [dir] }).error,
+    ).toBeUndefined();
+    for (const root of [SHARED, dir]) {
+      const outcome = callEngineModule<{ missing: string[]; different: string[] }>({
+        module: 'file-list.mjs',
+        exported: 'compareWithFileList',
+        env,
+        args: { root, listPath: FIXED_LIST },
+      });
+      expect(outcome.result).toEqual({ missing: [], different: [] });
+    }
   });
 });
 
@@ -73,5 +105,31 @@ describe('the lock fix', () => {
     fix();
     expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(fixedLock);
     expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(fixedPackage);
+  });
+});
+
+describe('the shared helpers', () => {
+  test('lastLine and the sha256 of a file are written once, in util.mjs, and imported elsewhere', () => {
+    const modules = readdirSync(ENGINE_SCRIPTS).filter((name) => name.endsWith('.mjs'));
+    const defining = (pattern: RegExp) =>
+      modules.filter((name) => pattern.test(readFileSync(join(ENGINE_SCRIPTS, name), 'utf8')));
+    expect(defining(/function lastLine\b/)).toEqual(['util.mjs']);
+    expect(defining(/createHash\(/)).toEqual(['util.mjs']);
+    expect(defining(/from '\.\/util\.mjs'/).sort()).toEqual([
+      'fetch-engine.mjs',
+      'file-list.mjs',
+      'prepare-engine.mjs',
+    ]);
+  });
+
+  test('lastLine quotes the last line worth quoting, from git or from npm', () => {
+    const env = isolatedEnv(tempDir('home'), {});
+    const lastLine = (text: string | undefined) =>
+      callEngineModule<string>({ module: 'util.mjs', exported: 'lastLine', env, args: [text] }).result;
+    expect(lastLine('Cloning into x...\nfatal: repository not found\n\n')).toBe('fatal: repository not found');
+    expect(lastLine('npm ERR! code E404\nnpm ERR! 404 Not Found - left-pad\nnpm ERR! \n')).toBe(
+      'npm ERR! 404 Not Found - left-pad',
+    );
+    expect(lastLine(undefined)).toBe('');
   });
 });

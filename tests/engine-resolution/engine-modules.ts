@@ -4,7 +4,7 @@
  * reach a test, and builds the throwaway trees and git repositories the tests point them at.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,6 +60,8 @@ export function callEngineModule<Result>(call: {
   exported: string;
   env: NodeJS.ProcessEnv;
   args?: Record<string, unknown> | unknown[];
+  /** Where the modules are; scripts/engine/ unless a test runs a copy (see copyEngineScripts). */
+  scripts?: string;
 }): Outcome<Result> {
   const program = `
     const [url, exported, json] = process.argv.slice(1);
@@ -73,7 +75,7 @@ export function callEngineModule<Result>(call: {
     } catch (error) {
       console.log(JSON.stringify({ error: { name: error.name, message: error.message }, said }));
     }`;
-  const href = pathToFileURL(join(ENGINE_SCRIPTS, call.module)).href;
+  const href = pathToFileURL(join(call.scripts ?? ENGINE_SCRIPTS, call.module)).href;
   const child = spawnSync(
     process.execPath,
     ['--input-type=module', '-e', program, href, call.exported, JSON.stringify(call.args ?? {})],
@@ -83,9 +85,19 @@ export function callEngineModule<Result>(call: {
   return JSON.parse(child.stdout);
 }
 
-/** locateEngine({ say }) with `env`. */
-export function locate(env: NodeJS.ProcessEnv): Outcome<Located> {
-  return callEngineModule<Located>({ module: 'locate-engine.mjs', exported: 'locateEngine', env });
+/** locateEngine({ say }) with `env`, from scripts/engine/ or from the copy in `scripts`. */
+export function locate(env: NodeJS.ProcessEnv, scripts?: string): Outcome<Located> {
+  return callEngineModule<Located>({ module: 'locate-engine.mjs', exported: 'locateEngine', env, scripts });
+}
+
+/**
+ * Copies scripts/engine/ to <repo>/scripts/engine/ and returns that folder: modules that take
+ * their defaults from where they are (../shared/cocos-engine beside <repo>) see what a test puts there.
+ */
+export function copyEngineScripts(repo: string): string {
+  const scripts = join(repo, 'scripts', 'engine');
+  cpSync(ENGINE_SCRIPTS, scripts, { recursive: true });
+  return scripts;
 }
 
 /** The markers of a prepared tree, plus what makes it an engine tree: no 280 MB, only the names. */

@@ -1,8 +1,10 @@
 /**
  * Where the Cocos engine v3.8.5 tree comes from (scripts/engine/locate-engine.mjs, docs/engine.md):
  * OAM_COCOS_ENGINE, else OAM_COCOS_ENGINE_SOURCE's prepare.sh, else a sparse checkout of
- * GitHub's v3.8.5 held to scripts/engine/engine-3.8.5.files. Every tree here is a few files in a
- * temp folder, every fetch is offline or from a local bare repository, and every npm is offline.
+ * GitHub's v3.8.5 held to scripts/engine/engine-3.8.5.files and engine-3.8.5.fixed-files. Every
+ * tree here is a few files in a temp folder, every fetch is offline or from a local bare
+ * repository, and every npm is offline. OAM_COCOS_ENGINE_SOURCE=none skips ../shared's prepare.sh
+ * (which is there on this machine) to reach the fetch.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import {
   bareCopy,
   callEngineModule,
   commitAndTag,
+  copyEngineScripts,
   git,
   isolatedEnv,
   locate,
@@ -103,28 +106,60 @@ const OFFLINE_NPM = { npm_config_offline: 'true', npm_config_update_notifier: 'f
 
 afterAll(removeTempDirs);
 
-/** A fake upstream: a bare repository with v3.8.5, the list written from it, and its paths. */
-function fakeUpstream(): { work: string; url: string; list: string; root: string } {
+/** Skips OAM_COCOS_ENGINE_SOURCE (../shared's prepare.sh is there on this machine): straight to the fetch. */
+const NO_SOURCE = { OAM_COCOS_ENGINE_SOURCE: 'none' };
+
+/** A fake upstream: a bare repository with v3.8.5, the two lists written from it, and its paths. */
+function fakeUpstream(): { work: string; url: string; list: string; fixedList: string; root: string } {
   const root = tempDir('upstream');
   const work = writeTree(join(root, 'work'), { ...UNPREPARED_TREE, ...NOT_FETCHED });
   git(work, ['init', '-q']);
   commitAndTag(work, 'v3.8.5');
   const list = join(root, 'engine-3.8.5.files');
-  const written = spawnSync(process.execPath, [join(REPO, 'scripts', 'engine', 'write-file-list.mjs'), work, list], {
-    encoding: 'utf8',
-  });
+  const fixedList = join(root, 'engine-3.8.5.fixed-files');
+  const written = spawnSync(
+    process.execPath,
+    [join(REPO, 'scripts', 'engine', 'write-file-list.mjs'), work, list, fixedList],
+    { encoding: 'utf8' },
+  );
   expect(written.status).toBe(0);
-  return { work, url: bareCopy(work, join(root, 'good.git')), list, root };
+  return { work, url: bareCopy(work, join(root, 'good.git')), list, fixedList, root };
 }
 
-/** fetchEngine alone (the clone and the list check, no npm) from a fake upstream into `dir`. */
+/** locateEngine's settings for the fetch from a fake upstream into `checkout`, npm offline. */
+function fetchEnv(upstream: ReturnType<typeof fakeUpstream>, checkout: string, url = upstream.url) {
+  return {
+    ...NO_SOURCE,
+    OAM_ENGINE_GIT_URL: url,
+    OAM_ENGINE_FILE_LIST: upstream.list,
+    OAM_ENGINE_FIXED_LIST: upstream.fixedList,
+    OAM_ENGINE_GIT_CACHE: checkout,
+    ...OFFLINE_NPM,
+  };
+}
+
+/** fetchEngine alone (the clone and the list checks, no npm) from a fake upstream into `dir`. */
 function fetchFrom(call: { upstream: ReturnType<typeof fakeUpstream>; dir: string; offline: boolean }) {
   return callEngineModule<string>({
     module: 'fetch-engine.mjs',
     exported: 'fetchEngine',
     env: isolatedEnv(call.upstream.root, {}),
-    args: { dir: call.dir, url: call.upstream.url, listPath: call.upstream.list, offline: call.offline },
+    args: {
+      dir: call.dir,
+      url: call.upstream.url,
+      listPath: call.upstream.list,
+      fixedListPath: call.upstream.fixedList,
+      offline: call.offline,
+    },
   });
+}
+
+/** The commands an offline error prints, as a person would paste them: run by bash. */
+function runPrinted(message: string): void {
+  const commands = message.slice(message.indexOf('; to fetch it: ') + '; to fetch it: '.length);
+  const run = spawnSync('bash', ['-c', commands], { encoding: 'utf8', env: isolatedEnv(tempDir('home'), {}) });
+  expect(run.stderr).not.toMatch(/fatal|error/i);
+  expect(run.status).toBe(0);
 }
 
 function expectOneLine(message: string | undefined): void {
@@ -209,13 +244,54 @@ describe('OAM_COCOS_ENGINE_SOURCE', () => {
     expectOneLine(failed.error?.message);
     expect(failed.error?.message).toBe(`engine: bash ${join(source, 'prepare.sh')} ${cache} failed (exit 7)`);
   });
+
+  test('set to a folder without prepare.sh: a one-line Error, and nothing is fetched', () => {
+    const upstream = fakeUpstream();
+    const source = tempDir('not-a-source');
+    const checkout = join(upstream.root, 'checkout');
+    const outcome = locate(
+      isolatedEnv(tempDir('home'), { ...fetchEnv(upstream, checkout), OAM_COCOS_ENGINE_SOURCE: source }),
+    );
+    expect(outcome.result).toBeUndefined();
+    expect(outcome.error?.name).toBe('Error');
+    expectOneLine(outcome.error?.message);
+    expect(outcome.error?.message).toBe(
+      `engine: OAM_COCOS_ENGINE_SOURCE=${source} has no prepare.sh (${join(source, 'prepare.sh')}); set it to a folder with prepare.sh such as ../shared/cocos-engine, to none to fetch the engine instead, or unset it`,
+    );
+    expect(outcome.said).toEqual([]);
+    expect(existsSync(checkout)).toBe(false);
+  });
+
+  test('scripts/test-engine.mjs then exits 1 (a wrong setting fails) and prints the line', () => {
+    const source = tempDir('not-a-source');
+    const run = spawnSync(process.execPath, [join(REPO, 'scripts', 'test-engine.mjs')], {
+      env: isolatedEnv(tempDir('home'), { OAM_COCOS_ENGINE_SOURCE: source, OAM_ENGINE_OFFLINE: '1' }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout.trim()).toBe(
+      `engine suite: engine: OAM_COCOS_ENGINE_SOURCE=${source} has no prepare.sh (${join(source, 'prepare.sh')}); set it to a folder with prepare.sh such as ../shared/cocos-engine, to none to fetch the engine instead, or unset it`,
+    );
+  });
+
+  test('unset, and no ../shared/cocos-engine/prepare.sh beside the repository: on to the fetch', () => {
+    const repo = join(tempDir('elsewhere'), 'oam-cocos');
+    const scripts = copyEngineScripts(repo);
+    const shared = join(repo, '..', 'shared', 'cocos-engine');
+    const outcome = locate(isolatedEnv(tempDir('home'), { OAM_ENGINE_OFFLINE: '1' }), scripts);
+    expect(outcome.error?.name).toBe('EngineNotFoundError');
+    expect(outcome.error?.message).toMatch(
+      new RegExp(
+        `^engine: none found — .*OAM_COCOS_ENGINE_SOURCE to a folder with prepare\\.sh \\(${shared.replace(/[.\\]/g, '\\$&')} has none\\); fetching github\\.com/cocos/cocos-engine v3\\.8\\.5 failed: offline`,
+      ),
+    );
+  });
 });
 
 describe('the fetch from GitHub', () => {
-  test('offline, it clones nothing and names the exact commands it would run', () => {
+  test('offline, it clones nothing and names the exact commands it would run, once', () => {
     const home = tempDir('home');
-    const noSource = tempDir('no-source');
-    const outcome = locate(isolatedEnv(home, { OAM_COCOS_ENGINE_SOURCE: noSource, OAM_ENGINE_OFFLINE: '1' }));
+    const outcome = locate(isolatedEnv(home, { ...NO_SOURCE, OAM_ENGINE_OFFLINE: '1' }));
     expect(outcome.result).toBeUndefined();
     expect(outcome.error?.name).toBe('EngineNotFoundError');
     const message = outcome.error?.message ?? '';
@@ -224,9 +300,10 @@ describe('the fetch from GitHub', () => {
     const clone = `git clone --config core.autocrlf=false --depth 1 --branch v3.8.5 --filter=blob:none --sparse https://github.com/cocos/cocos-engine.git ${checkout}`;
     const sparse = `git -C ${checkout} sparse-checkout set --cone @types cocos editor exports extensions external pal platforms scripts templates/android tests`;
     expect(message).toBe(
-      `engine: none found — set OAM_COCOS_ENGINE to a Creator 3.8.5 engine folder, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (${noSource} has none); fetching github.com/cocos/cocos-engine v3.8.5 failed: offline (OAM_ENGINE_OFFLINE=1); to fetch it: ${clone} && ${sparse}`,
+      `engine: none found — set OAM_COCOS_ENGINE to a Creator 3.8.5 engine folder, or OAM_COCOS_ENGINE_SOURCE to a folder with prepare.sh (OAM_COCOS_ENGINE_SOURCE=none); fetching github.com/cocos/cocos-engine v3.8.5 failed: offline (OAM_ENGINE_OFFLINE=1); to fetch it: ${clone} && ${sparse}`,
     );
-    expect(outcome.said.join('\n')).toContain(`${clone} && ${sparse}`);
+    // The progress says why, the error gives the commands: printed once.
+    expect(outcome.said).toEqual(['not fetching the engine: offline (OAM_ENGINE_OFFLINE=1)']);
     expect(existsSync(checkout)).toBe(false);
   });
 
@@ -266,28 +343,57 @@ describe('the fetch from GitHub', () => {
     expect(readFileSync(join(dir, 'exports', 'base.ts'), 'utf8')).toBe(UNPREPARED_TREE['exports/base.ts']);
   });
 
-  test('a folder in the way that this code did not clone is left alone', () => {
+  test('a folder in the way that is not a git checkout is left alone', () => {
     const upstream = fakeUpstream();
     const dir = writeTree(join(upstream.root, 'mine'), { 'notes.txt': 'keep me\n' });
     const outcome = fetchFrom({ upstream, dir, offline: false });
     expect(outcome.error?.message).toBe(
-      `${dir} is in the way: not empty and not a checkout made here (delete it, or set OAM_ENGINE_GIT_CACHE)`,
+      `${dir} is in the way: not empty and not a git checkout (delete it, or point OAM_ENGINE_GIT_CACHE elsewhere)`,
     );
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('keep me\n');
+  });
+
+  test('a git checkout in the way that this code did not make and that does not match is left alone', () => {
+    const upstream = fakeUpstream();
+    const dir = join(upstream.root, 'by-hand');
+    // A whole clone, not the sparse one: the listed files match, but it also has what is not fetched.
+    git(upstream.root, ['clone', '-q', upstream.url, dir]);
+    writeFileSync(join(dir, 'exports', 'base.ts'), 'edited by hand\n');
+    const outcome = fetchFrom({ upstream, dir, offline: false });
+    expect(outcome.error?.name).toBe('FetchError');
+    expectOneLine(outcome.error?.message);
+    expect(outcome.error?.message).toBe(
+      `${dir} is in the way: a checkout not made here, and ${dir} does not match ${upstream.list}: 1 different (exports/base.ts) (delete it, or point OAM_ENGINE_GIT_CACHE elsewhere)`,
+    );
+    expect(readFileSync(join(dir, 'exports', 'base.ts'), 'utf8')).toBe('edited by hand\n');
+    expect(existsSync(join(dir, '.git', 'oam-cocos-fetch'))).toBe(false);
+  });
+
+  test('the commands an offline run prints, pasted by hand: the next run, offline too, takes the checkout and prepares it', () => {
+    const upstream = fakeUpstream();
+    const checkout = join(upstream.root, 'checkout');
+    const env = isolatedEnv(tempDir('home'), { ...fetchEnv(upstream, checkout), OAM_ENGINE_OFFLINE: '1' });
+    const first = locate(env);
+    expect(first.error?.name).toBe('EngineNotFoundError');
+    expect(first.error?.message).toContain(`; to fetch it: git clone `);
+    expect(existsSync(checkout)).toBe(false);
+    runPrinted(first.error?.message ?? '');
+    expect(existsSync(join(checkout, 'cocos', 'core', 'index.ts'))).toBe(true);
+    expect(existsSync(join(checkout, '.git', 'oam-cocos-fetch'))).toBe(false);
+    const second = locate(env);
+    expect(second.error).toBeUndefined();
+    expect(second.result).toEqual({ root: checkout, via: 'fetch' });
+    expect(second.said[0]).toBe(`using the checkout ${checkout}: not made here, but it matches the file lists`);
+    expect(existsSync(join(checkout, '.git', 'oam-cocos-fetch'))).toBe(true);
+    expect(existsSync(join(checkout, '.prepared'))).toBe(true);
+    // From then on it is a checkout made here: taken without a word.
+    expect(locate(env)).toEqual({ result: { root: checkout, via: 'fetch' }, said: [] });
   });
 
   test('through locateEngine: OAM_ENGINE_GIT_URL and OAM_ENGINE_FILE_LIST, then the checkout is prepared', () => {
     const upstream = fakeUpstream();
     const checkout = join(upstream.root, 'checkout');
-    const outcome = locate(
-      isolatedEnv(tempDir('home'), {
-        OAM_COCOS_ENGINE_SOURCE: tempDir('no-source'),
-        OAM_ENGINE_GIT_URL: upstream.url,
-        OAM_ENGINE_FILE_LIST: upstream.list,
-        OAM_ENGINE_GIT_CACHE: checkout,
-        ...OFFLINE_NPM,
-      }),
-    );
+    const outcome = locate(isolatedEnv(tempDir('home'), fetchEnv(upstream, checkout)));
     expect(outcome.error).toBeUndefined();
     expect(outcome.result).toEqual({ root: checkout, via: 'fetch' });
     expect(existsSync(join(checkout, 'node_modules', '@cocos', 'ccbuild', 'package.json'))).toBe(true);
@@ -302,15 +408,7 @@ describe('the fetch from GitHub', () => {
     commitAndTag(upstream.work, 'tampered');
     const url = bareCopy(upstream.work, join(upstream.root, 'tampered.git'));
     const checkout = join(upstream.root, 'checkout');
-    const outcome = locate(
-      isolatedEnv(tempDir('home'), {
-        OAM_COCOS_ENGINE_SOURCE: tempDir('no-source'),
-        OAM_ENGINE_GIT_URL: url,
-        OAM_ENGINE_FILE_LIST: upstream.list,
-        OAM_ENGINE_GIT_CACHE: checkout,
-        ...OFFLINE_NPM,
-      }),
-    );
+    const outcome = locate(isolatedEnv(tempDir('home'), fetchEnv(upstream, checkout, url)));
     expect(outcome.result).toBeUndefined();
     expect(outcome.error?.name).toBe('EngineNotFoundError');
     expectOneLine(outcome.error?.message);
@@ -319,15 +417,32 @@ describe('the fetch from GitHub', () => {
     );
     expect(existsSync(join(checkout, 'node_modules'))).toBe(false);
   });
+
+  test('a v3.8.5 whose package.json has another dependency version is refused before npm ci', () => {
+    const upstream = fakeUpstream();
+    const manifest = JSON.parse(UNPREPARED_TREE['package.json']);
+    manifest.devDependencies['left-pad'] = '1.3.0';
+    writeFileSync(join(upstream.work, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    commitAndTag(upstream.work, 'another dependency');
+    const url = bareCopy(upstream.work, join(upstream.root, 'changed.git'));
+    const checkout = join(upstream.root, 'checkout');
+    const outcome = locate(isolatedEnv(tempDir('home'), fetchEnv(upstream, checkout, url)));
+    expect(outcome.result).toBeUndefined();
+    expect(outcome.error?.name).toBe('EngineNotFoundError');
+    expectOneLine(outcome.error?.message);
+    // Every listed file matches: only the fixed list sees it.
+    expect(outcome.error?.message).toContain(
+      `fetching ${url} v3.8.5 failed: ${checkout} does not match ${upstream.fixedList} after the lock fix: 1 different (package.json); refusing it`,
+    );
+    expect(existsSync(join(checkout, 'node_modules'))).toBe(false);
+    expect(existsSync(join(checkout, '.prepared'))).toBe(false);
+  });
 });
 
 describe('no engine at all', () => {
   test('a repository that does not answer: EngineNotFoundError saying what was tried and what to set', () => {
-    const noSource = tempDir('no-source');
     const url = `file://${join(tempDir('nothing'), 'no-such.git')}`;
-    const outcome = locate(
-      isolatedEnv(tempDir('home'), { OAM_COCOS_ENGINE_SOURCE: noSource, OAM_ENGINE_GIT_URL: url }),
-    );
+    const outcome = locate(isolatedEnv(tempDir('home'), { ...NO_SOURCE, OAM_ENGINE_GIT_URL: url }));
     expect(outcome.error?.name).toBe('EngineNotFoundError');
     expectOneLine(outcome.error?.message);
     expect(outcome.error?.message).toMatch(
@@ -339,7 +454,7 @@ describe('no engine at all', () => {
 
   test('scripts/test-engine.mjs then exits 3 (not run) and prints the line', () => {
     const run = spawnSync(process.execPath, [join(REPO, 'scripts', 'test-engine.mjs')], {
-      env: isolatedEnv(tempDir('home'), { OAM_COCOS_ENGINE_SOURCE: tempDir('no-source'), OAM_ENGINE_OFFLINE: '1' }),
+      env: isolatedEnv(tempDir('home'), { ...NO_SOURCE, OAM_ENGINE_OFFLINE: '1' }),
       encoding: 'utf8',
     });
     expect(run.status).toBe(3);
