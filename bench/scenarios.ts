@@ -13,6 +13,7 @@ import {
   worldStateTools,
   type GenerationChunk,
   type GenerationRequest,
+  type KeywordContext,
   type KeywordRule,
   type LanguageModel,
   type ToolRecord,
@@ -44,6 +45,8 @@ export interface Scenario {
   group: 'agent' | 'npc';
   /** What the player waits for: the first word of a line, or a whole value (a decision's id, content). */
   delivers?: 'line' | 'value';
+  /** The hand floor's calls: files of bench/floor/ (README there). */
+  floor: string[];
   /** Builds the agent/NPC once; the returned function plays the scenario's turn on it (fresh history each time). */
   create(setup: ScenarioSetup): () => Promise<ScenarioRun>;
 }
@@ -105,32 +108,67 @@ class Recorder implements LanguageModel {
   }
 }
 
+/** What take_order answered this turn, for a line that quotes it. */
+function goldLeft(ctx: KeywordContext): string {
+  const result = ctx.toolResults.find((entry) => entry.tool === 'take_order');
+  const left = result && /"goldLeft":(\d+)/.exec(result.output);
+  return left ? left[1] : 'no gold';
+}
+
+// Two short sentences each (20–30 Gemma tokens), as a real model writes for a persona with
+// maxSentences 2; a stand-in that answers in 8 words would flatter every first-word ratio.
 const TAVERN_RULES: KeywordRule[] = [
-  { when: ['hello', 'evening'], reply: { emotion: 'happy', line: 'Welcome in! Sit anywhere you like.' } },
+  {
+    when: ['hello', 'evening'],
+    reply: { emotion: 'happy', line: "Welcome in, love! Pull up a stool by the fire and tell me how the road's been." },
+  },
   {
     when: ['and two'],
     tools: [{ name: 'check_menu' }, { name: 'take_order', args: { item: 'ale', quantity: 2 } }],
-    reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' },
+    reply: {
+      emotion: 'happy',
+      line: "Stew's five gold and ale's three, love. Two ales coming right up, mind the foam!",
+    },
+  },
+  {
+    when: ['how much'],
+    tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }],
+    reply: (ctx) => ({
+      emotion: 'happy',
+      line: `Two ales, that's six gold, love. You've ${goldLeft(ctx)} left in your purse, so spend it wisely!`,
+    }),
   },
   {
     when: ['ale'],
     tools: [{ name: 'take_order', args: { item: 'ale', quantity: 2 } }],
-    reply: { emotion: 'happy', line: 'Two ales, six gold. Enjoy!' },
+    reply: {
+      emotion: 'happy',
+      line: "Two ales coming right up, that's six gold. Mind the foam, it's a lively barrel!",
+    },
   },
   {
     when: ['warm', 'menu'],
     tools: [{ name: 'check_menu' }],
-    reply: { emotion: 'happy', line: "Stew's 5 gold, ale 3." },
+    reply: { emotion: 'happy', line: "Stew's bubbling at five gold a bowl, and ale's three. The bread's fresh too!" },
   },
   {
     when: ['name is'],
     tools: [{ name: 'remember_fact', args: { fact: "The player's name is Sam." } }],
-    reply: { emotion: 'happy', line: 'Sam it is. Welcome, Sam!' },
+    reply: {
+      emotion: 'happy',
+      line: 'Sam it is, then, and welcome! I never forget a face, nor the name that goes with it.',
+    },
   },
 ];
 
 function tavernModel(): Recorder {
   return new Recorder(new KeywordModel({ rules: TAVERN_RULES, otherwise: { emotion: 'neutral', line: 'Hm?' } }));
+}
+
+/** Each play starts with the player's purse full again (the bench plays a turn many times). */
+function newEvening(world: ReturnType<typeof createTavernWorld>): void {
+  world.set('player.gold', 20);
+  world.set('player.inventory', []);
 }
 
 function actionsOf(records: readonly ToolRecord[]): ScenarioRun['floorActions'] {
@@ -144,11 +182,12 @@ function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool:
   const world = createTavernWorld();
   const agent = new Agent(model, {
     instructions: 'You are Mira, the innkeeper of the Crooked Lantern. Answer in at most 2 short sentences.',
-    // The bench's replies do not use the order's result, so the default mode declares it a side effect.
-    tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
+    // The replies do not use the order's result: a side effect in both modes (like for like).
+    tools: tavernTools(world, { orderIsSideEffect: true }),
     config: { inlineReplies: setup.inline, labels: { user: 'Guest', assistant: 'Mira' } },
   });
   return async () => {
+    newEvening(world);
     for (let turnIndex = 0; turnIndex < setup.earlierTurns; turnIndex++)
       await agent.respond(EARLIER_LINES[turnIndex % EARLIER_LINES.length]);
     model.take();
@@ -172,7 +211,7 @@ function agentTurn(line: string, setup: ScenarioSetup, choice?: 'none' | { tool:
 function npcTurn(
   line: string,
   setup: ScenarioSetup,
-  options: Record<string, unknown> = {},
+  { resultNeeded = false, ...options }: Record<string, unknown> = {},
 ): () => Promise<ScenarioRun> {
   const model = tavernModel();
   const world = createTavernWorld();
@@ -180,7 +219,8 @@ function npcTurn(
     persona: miraPersona,
     model,
     world,
-    tools: tavernTools(world, { orderIsSideEffect: setup.inline }),
+    // The same in both modes: a side effect unless the scenario's line quotes the order's result.
+    tools: tavernTools(world, { orderIsSideEffect: !resultNeeded }),
     options: {
       inlineReplies: setup.inline,
       worldContextPaths: ['player.gold'],
@@ -190,6 +230,7 @@ function npcTurn(
     },
   });
   return async () => {
+    newEvening(world);
     for (let turnIndex = 0; turnIndex < setup.earlierTurns; turnIndex++)
       await npc.talk(EARLIER_LINES[turnIndex % EARLIER_LINES.length]);
     await npc.settledState(); // the summary of the earlier turns is written before the measured turn
@@ -216,30 +257,65 @@ function npcTurn(
   };
 }
 export const SCENARIOS: Scenario[] = [
-  { name: 'small talk, tools on', group: 'agent', create: (setup) => agentTurn('Good evening!', setup) },
-  { name: 'one tool call', group: 'agent', create: (setup) => agentTurn('Two ales, please.', setup) },
-  { name: 'two tool calls', group: 'agent', create: (setup) => agentTurn('What is on the menu? And two ales.', setup) },
-  { name: "toolChoice 'none'", group: 'agent', create: (setup) => agentTurn('Good evening!', setup, 'none') },
+  {
+    name: 'small talk, tools on',
+    group: 'agent',
+    floor: ['agent-small-talk'],
+    create: (setup) => agentTurn('Good evening!', setup),
+  },
+  {
+    name: 'one tool call',
+    group: 'agent',
+    floor: ['agent-one-tool'],
+    create: (setup) => agentTurn('Two ales, please.', setup),
+  },
+  {
+    name: 'two tool calls',
+    group: 'agent',
+    floor: ['agent-two-tools'],
+    create: (setup) => agentTurn('What is on the menu? And two ales.', setup),
+  },
+  {
+    name: "toolChoice 'none'",
+    group: 'agent',
+    floor: ['agent-no-tools'],
+    create: (setup) => agentTurn('Good evening!', setup, 'none'),
+  },
   {
     name: '{tool} without parameters',
     group: 'agent',
+    floor: ['agent-forced-lookup'],
     create: (setup) => agentTurn('What is warm tonight?', setup, { tool: 'check_menu' }),
   },
-  { name: 'NPC small talk', group: 'npc', create: (setup) => npcTurn('Hello there!', setup) },
+  {
+    name: 'NPC small talk',
+    group: 'npc',
+    floor: ['npc-small-talk'],
+    create: (setup) => npcTurn('Hello there!', setup),
+  },
   {
     name: 'NPC grounded question',
     group: 'npc',
+    floor: ['npc-grounded'],
     create: (setup) => npcTurn("What's warm tonight?", setup, { groundingTool: 'check_menu' }),
   },
   {
     name: 'NPC memory update',
     group: 'npc',
+    floor: ['npc-memory'],
     create: (setup) => npcTurn('My name is Sam.', setup, { memoryTools: 'all' }),
+  },
+  {
+    name: 'NPC order, result needed',
+    group: 'npc',
+    floor: ['npc-order-result', 'npc-order-result-2'],
+    create: (setup) => npcTurn('Two ales, how much is left?', setup, { resultNeeded: true }),
   },
   {
     name: 'decision (guard, one lookup)',
     group: 'npc',
     delivers: 'value',
+    floor: ['decision-guard'],
     create: ({ inline }) => {
       const model = new Recorder(
         new KeywordModel({
@@ -278,6 +354,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'content (a loot item)',
     group: 'npc',
     delivers: 'value',
+    floor: ['content-loot'],
     create: ({ inline }) => {
       const model = new Recorder(
         new KeywordModel({
