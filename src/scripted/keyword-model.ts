@@ -102,7 +102,7 @@ export class KeywordModel implements LanguageModel {
     );
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
     const structured =
-      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form/.test(
+      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form|in brackets|Other keys:/.test(
         `${request.promptPrefix ?? ''}${request.prompt}`,
       );
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
@@ -211,15 +211,15 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
 
 /** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
 function afterReplyTools(request: GenerationRequest): string[] {
-  const match = /actions that go with your words \(([^)]*)\)/.exec(request.promptPrefix ?? '');
+  const match = /actions that go with (?:your|the) words \(([^)]*)\)/i.exec(request.promptPrefix ?? '');
   return match ? match[1].split(/,\s*/) : [];
 }
 
-/** Tool names listed in the stable prefix's catalog (`- name: …`). */
+/** Tool names listed in the stable prefix's catalog (`- name: …`, or `- name(…): …` line first). */
 function offeredTools(request: GenerationRequest): string[] {
   const text = `${request.promptPrefix ?? ''}`;
   const names: string[] = [];
-  const re = /^- ([A-Za-z_][\w.-]*): /gm;
+  const re = /^- ([A-Za-z_][\w.-]*)(?:: |\()/gm;
   let match: RegExpExecArray | null;
   while ((match = re.exec(text)) !== null) names.push(match[1]);
   const now = /Tools available now: ([^.]+)\./.exec(request.prompt);

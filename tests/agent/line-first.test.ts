@@ -56,7 +56,10 @@ describe('line first', () => {
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
     expect(prefix).toContain(
-      'first write what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral]. Optional keys, only when they apply, go on their own line as JSON, e.g. {"end":true}.',
+      'Answer Player with what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral], one of: neutral, happy, sad, angry, afraid, surprised, suspicious, amused, disgusted, excited, curious, confused, worried, grateful, annoyed, proud.',
+    );
+    expect(prefix).toContain(
+      'Other keys, each on its own line as JSON, only when they apply:\n- {"end":true}: only when',
     );
     expect(prefix).toContain('come after them, one per line: remember_fact(fact="…")');
   });

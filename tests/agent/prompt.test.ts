@@ -32,7 +32,7 @@ describe('the stable prefix', () => {
     expect(new Set(model.kinds).size).toBeGreaterThanOrEqual(inline ? 2 : 3);
     const first = model.requests[0];
     expect(first.systemInstruction).toBe('You are Mira, an innkeeper.');
-    expect(first.promptPrefix).toContain('Tools Assistant can use:');
+    expect(first.promptPrefix).toContain(inline ? 'Tools:\n- check_menu(): ' : 'Tools Assistant can use:');
     for (const request of model.requests) {
       expect(request.systemInstruction).toBe(first.systemInstruction);
       expect(request.promptPrefix).toBe(first.promptPrefix);
@@ -48,10 +48,10 @@ describe('the stable prefix', () => {
     const seed = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
     await inline.agent.respond('Hi');
     await seed.agent.respond('Hi');
-    expect(inline.model.requests[0].promptPrefix).toContain('first write what Assistant says, as plain text.');
+    expect(inline.model.requests[0].promptPrefix).toContain('Answer User with what Assistant says, as plain text.');
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
-    expect(inline.model.requests[0].promptPrefix).toContain('only take_order(item="ale", quantity=1)');
+    expect(inline.model.requests[0].promptPrefix).toContain('write only the call: take_order(item="ale", quantity=1)');
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {
@@ -64,7 +64,7 @@ describe('the stable prefix', () => {
     await agent.respond('Hi again');
     for (const request of model.requests) {
       expect(request.systemInstruction).toBeUndefined();
-      expect(request.promptPrefix!.startsWith('You are Mira.\n\nTools Assistant can use:')).toBe(true);
+      expect(request.promptPrefix!.startsWith('You are Mira.\n\nTools:\n')).toBe(true);
     }
     expect(model.requests[0].promptPrefix).toBe(model.requests[1].promptPrefix);
   });
@@ -101,8 +101,8 @@ describe('labels', () => {
     );
     await agent.respond('Hello');
     await agent.respond('Menu?');
-    expect(model.requests[0].promptPrefix).toContain('Tools Mira can use:');
-    expect(model.requests[0].promptPrefix).toContain('to answer Player:');
+    expect(model.requests[0].promptPrefix).toContain('Answer Player with what Mira says');
+    expect(model.requests[0].promptPrefix).toContain("Use a tool only when Player's message needs it.");
     expect(model.requests[2].prompt).toContain(
       'Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]',
     );

@@ -304,7 +304,7 @@ describe('measuring with a scene NPC', () => {
       'remember_fact',
     ]);
     const text = measurePersona(MIRA, okSetup(sceneNpcSetup(readNpcNode(npcDump({ replyFormat: 2 }))!, WORLD)));
-    expect(text.promptPrefix).toContain('Tools Mira can use:');
+    expect(text.promptPrefix).toContain('Tools:\n- pour_drink(drink: "ale"|"wine"): Pours the player a drink.');
     expect(text.promptPrefix).not.toContain("Mira's reply is a JSON object");
     expect(text.systemInstruction).toContain('Start every reply with how you feel in brackets');
     const withTools = measurePersona(MIRA, setup);

@@ -64,12 +64,12 @@ describe('the token meter', () => {
 
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
-      personaTokens: 165,
-      toolsTokens: 396,
+      personaTokens: 157,
+      toolsTokens: 248,
       replyFormatTokens: 92,
-      prefixTokens: 653,
+      prefixTokens: 497,
       secretsTokens: 40,
-      conversationTokens: 3051,
+      conversationTokens: 3207,
     });
 
     const custom = customToolsSetup(
@@ -85,10 +85,10 @@ describe('the token meter', () => {
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
-      personaTokens: 165,
-      toolsTokens: 161,
-      replyFormatTokens: 92,
-      prefixTokens: 418,
+      personaTokens: 157,
+      toolsTokens: 63,
+      replyFormatTokens: 91,
+      prefixTokens: 311,
     });
 
     for (const figures of [none, tavern, withCustom]) {

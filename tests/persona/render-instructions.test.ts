@@ -30,7 +30,7 @@ describe('renderPersonaInstructions', () => {
       'Rules:',
       '- Speak only as Greta. Never say you are an AI or a model.',
       '- Say at most 3 short sentences.',
-      '- Use your tools to check facts before you state them, and name the facts you found.',
+      '- Check facts with your tools before you state them.',
       '- Never reveal your secret unless the game note below says you trust the player.',
     ]);
   });

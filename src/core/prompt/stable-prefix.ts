@@ -6,6 +6,7 @@
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
 import type { AgentLabels } from './policy';
+import { renderCompactCatalog } from './tool-catalog';
 
 export interface PrefixInput {
   instructions: string;
@@ -20,8 +21,18 @@ export interface PrefixInput {
   replySchema?: JsonSchema;
 }
 
+/**
+ * A parameterless lookup with a snapshot is read into every line-first turn's note
+ * (`check_menu now: {…}`, turn.ts), so listing it too would only cost tokens; when its snapshot
+ * cannot be read, the note offers it instead.
+ */
+export function isPrefetchedLookup(tool: AgentTool): boolean {
+  return tool.isParameterless && !tool.sideEffect && typeof tool.snapshot === 'function';
+}
+
 /** The stable text after the instructions (catalog + format), or '' when there is nothing to say. */
 export function renderToolSection(input: PrefixInput): string {
+  if (writesLineFirst(input)) return renderLineFirstSection(input);
   const { tools, labels } = input;
   const parts: string[] = [];
   if (tools.length > 0) {
@@ -31,17 +42,58 @@ export function renderToolSection(input: PrefixInput): string {
       return `- ${tool.name}: ${desc}Arguments: ${args}`;
     });
     parts.push(`Tools ${labels.assistant} can use:\n${catalog.join('\n')}`);
-    parts.push(writesLineFirst(input) ? lineFirstRules(input) : formatRules(input));
+    parts.push(formatRules(input));
   }
-  if (input.replySchema) {
-    // Line first, the reply is words and lines, not one JSON object: saying so would invite the
-    // 9-token JSON opener the format exists to avoid.
-    const header = writesLineFirst(input)
-      ? `${labels.assistant}'s reply has these parts`
-      : `${labels.assistant}'s reply is a JSON object with these keys`;
-    parts.push(`${header}:\n${input.replySchema.renderFields()}`);
-  }
+  if (input.replySchema)
+    parts.push(`${labels.assistant}'s reply is a JSON object with these keys:\n${input.replySchema.renderFields()}`);
   return parts.join('\n\n');
+}
+
+/**
+ * The line-first section, kept short (every token of it is prefilled on a cold turn): the
+ * compact catalog without the lookups read ahead, one rule block, and only the reply keys that
+ * need words (the spoken line and a listed tag are said by the rules).
+ */
+function renderLineFirstSection(input: PrefixInput): string {
+  const parts: string[] = [];
+  const listed = input.tools.filter((tool) => !isPrefetchedLookup(tool));
+  // No tool to list: the turn's own task line gives the format; only the reply's keys need words.
+  if (listed.length === 0)
+    return input.replySchema
+      ? `${input.labels.assistant}'s reply has these parts:\n${input.replySchema.renderFields()}`
+      : '';
+  if (listed.length > 0) parts.push(`Tools:\n${renderCompactCatalog(listed)}`);
+  parts.push(lineFirstRules({ ...input, tools: listed }));
+  const others = otherReplyKeys(input);
+  if (others) parts.push(others);
+  return parts.join('\n\n');
+}
+
+/**
+ * The reply keys besides the words and the tag, each on its own line as JSON: an optional flag as
+ * the line to write (`{"end":true}: only when …`), any other key in words. '' when there are none.
+ */
+function otherReplyKeys(input: PrefixInput): string {
+  const schema = input.replySchema;
+  if (!schema) return '';
+  const trailer = replyTrailerOf(schema, input.replyLineField);
+  const json = schema.json as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const required = json.required ?? [];
+  const lines: string[] = [];
+  for (const [key, prop] of Object.entries(json.properties ?? {})) {
+    if (key === input.replyLineField || key === trailer.tagKey) continue;
+    const note = typeof prop.description === 'string' ? prop.description.replace(/^true only when/, 'only when') : '';
+    if (prop.type === 'boolean' && required.indexOf(key) < 0) lines.push(`- {"${key}":true}${note ? `: ${note}` : ''}`);
+    else
+      lines.push(
+        schema
+          .renderFields()
+          .split('\n')
+          .find((line) => line.startsWith(`- ${JSON.stringify(key)}`)) ?? '',
+      );
+  }
+  const shown = lines.filter(Boolean);
+  return shown.length > 0 ? `Other keys, each on its own line as JSON, only when they apply:\n${shown.join('\n')}` : '';
 }
 
 function formatRules(input: PrefixInput): string {
@@ -134,36 +186,37 @@ function tagExample(schema: Record<string, unknown> | undefined): string | undef
   return listed ? listed[1].trim() : undefined;
 }
 
+/** How the words are followed: the tag (with its values) and the other keys as JSON lines. */
+function lineFirstTrailer(input: PrefixInput): string {
+  const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
+  if (!trailer.tagKey) return trailer.text;
+  const tags = tagValuesOf(input.replySchema, trailer.tagKey) ?? [];
+  const example = tags[0] ?? 'neutral';
+  const values = tags.length > 1 ? `, one of: ${tags.join(', ')}` : '';
+  return `Then, on a new line, the ${trailer.tagKey} in brackets, e.g. [${example}]${values}.`;
+}
+
 function lineFirstRules(input: PrefixInput): string {
   const { tools, labels } = input;
   const needed = tools.filter((tool) => !tool.sideEffect);
   const effects = tools.filter((tool) => tool.sideEffect);
+  const trailer = lineFirstTrailer(input);
   const lines: string[] = [
-    needed.length > 0
-      ? 'When asked for the next step, answer in one of two ways:'
-      : 'When asked for the next step, answer like this:',
+    `Answer ${labels.user} with what ${labels.assistant} says, as plain text.${trailer ? ` ${trailer}` : ''}`,
   ];
-  if (needed.length > 0) {
-    const example = needed.find((tool) => !tool.isParameterless) ?? needed[0];
-    lines.push(
-      // Gemma's own call syntax (Google's Gemma 3 function-calling guide), as for the actions after
-      // the words: 12 Gemma tokens where {"tool":…,"args":…} costs 17, 4 where it costs 11 without arguments.
-      `- to use a tool whose result you need before you answer: only ${callExample(example)}`,
-    );
-  }
-  const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
-  lines.push(
-    `- to answer ${labels.user}: first write what ${labels.assistant} says, as plain text.${trailer.text ? ` ${trailer.text}` : ''}`,
-  );
   if (effects.length > 0) {
     const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(
-      `- actions that go with your words (${effects.map((tool) => tool.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
+      `Actions that go with the words (${effects.map((tool) => tool.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
     );
   }
-  lines.push(
-    `Use a tool only when ${labels.user}'s message needs its facts or asks for its action. Answer directly for small talk or when the [tool results] already answer it.`,
-  );
+  if (needed.length > 0) {
+    const example = needed.find((tool) => !tool.isParameterless) ?? needed[0];
+    // Gemma's own call syntax (Google's Gemma 3 function-calling guide): 12 Gemma tokens where
+    // {"tool":…,"args":…} costs 17, 4 where it costs 11 without arguments.
+    lines.push(`If you need a tool's result before you can answer, write only the call: ${callExample(example)}`);
+  }
+  if (tools.length > 0) lines.push(`Use a tool only when ${labels.user}'s message needs it.`);
   return lines.join('\n');
 }
 

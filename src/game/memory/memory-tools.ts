@@ -82,7 +82,7 @@ function changeRelationshipTool(stage: MemoryStage, currentMemory: () => NPCMemo
       parameters: JsonSchema.obj({
         reason: JsonSchema.string({ description: 'Why, in a few words.' }),
         // The range is described, not enforced: an overshoot is clamped here instead of sent back for repair.
-        delta: JsonSchema.integer({ description: `From -${limit} (much worse) to ${limit} (much better).` }),
+        delta: JsonSchema.integer({ description: `-${limit} (much worse) to ${limit} (much better)` }),
       }),
     },
     (args) => {

@@ -74,7 +74,7 @@ export function renderPersonaInstructions(persona: Persona, options: PersonaInst
   lines.push(sentenceRule(sentences));
   lines.push(
     options.usesTools
-      ? '- Use your tools to check facts before you state them, and name the facts you found.'
+      ? '- Check facts with your tools before you state them.'
       : '- If you do not know something, say so in character.',
   );
   if (secrets.length > 0) {

@@ -57,14 +57,15 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
   } else {
     where = `Readable paths: ${listPaths(readable)}.`;
   }
-  const description = `Read a value from the game's world state by path, e.g. player.gold or party[0].name${everything ? ' ("" reads everything)' : ''}. ${where}`;
+  const description = `Reads a game value by dot path, e.g. player.gold or party[0].name${everything ? ' ("" reads everything)' : ''}. ${where}`;
   return AgentTool.local(
     {
       name: READ_WORLD_STATE_TOOL,
       description,
       parameters: {
         type: 'object',
-        properties: { path: { type: 'string', description: 'Dot path to read, e.g. player.gold or party[0].name.' } },
+        // The tool's description gives the path's form; a note here would say it twice in every prompt.
+        properties: { path: { type: 'string' } },
         required: ['path'],
       },
       // Everything readable, by path: a decision puts it in its prompt when it is small.
