@@ -140,6 +140,8 @@ describe('line first', () => {
     const response = await agent.respond('What does ale cost?');
     expect(response).toMatchObject({ text: 'Ale is 3 gold.', modelCalls: 1 });
     expect(model.requests[0].prompt).toContain('check_menu now: {"ale":3}');
+    // Read ahead on every turn, it is not listed in the prefix too.
+    expect(model.requests[0].promptPrefix ?? '').not.toContain('check_menu');
   });
 
   test('lineFirst off: the JSON envelope as before', async () => {
@@ -354,6 +356,8 @@ describe('line first: what a small model really writes (review cases)', () => {
     const model = new ScriptedLanguageModel(['Ale is 3.']);
     await new Agent(model, { instructions: 'x', tools: [menu], config: FAST }).respond('Menu?');
     expect(model.requests[0].prompt).not.toContain('check_menu now');
+    // Not in the prefix and not read ahead: the note offers it, so the model can still call it.
+    expect(model.requests[0].prompt).toContain('Tool you can call now: check_menu(): The menu.');
   });
 });
 

@@ -25,7 +25,14 @@ import { cleanReplyText, ReplyTextStream } from '../prompt/reply-text';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst, type LineFirstAnswer, type TrailerKinds } from '../envelope/line-first';
 import { envelopeSchema } from '../envelope/envelope-schema';
-import { lineFieldOf, replyTrailerOf, tagValuesOf, writesLineFirst, type PrefixInput } from '../prompt/stable-prefix';
+import {
+  isPrefetchedLookup,
+  lineFieldOf,
+  replyTrailerOf,
+  tagValuesOf,
+  writesLineFirst,
+  type PrefixInput,
+} from '../prompt/stable-prefix';
 import { PlayerTextStream } from '../player-text/player-text-stream';
 import { stripReasoning } from '../calls/reasoning';
 import type { FinishReason, StepKind } from '../../contract/language-model';
@@ -560,12 +567,18 @@ export class TurnEngine {
 
   // ---- line-first replies -------------------------------------------------------------------
 
-  /** Places parameterless lookups' small snapshots in the turn's note (`check_menu now: {…}`). */
+  /**
+   * Places parameterless lookups' small snapshots in the turn's note (`check_menu now: {…}`).
+   * The prefix does not list such a lookup (isPrefetchedLookup), so one whose snapshot cannot
+   * be read this turn (too big, it threw) is offered here instead, to be called as usual.
+   */
   private prefetchLookups(enabled: readonly AgentTool[]): void {
     const facts: string[] = [];
     for (const tool of enabled) {
       const snapshot = tool.isParameterless ? readSnapshot(tool) : undefined;
       if (snapshot) facts.push(`${tool.name} now: ${snapshot.json}`);
+      else if (isPrefetchedLookup(tool))
+        facts.push(`Tool you can call now: ${tool.name}()${tool.description ? `: ${tool.description}` : ''}`);
     }
     if (facts.length > 0) this.contextNote = [this.contextNote, facts.join('\n')].filter(Boolean).join('\n\n');
   }
