@@ -33,18 +33,18 @@ export interface FloorRun {
   lineStep: number;
 }
 
-/** Gemma tokens of the actions a floor call writes: each name and its argument values. */
+/**
+ * Gemma tokens of the actions a floor call writes, in the syntax its prompt teaches
+ * (`take_order(item="ale", quantity=2)`, one per line): a model must write the call, not only its values.
+ */
 export function actionTokens(actions: Array<{ name: string; args: Record<string, unknown> }>): number {
-  return actions.reduce(
-    (tokens, action) =>
-      tokens +
-      gemmaTokens(action.name) +
-      Object.values(action.args).reduce<number>(
-        (sum, value) => sum + gemmaTokens(typeof value === 'string' ? value : JSON.stringify(value)),
-        0,
-      ),
-    0,
+  const lines = actions.map(
+    (action) =>
+      `${action.name}(${Object.entries(action.args)
+        .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+        .join(', ')})`,
   );
+  return lines.length === 0 ? 0 : gemmaTokens(`\n${lines.join('\n')}`);
 }
 
 /**

@@ -251,7 +251,8 @@ function npcTurn(
       outputs: kept.map((index) => taken.outputs[index]),
       modelCalls: turn.modelCalls,
       firstWord,
-      floorText: turn.line,
+      // The floor's prompt asks for the mood on the line after the words, as ours does.
+      floorText: `${turn.line}\n[${turn.emotion}]`,
       floorActions: actionsOf(turn.toolCalls),
     };
   };
@@ -371,10 +372,13 @@ export const SCENARIOS: Scenario[] = [
       });
       return async () => {
         const result = await gen.generate({ prompt: 'Create one loot item a tavern keeper might hide.', schema });
-        const values = Object.values(result.value as Record<string, unknown>)
-          .map(String)
-          .join(' ');
-        return { ...model.take(), modelCalls: result.modelCalls, floorText: values, floorActions: [] };
+        // The floor's prompt asks for the item as compact JSON, so that is what it writes.
+        return {
+          ...model.take(),
+          modelCalls: result.modelCalls,
+          floorText: JSON.stringify(result.value),
+          floorActions: [],
+        };
       };
     },
   },
