@@ -211,8 +211,11 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
 
 /** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
 function afterReplyTools(request: GenerationRequest): string[] {
-  const match = /actions that go with (?:your|the) words \(([^)]*)\)/i.exec(request.promptPrefix ?? '');
-  return match ? match[1].split(/,\s*/) : [];
+  const match = /actions that go with your words \(([^)]*)\)|Actions \(([^)]*)\) go after the words/.exec(
+    request.promptPrefix ?? '',
+  );
+  if (match) return (match[1] ?? match[2]).split(/,\s*/);
+  return [];
 }
 
 /** Tool names listed in the stable prefix's catalog (`- name: …`, or `- name(…): …` line first). */

@@ -51,7 +51,7 @@ describe('the stable prefix', () => {
     expect(inline.model.requests[0].promptPrefix).toContain('Answer User with what Assistant says, as plain text.');
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
-    expect(inline.model.requests[0].promptPrefix).toContain('write only the call: take_order(item="ale", quantity=1)');
+    expect(inline.model.requests[0].promptPrefix).toContain('write only its call: take_order(item="ale", quantity=1)');
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {

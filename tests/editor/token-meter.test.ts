@@ -65,11 +65,11 @@ describe('the token meter', () => {
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
       personaTokens: 157,
-      toolsTokens: 248,
+      toolsTokens: 192,
       replyFormatTokens: 92,
-      prefixTokens: 497,
+      prefixTokens: 441,
       secretsTokens: 40,
-      conversationTokens: 3207,
+      conversationTokens: 3263,
     });
 
     const custom = customToolsSetup(
@@ -86,9 +86,9 @@ describe('the token meter', () => {
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
       personaTokens: 157,
-      toolsTokens: 63,
+      toolsTokens: 17,
       replyFormatTokens: 91,
-      prefixTokens: 311,
+      prefixTokens: 265,
     });
 
     for (const figures of [none, tavern, withCustom]) {

@@ -76,7 +76,7 @@ describe('worldStateTools: which tools', () => {
   it('describes the top-level keys (up to 12) or the readable and writable paths', () => {
     const { read, update } = toolsOf(tavern(), { readable: [''], writable: ['quest', 'player.gold'] });
     expect(read!.description).toBe(
-      'Reads a game value by dot path, e.g. player.gold or party[0].name ("" reads everything). Top-level keys: player, party, quest.',
+      'Reads a game value by its dot path, e.g. player.gold ("" reads all). Top-level keys: player, party, quest.',
     );
     expect(update!.description).toBe(
       "Change a value in the game's world state. Writable paths: quest, player.gold. The new value keeps the type already stored (a number stays a number).",

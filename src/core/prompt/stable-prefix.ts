@@ -69,31 +69,23 @@ function renderLineFirstSection(input: PrefixInput): string {
   return parts.join('\n\n');
 }
 
-/**
- * The reply keys besides the words and the tag, each on its own line as JSON: an optional flag as
- * the line to write (`{"end":true}: only when …`), any other key in words. '' when there are none.
- */
+/** The reply keys besides the words, the tag and the optional flags, in words; '' when there are none. */
 function otherReplyKeys(input: PrefixInput): string {
   const schema = input.replySchema;
   if (!schema) return '';
   const trailer = replyTrailerOf(schema, input.replyLineField);
   const json = schema.json as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   const required = json.required ?? [];
+  const fields = schema.renderFields().split('\n');
   const lines: string[] = [];
   for (const [key, prop] of Object.entries(json.properties ?? {})) {
     if (key === input.replyLineField || key === trailer.tagKey) continue;
-    const note = typeof prop.description === 'string' ? prop.description.replace(/^true only when/, 'only when') : '';
-    if (prop.type === 'boolean' && required.indexOf(key) < 0) lines.push(`- {"${key}":true}${note ? `: ${note}` : ''}`);
-    else
-      lines.push(
-        schema
-          .renderFields()
-          .split('\n')
-          .find((line) => line.startsWith(`- ${JSON.stringify(key)}`)) ?? '',
-      );
+    // An optional flag is said by the rules, as the JSON line to write (flagRules).
+    if (prop.type === 'boolean' && required.indexOf(key) < 0) continue;
+    const field = fields.find((line) => line.startsWith(`- ${JSON.stringify(key)}`));
+    if (field) lines.push(field);
   }
-  const shown = lines.filter(Boolean);
-  return shown.length > 0 ? `Other keys, each on its own line as JSON, only when they apply:\n${shown.join('\n')}` : '';
+  return lines.length > 0 ? `Other keys, each on its own line as JSON:\n${lines.join('\n')}` : '';
 }
 
 function formatRules(input: PrefixInput): string {
@@ -186,14 +178,44 @@ function tagExample(schema: Record<string, unknown> | undefined): string | undef
   return listed ? listed[1].trim() : undefined;
 }
 
-/** How the words are followed: the tag (with its values) and the other keys as JSON lines. */
+/** At most this many tag values are listed; a longer list is shown by its first few, as examples. */
+const MAX_LISTED_TAGS = 8;
+const TAG_EXAMPLES = 3;
+
+/**
+ * How the words are followed: the tag, with its values when they are few (a subset an NPC is
+ * held to) or a few examples when they are many (any word for it is read leniently), and the
+ * optional flags as the JSON line to write.
+ */
 function lineFirstTrailer(input: PrefixInput): string {
   const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
   if (!trailer.tagKey) return trailer.text;
   const tags = tagValuesOf(input.replySchema, trailer.tagKey) ?? [];
-  const example = tags[0] ?? 'neutral';
-  const values = tags.length > 1 ? `, one of: ${tags.join(', ')}` : '';
-  return `Then, on a new line, the ${trailer.tagKey} in brackets, e.g. [${example}]${values}.`;
+  const shown = tags.length <= MAX_LISTED_TAGS ? tags : tags.slice(0, TAG_EXAMPLES);
+  const bracketed = shown.map((tag) => `[${tag}]`);
+  const values =
+    bracketed.length === 0
+      ? '[neutral]'
+      : tags.length <= MAX_LISTED_TAGS
+        ? `one of ${bracketed.join(', ')}`
+        : `e.g. ${bracketed.slice(0, -1).join(', ')} or ${bracketed[bracketed.length - 1]}`;
+  return `Then, on a new line, the ${trailer.tagKey} in brackets, ${values}.${flagRules(input)}`;
+}
+
+/** ` Write {"end":true} on its own line only when you say goodbye…` for each optional flag of the reply. */
+function flagRules(input: PrefixInput): string {
+  const json = (input.replySchema?.json ?? {}) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  const required = json.required ?? [];
+  return Object.entries(json.properties ?? {})
+    .filter(([key, prop]) => prop.type === 'boolean' && required.indexOf(key) < 0)
+    .map(([key, prop]) => {
+      const when = typeof prop.description === 'string' ? prop.description.replace(/^true /, '') : 'when it applies';
+      return ` Write {"${key}":true} on its own line ${when}.`;
+    })
+    .join('');
 }
 
 function lineFirstRules(input: PrefixInput): string {
@@ -207,14 +229,14 @@ function lineFirstRules(input: PrefixInput): string {
   if (effects.length > 0) {
     const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(
-      `Actions that go with the words (${effects.map((tool) => tool.name).join(', ')}) come after them, one per line: ${callExample(example)}`,
+      `Actions (${effects.map((tool) => tool.name).join(', ')}) go after the words, one per line: ${callExample(example)}`,
     );
   }
   if (needed.length > 0) {
     const example = needed.find((tool) => !tool.isParameterless) ?? needed[0];
     // Gemma's own call syntax (Google's Gemma 3 function-calling guide): 12 Gemma tokens where
     // {"tool":…,"args":…} costs 17, 4 where it costs 11 without arguments.
-    lines.push(`If you need a tool's result before you can answer, write only the call: ${callExample(example)}`);
+    lines.push(`To use a tool whose result you need first, write only its call: ${callExample(example)}`);
   }
   if (tools.length > 0) lines.push(`Use a tool only when ${labels.user}'s message needs it.`);
   return lines.join('\n');

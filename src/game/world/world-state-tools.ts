@@ -57,7 +57,7 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
   } else {
     where = `Readable paths: ${listPaths(readable)}.`;
   }
-  const description = `Reads a game value by dot path, e.g. player.gold or party[0].name${everything ? ' ("" reads everything)' : ''}. ${where}`;
+  const description = `Reads a game value by its dot path, e.g. player.gold${everything ? ' ("" reads all)' : ''}. ${where}`;
   return AgentTool.local(
     {
       name: READ_WORLD_STATE_TOOL,
