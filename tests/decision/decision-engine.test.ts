@@ -84,6 +84,34 @@ describe('decide', () => {
     expect(model.requests[0].priority).toBe(50);
   });
 
+  test("reason 'after': the seed's key `reasoning` is read as the reason, not refused into the fallback (issue 28)", async () => {
+    const { model, engine: decisionEngine } = engine(
+      [
+        Script.json({ choice: 'flee', reasoning: 'The sword is big.', confidence: 80 }),
+        Script.json({ choice: 'beg', confidence: 40 }),
+      ],
+      { reason: 'after' },
+    );
+    const seedKeyed = await decisionEngine.decide(request({ fallback: 'attack' }));
+    expect(seedKeyed).toEqual({
+      optionId: 'flee',
+      reason: 'The sword is big.',
+      confidence: 80,
+      isFallback: false,
+      modelCalls: 1,
+    });
+    // A choice without any reason is still the model's choice, with an empty reason.
+    expect(await decisionEngine.decide(request({ fallback: 'attack' }))).toMatchObject({
+      optionId: 'beg',
+      reason: '',
+      isFallback: false,
+      modelCalls: 1,
+    });
+    expect(model.requests.every((step) => !step.isRepair)).toBe(true);
+    // The prompt still names only the project's key.
+    expect(`${model.requests[0].promptPrefix}${model.requests[0].prompt}`).not.toContain('reasoning');
+  });
+
   test('the actor persona shapes the instructions and the label', async () => {
     const { model, engine: decisionEngine } = engine([
       Script.json({ choice: 'beg', reason: 'Cowardice.', confidence: 60 }),

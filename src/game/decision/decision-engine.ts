@@ -125,13 +125,18 @@ export class DecisionEngine {
         calls++;
       });
       const response = await run.response();
-      const value = response.structured as { choice: string; reason?: string; confidence?: number };
+      const value = response.structured as {
+        choice: string;
+        reason?: unknown;
+        reasoning?: unknown;
+        confidence?: number;
+      };
       const optionId = matchOption(value.choice, ids);
       if (optionId === undefined)
         throw new AgentError('generation_failed', `The answer "${value.choice}" is not one of the options.`);
       return {
         optionId,
-        reason: typeof value.reason === 'string' ? value.reason.trim() : '',
+        reason: readReason(value),
         confidence: clampConfidence(value.confidence),
         isFallback: false,
         modelCalls: calls,
@@ -178,11 +183,14 @@ export class DecisionEngine {
     const props: Record<string, JsonSchema> = {
       choice: JsonSchema.string({ description: 'the id of the option you pick, from the Options list' }),
     };
-    if (this.options.reason === 'after') {
+    const after = this.options.reason === 'after';
+    if (after) {
       props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
       props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
     }
-    this.answerSchema = JsonSchema.obj(props, { optional: this.options.reason === 'after' ? ['confidence'] : [] });
+    // With a reason, the seed's key for it (`reasoning`) is read too (readReason), so the answer
+    // stays open to it and the reason is not required: a choice without one is still a choice.
+    this.answerSchema = JsonSchema.obj(props, after ? { optional: ['reason', 'confidence'], open: true } : {});
     return this.answerSchema;
   }
 
@@ -303,4 +311,11 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
 function clampConfidence(value: unknown): number {
   const confidence = typeof value === 'number' && isFinite(value) ? value : 50;
   return Math.max(0, Math.min(100, Math.round(confidence)));
+}
+
+/** The decision's reason, under its own key or the seed's (`reasoning`); '' when neither is text. */
+function readReason(value: { reason?: unknown; reasoning?: unknown }): string {
+  const text =
+    typeof value.reason === 'string' ? value.reason : typeof value.reasoning === 'string' ? value.reasoning : '';
+  return text.trim();
 }
