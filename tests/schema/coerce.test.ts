@@ -39,6 +39,23 @@ describe('coerce()', () => {
     expect(order.coerce({ ...base, ...patch })).toEqual({ ...base, ...expected });
   });
 
+  test('a missing required key takes its one near miss: the same word longer or shorter (the seed writes reasoning)', () => {
+    const decision = JsonSchema.obj({ choice: JsonSchema.string(), reason: JsonSchema.string() });
+    expect(decision.check({ choice: 'warn', reasoning: 'Armed.' })).toEqual({
+      ok: true,
+      value: { choice: 'warn', reason: 'Armed.' },
+    });
+    expect(decision.coerce({ choices: 'warn', reason: 'x' })).toEqual({ choice: 'warn', reason: 'x' });
+    // Two candidates, a key already there, or a word too short to tell: nothing is renamed.
+    expect(decision.coerce({ choice: 'a', reasoning: 'x', reasons: 'y' })).toEqual({
+      choice: 'a',
+      reasoning: 'x',
+      reasons: 'y',
+    });
+    expect(decision.coerce({ choice: 'a', reason: 'x', reasoning: 'y' })).toEqual({ choice: 'a', reason: 'x' });
+    expect(JsonSchema.obj({ id: JsonSchema.string() }).coerce({ i: 'x' })).toEqual({ i: 'x' });
+  });
+
   test('keys differing in case or separators are renamed', () => {
     expect(order.coerce({ itemName: 'ale', Quantity: 1 })).toEqual({ item_name: 'ale', quantity: 1 });
     expect(order.coerce({ 'Item Name': 'ale', QUANTITY: 1 })).toEqual({ item_name: 'ale', quantity: 1 });

@@ -138,6 +138,7 @@ export class Coercer {
       }
       setOwnKey(renamed, target, value[key]);
     }
+    renameNearMisses({ renamed, properties, required });
     const missingRequired = required.some((name) => !hasOwn(renamed, name));
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(renamed)) {
@@ -169,4 +170,33 @@ function matchLoosely(allowed: readonly unknown[], value: unknown): unknown {
       looseKey(String(option)) === loose,
   );
   return fits.length === 1 ? fits[0] : value;
+}
+
+/**
+ * A required key that is missing takes the value of the one unknown key that is the same word
+ * longer or shorter (`reasoning` for `reason`, the seed's key; `items` for `item`): only when
+ * exactly one unknown key fits, and never a key the schema names.
+ */
+function renameNearMisses({
+  renamed,
+  properties,
+  required,
+}: {
+  renamed: Record<string, unknown>;
+  properties: Record<string, unknown>;
+  required: readonly string[];
+}): void {
+  for (const name of required) {
+    if (hasOwn(renamed, name)) continue;
+    const wanted = looseKey(name);
+    const fits = Object.keys(renamed).filter((key) => {
+      if (hasOwn(properties, key)) return false;
+      const loose = looseKey(key);
+      const shorter = loose.length < wanted.length ? loose : wanted;
+      return shorter.length >= 3 && loose !== wanted && (loose.startsWith(wanted) || wanted.startsWith(loose));
+    });
+    if (fits.length !== 1) continue;
+    setOwnKey(renamed, name, renamed[fits[0]]);
+    delete renamed[fits[0]];
+  }
 }

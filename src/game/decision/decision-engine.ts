@@ -136,7 +136,7 @@ export class DecisionEngine {
         throw new AgentError('generation_failed', `The answer "${value.choice}" is not one of the options.`);
       return {
         optionId,
-        reason: readReason(value),
+        reason: typeof value.reason === 'string' ? value.reason.trim() : '',
         confidence: clampConfidence(value.confidence),
         isFallback: false,
         modelCalls: calls,
@@ -188,9 +188,9 @@ export class DecisionEngine {
       props.reason = JsonSchema.string({ description: 'why, in one short sentence' });
       props.confidence = JsonSchema.integer({ description: 'how sure you are, 0 to 100' });
     }
-    // With a reason, the seed's key for it (`reasoning`) is read too (readReason), so the answer
-    // stays open to it and the reason is not required: a choice without one is still a choice.
-    this.answerSchema = JsonSchema.obj(props, after ? { optional: ['reason', 'confidence'], open: true } : {});
+    // The seed's key for the reason, `reasoning`, is read as `reason` (the coercer renames a
+    // missing key's near miss), so a seed-style answer is not refused into the fallback.
+    this.answerSchema = JsonSchema.obj(props, { optional: after ? ['confidence'] : [] });
     return this.answerSchema;
   }
 
@@ -311,11 +311,4 @@ export function matchOption(choice: unknown, ids: readonly string[]): string | u
 function clampConfidence(value: unknown): number {
   const confidence = typeof value === 'number' && isFinite(value) ? value : 50;
   return Math.max(0, Math.min(100, Math.round(confidence)));
-}
-
-/** The decision's reason, under its own key or the seed's (`reasoning`); '' when neither is text. */
-function readReason(value: { reason?: unknown; reasoning?: unknown }): string {
-  const text =
-    typeof value.reason === 'string' ? value.reason : typeof value.reasoning === 'string' ? value.reasoning : '';
-  return text.trim();
 }
