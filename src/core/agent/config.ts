@@ -56,6 +56,12 @@ export interface AgentConfig {
   decisionTemperature: number;
   /** Output cap of decide and argument steps (an inline reply must fit in it). */
   decisionMaxTokens: number;
+  /**
+   * The most time one turn may spend in model steps, retries included (ms; 0 = no cap). A
+   * silent or endlessly streaming server then fails the turn after this long, not after three
+   * 120 s request timeouts. Tool time (a hand-answered tool waiting for the player) is not counted.
+   */
+  maxModelTimePerTurnMs: number;
   /** Local tool handlers are abandoned after this long (ms). */
   toolTimeoutMs: number;
   /** How long an external tool waits for the host by default (ms); 0 = forever. */
@@ -103,6 +109,7 @@ const DEFAULT_CONFIG: AgentConfig = {
   lineFirst: true,
   decisionTemperature: 0,
   decisionMaxTokens: 256,
+  maxModelTimePerTurnMs: 60_000,
   toolTimeoutMs: 60_000,
   externalToolTimeoutMs: 60_000,
   repairsInvalidOutput: true,

@@ -46,9 +46,12 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
   const maxAttempts = config.retry.maxAttempts;
   let coreMs = buildMs;
 
+  const timeCap = config.maxModelTimePerTurnMs;
   for (let attempt = 0; ; attempt++) {
     const step: ModelStepInfo = { ...info, index: turn.stepIndex, attempt, trimmedTurns: built.trimmedTurns };
     turn.throwIfCancelled();
+    if (timeCap > 0 && turn.modelMs >= timeCap) throw overTimeCap(timeCap);
+    const attemptStart = now();
     turn.emit({ type: 'step', step, request });
     turn.throwIfCancelled(); // a 'step' listener may cancel: then the model is not called
     turn.modelCalls++;
@@ -61,15 +64,24 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
     // Each chunk is awaited against the turn's signal too, so a model that ignores its signal
     // can never keep a cancelled turn (and the agent's queue) waiting.
     const iterator = model.generate(request, stepCanceller.signal)[Symbol.asyncIterator]();
+    // The turn's model time left bounds this attempt: past it, the step is abandoned.
+    const deadline = timeCap > 0 ? new Canceller() : undefined;
+    const timer = deadline ? setTimeout(() => deadline.abort(), Math.max(0, timeCap - turn.modelMs)) : undefined;
     try {
       for (;;) {
-        const next = await raceSignal(iterator.next(), turn.signal);
+        const next = await raceSignal(raceDeadline(iterator.next(), deadline, timeCap), turn.signal);
         if (next.done) break;
         const chunk = next.value;
         const t0 = now();
         text = chunk.text;
         if (chunk.usage) usage = chunk.usage;
         if (chunk.finishReason) finishReason = chunk.finishReason;
+        if (!finishReason && pastOutputCap(text, request.maxOutputTokens)) {
+          // A server that ignores max_tokens: stop where a backend that honours it would have.
+          finishReason = 'max_tokens';
+          stoppedEarly = true;
+          break;
+        }
         const stop = handlers.onText ? handlers.onText(text) === true : false;
         coreMs += now() - t0;
         if (stop && !chunk.finishReason) {
@@ -108,7 +120,7 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
         (failure.code === 'busy' || failure.code === 'rate_limited');
       // A turn limit (ML Kit's -112, the AgentRunner's own) is a generation_failed that the same
       // step would hit again: not transient.
-      const overTurnLimit = reasonOf(failure) === 'max_turns_exceeded';
+      const overTurnLimit = reasonOf(failure) === 'max_turns_exceeded' || reasonOf(failure) === 'turn_time_cap';
       const retryable =
         !overTurnLimit &&
         (RETRYABLE.has(failure.code) ||
@@ -119,6 +131,8 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
       await sleep(Math.max(backoff, failure.retryAfterMs ?? 0), turn.signal);
       turn.resetText();
     } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      turn.modelMs += now() - attemptStart;
       // Ends the model's stream (early stop, cancel, failure) without waiting for it.
       Promise.resolve()
         .then(() => iterator.return?.())
@@ -127,4 +141,28 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
       stepCanceller.abort();
     }
   }
+}
+
+function overTimeCap(capMs: number): AgentError {
+  return new AgentError(
+    'generation_failed',
+    `The model took more than this turn's cap of ${capMs} ms (maxModelTimePerTurnMs), retries included.`,
+    { details: { reason: 'turn_time_cap', limitMs: capMs } },
+  );
+}
+
+/** The next chunk, or the turn's time cap error when the deadline passes first. */
+function raceDeadline<T>(promise: Promise<T>, deadline: Canceller | undefined, capMs: number): Promise<T> {
+  if (!deadline) return promise;
+  return raceSignal(promise, deadline.signal).catch((error: unknown) => {
+    throw deadline.signal.aborted ? overTimeCap(capMs) : error;
+  });
+}
+
+/**
+ * True once a step's text is well past its output cap (estimated tokens, with slack for servers
+ * that count differently): only a backend that ignores the cap gets there.
+ */
+function pastOutputCap(text: string, capTokens: number | undefined): boolean {
+  return capTokens !== undefined && capTokens > 0 && estimateTokens(text) > capTokens * 1.5 + 32;
 }

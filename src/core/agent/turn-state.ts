@@ -14,6 +14,8 @@ export class TurnState {
   readonly usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   modelCalls = 0;
   stepIndex = 0;
+  /** Milliseconds this turn has spent in model steps (retries' waits included), for maxModelTimePerTurnMs. */
+  modelMs = 0;
   /** The reply text the caller has been shown (sum of text deltas since the last reset). */
   shownText = '';
   private textEvents = 0;

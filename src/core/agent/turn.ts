@@ -547,7 +547,8 @@ export class TurnEngine {
         : config.decisionMaxTokens;
     } else {
       if (config.temperature !== undefined) req.temperature = config.temperature;
-      if (config.maxResponseTokens !== undefined) req.maxOutputTokens = config.maxResponseTokens;
+      // Every step has an output cap: a reply step without one could stream for as long as the server likes.
+      req.maxOutputTokens = config.maxResponseTokens ?? LINE_FIRST_MIN_TOKENS;
     }
     // A backend that constrains decoding (Chrome's responseConstraint) enforces it; others ignore it.
     if (step.responseSchema) req.responseSchema = step.responseSchema;
