@@ -25,6 +25,8 @@ class SilentModel implements LanguageModel {
   ): AsyncIterable<GenerationChunk> {
     this.requests.push(request);
     await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
+    // Reached only after the abort: the stream ends without a word.
+    if (!signal?.aborted) yield { delta: '', text: '' };
   }
 }
 
