@@ -120,7 +120,8 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
         (failure.code === 'busy' || failure.code === 'rate_limited');
       // A turn limit (ML Kit's -112, the AgentRunner's own) is a generation_failed that the same
       // step would hit again: not transient.
-      const overTurnLimit = reasonOf(failure) === 'max_turns_exceeded' || reasonOf(failure) === 'turn_time_cap';
+      const reason = reasonOf(failure);
+      const overTurnLimit = reason === 'max_turns_exceeded' || reason === 'turn_time_cap';
       const retryable =
         !overTurnLimit &&
         (RETRYABLE.has(failure.code) ||

@@ -62,7 +62,7 @@ function renderLineFirstSection(input: PrefixInput): string {
     return input.replySchema
       ? `${input.labels.assistant}'s reply has these parts:\n${input.replySchema.renderFields()}`
       : '';
-  if (listed.length > 0) parts.push(`Tools:\n${renderCompactCatalog(listed)}`);
+  parts.push(`Tools:\n${renderCompactCatalog(listed)}`);
   parts.push(lineFirstRules({ ...input, tools: listed }));
   const others = otherReplyKeys(input);
   if (others) parts.push(others);
