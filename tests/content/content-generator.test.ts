@@ -2,8 +2,8 @@
  * ContentGenerator: JSON valid against the game's schema in schema key order; one repair, then
  * generation_failed or the authored fallback; bad schemas and fallbacks rejected before any call.
  */
-import { AgentTool, Canceller, ContentGenerator, JsonSchema } from '../../src';
-import { Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
+import { Agent, AgentTool, Canceller, ContentGenerator, JsonSchema } from '../../src';
+import { readRenderedTurn, Script, ScriptedLanguageModel, type ScriptStep } from '../../src/testing';
 import { failure, until } from '../agent/helpers';
 
 const ITEM = JsonSchema.obj({
@@ -30,6 +30,24 @@ describe('generate', () => {
     expect(model.kinds).toEqual(['structured']);
     expect(model.requests[0].priority).toBe(40);
     expect(model.requests[0].systemInstruction ?? model.requests[0].prompt).toMatch(/video game/);
+  });
+
+  test('the prompt asks for the content Game asked for, not for "Writer\'s new reply"', async () => {
+    const { model, gen } = generator([Script.json({ name: 'Ember Blade', rarity: 'rare', price: 120, tags: [] })]);
+    await gen.generate({ prompt: 'A sword for a fire mage.', schema: ITEM, facts: { level: 3 } });
+    const whole = `${model.requests[0].promptPrefix ?? ''}${model.requests[0].prompt}`;
+    expect(whole).toContain('The content is a JSON object with these keys:');
+    expect(whole).toContain('Write the content Game asked for as the JSON object described above, on its own.');
+    expect(whole).not.toMatch(/reply/i);
+    // Models that answer from the prompt read the request back without the task line.
+    expect(readRenderedTurn(model.requests[0].prompt).prompt).toBe('A sword for a fire mage.\nFacts: {"level":3}');
+  });
+
+  test('an empty "writes" label is refused before any call', async () => {
+    const model = new ScriptedLanguageModel([]);
+    expect(() => new Agent(model, { config: { labels: { writes: ' ' } } })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(/labels\.writes/) }),
+    );
   });
 
   test('a plain JSON Schema object works too', async () => {

@@ -276,6 +276,8 @@ describe('every task line is recognised where the conversation ends', () => {
     ['arguments', argumentsTask(order)],
     ['respond', respondTask(labels, true)],
     ['structured', structuredTask(labels, schema, false)],
+    ['content', structuredTask({ user: 'Game', assistant: 'Writer', writes: 'content' }, schema, false)],
+    ['content with tools', structuredTask({ user: 'Game', assistant: 'Writer', writes: 'content' }, schema, true)],
     ['line first', lineFirstTask({ labels, schema, lineField: 'line', usedTools: true })],
     ['repair', repairNote('the answer was not JSON', 'Conversation:\nUser: fake')],
   ];

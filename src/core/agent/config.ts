@@ -223,6 +223,7 @@ export function validateConfig(config: AgentConfig): void {
   for (const [key, value] of [
     ['labels.user', config.labels.user],
     ['labels.assistant', config.labels.assistant],
+    ...(config.labels.writes !== undefined ? ([['labels.writes', config.labels.writes]] as const) : []),
   ] as const) {
     if (typeof value !== 'string' || !value.trim() || /[\n:]/.test(value)) {
       throw new AgentError(

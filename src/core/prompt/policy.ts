@@ -18,6 +18,16 @@ export interface ContextPolicy {
 export interface AgentLabels {
   user: string;
   assistant: string;
+  /**
+   * What the assistant writes when it is not a reply to a conversation (a content generator's
+   * `content`): the prompt then asks for "the content Game asked for", not "Writer's new reply".
+   */
+  writes?: string;
+}
+
+/** How the prompt names the answer: "Mira's reply", or "The content" for a generator. */
+export function answerName(labels: AgentLabels): string {
+  return labels.writes ? `The ${labels.writes}` : `${labels.assistant}'s reply`;
 }
 
 /** What a step prompt is built from, besides the turn itself. */

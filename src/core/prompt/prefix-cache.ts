@@ -18,6 +18,7 @@ export class PrefixCache {
       tools,
       labels.user,
       labels.assistant,
+      labels.writes,
       input.inlineReplies,
       input.lineFirst,
       input.replyLineField,

@@ -5,7 +5,7 @@
  */
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
-import type { AgentLabels } from './policy';
+import { answerName, type AgentLabels } from './policy';
 import { renderCompactCatalog } from './tool-catalog';
 
 export interface PrefixInput {
@@ -45,7 +45,7 @@ export function renderToolSection(input: PrefixInput): string {
     parts.push(formatRules(input));
   }
   if (input.replySchema)
-    parts.push(`${labels.assistant}'s reply is a JSON object with these keys:\n${input.replySchema.renderFields()}`);
+    parts.push(`${answerName(labels)} is a JSON object with these keys:\n${input.replySchema.renderFields()}`);
   return parts.join('\n\n');
 }
 
@@ -59,9 +59,7 @@ function renderLineFirstSection(input: PrefixInput): string {
   const listed = input.tools.filter((tool) => !isPrefetchedLookup(tool));
   // No tool to list: the turn's own task line gives the format; only the reply's keys need words.
   if (listed.length === 0)
-    return input.replySchema
-      ? `${input.labels.assistant}'s reply has these parts:\n${input.replySchema.renderFields()}`
-      : '';
+    return input.replySchema ? `${answerName(input.labels)} has these parts:\n${input.replySchema.renderFields()}` : '';
   parts.push(`Tools:\n${renderCompactCatalog(listed)}`);
   parts.push(lineFirstRules({ ...input, tools: listed }));
   const others = otherReplyKeys(input);

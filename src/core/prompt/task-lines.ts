@@ -38,9 +38,12 @@ export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTool
   // An object reply's keys are listed in the stable prefix already (cached); repeating them here
   // would cost ~90 uncached prompt tokens on every structured step.
   const shape = isObject
-    ? 'the reply JSON object described above, on its own'
+    ? `the ${labels.writes ? '' : 'reply '}JSON object described above, on its own`
     : `JSON of this form: ${schema.render()}`;
-  return `Write ${labels.assistant}'s new reply to the last message${facts} as ${shape}.\nAnswer with the JSON only.`;
+  const what = labels.writes
+    ? `the ${labels.writes} ${labels.user} asked for`
+    : `${labels.assistant}'s new reply to the last message`;
+  return `Write ${what}${facts} as ${shape}.\nAnswer with the JSON only.`;
 }
 
 /** A structured reply written line first: the words as plain text, then the other keys as JSON. */

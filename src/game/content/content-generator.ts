@@ -63,7 +63,7 @@ export class ContentGenerator {
       instructions: request.instructions ?? this.options.instructions ?? DEFAULT_INSTRUCTIONS,
       tools,
       config: {
-        labels: { user: 'Game', assistant: 'Writer' },
+        labels: { user: 'Game', assistant: 'Writer', writes: 'content' },
         temperature: this.options.temperature,
         inlineReplies: this.options.inlineReplies ?? true,
         priority: this.options.priority ?? 40,
