@@ -16,7 +16,11 @@ export class EventStream<E extends { type: string }, R> {
   private readonly result: Promise<R>;
   private settle!: { resolve: (r: R) => void; reject: (e: AgentError) => void };
   private readonly unlinkCaller: () => void;
+  /** Every event so far, so a stream derived late (`follow`) still starts from the first one. */
+  private readonly log: E[] = [];
+  private readonly followers = new Set<(event: E | null, error?: AgentError) => void>();
   protected _status: StreamStatus = 'queued';
+  private failure: AgentError | undefined;
 
   constructor(callerSignal?: SignalLike) {
     this.result = new Promise<R>((resolve, reject) => {
@@ -76,14 +80,44 @@ export class EventStream<E extends { type: string }, R> {
   }
 
   /** @internal */ emit(event: E): void {
+    this.log.push(event);
     this.queue.push(event);
+    for (const follower of this.followers) follower(event);
     this.emitter.emit(event.type, event);
+  }
+
+  /**
+   * A stream of its own over these events, from the first one on whenever it is asked for: each
+   * event `pick` maps to a value is yielded; it ends when the stream completes and throws its
+   * failure (the cancel included). Any number of them can be read, beside `events` and `on`.
+   */
+  protected follow<T>(pick: (event: E) => T | undefined): AsyncIterable<T> {
+    const queue = new AsyncQueue<T>();
+    const feed = (event: E) => {
+      const value = pick(event);
+      if (value !== undefined) queue.push(value);
+    };
+    for (const event of this.log) feed(event);
+    const failure = this.failure;
+    if (failure) queue.fail(failure);
+    else if (this.isFinished) queue.close();
+    else {
+      const follower = (event: E | null, error?: AgentError) => {
+        if (event) return feed(event);
+        this.followers.delete(follower);
+        if (error) queue.fail(error);
+        else queue.close();
+      };
+      this.followers.add(follower);
+    }
+    return queue;
   }
 
   /** @internal */ complete(result: R, last: E): void {
     this._status = 'completed';
     this.emit(last);
     this.queue.close();
+    for (const follower of this.followers) follower(null);
     this.cleanup();
     this.settle.resolve(result);
   }
@@ -91,7 +125,9 @@ export class EventStream<E extends { type: string }, R> {
   /** @internal */ fail(error: AgentError): void {
     if (this.isFinished) return;
     this._status = error.code === 'cancelled' ? 'cancelled' : 'failed';
+    this.failure = error;
     this.queue.fail(error);
+    for (const follower of this.followers) follower(null, error);
     this.emitter.emit('error', error);
     this.cleanup();
     this.settle.reject(error);

@@ -40,6 +40,20 @@ export class AgentRun extends EventStream<AgentEvent, AgentResponse> {
     return this.external.calls;
   }
 
+  /**
+   * The reply's words as they stream, one piece per model chunk (genai-agent's `textTokens()`).
+   * A retry that withdraws words already shown does not take them back here: a game that must
+   * redraw then listens to `text` events (`isReset`), or waits for `textMessages()`.
+   */
+  textTokens(): AsyncIterable<string> {
+    return this.follow((event) => (event.type === 'text' && event.delta !== '' ? event.delta : undefined));
+  }
+
+  /** The completed reply, once the turn has finished (genai-agent's `textMessages()`): never a partial text. */
+  textMessages(): AsyncIterable<string> {
+    return this.follow((event) => (event.type === 'completed' ? event.response.text : undefined));
+  }
+
   /** @internal */ finish(response: AgentResponse): void {
     this.complete(response, { type: 'completed', response });
   }

@@ -39,6 +39,19 @@ export class DialogueStream extends EventStream<NPCEvent, DialogueTurn> {
     return this.run ? this.run.pendingToolCalls : [];
   }
 
+  /**
+   * The spoken line as it streams, one piece at a time, without the reply's other keys. A retry
+   * that withdraws words does not take them back here: listen to `line` events (`isReset`) to redraw.
+   */
+  textTokens(): AsyncIterable<string> {
+    return this.follow((event) => (event.type === 'line' && event.delta !== '' ? event.delta : undefined));
+  }
+
+  /** The finished line, once the turn has finished (an authored fallback line included). */
+  textMessages(): AsyncIterable<string> {
+    return this.follow((event) => (event.type === 'completed' ? event.turn.line : undefined));
+  }
+
   /** Cancels the turn (queued or running); nothing of it is kept. */
   override cancel(reason?: string): void {
     if (this.run) this.run.cancel(reason);
