@@ -57,6 +57,17 @@ export type {
   TokenUsage,
   UnavailableReason,
 } from './contract/language-model';
+export {
+  checkImageInput,
+  imageDataUrl,
+  imageFromBytes,
+  imageFromDataUrl,
+  IMAGE_INPUT_TOKENS,
+  MAX_IMAGE_BYTES,
+} from './contract/image-input';
+export type { ImageInput, ImageMimeType } from './contract/image-input';
+export { encodePng, imageFromPixels } from './contract/png';
+export type { RgbaPixels } from './contract/png';
 export { ModelScheduler, Priority } from './models/scheduler';
 export type { ModelSchedulerOptions, SchedulerEvent, SchedulerStats } from './models/scheduler';
 export { OpenAICompatibleModel } from './models/openai-compatible';
@@ -149,9 +160,18 @@ export {
   SERVER_NAME,
   LineSplitter,
   MAX_LINE_BYTES,
+  ExtensionError,
+  EXTENSION_CODE_MIN,
+  EXTENSION_CODE_MAX,
 } from './bridge';
 export type {
   BridgeEngineOptions,
+  BridgeExtension,
+  ExtensionCall,
+  ExtensionHandle,
+  ExtensionHandler,
+  ExtensionParams,
+  ExtensionWorld,
   BridgeTimers,
   ModelFactory,
   BridgeErrorName,

@@ -5,6 +5,7 @@
  */
 import type { SignalLike } from './abort';
 import { AgentError } from './errors';
+import { checkImages, checkImagesAccepted, type ImageAcceptance, type ImageInput } from './image-input';
 
 /** What a model step is for; scripted models and the scheduler look at it. */
 export type StepKind = 'decide' | 'toolArguments' | 'respond' | 'structured' | 'summary' | 'text';
@@ -53,6 +54,11 @@ export interface GenerationRequest {
    * replies without a spoken line, a tool's arguments), never for line-first answers.
    */
   responseSchema?: Record<string, unknown>;
+  /**
+   * Pictures that go with the prompt (PNG or JPEG as base64), for models whose capabilities say
+   * `imageInput`; a backend without it refuses the request with invalid_request before sending.
+   */
+  images?: ImageInput[];
 }
 
 export interface GenerationChunk {
@@ -106,6 +112,10 @@ export interface ModelCapabilities {
    * the calls spent against the per-app quota.
    */
   retriesTransientErrors?: boolean;
+  /** True when `GenerationRequest.images` are sent to the model; absent or false: requests with images are refused. */
+  imageInput?: boolean;
+  /** How many images one request may carry, when the backend has a limit (Gemini Nano: 1). */
+  maxImagesPerRequest?: number;
 }
 
 export const DEFAULT_CAPABILITIES: ModelCapabilities = {
@@ -150,8 +160,13 @@ export function prefixWarmUpRequest(systemInstruction: string | undefined, promp
 /**
  * Refuses a request no backend can send, before anything is sent: a backend calls this first,
  * so bad input from a host that builds requests by hand gets the same words on every backend.
+ * With the backend's capabilities, images it cannot take are refused too (naming `backend`).
  */
-export function checkGenerationRequest(request: GenerationRequest): void {
+export function checkGenerationRequest(
+  request: GenerationRequest,
+  capabilities?: ImageAcceptance,
+  backend?: string,
+): void {
   if (typeof request !== 'object' || request === null || typeof request.prompt !== 'string') {
     throw new AgentError('invalid_request', 'generate() needs a request with a string prompt.');
   }
@@ -175,6 +190,8 @@ export function checkGenerationRequest(request: GenerationRequest): void {
       'responseSchema must be a JSON Schema object such as {"type":"object","properties":{…}}.',
     );
   }
+  checkImages(request.images, 'images');
+  if (capabilities) checkImagesAccepted(request.images, capabilities, backend);
 }
 
 /** The runtime's token estimate: 4 characters per token, rounded up. */

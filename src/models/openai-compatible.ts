@@ -6,6 +6,7 @@
  */
 import { throwIfAborted, type SignalLike } from '../contract/abort';
 import { AgentError } from '../contract/errors';
+import { imageDataUrl } from '../contract/image-input';
 import { HttpExchange, runtimeFetch, type FetchLike, type FetchResponseLike } from './http-exchange';
 import { agentErrorFromServer, errorObjectOf, errorObjectOfValue, parseRetryAfter } from './openai-errors';
 import { SseDecoder, type SseEvent } from './sse';
@@ -38,13 +39,20 @@ export interface OpenAICompatibleOptions {
   maxInputTokens?: number;
   /** Injectable fetch; default the runtime's globalThis.fetch. */
   fetch?: FetchLike;
+  /**
+   * Whether the server's model takes images (a vision model, llama.cpp with its mmproj): sent
+   * as `image_url` data URIs. Default true; false refuses requests with images before sending.
+   */
+  imageInput?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 120000;
 
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 interface ChatMessage {
   role: 'system' | 'user';
-  content: string;
+  content: string | ContentPart[];
 }
 
 /** What a stream has produced so far. */
@@ -99,6 +107,9 @@ export class OpenAICompatibleModel implements LanguageModel {
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new AgentError('invalid_request', 'fetch must be a function when given.');
     }
+    if (options.imageInput !== undefined && typeof options.imageInput !== 'boolean') {
+      throw new AgentError('invalid_request', 'imageInput must be true or false when given.');
+    }
     this.baseUrl = baseUrl;
     this.model = options.model ?? 'default';
     this.apiKey = options.apiKey || undefined;
@@ -113,6 +124,7 @@ export class OpenAICompatibleModel implements LanguageModel {
       systemInstructions: true,
       prefixCaching: false,
       nativeToolCalling: false,
+      imageInput: options.imageInput !== false,
     };
   }
 
@@ -120,7 +132,16 @@ export class OpenAICompatibleModel implements LanguageModel {
   requestBody(request: GenerationRequest): Record<string, unknown> {
     const messages: ChatMessage[] = [];
     if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
-    messages.push({ role: 'user', content: (request.promptPrefix ?? '') + request.prompt });
+    const text = (request.promptPrefix ?? '') + request.prompt;
+    const images = request.images ?? [];
+    const content: ChatMessage['content'] =
+      images.length === 0
+        ? text
+        : [
+            { type: 'text', text },
+            ...images.map((image): ContentPart => ({ type: 'image_url', image_url: { url: imageDataUrl(image) } })),
+          ];
+    messages.push({ role: 'user', content });
     const body: Record<string, unknown> = { model: this.model, messages, stream: this.streaming };
     if (this.streaming) body.stream_options = { include_usage: true };
     if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -131,7 +152,11 @@ export class OpenAICompatibleModel implements LanguageModel {
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
-    checkGenerationRequest(request);
+    checkGenerationRequest(
+      request,
+      this.capabilities,
+      `The OpenAI-compatible model "${this.model}" at ${this.baseUrl}`,
+    );
     throwIfAborted(signal);
     const url = `${this.baseUrl}/chat/completions`;
     const exchange = new HttpExchange(

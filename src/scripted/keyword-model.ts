@@ -13,6 +13,7 @@ import type {
   ModelCapabilities,
 } from '../contract/language-model';
 import { DEFAULT_CAPABILITIES } from '../contract/language-model';
+import type { ImageInput } from '../contract/image-input';
 import { readRenderedTurn } from '../core/prompt/render-conversation';
 import { formatCall } from '../core/prompt/stable-prefix';
 import { ScriptedLanguageModel, Script } from './scripted-model';
@@ -35,11 +36,18 @@ export interface KeywordContext {
   toolResults: Array<{ tool: string; args: unknown; output: string }>;
   /** The full prompt of the step (memory note, world summary, conversation). */
   prompt: string;
+  /** The pictures sent with this turn (the player's badge): their labels are what a rule can read. */
+  images: ImageInput[];
 }
 
 export interface KeywordRule {
-  /** Matches the player's words (a RegExp or a list of words, any of which matches). */
-  when: RegExp | string[];
+  /** Matches the player's words (a RegExp or a list of words, any of which matches). A rule needs `when`, `image` or both. */
+  when?: RegExp | string[];
+  /**
+   * Matches the turn's pictures: true when there is one, false when there is none, a RegExp or
+   * words that some picture's label must match. A rule with both needs both.
+   */
+  image?: boolean | RegExp | string[];
   /** Tool calls to make first, in order (skipped when the agent does not offer the tool). */
   tools?: Array<{ name: string; args?: Record<string, unknown> }>;
   /** The reply once the tools have run. */
@@ -62,7 +70,12 @@ export class KeywordModel implements LanguageModel {
   private barkIndex = 0;
 
   constructor(private readonly options: KeywordModelOptions) {
-    this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'keyword-stand-in', ...options.capabilities };
+    this.capabilities = {
+      ...DEFAULT_CAPABILITIES,
+      modelName: 'keyword-stand-in',
+      imageInput: true,
+      ...options.capabilities,
+    };
     this.inner = new ScriptedLanguageModel([], {
       capabilities: this.capabilities,
       chunkDelayMs: options.chunkDelayMs ?? 0,
@@ -94,8 +107,9 @@ export class KeywordModel implements LanguageModel {
       output: match[2],
     }));
     const results = [...ahead, ...(turn?.toolResults ?? [])];
-    const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt };
-    const rule = this.options.rules.find((candidate) => matches(candidate.when, said));
+    const images = request.images ?? [];
+    const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt, images };
+    const rule = this.options.rules.find((candidate) => ruleMatches(candidate, said, images));
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter(
       (tool) => offered.indexOf(tool.name) >= 0 && !results.some((result) => result.tool === tool.name),
@@ -162,6 +176,16 @@ export class KeywordModel implements LanguageModel {
     const value = typeof source === 'function' ? source(ctx) : source;
     return typeof value === 'string' ? { emotion: 'neutral', line: value } : value;
   }
+}
+
+function ruleMatches(rule: KeywordRule, said: string, images: readonly ImageInput[]): boolean {
+  if (rule.image !== undefined && !imageMatches(rule.image, images)) return false;
+  return rule.when === undefined ? rule.image !== undefined : matches(rule.when, said);
+}
+
+function imageMatches(want: NonNullable<KeywordRule['image']>, images: readonly ImageInput[]): boolean {
+  if (typeof want === 'boolean') return want === images.length > 0;
+  return images.some((image) => matches(want, image.label ?? ''));
 }
 
 function matches(when: RegExp | string[], said: string): boolean {

@@ -12,6 +12,7 @@ import {
   type ModelAvailability,
   type ModelCapabilities,
 } from '../contract/language-model';
+import { checkImages, checkImagesAccepted } from '../contract/image-input';
 import { NativeScriptPlayer, readNativeScript, fillTemplate, type NativeScript } from './native-script';
 
 export type { NativeScript, NativeScriptStep, NativeToolCall } from './native-script';
@@ -112,7 +113,8 @@ export class ScriptedLanguageModel implements LanguageModel {
 
   constructor(steps: Array<ScriptStep | string> = [], options: ScriptedModelOptions = {}) {
     this.steps = steps.map(toStep);
-    this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'scripted', ...options.capabilities };
+    // Takes images (a script may look at `request.images`) unless the capabilities say otherwise.
+    this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'scripted', imageInput: true, ...options.capabilities };
     this._availability = options.availability ?? { status: 'available' };
     this.chunkDelayMs = options.chunkDelayMs ?? 0;
     if (options.fallback !== undefined) this.fallback = toStep(options.fallback);
@@ -149,6 +151,8 @@ export class ScriptedLanguageModel implements LanguageModel {
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
     this.requests.push({ ...request });
     if (signal?.aborted) throw abortError(signal);
+    checkImages(request.images, 'images');
+    checkImagesAccepted(request.images, this.capabilities, `The scripted model "${this.capabilities.modelName}"`);
     let step = this.steps.shift() ?? this.player?.next(request) ?? this.fallback;
     if (!step) {
       throw new AgentError(

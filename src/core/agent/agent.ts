@@ -11,6 +11,7 @@ import { AgentTool, checkToolSet } from '../tools';
 import { JsonSchema } from '../schema';
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
 import { generateText } from '../../contract/language-model';
+import { checkImages, checkImagesAccepted, IMAGE_INPUT_TOKENS, type ImageInput } from '../../contract/image-input';
 import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
 import type { AgentResponse, ToolRecord } from './events';
 import { AgentRun } from './run';
@@ -80,6 +81,12 @@ export interface TurnFailure {
 
 export interface RunOptions extends TurnAttempt {
   signal?: SignalLike;
+  /**
+   * Pictures that go with the prompt (the player's drawn badge): sent with every model call of
+   * this turn, each tries included, to a model whose capabilities say `imageInput`; refused
+   * before any model call otherwise. Later turns see the words of this turn, not the pictures.
+   */
+  images?: ImageInput[];
   externalTools?: ExternalToolHandler;
   /**
    * Asked when a try fails (never when the turn was cancelled): the next try of the same turn,
@@ -110,6 +117,12 @@ const DEFAULT_SUMMARY_INSTRUCTIONS =
   'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
 
 let runCounter = 0;
+
+/** The settings of a turn with pictures: their tokens come out of the prompt's budget. */
+function withImageTokens(config: AgentConfig, count: number): AgentConfig {
+  const reservedTokens = config.context.reservedTokens + count * IMAGE_INPUT_TOKENS;
+  return { ...config, context: { ...config.context, reservedTokens } };
+}
 
 /** A checked setup: the tools as a set (unique names, none reserved), the settings over the defaults. */
 export function createAgentSetup(
@@ -213,6 +226,8 @@ export class Agent {
           throw new AgentError('invalid_request', `The ${hook} option must be a function.`);
       }
       first = prepareAttempt(options, setup);
+      checkImages(options.images, 'images');
+      checkImagesAccepted(options.images, this.model.capabilities);
     } catch (error) {
       failure = AgentError.from(error);
     }
@@ -240,11 +255,13 @@ export class Agent {
   }): Promise<void> {
     const { run, prompt, options, setup } = job;
     if (options.onStart) options.onStart();
+    const images = options.images && options.images.length > 0 ? options.images.slice() : undefined;
     const state = new TurnState({
       model: this.model,
-      config: setup.config,
+      config: images ? withImageTokens(setup.config, images.length) : setup.config,
       signal: run.signal,
       send: (event) => run.emit(event),
+      images,
     });
     let attempt = job.first;
     for (let index = 0; ; index++) {

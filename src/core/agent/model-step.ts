@@ -43,6 +43,7 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
   const request = { ...built.request, isRepair: info.isRepair };
   if (config.priority !== undefined) request.priority = config.priority;
   if (config.label !== undefined) request.label = config.label;
+  if (turn.images) request.images = turn.images.slice();
   const maxAttempts = config.retry.maxAttempts;
   let coreMs = buildMs;
 

@@ -3,6 +3,7 @@
  * tool call, the reply text shown so far. The one place a turn's usage and model calls are counted.
  */
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
+import type { ImageInput } from '../../contract/image-input';
 import { abortError, type SignalLike } from '../../contract/abort';
 import type { AgentConfig } from './config';
 import type { AgentEvent, StepRecord, ToolRecord } from './events';
@@ -23,6 +24,8 @@ export class TurnState {
   readonly model: LanguageModel;
   readonly config: AgentConfig;
   readonly signal: SignalLike;
+  /** The turn's pictures, sent with each of its model calls. */
+  readonly images: readonly ImageInput[] | undefined;
   private readonly send: (event: AgentEvent) => void;
 
   constructor(input: {
@@ -31,11 +34,13 @@ export class TurnState {
     signal: SignalLike;
     /** Where the turn's events go (the run's stream). */
     send: (event: AgentEvent) => void;
+    images?: readonly ImageInput[];
   }) {
     this.model = input.model;
     this.config = input.config;
     this.signal = input.signal;
     this.send = input.send;
+    this.images = input.images;
   }
 
   /** Sends an event of this turn; once the turn is cancelled nothing more is sent (no step, no tool start). */

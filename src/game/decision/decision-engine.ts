@@ -8,6 +8,7 @@ import { Canceller, linkSignal, type SignalLike } from '../../contract/abort';
 import { Agent, type ToolChoice } from '../../core/agent';
 import { JsonSchema } from '../../core/schema';
 import type { LanguageModel } from '../../contract/language-model';
+import { checkImageInput, type ImageInput } from '../../contract/image-input';
 import { normalizePersona, type Persona } from '../persona';
 import { factsLine } from '../facts';
 import { setOwnKey } from '../../core/json';
@@ -26,6 +27,8 @@ export interface DecisionRequest {
   actor?: Persona;
   /** Facts the model may use, shown as compact JSON. */
   facts?: unknown;
+  /** A picture the character looks at (the badge a player holds up), for a model that takes images. */
+  image?: ImageInput;
   tools?: AgentTool[];
   toolChoice?: ToolChoice;
   /** Returned (as a fallback) when the model cannot give a usable answer or the time budget runs out. */
@@ -120,6 +123,7 @@ export class DecisionEngine {
             ? 'none'
             : (request.toolChoice ?? (tools.length > 0 ? 'auto' : 'none')),
         signal: canceller.signal,
+        images: request.image !== undefined ? [request.image] : undefined,
       });
       run.on('step', () => {
         calls++;
@@ -246,6 +250,7 @@ export function checkDecision(request: DecisionRequest): string[] {
   if (!request || typeof request.situation !== 'string' || !request.situation.trim()) {
     throw new AgentError('invalid_request', 'decide() needs a situation (what is happening).');
   }
+  if (request.image !== undefined) checkImageInput(request.image, 'image');
   if (!Array.isArray(request.options) || request.options.length === 0) {
     throw new AgentError('invalid_request', 'decide() needs at least one option ({id, description}).');
   }

@@ -21,6 +21,7 @@ import {
 import { AgentTool, ToolOutput } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { Priority, type LanguageModel } from '../../contract/language-model';
+import { checkImageInput, type ImageInput } from '../../contract/image-input';
 import { extractJson, isPlainObject } from '../../core/json';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
 import {
@@ -75,6 +76,8 @@ export interface NPCRestoreConfig extends Omit<NPCConfig, 'persona' | 'memory' |
 export interface TalkOptions {
   /** What is happening now; shown to the model for this turn only. */
   situation?: string;
+  /** A picture the player shows with the line (a drawn badge), for a model that takes images. */
+  image?: ImageInput;
   toolChoice?: ToolChoice;
   signal?: SignalLike;
   /** Answers external tool calls (otherwise answer them through the stream's events). */
@@ -172,6 +175,7 @@ export class NPC {
     try {
       if (options.situation !== undefined && typeof options.situation !== 'string')
         throw new AgentError('invalid_request', 'situation must be a string.');
+      if (options.image !== undefined) checkImageInput(options.image, 'image');
       choice = this.turnChoice(options.toolChoice);
     } catch (error) {
       return DialogueStream.refused(AgentError.from(error));
@@ -214,6 +218,7 @@ export class NPC {
         // Read when the turn starts (the memory then), with this turn's settings.
         context: () => (note = this.turnNote({ settings, persona, situation: options.situation })),
         signal: options.signal,
+        images: options.image !== undefined ? [options.image] : undefined,
         externalTools: options.externalTools,
         accept: readReply(readings[0]),
         onStart: () => {

@@ -11,7 +11,9 @@
  * - one base session per distinct prefix and sampling mode, the least recently used destroyed
  *   past `maxBaseSessions`;
  * - `responseSchema` → `responseConstraint`: the browser constrains decoding to the schema;
- * - temperature → `samplingMode` (web pages may not set topK/temperature; seed is not settable).
+ * - temperature → `samplingMode` (web pages may not set topK/temperature; seed is not settable);
+ * - images → a base session created with `expectedInputs` image (its own, per prefix) and the
+ *   prompt as a user message of text and image parts (image-parts.ts).
  */
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
@@ -27,6 +29,8 @@ import {
   type ModelCapabilities,
   type TokenUsage,
 } from '../../contract/language-model';
+import { IMAGE_INPUT_TOKENS } from '../../contract/image-input';
+import { promptInput } from './image-parts';
 import { FRAME_HINT, GESTURE_HINT, fromPromptApi, nameOf, type PromptStage } from './errors';
 import {
   contextUsageOf,
@@ -89,6 +93,13 @@ const DEFAULT_MAX_INPUT = 4000;
 const OUTPUT_RESERVE = 1024;
 const NO_API =
   'This runtime has no Prompt API (the global LanguageModel): Chrome 148+ on Windows, macOS, Linux or a Chromebook Plus has it; Cocos native builds, Chrome on Android, Safari and Firefox do not. Use GeminiNanoModel on Android or the stand-in.';
+
+/** What a base session is for: its stable prefix, sampling mode, and whether it takes images. */
+interface BaseSpec {
+  stable: string;
+  mode: SamplingMode | undefined;
+  images?: boolean;
+}
 
 interface BaseEntry {
   key: string;
@@ -183,6 +194,7 @@ export class ChromePromptModel implements LanguageModel {
       systemInstructions: true,
       prefixCaching: true,
       nativeToolCalling: false,
+      imageInput: true,
     };
   }
 
@@ -306,9 +318,10 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk, void, undefined> {
-    checkGenerationRequest(request);
+    checkGenerationRequest(request, this.caps, "Chrome's built-in model");
     throwIfAborted(signal);
     const api = this.requireApi();
+    const images = request.images ?? [];
     const controller = newAbortController();
     if (!controller)
       throw new AgentError(
@@ -329,10 +342,11 @@ export class ChromePromptModel implements LanguageModel {
     };
     try {
       const stable = stableOf(request.systemInstruction, request.promptPrefix);
-      entry = this.acquireBase(api, { stable, mode });
+      const spec: BaseSpec = { stable, mode, images: images.length > 0 };
+      entry = this.acquireBase(api, spec);
       entry.users++;
       stage = 'clone';
-      session = await this.cloneBase(entry, { api, stable, mode, controller, signal });
+      session = await this.cloneBase(entry, { api, spec, controller, signal });
       session.addEventListener('contextoverflow', onOverflow);
       session.addEventListener('quotaoverflow', onOverflow);
       const options: { signal: object; responseConstraint?: object; omitResponseConstraintInput?: boolean } = {
@@ -346,9 +360,10 @@ export class ChromePromptModel implements LanguageModel {
       stage = 'measure';
       const prefixTokens = contextUsageOf(session) ?? estimateTokens(stable);
       const measure = measureOf(session);
+      const input = promptInput(request.prompt, images);
       const promptTokens = measure
-        ? await raceSignal(measure(request.prompt, options), signal)
-        : estimateTokens(request.prompt);
+        ? await raceSignal(measure(input, options), signal)
+        : estimateTokens(request.prompt) + images.length * IMAGE_INPUT_TOKENS;
       const windowSize = contextWindowOf(session);
       if (windowSize !== undefined && isFinite(windowSize) && prefixTokens + promptTokens > windowSize) {
         throw new AgentError(
@@ -358,7 +373,7 @@ export class ChromePromptModel implements LanguageModel {
       }
 
       stage = 'prompt';
-      reader = session.promptStreaming(request.prompt, options).getReader();
+      reader = session.promptStreaming(input, options).getReader();
       let text = '';
       let finishReason: FinishReason = 'stop';
       for (;;) {
@@ -422,8 +437,9 @@ export class ChromePromptModel implements LanguageModel {
     return api;
   }
 
-  private coreOptions(mode: SamplingMode | undefined): PromptCoreOptions {
-    const expected = [{ type: 'text' as const, languages: this.languages.slice() }];
+  private coreOptions(mode: SamplingMode | undefined, images = false): PromptCoreOptions {
+    const expected: PromptCoreOptions['expectedInputs'] = [{ type: 'text', languages: this.languages.slice() }];
+    if (images) expected.push({ type: 'image' });
     const settings: PromptCoreOptions = {
       expectedInputs: expected,
       expectedOutputs: [{ type: 'text', languages: this.languages.slice() }],
@@ -472,16 +488,16 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   /** The base session of a prefix (created once, shared); the caller counts itself in `users`. */
-  private acquireBase(api: PromptApi, base: { stable: string; mode: SamplingMode | undefined }): BaseEntry {
+  private acquireBase(api: PromptApi, base: BaseSpec): BaseEntry {
     this.disposed = false;
-    const key = `${base.mode ?? ''}\u0000${base.stable}`;
+    const key = `${base.images ? 'image' : ''}\u0000${base.mode ?? ''}\u0000${base.stable}`;
     const found = this.bases.get(key);
     if (found) {
       this.bases.delete(key); // most recently used last
       this.bases.set(key, found);
       return found;
     }
-    const entry: BaseEntry = { key, users: 0, evicted: false, ready: this.createBase(api, base.stable, base.mode) };
+    const entry: BaseEntry = { key, users: 0, evicted: false, ready: this.createBase(api, base) };
     // A failed creation is not kept: the next request tries again (after a download, say).
     entry.ready.catch(() => {
       if (this.bases.get(key) === entry) this.bases.delete(key);
@@ -494,8 +510,9 @@ export class ChromePromptModel implements LanguageModel {
     return entry;
   }
 
-  private async createBase(api: PromptApi, stable: string, mode: SamplingMode | undefined): Promise<PromptSession> {
-    const core = this.coreOptions(mode);
+  private async createBase(api: PromptApi, base: BaseSpec): Promise<PromptSession> {
+    const { stable, mode } = base;
+    const core = this.coreOptions(mode, base.images);
     let answer: unknown;
     try {
       answer = await api.availability(core);
@@ -509,6 +526,11 @@ export class ChromePromptModel implements LanguageModel {
       throw new AgentError(
         'model_unavailable',
         "Chrome's built-in model is still downloading; try again when availability() says available.",
+      );
+    if (answer === 'unavailable' && base.images && (await this.availability()).status === 'available')
+      throw new AgentError(
+        'model_unavailable',
+        "Chrome's built-in model does not take images here (availability() with an image input said unavailable); send the turn without the image.",
       );
     if (answer !== 'available') {
       const state = await this.availability();
@@ -533,8 +555,7 @@ export class ChromePromptModel implements LanguageModel {
     entry: BaseEntry,
     ctx: {
       api: PromptApi;
-      stable: string;
-      mode: SamplingMode | undefined;
+      spec: BaseSpec;
       controller: AbortControllerLike;
       signal: SignalLike | undefined;
     },
@@ -546,7 +567,7 @@ export class ChromePromptModel implements LanguageModel {
       // Only a base the browser destroyed under us is replaced; anything else is this request's failure.
       if (ctx.signal?.aborted || nameOf(error) !== 'AbortError') throw error;
       this.evict(entry);
-      const fresh = this.acquireBase(ctx.api, { stable: ctx.stable, mode: ctx.mode });
+      const fresh = this.acquireBase(ctx.api, ctx.spec);
       fresh.users++;
       try {
         const again = await raceSignal(fresh.ready, ctx.signal);

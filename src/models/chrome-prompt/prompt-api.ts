@@ -11,15 +11,24 @@ export type PromptAvailability = 'unavailable' | 'downloadable' | 'downloading' 
 export type SamplingMode = 'most-predictable' | 'predictable' | 'balanced' | 'creative' | 'most-creative';
 
 export interface PromptExpected {
-  type: 'text';
+  type: 'text' | 'image';
   languages?: string[];
+}
+
+/** One part of a message: text, or an image (a Blob, ImageBitmap, canvas… or the file's bytes). */
+export interface PromptContentPart {
+  type: 'text' | 'image';
+  value: unknown;
 }
 
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant';
-  content: string;
+  content: string | PromptContentPart[];
   prefix?: boolean;
 }
+
+/** What prompt(), promptStreaming() and measureContextUsage() take. */
+export type PromptInput = string | PromptMessage[];
 
 /** What the Prompt API calls an AbortSignal: the page's real one. */
 export type DomAbortSignal = object;
@@ -53,13 +62,13 @@ export interface PromptStreamReader {
 }
 
 export interface PromptSession {
-  prompt(input: string | PromptMessage[], options?: PromptOptions): Promise<string>;
-  promptStreaming(input: string | PromptMessage[], options?: PromptOptions): { getReader(): PromptStreamReader };
+  prompt(input: PromptInput, options?: PromptOptions): Promise<string>;
+  promptStreaming(input: PromptInput, options?: PromptOptions): { getReader(): PromptStreamReader };
   clone(options?: { signal?: DomAbortSignal }): Promise<PromptSession>;
   destroy(): void;
-  measureContextUsage?(input: string | PromptMessage[], options?: PromptOptions): Promise<number>;
+  measureContextUsage?(input: PromptInput, options?: PromptOptions): Promise<number>;
   /** Deprecated name (extension contexts only). */
-  measureInputUsage?(input: string | PromptMessage[], options?: PromptOptions): Promise<number>;
+  measureInputUsage?(input: PromptInput, options?: PromptOptions): Promise<number>;
   readonly contextUsage?: number;
   readonly contextWindow?: number;
   /** Deprecated names (extension contexts only). */
@@ -110,7 +119,7 @@ export function contextWindowOf(session: PromptSession): number | undefined {
 
 export function measureOf(
   session: PromptSession,
-): ((input: string, options?: PromptOptions) => Promise<number>) | undefined {
+): ((input: PromptInput, options?: PromptOptions) => Promise<number>) | undefined {
   if (typeof session.measureContextUsage === 'function')
     return (input, options) =>
       (session.measureContextUsage as NonNullable<PromptSession['measureContextUsage']>)(input, options);

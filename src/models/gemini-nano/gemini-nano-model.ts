@@ -8,6 +8,7 @@
  */
 import mitt, { type Emitter } from 'mitt';
 import { AgentError } from '../../contract/errors';
+import { checkImagesAccepted } from '../../contract/image-input';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
 import {
   checkGenerationRequest,
@@ -31,6 +32,7 @@ import {
   isGenerateChunk,
   isGenerateResult,
   isModelInfoResult,
+  wireImages,
   type GenerateParams,
   type GenerateResult,
   type ModelInfoResult,
@@ -88,6 +90,9 @@ const BEFORE_DETECTION: ModelCapabilities = {
   systemInstructions: true,
   prefixCaching: false,
   nativeToolCalling: false,
+  // ML Kit takes one image per request; a module too old for it says so in modelInfo.
+  imageInput: true,
+  maxImagesPerRequest: 1,
 };
 
 export class GeminiNanoModel implements LanguageModel {
@@ -351,6 +356,8 @@ export class GeminiNanoModel implements LanguageModel {
     throwIfAborted(signal);
     checkGenerationRequest(request);
     const info = await raceSignal(this.loadModelInfo(), signal);
+    // An Android module older than image input says so in modelInfo (no imageInput).
+    checkImagesAccepted(request.images, this.caps, 'Gemini Nano');
     const params = this.buildParams(request, info);
 
     const queue = new ChunkQueue<string>();
@@ -439,6 +446,8 @@ export class GeminiNanoModel implements LanguageModel {
       systemInstructions: info.systemInstructions,
       prefixCaching: this.usePrefixCache && info.prefixCaching,
       nativeToolCalling: false,
+      imageInput: info.imageInput === true,
+      maxImagesPerRequest: 1,
     };
     this.events.emit('capabilities', this.caps);
   }
@@ -448,13 +457,15 @@ export class GeminiNanoModel implements LanguageModel {
    * the prompt. System instruction: inside the cached prefix, at its start, when the cache is
    * used (ML Kit advises against system instructions with prefix caching; both are stable, so
    * the cache covers both); else ML Kit's system instruction where supported; else in front of
-   * everything (ahead of the prefix, so the prefix stays byte-stable).
+   * everything (ahead of the prefix, so the prefix stays byte-stable). With an image, ML Kit takes
+   * no prompt prefix: that call sends the whole prompt, uncached.
    */
   private buildParams(request: GenerationRequest, info: ModelInfoResult): GenerateParams {
     const system = request.systemInstruction || undefined;
     const prefix = request.promptPrefix || '';
     const params: GenerateParams = { prompt: request.prompt };
-    const cacheOn = this.usePrefixCache && info.prefixCaching;
+    const images = request.images && request.images.length > 0 ? request.images : undefined;
+    const cacheOn = this.usePrefixCache && info.prefixCaching && !images;
     const asInstruction = system !== undefined && info.systemInstructions && !(cacheOn && prefix !== '');
     const stable = system !== undefined && !asInstruction ? `${system}\n\n${prefix}` : prefix;
     if (asInstruction) params.systemInstruction = system;
@@ -465,6 +476,7 @@ export class GeminiNanoModel implements LanguageModel {
     if (request.seed !== undefined) params.seed = request.seed;
     if (request.maxOutputTokens !== undefined) params.maxOutputTokens = request.maxOutputTokens;
     if (info.thinking && this.thinkingFor.has(request.kind)) params.thinking = true;
+    if (images) params.images = wireImages(images);
     return params;
   }
 }

@@ -4,6 +4,7 @@
  * fixtures/bridge/ are recorded exchanges both sides replay in their tests.
  */
 import type { AgentErrorCode } from '../../contract/errors';
+import type { ImageInput } from '../../contract/image-input';
 
 /** The one jsbBridgeWrapper event name used in both directions (JS→native and native→JS). */
 export const BRIDGE_EVENT = 'oam-cocos';
@@ -49,6 +50,16 @@ export interface ModelInfoResult {
   systemInstructions: boolean;
   prefixCaching: boolean;
   thinking: boolean;
+  /** True when this native module sends images to ML Kit (`ImagePart`); absent from modules older than image input. */
+  imageInput?: boolean;
+}
+
+/** An image on the wire: the encoded file as base64; Kotlin decodes it with BitmapFactory into ML Kit's ImagePart. */
+export interface WireImage {
+  data: string;
+  mimeType: string;
+  width?: number;
+  height?: number;
 }
 
 export interface GenerateParams {
@@ -61,6 +72,18 @@ export interface GenerateParams {
   maxOutputTokens?: number;
   /** ML Kit thinking mode; sent only where modelInfo.thinking is true. */
   thinking?: boolean;
+  /** At most one (ML Kit takes a single image per request); never with `promptPrefix`. */
+  images?: WireImage[];
+}
+
+/** The request's images as the bridge sends them (the label stays on this side). */
+export function wireImages(images: readonly ImageInput[]): WireImage[] {
+  return images.map((image) => {
+    const wire: WireImage = { data: image.data, mimeType: image.mimeType };
+    if (image.width !== undefined) wire.width = image.width;
+    if (image.height !== undefined) wire.height = image.height;
+    return wire;
+  });
 }
 
 export interface GenerateChunkParams {
@@ -167,7 +190,8 @@ export function isModelInfoResult(value: unknown): value is ModelInfoResult {
     typeof value.tokenLimit === 'number' &&
     typeof value.systemInstructions === 'boolean' &&
     typeof value.prefixCaching === 'boolean' &&
-    typeof value.thinking === 'boolean'
+    typeof value.thinking === 'boolean' &&
+    (value.imageInput === undefined || typeof value.imageInput === 'boolean')
   );
 }
 
