@@ -12,6 +12,7 @@ fun main() {
         NanoErrorsTest::class.java,
         LifecycleTest::class.java,
         CocosBridgeTest::class.java,
+        ImageInputTest::class.java,
     )
     for (failure in result.failures) {
         println("FAIL ${failure.testHeader}")

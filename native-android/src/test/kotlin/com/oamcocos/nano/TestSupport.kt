@@ -126,6 +126,12 @@ class ScriptedNanoClient(private val script: JSONObject) : NanoClient {
         r.seed?.let { actual.put("seed", it) }
         r.maxOutputTokens?.let { actual.put("maxOutputTokens", it) }
         if (r.enableThinking) actual.put("enableThinking", true)
+        r.image?.let { image ->
+            val seen = JSONObject().put("mimeType", image.mimeType).put("bytes", image.bytes.size)
+            image.width?.let { seen.put("width", it) }
+            image.height?.let { seen.put("height", it) }
+            actual.put("image", seen)
+        }
         if (!jsonEquals(expect, actual)) mismatches.add("ML Kit request #$index: expected $expect, got $actual")
     }
 

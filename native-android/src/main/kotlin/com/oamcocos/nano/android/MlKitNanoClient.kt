@@ -1,10 +1,13 @@
 package com.oamcocos.nano.android
 
+import android.graphics.Bitmap
+import android.graphics.BitmapFactory
 import com.google.mlkit.genai.common.DownloadStatus
 import com.google.mlkit.genai.common.GenAiException
 import com.google.mlkit.genai.prompt.GenerateContentRequest
 import com.google.mlkit.genai.prompt.Generation
 import com.google.mlkit.genai.prompt.GenerativeModel
+import com.google.mlkit.genai.prompt.ImagePart
 import com.google.mlkit.genai.prompt.PromptPrefix
 import com.google.mlkit.genai.prompt.SystemInstruction
 import com.google.mlkit.genai.prompt.TextPart
@@ -14,7 +17,9 @@ import com.google.mlkit.genai.prompt.modelConfig
 import com.oamcocos.nano.core.NanoChunk
 import com.oamcocos.nano.core.NanoClient
 import com.oamcocos.nano.core.NanoDownloadEvent
+import com.oamcocos.nano.core.NanoErrors
 import com.oamcocos.nano.core.NanoFailure
+import com.oamcocos.nano.core.NanoImage
 import com.oamcocos.nano.core.NanoModelConfig
 import com.oamcocos.nano.core.NanoRequest
 import kotlinx.coroutines.CancellationException
@@ -77,8 +82,24 @@ class MlKitNanoClient(private val model: GenerativeModel = Generation.getClient(
 
     override fun close() = model.close()
 
-    /** Builder validation failures stay IllegalArgumentException (the host maps them to invalid_request). */
-    private fun toMlKit(r: NanoRequest): GenerateContentRequest = generateContentRequest(TextPart(r.prompt)) {
+    /**
+     * Builder validation failures stay IllegalArgumentException (the host maps them to
+     * invalid_request). An image goes first, as ML Kit's (image, text) builder puts it; the host
+     * has already folded any prefix into the prompt (ML Kit takes no promptPrefix with an image).
+     */
+    private fun toMlKit(r: NanoRequest): GenerateContentRequest {
+        val text = TextPart(r.prompt)
+        val settings = settingsOf(r)
+        val image = r.image ?: return generateContentRequest(text, settings)
+        return generateContentRequest(ImagePart(decode(image)), text, settings)
+    }
+
+    /** The file as a Bitmap; bytes BitmapFactory cannot read are ML Kit's INVALID_INPUT_IMAGE. */
+    private fun decode(image: NanoImage): Bitmap =
+        BitmapFactory.decodeByteArray(image.bytes, 0, image.bytes.size)
+            ?: throw NanoFailure(NanoErrors.INVALID_INPUT_IMAGE, "the ${image.mimeType} image could not be decoded")
+
+    private fun settingsOf(r: NanoRequest): GenerateContentRequest.Builder.() -> Unit = {
         r.temperature?.let { temperature = it }
         r.topK?.let { topK = it }
         r.seed?.let { seed = it }

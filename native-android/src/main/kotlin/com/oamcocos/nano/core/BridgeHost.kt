@@ -299,6 +299,7 @@ class BridgeHost(
             .put("systemInstructions", feature { c.isSystemPromptAvailable() })
             .put("prefixCaching", !prefixCacheBroken && feature { c.isCachingAvailable() })
             .put("thinking", feature { c.isThinkingAvailable() })
+            .put("imageInput", true)
     }
 
     /** A feature check that fails counts as "not supported". */
@@ -373,7 +374,7 @@ class BridgeHost(
         val prompt = params.optStringOrNull("prompt") ?: throw BridgeMessages.invalidParams("generate needs a string 'prompt'")
         val prefix = params.optStringOrNull("promptPrefix")?.takeIf { it.isNotEmpty() }
         if (prompt.isEmpty() && prefix == null) throw BridgeMessages.invalidParams("generate needs a non-empty prompt")
-        return NanoRequest(
+        val request = NanoRequest(
             prompt = prompt,
             promptPrefix = prefix,
             systemInstruction = params.optStringOrNull("systemInstruction")?.takeIf { it.isNotEmpty() },
@@ -382,7 +383,10 @@ class BridgeHost(
             seed = params.optNumberOrNull("seed")?.toLong()?.let { (it and 0x7fffffffL).toInt() },
             maxOutputTokens = params.optNumberOrNull("maxOutputTokens")?.toInt()?.coerceIn(1, 4096),
             enableThinking = params.optBooleanOrNull("thinking") ?: false,
+            image = NanoImages.parse(params),
         )
+        // ML Kit takes no prompt prefix with an image: that call sends the whole prompt, uncached.
+        return if (request.image != null) request.withoutPrefix() else request
     }
 
     private fun toRpcError(e: Throwable, method: String): RpcError {

@@ -52,6 +52,8 @@ data class NanoRequest(
     val maxOutputTokens: Int? = null,
     /** ML Kit thinking mode (beta4 `enableThinking`); JS asks only where modelInfo.thinking is true. */
     val enableThinking: Boolean = false,
+    /** The one picture of the request (ML Kit `ImagePart`); never sent together with [promptPrefix]. */
+    val image: NanoImage? = null,
 ) {
     /** The same request with the prefix folded into the prompt (for the cache-failure resend). */
     fun withoutPrefix(): NanoRequest =

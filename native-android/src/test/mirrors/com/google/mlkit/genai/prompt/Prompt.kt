@@ -4,6 +4,8 @@
 // uses, with their published signatures; bodies throw. A Gradle build uses the real libraries.
 package com.google.mlkit.genai.prompt
 
+import android.graphics.Bitmap
+import android.net.Uri
 import com.google.mlkit.genai.common.DownloadStatus
 import kotlinx.coroutines.flow.Flow
 import java.util.concurrent.ExecutorService
@@ -85,6 +87,37 @@ interface GenerativeModel {
 
 sealed class Part
 data class TextPart(val text: String) : Part()
+
+/** One image of a request (ML Kit takes a single image per request; not with a promptPrefix). */
+data class ImagePart(val bitmap: Bitmap) : Part() {
+    /** Schemes android.resource, content, file; throws IOException/FileNotFoundException. */
+    constructor(uri: Uri) : this(mirrorBitmap(uri))
+    constructor(blob: ByteArray) : this(mirrorBitmap(blob))
+    val width: Int get() = mirror()
+    val height: Int get() = mirror()
+}
+
+private fun mirrorBitmap(@Suppress("UNUSED_PARAMETER") source: Any): Bitmap = mirror()
+
+/** A multi-part turn (beta4: no role). */
+class Content private constructor() {
+    val parts: List<Part> get() = mirror()
+
+    class Builder {
+        fun addPart(@Suppress("UNUSED_PARAMETER") part: Part): Builder = mirror()
+        fun parts(@Suppress("UNUSED_PARAMETER") vararg part: Part): Builder = mirror()
+        fun text(@Suppress("UNUSED_PARAMETER") text: String): Builder = mirror()
+        fun image(@Suppress("UNUSED_PARAMETER") bitmap: Bitmap): Builder = mirror()
+        /** IllegalArgumentException "Parts cannot be empty". */
+        fun build(): Content = mirror()
+    }
+
+    companion object {
+        fun builder(): Builder = mirror()
+    }
+}
+
+fun content(init: Content.Builder.() -> Unit): Content = mirror()
 data class PromptPrefix(val text: String)
 class SystemInstruction(val text: String)
 
@@ -98,8 +131,13 @@ class GenerateContentRequest private constructor() {
     val cachedContextName: String? get() = mirror()
     val systemInstruction: SystemInstruction? get() = mirror()
     val enableThinking: Boolean get() = mirror()
+    val contents: List<Content> get() = mirror()
+    @Deprecated("Use contents") val image: ImagePart? get() = mirror()
+    @Deprecated("Use contents") val text: TextPart get() = mirror()
 
     class Builder(text: TextPart) {
+        /** Image first, then text. */
+        constructor(@Suppress("UNUSED_PARAMETER") image: ImagePart, text: TextPart) : this(text)
         var temperature: Float? = null
         var seed: Int? = null
         var topK: Int? = null
@@ -114,6 +152,7 @@ class GenerateContentRequest private constructor() {
 }
 
 fun generateContentRequest(text: TextPart, init: GenerateContentRequest.Builder.() -> Unit): GenerateContentRequest = mirror()
+fun generateContentRequest(image: ImagePart, text: TextPart, init: GenerateContentRequest.Builder.() -> Unit): GenerateContentRequest = mirror()
 
 class GenerateContentResponse(val candidates: List<Candidate>, val thoughtProcess: List<Candidate>)
 
