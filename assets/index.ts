@@ -28,6 +28,8 @@ export type { DecisionEvent } from './components/DecisionComponent';
 export { NanoStatus, NANO_AVAILABILITY, NANO_PROGRESS, availabilityMessage } from './components/NanoStatus';
 export type { NanoAvailabilityEvent, NanoStatusValue } from './components/NanoStatus';
 export { JsbBridgeTransport } from './bridge/JsbBridgeTransport';
+export { imageFromRenderTexture, imageFromTexture, imageFromCanvas } from './components/imageCapture';
+export type { ImageCaptureOptions } from './components/imageCapture';
 export {
   AgentTool,
   AgentError,
@@ -38,6 +40,8 @@ export {
   DecisionEngine,
   ContentGenerator,
   Priority,
+  imageFromPixels,
+  imageFromDataUrl,
 } from './runtime/oam-core.js';
 export type {
   DialogueTurn,
@@ -47,4 +51,5 @@ export type {
   Persona,
   LanguageModel,
   WorldStateChange,
+  ImageInput,
 } from './runtime/oam-core.js';

@@ -7,7 +7,7 @@
  */
 import { _decorator, Component, JsonAsset, CCInteger } from 'cc';
 import { DecisionEngine, AgentError, Canceller, validatePersona, formatPersonaProblems } from '../runtime/oam-core.js';
-import type { Decision, DecisionRequest, Persona } from '../runtime/oam-core.js';
+import type { Decision, DecisionRequest, ImageInput, Persona } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { DecisionOptionEntry } from './DecisionOptionEntry';
@@ -76,8 +76,11 @@ export class DecisionComponent extends Component {
     this.cancel();
   }
 
-  /** Picks one option id for `situation`; `facts` are shown to the model as compact JSON. */
-  decide(situation: string, facts?: unknown): Promise<Decision> {
+  /**
+   * Picks one option id for `situation`; `facts` are shown to the model as compact JSON, `image`
+   * (see imageFromRenderTexture) is what the character looks at, for a model that takes images.
+   */
+  decide(situation: string, facts?: unknown, image?: ImageInput): Promise<Decision> {
     const state = live(this);
     if (isGone(this, state))
       return Promise.reject(
@@ -94,6 +97,7 @@ export class DecisionComponent extends Component {
     let request: DecisionRequest;
     try {
       request = this.request(situation, facts);
+      if (image !== undefined) request.image = image;
     } catch (caught) {
       return this.failed(AgentError.from(caught, 'invalid_request'));
     }

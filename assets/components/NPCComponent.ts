@@ -29,6 +29,7 @@ import {
 import type {
   DialogueStream,
   DialogueTurn,
+  ImageInput,
   NPCInspectorProperties,
   NPCOptions,
   NPCSaveState,
@@ -100,6 +101,8 @@ export interface NPCRestoreOptions {
 export interface NPCTalkOptions {
   /** What is happening now; shown to the model for this turn only. */
   situation?: string;
+  /** A picture the player shows with the line (see imageFromRenderTexture), for a model that takes images. */
+  image?: ImageInput;
   toolChoice?: ToolChoice;
 }
 
@@ -350,7 +353,11 @@ export class NPCComponent extends Component {
     if (this.isOff()) return Promise.reject(this.off('talk'));
     const npc = this.ready();
     if (!npc) return this.refuse();
-    const stream = npc.talkStream(line, { situation: options.situation, toolChoice: options.toolChoice });
+    const stream = npc.talkStream(line, {
+      situation: options.situation,
+      toolChoice: options.toolChoice,
+      image: options.image,
+    });
     this.track(stream);
     return stream.turn().catch((reason: unknown) => {
       const error = AgentError.from(reason);

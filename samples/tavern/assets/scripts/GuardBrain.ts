@@ -3,10 +3,11 @@
  * its options (let_in, warn, alarm, edited in the Inspector) for the situation, with what the
  * world state says about the player as facts. The guard's answer shows in a Label; the game
  * reacts to the option id (here: a line of text; in a real game, a door or an alarm bell).
+ * With a Badge render texture set, the guard also looks at the badge the player drew into it.
  */
-import { _decorator, Component, Label } from 'cc';
-import { DecisionComponent, WorldStateStore } from 'db://oam-cocos/index';
-import type { Decision } from 'db://oam-cocos/index';
+import { _decorator, Component, Label, RenderTexture } from 'cc';
+import { DecisionComponent, WorldStateStore, imageFromRenderTexture } from 'db://oam-cocos/index';
+import type { Decision, ImageInput } from 'db://oam-cocos/index';
 
 const { ccclass, property, menu, requireComponent } = _decorator;
 
@@ -34,6 +35,9 @@ export class GuardBrain extends Component {
   @property({ type: Label, tooltip: 'Shows what the guard does.' })
   statusLabel: Label | null = null;
 
+  @property({ type: RenderTexture, tooltip: 'Optional: the badge the player drew; the guard looks at it.' })
+  badge: RenderTexture | null = null;
+
   @property({ tooltip: 'Situation used by approach() without an argument.' })
   defaultSituation = 'A traveller walks up to the gate calmly, hands empty.';
 
@@ -41,13 +45,16 @@ export class GuardBrain extends Component {
   lastDecision: Decision | null = null;
   private thinking = false;
 
-  /** Asks the guard what to do about `situation`; ignored while it is still deciding. */
-  approach(situation?: string): Promise<Decision | null> {
+  /**
+   * Asks the guard what to do about `situation`, showing him `badge` (default: the Badge texture's
+   * picture, when set); ignored while he is still deciding.
+   */
+  approach(situation?: string, badge: ImageInput | undefined = this.badgeImage()): Promise<Decision | null> {
     const brain = this.getComponent(DecisionComponent);
     if (!brain || this.thinking) return Promise.resolve(null);
     this.thinking = true;
-    this.setStatus('Brann looks you over…');
-    return brain.decide(situation || this.defaultSituation, this.facts()).then((decision) => {
+    this.setStatus(badge ? 'Brann squints at your badge…' : 'Brann looks you over…');
+    return brain.decide(situation || this.defaultSituation, this.facts(), badge).then((decision) => {
       this.thinking = false;
       this.lastDecision = decision;
       this.setStatus(describeDecision(decision));
@@ -62,6 +69,16 @@ export class GuardBrain extends Component {
   /** Button handler (Click Events: GuardBrain.onApproachClicked, custom data = the situation). */
   onApproachClicked(_event: unknown, customEventData: string): void {
     void this.approach(customEventData);
+  }
+
+  /** The player's drawn badge as a picture, when the Badge texture is set and drawn into. */
+  badgeImage(): ImageInput | undefined {
+    if (!this.badge) return undefined;
+    try {
+      return imageFromRenderTexture(this.badge, { label: "the player's drawn badge" });
+    } catch {
+      return undefined; // nothing drawn yet: the guard sees no badge
+    }
   }
 
   /** What the guard can see about the player, from the world state. */

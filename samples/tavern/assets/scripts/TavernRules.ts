@@ -20,6 +20,8 @@ export interface TavernReplyContext {
 
 export interface TavernRule {
   when: RegExp;
+  /** Words one of the turn's pictures must be labelled with (a badge the player holds up). */
+  image?: string[];
   tools?: Array<{ name: string; args?: Record<string, unknown> }>;
   reply: TavernReply | ((ctx: TavernReplyContext) => TavernReply);
 }
@@ -61,6 +63,12 @@ export const GUARD_RULES: TavernRule[] = [
   {
     when: /^Situation:[^\n]*\b(sword|blade|axe|weapon)/im,
     reply: { line: '', json: { choice: 'alarm', reason: 'A drawn blade at Mira\'s door means trouble.', confidence: 90 } },
+  },
+  {
+    when: /^Situation:/m,
+    // A guild badge (the picture the player shows) outweighs the noise, never a drawn blade.
+    image: ['badge'],
+    reply: { line: '', json: { choice: 'let_in', reason: 'The badge checks out: a member of the guild.', confidence: 85 } },
   },
   {
     when: /^Situation:[^\n]*\b(stagger|drunk|sing|singing|shout)/im,
