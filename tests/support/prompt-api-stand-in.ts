@@ -26,6 +26,8 @@ export type StandInAvailability = 'unavailable' | 'downloadable' | 'downloading'
 export interface BrainInput {
   system: string;
   prompt: string;
+  /** The image parts' values of the prompt (a message list with `{ type: 'image' }` parts). */
+  images: unknown[];
   constraint?: object;
   samplingMode: string;
 }
@@ -45,6 +47,18 @@ export interface StandInOptions {
   legacyNames?: boolean;
   /** Token count of a text; default 1 per 4 characters plus 4 turn markers. */
   count?: (text: string) => number;
+  /** Whether the model takes images: false answers availability() with an image input "unavailable". Default true. */
+  imageInput?: boolean;
+}
+
+/** What prompt(), promptStreaming() and measure take: a string, or messages of text and image parts. */
+type StandInInput = string | Array<{ role: string; content: string | Array<{ type: string; value: unknown }> }>;
+
+/** Tokens an image costs in the stand-in. */
+const IMAGE_TOKENS = 256;
+
+function hasImageInput(expected: unknown): boolean {
+  return Array.isArray(expected) && expected.some((entry) => (entry as { type?: unknown })?.type === 'image');
 }
 
 export interface StandInControl {
@@ -68,7 +82,7 @@ export interface StandInControl {
       expectedInputs?: unknown;
     }>;
     clones: number;
-    prompts: Array<{ input: string; constraint?: object; omitted?: boolean; system: string }>;
+    prompts: Array<{ input: string; constraint?: object; omitted?: boolean; system: string; images?: unknown[] }>;
     destroyed: number;
     progress: number[];
   };
@@ -116,6 +130,8 @@ interface SessionState {
   usage: number;
   samplingMode: string;
   history: Array<{ tokens: number }>;
+  /** Created with expectedInputs image: only then may prompts carry image parts (the spec's NotSupportedError otherwise). */
+  takesImages: boolean;
 }
 
 /** Builds a fresh stand-in `LanguageModel` class and its control panel. */
@@ -158,8 +174,29 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
     }
   }
 
+  /** The text and images of an input; image parts need a session created to take them. */
+  function readInput(input: StandInInput, takesImages: boolean): { text: string; images: unknown[]; tokens: number } {
+    if (typeof input === 'string') return { text: input, images: [], tokens: count(input) };
+    const texts: string[] = [];
+    const images: unknown[] = [];
+    for (const message of input) {
+      if (typeof message.content === 'string') texts.push(message.content);
+      else
+        for (const part of message.content) {
+          if (part.type === 'text') texts.push(String(part.value));
+          else if (part.type === 'image') images.push(part.value);
+          else throw new TypeError(`Unknown content type ${part.type}.`);
+        }
+    }
+    if (images.length > 0 && !takesImages)
+      throw domError('NotSupportedError', 'The session was not created with an image input (expectedInputs).');
+    const text = texts.join('\n');
+    return { text, images, tokens: count(text) + images.length * IMAGE_TOKENS };
+  }
+
   class StandInSession extends EventTarget {
     readonly system: string;
+    readonly takesImages: boolean;
     private usage: number;
     readonly samplingMode: string;
     private history: Array<{ tokens: number }>;
@@ -171,6 +208,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       this.usage = state.usage;
       this.samplingMode = state.samplingMode;
       this.history = state.history;
+      this.takesImages = state.takesImages;
       this.destroyedReason = undefined;
       this.aborters = new Set();
       sessions.add(this);
@@ -212,15 +250,16 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
         usage: this.usage,
         samplingMode: this.samplingMode,
         history: this.history.slice(),
+        takesImages: this.takesImages,
       });
     }
 
-    get measureContextUsage(): ((input: string, options?: object) => Promise<number>) | undefined {
-      return legacy ? undefined : (input: string, callOptions?: object) => this.measure(input, callOptions);
+    get measureContextUsage(): ((input: StandInInput, options?: object) => Promise<number>) | undefined {
+      return legacy ? undefined : (input: StandInInput, callOptions?: object) => this.measure(input, callOptions);
     }
 
     private async measure(
-      input: string,
+      input: StandInInput,
       callOptions: {
         responseConstraint?: object;
         omitResponseConstraintInput?: boolean;
@@ -231,19 +270,19 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       if (callOptions.signal?.aborted) throw callOptions.signal.reason;
       failIf('measure');
       return (
-        count(input) +
+        readInput(input, this.takesImages).tokens +
         (callOptions.responseConstraint && !callOptions.omitResponseConstraintInput
           ? count(JSON.stringify(callOptions.responseConstraint))
           : 0)
       );
     }
 
-    get measureInputUsage(): ((input: string, options?: object) => Promise<number>) | undefined {
-      return legacy ? (input: string, callOptions?: object) => this.measure(input, callOptions) : undefined;
+    get measureInputUsage(): ((input: StandInInput, options?: object) => Promise<number>) | undefined {
+      return legacy ? (input: StandInInput, callOptions?: object) => this.measure(input, callOptions) : undefined;
     }
 
     async prompt(
-      input: string,
+      input: StandInInput,
       callOptions: { responseConstraint?: object; signal?: AbortSignalLike } = {},
     ): Promise<string> {
       const reader = this.promptStreaming(input, callOptions).getReader();
@@ -256,7 +295,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
     }
 
     promptStreaming(
-      input: string,
+      input: StandInInput,
       callOptions: {
         responseConstraint?: object;
         omitResponseConstraintInput?: boolean;
@@ -266,6 +305,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       this.alive();
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
       if (callOptions.signal?.aborted) throw callOptions.signal.reason;
+      const read = readInput(input, this.takesImages);
       let stop: ((reason: unknown) => void) | undefined;
       return new ReadableStream<string>({
         start: async (controller) => {
@@ -291,7 +331,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
             if (callOptions.omitResponseConstraintInput && callOptions.responseConstraint === undefined)
               throw new TypeError('omitResponseConstraintInput needs a responseConstraint.');
             const needed =
-              count(input) +
+              read.tokens +
               (callOptions.responseConstraint && !callOptions.omitResponseConstraintInput
                 ? count(JSON.stringify(callOptions.responseConstraint))
                 : 0);
@@ -313,14 +353,16 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
               this.dispatchEvent(new Event('quotaoverflow'));
             }
             control.log.prompts.push({
-              input,
+              input: read.text,
+              ...(read.images.length > 0 ? { images: read.images } : {}),
               constraint: callOptions.responseConstraint,
               omitted: callOptions.omitResponseConstraintInput,
               system: this.system,
             });
             let answer = await brain({
               system: this.system,
-              prompt: input,
+              prompt: read.text,
+              images: read.images,
               constraint: callOptions.responseConstraint,
               samplingMode: this.samplingMode,
             });
@@ -370,10 +412,11 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
   }
 
   const api = {
-    async availability(_o: object = {}): Promise<StandInAvailability> {
+    async availability(availabilityOptions: { expectedInputs?: unknown } = {}): Promise<StandInAvailability> {
       if (!control.documentActive) throw domError('InvalidStateError', 'The document is not fully active.');
       failIf('availability');
       if (!control.permissionsAllowed) return 'unavailable';
+      if (options.imageInput === false && hasImageInput(availabilityOptions.expectedInputs)) return 'unavailable';
       return control.availability;
     },
     async create(
@@ -400,6 +443,8 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
       };
       failIf('create');
       if (control.availability === 'unavailable') throw domError('NotSupportedError', 'The model is not available.');
+      if (options.imageInput === false && hasImageInput(createOptions.expectedInputs))
+        throw domError('NotSupportedError', 'This model does not take images.');
       if (control.availability === 'downloadable' && !hasStickyActivation(control))
         throw domError('NotAllowedError', 'Requires a user gesture when availability is "downloadable".');
       if (control.availability !== 'available') {
@@ -437,6 +482,7 @@ export function createPromptApiStandIn(options: StandInOptions = {}): { api: unk
         usage,
         samplingMode: createOptions.samplingMode ?? 'balanced',
         history: [],
+        takesImages: hasImageInput(createOptions.expectedInputs),
       });
       createOptions.signal?.addEventListener('abort', () => session.destroy());
       return session;
