@@ -18,6 +18,8 @@ import { gemmaTokens } from './tokenizer';
 import { floorRun, floorTiming as handFloorTiming } from './floor';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';
 import { benchLongOutputs } from './long-outputs';
+import { benchLongHistory } from './long-history';
+import { benchTokenEstimate } from './token-estimate';
 import { benchWebBackend } from './web-backend';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 40);
@@ -262,6 +264,8 @@ async function main(): Promise<void> {
 
 main()
   .then(benchLongOutputs)
+  .then(() => benchLongHistory())
+  .then(benchTokenEstimate)
   .then(benchWebBackend)
   .catch((error) => {
     console.error(error);

@@ -279,12 +279,11 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   const promptPrefix = section ? `${section}\n\n` : '';
   const prefixTokens = estimateTokens(systemInstruction + promptPrefix);
 
-  // Rows by cumulative characters, so they add up to the runtime's own rounded count.
-  const personaChars = systemInstruction.length;
-  const toolChars = section.length - replyOnly.length;
+  // Rows by cumulative texts (with the reply format, then the tools too), so they add up to the
+  // runtime's own count of the whole prefix.
   const personaTokens = estimateTokens(systemInstruction);
-  const toolsTokens = Math.ceil((personaChars + toolChars) / 4) - personaTokens;
-  const replyFormatTokens = prefixTokens - personaTokens - toolsTokens;
+  const replyFormatTokens = estimateTokens(systemInstruction + (replyOnly ? `${replyOnly}\n\n` : '')) - personaTokens;
+  const toolsTokens = prefixTokens - personaTokens - replyFormatTokens;
 
   let secretsTokens = 0;
   if (!secretsInPrefix && normalized.secrets.length > 0) {
@@ -337,8 +336,8 @@ const PART_FIELDS = [
 
 /**
  * The persona instructions split by field: rendered with the fields added one by one, each
- * field getting the tokens its addition costs (by cumulative characters, so the slices add up
- * to the instructions' own count). A field whose addition shortens the text (one sentence
+ * field getting the tokens its addition costs (by cumulative texts, so the slices add up to
+ * the instructions' own count). A field whose addition shortens the text (one sentence
  * instead of two) gives its difference back to the fixed rules.
  */
 function personaParts(
@@ -348,12 +347,13 @@ function personaParts(
 ): MeterPart[] {
   const source = persona as unknown as Record<string, unknown>;
   const partial: Record<string, unknown> = { name: source.name };
-  let chars = render(partial as unknown as Persona, undefined).length;
-  const rules: MeterPart = { key: 'rules', group: 'persona', tokens: Math.ceil(chars / 4) };
+  let before = estimateTokens(render(partial as unknown as Persona, undefined));
+  const rules: MeterPart = { key: 'rules', group: 'persona', tokens: before };
   const parts: MeterPart[] = [rules];
   const add = (key: MeterPartKey, text: string): void => {
-    const tokens = Math.ceil(text.length / 4) - Math.ceil(chars / 4);
-    chars = text.length;
+    const after = estimateTokens(text);
+    const tokens = after - before;
+    before = after;
     if (tokens < 0) rules.tokens += tokens;
     else parts.push({ key, group: 'persona', tokens });
   };

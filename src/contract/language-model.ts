@@ -5,6 +5,7 @@
  */
 import type { SignalLike } from './abort';
 import { AgentError } from './errors';
+import { estimateTextTokens } from './token-estimate';
 import { checkImages, checkImagesAccepted, type ImageAcceptance, type ImageInput } from './image-input';
 
 /** What a model step is for; scripted models and the scheduler look at it. */
@@ -194,14 +195,9 @@ export function checkGenerationRequest(
   if (capabilities) checkImagesAccepted(request.images, capabilities, backend);
 }
 
-/** The runtime's token estimate: 4 characters per token, rounded up. */
+/** The runtime's token estimate (token-estimate.ts: calibrated against Gemma 3, erring high). */
 export function estimateTokens(text: string): number {
-  return estimatedTokensOfLength(text.length);
-}
-
-/** The same estimate for a text of `chars` UTF-16 units, for code that tracks lengths instead of texts. */
-export function estimatedTokensOfLength(chars: number): number {
-  return Math.ceil(chars / 4);
+  return estimateTextTokens(text);
 }
 
 /** Collects a whole generation into one string (for callers that do not stream). */

@@ -152,8 +152,8 @@ describe('the token budget', () => {
   function history(): TranscriptEntry[] {
     const out: TranscriptEntry[] = [];
     for (const turn of [1, 2, 3]) {
-      out.push({ type: 'prompt', text: `Question ${turn} ${'q'.repeat(190)}` });
-      out.push({ type: 'response', text: `Answer ${turn} ${'a'.repeat(190)}` });
+      out.push({ type: 'prompt', text: `Question ${turn} ${'ok '.repeat(45).trim()}` });
+      out.push({ type: 'response', text: `Answer ${turn} ${'so '.repeat(45).trim()}` });
     }
     return out;
   }
@@ -240,13 +240,13 @@ describe('the token budget', () => {
 
   test("the current turn's tool outputs are never trimmed", async () => {
     const big = AgentTool.local({ name: 'read', description: 'Reads.', parameters: JsonSchema.obj({}) }, () =>
-      'z'.repeat(600),
+      'zed '.repeat(150).trim(),
     );
     const model = new ScriptedLanguageModel([Script.call('read'), Script.reply('Done.')]);
     const agent = new Agent(model, { tools: [big], config: { context: { maxInputTokens: 400, reservedTokens: 0 } } });
     await agent.replaceHistory(history());
     await agent.respond('Read it');
-    expect(model.requests[1].prompt).toContain('z'.repeat(600));
+    expect(model.requests[1].prompt).toContain('zed '.repeat(150).trim());
     expect(model.requests[1].prompt).not.toContain('Question 1');
   });
 });

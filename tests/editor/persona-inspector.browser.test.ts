@@ -287,7 +287,7 @@ describe('the persona inspector in Chromium', () => {
     await page.fill('#oam-persona-backstory', `${'A long tale of the road. '.repeat(20)}`);
     expect(await figure('persona')).toBeGreaterThan(before);
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('ok');
-    await page.fill('#oam-persona-backstory', 'x'.repeat(11000));
+    await page.fill('#oam-persona-backstory', 'The old mill burned down. '.repeat(420).trim());
     expect(await page.getAttribute('[data-role="token-meter"]', 'data-level')).toBe('danger');
     expect(await text('[data-role="meter-verdict"]')).toMatch(
       /^\d+% of the usable budget: only \d+ tokens left, so the NPC soon forgets the start of a conversation and long turns may fail\. Shorten Background \(\d+ tokens\), the largest part\.$/,
@@ -295,7 +295,7 @@ describe('the persona inspector in Chromium', () => {
   });
 
   it('says in plain words when the persona is over budget: every turn fails, and which part to shorten by how much', async () => {
-    await page.fill('#oam-persona-backstory', 'x'.repeat(16000));
+    await page.fill('#oam-persona-backstory', 'The old mill burned down. '.repeat(615).trim());
     const persona = JSON.parse(
       await page.evaluate(() =>
         (window as unknown as { inspector: { currentText(): string } }).inspector.currentText(),

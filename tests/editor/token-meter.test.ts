@@ -36,15 +36,15 @@ describe('the token meter', () => {
   it('measures a bare persona with no tools', () => {
     const figures = measurePersona(BARE, noToolsSetup());
     expect(figures).toMatchObject({
-      personaTokens: 48,
+      personaTokens: 60,
       toolsTokens: 0,
-      replyFormatTokens: 91,
-      prefixTokens: 139,
+      replyFormatTokens: 101,
+      prefixTokens: 161,
       secretsTokens: 0,
-      conversationTokens: 3605,
+      conversationTokens: 3583,
       level: 'ok',
     });
-    // By hand: 189 characters of instructions → ⌈189/4⌉ = 48; with the 364-character reply block, ⌈553/4⌉ = 139.
+    // The runtime's own estimate (src/contract/token-estimate.ts) of 189 characters of instructions and the 364-character reply block.
     expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([189, 364]);
     expect(figures.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
     expect(sumOfRows(figures)).toBe(figures.prefixTokens);
@@ -54,22 +54,22 @@ describe('the token meter', () => {
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
     const none = measurePersona(MIRA, noToolsSetup());
     expect(none).toMatchObject({
-      personaTokens: 157,
+      personaTokens: 171,
       toolsTokens: 0,
-      replyFormatTokens: 92,
-      prefixTokens: 249,
-      secretsTokens: 40,
-      conversationTokens: 3455,
+      replyFormatTokens: 101,
+      prefixTokens: 272,
+      secretsTokens: 45,
+      conversationTokens: 3427,
     });
 
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
-      personaTokens: 157,
-      toolsTokens: 192,
-      replyFormatTokens: 92,
-      prefixTokens: 441,
-      secretsTokens: 40,
-      conversationTokens: 3263,
+      personaTokens: 170,
+      toolsTokens: 247,
+      replyFormatTokens: 101,
+      prefixTokens: 518,
+      secretsTokens: 45,
+      conversationTokens: 3181,
     });
 
     const custom = customToolsSetup(
@@ -85,10 +85,10 @@ describe('the token meter', () => {
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
-      personaTokens: 157,
-      toolsTokens: 17,
-      replyFormatTokens: 91,
-      prefixTokens: 265,
+      personaTokens: 170,
+      toolsTokens: 37,
+      replyFormatTokens: 101,
+      prefixTokens: 308,
     });
 
     for (const figures of [none, tavern, withCustom]) {
@@ -125,13 +125,14 @@ describe('the token meter', () => {
   });
 
   it('grows as the persona grows and turns amber past 50% and red past 75%', () => {
-    const long = (count: number) => ({ name: 'Bo', knowledge: ['x'.repeat(count)] });
-    const small = measurePersona(long(100), noToolsSetup());
-    const bigger = measurePersona(long(200), noToolsSetup());
-    expect(bigger.personaTokens - small.personaTokens).toBe(25);
-    expect(measurePersona(long(7000), noToolsSetup()).level).toBe('warn');
-    expect(measurePersona(long(11000), noToolsSetup()).level).toBe('danger');
-    const over = measurePersona(long(16000), noToolsSetup());
+    const long = (count: number) => ({ name: 'Bo', knowledge: ['The old mill burned down. '.repeat(count).trim()] });
+    const small = measurePersona(long(10), noToolsSetup());
+    const bigger = measurePersona(long(20), noToolsSetup());
+    expect(bigger.personaTokens - small.personaTokens).toBe(69); // ten sentences of 5 words and a full stop
+    expect(measurePersona(long(150), noToolsSetup()).level).toBe('ok');
+    expect(measurePersona(long(250), noToolsSetup()).level).toBe('warn');
+    expect(measurePersona(long(400), noToolsSetup()).level).toBe('danger');
+    const over = measurePersona(long(600), noToolsSetup());
     expect(over.conversationTokens).toBeLessThan(0);
     expect(over.share).toBeGreaterThan(1);
     expect([levelOf(0.5), levelOf(0.5001), levelOf(0.75), levelOf(0.7501), levelOf(1), levelOf(1.0001)]).toEqual([
@@ -185,17 +186,17 @@ describe('the token meter', () => {
       expect(figures.largestPart.tokens).toBe(Math.max(...figures.parts.map((part) => part.tokens)));
     }
     const none = measurePersona(MIRA, noToolsSetup());
-    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 20 + 17 + 24 + 19 + 19 = 157).
+    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (60 + 9 + 21 + 16 + 24 + 20 + 21 = 171).
     expect(none.parts.map((part) => `${part.key}:${part.tokens}`)).toEqual([
-      'rules:49',
+      'rules:60',
       'role:9',
-      'personality:20',
-      'speakingStyle:17',
+      'personality:21',
+      'speakingStyle:16',
       'backstory:24',
-      'goals:19',
-      'knowledge:19',
-      'replyFormat:92',
-      'secrets:40',
+      'goals:20',
+      'knowledge:21',
+      'replyFormat:101',
+      'secrets:45',
     ]);
     expect(none.largestPart.key).toBe('replyFormat');
     expect(measurePersona(MIRA, tavernSetup()).largestPart.key).toBe('tools');

@@ -366,8 +366,9 @@ describe('the turn view reducer', () => {
     applyEvent(view, step());
     applyEvent(view, step(true));
     expect(view.steps.map((row) => [row.number, row.isRepair, row.promptTokens, row.failed])).toEqual([
-      [1, false, 2 + 12, true],
-      [2, true, 14, undefined],
+      // The runtime's estimate: 5 letters of system text 2 tokens, the 48-letter run of prefix and prompt 21.
+      [1, false, 2 + 21, true],
+      [2, true, 23, undefined],
     ]);
     applyEvent(view, {
       type: 'modelStepFinished',
@@ -376,7 +377,7 @@ describe('the turn view reducer', () => {
       usage: { inputTokens: 14, cachedInputTokens: 10, outputTokens: 5 },
     });
     expect(view.steps[1]).toMatchObject({ output: '{"reply":"ok"}', outputTokens: 5, cachedTokens: 10 });
-    expect(turnTotals(view)).toBe('2 model calls · 28 prompt tokens · 5 output tokens');
+    expect(turnTotals(view)).toBe('2 model calls · 46 prompt tokens · 5 output tokens');
   });
 
   test('tool results without a started call, rejected and failing tools', () => {

@@ -6,10 +6,11 @@
 import { AgentError } from '../../contract/errors';
 import { raceSignal, type SignalLike } from '../../contract/abort';
 import type { GenerationRequest, LanguageModel, StepKind } from '../../contract/language-model';
-import { estimateTokens, estimatedTokensOfLength } from '../../contract/language-model';
+import { estimateTokens } from '../../contract/language-model';
 import type { PromptSettings } from './policy';
-import { splitTurns, type TranscriptEntry } from '../transcript';
+import type { TranscriptEntry } from '../transcript';
 import { entryLines, renderStructuredPlain } from './render-conversation';
+import { renderedHistoryTurns } from './rendered-history';
 
 export interface StablePrompt {
   systemInstruction?: string;
@@ -26,6 +27,9 @@ export interface StepPromptInput {
   /** True when the prompt may be sent raw (first plain turn: no history, tools or note). */
   raw?: boolean;
 }
+
+/** Tokens a turn's estimate may miss where turns are joined (word boundaries at the joins). */
+const FRAMING_SLACK = 2;
 
 /** Exact token counts per step while trimming (each is a bridge round trip on a phone). */
 const MAX_EXACT_COUNTS = 3;
@@ -101,20 +105,17 @@ export interface StepPromptSources {
 
 export async function buildStepPrompt(sources: StepPromptSources): Promise<BuiltPrompt> {
   const { input, stable, settings: config, model, counter, signal } = sources;
-  const render = config.structuredReplyRenderer ?? renderStructuredPlain;
-  const maxOut = config.context.maxToolOutputChars;
-  const turns = splitTurns(input.history).map((turn) =>
-    entryLines({ entries: turn, labels: config.labels, maxOutputChars: maxOut, renderStructured: render }).join('\n'),
-  );
-  const currentLines = entryLines({
-    entries: input.current,
+  const rendering = {
     labels: config.labels,
-    maxOutputChars: maxOut,
-    renderStructured: render,
-  }).join('\n');
+    maxOutputChars: config.context.maxToolOutputChars,
+    renderStructured: config.structuredReplyRenderer ?? renderStructuredPlain,
+  };
+  const turns = renderedHistoryTurns(input.history, rendering);
+  const currentLines = entryLines({ entries: input.current, ...rendering }).join('\n');
   const note = input.contextNote.trim();
 
   const stableText = (stable.systemInstruction ?? '') + (stable.promptPrefix ?? '');
+  const stableTokens = estimateTokens(stableText);
   const compose = (fromTurn: number): string => {
     if (input.raw && turns.length === 0 && !note) {
       const first = input.current[0];
@@ -122,7 +123,10 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
     }
     const parts: string[] = [];
     if (note) parts.push(note);
-    const convo = turns.slice(fromTurn).concat(currentLines ? [currentLines] : []);
+    const convo = turns
+      .slice(fromTurn)
+      .map((turn) => turn.text)
+      .concat(currentLines ? [currentLines] : []);
     parts.push(`Conversation:\n${convo.join('\n')}`);
     if (input.task) parts.push(input.task);
     return parts.join('\n\n');
@@ -131,21 +135,40 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
   const budget = (config.context.maxInputTokens ?? model.capabilities.maxInputTokens) - config.context.reservedTokens;
   // The last turns the model always sees, even when they do not fit (then the turn fails).
   const keep = Math.min(config.context.minimumRecentTurns, turns.length);
-  let from = 0;
-  let prompt = compose(0);
-  let total = estimateTokens(stableText + prompt);
-  // Exact counting only near the limit: it costs a bridge round trip per new text. While
-  // trimming, the estimate is scaled by the last exact count, and the result is counted again
-  // at most MAX_EXACT_COUNTS times per step, however long the history.
-  let scale = 1;
-  let exactCounts = 0;
-  const countExactly = async () => {
-    exactCounts++;
-    const exact = (await counter.count(stableText, signal)) + (await counter.count(prompt, signal));
-    scale = exact / Math.max(1, estimateTokens(stableText + prompt));
-    total = exact;
+  // Everything but the history's turns, estimated once; a turn adds its own estimate and a line break.
+  const fixed = stableTokens + estimateTokens(compose(turns.length)) + FRAMING_SLACK;
+  let historyTokens = 0;
+  for (const turn of turns) historyTokens += turn.tokens + 1;
+  // The oldest turn kept when the estimate is scaled by `scale`: linear, from the turns' own
+  // estimates, so the prompt is composed once from there, never once per dropped turn.
+  const fitFrom = (scale: number): number => {
+    if (!config.context.trimsHistory) return 0;
+    let kept = historyTokens;
+    let index = 0;
+    while (index < turns.length - keep && Math.ceil((fixed + kept) * scale) > budget) {
+      kept -= turns[index].tokens + 1;
+      index++;
+    }
+    return index;
   };
-  if (total > budget * 0.6 && model.countTokens) await countExactly();
+  let from = fitFrom(1);
+  let prompt = compose(from);
+  let total = stableTokens + estimateTokens(prompt);
+  // Exact counting only near the limit: it costs a bridge round trip per new text. The estimate
+  // is then scaled by the last exact count (it errs high, so more turns may fit than it thought,
+  // or fewer), and the result is counted again, at most MAX_EXACT_COUNTS times per step.
+  for (let exactCounts = 0; model.countTokens && exactCounts < MAX_EXACT_COUNTS;) {
+    if (exactCounts === 0 && total <= budget * 0.6) break;
+    const estimate = stableTokens + estimateTokens(prompt);
+    total = (await counter.count(stableText, signal)) + (await counter.count(prompt, signal));
+    exactCounts++;
+    const next = fitFrom(total / Math.max(1, estimate));
+    // Out of counts, a prompt that fits stays as counted rather than grow uncounted.
+    if (next === from || (next < from && exactCounts >= MAX_EXACT_COUNTS)) break;
+    from = next;
+    prompt = compose(from);
+    total = Math.ceil((stableTokens + estimateTokens(prompt)) * (total / Math.max(1, estimate)));
+  }
   if (total > budget) {
     if (!config.context.trimsHistory && turns.length > 0) {
       throw new AgentError(
@@ -153,36 +176,15 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
         `The prompt needs about ${total} tokens but the model takes ${budget}; enable context.trimsHistory or compact the history.`,
       );
     }
-    for (;;) {
-      // Linear: dropping the oldest turn shortens the prompt by that turn and its line break
-      // (the estimate counts characters), so the prompt is composed once after the drops, not
-      // once per dropped turn (which was quadratic in the history's length).
-      let length = prompt.length;
-      const dropsFrom = from;
-      while (total > budget && from < turns.length - keep) {
-        length -= turns[from].length + (from + 1 < turns.length || currentLines ? 1 : 0);
-        from++;
-        total = Math.ceil(estimatedTokensOfLength(stableText.length + length) * scale);
-      }
-      if (from !== dropsFrom) {
-        prompt = compose(from);
-        total = Math.ceil(estimateTokens(stableText + prompt) * scale);
-      }
-      if (!model.countTokens || exactCounts === 0 || exactCounts >= MAX_EXACT_COUNTS || total > budget) break;
-      await countExactly();
-      if (total <= budget || from >= turns.length - keep) break;
-    }
-    if (total > budget) {
-      const kept =
-        keep > 0 ? ` with the last ${keep} turn${keep === 1 ? '' : 's'} kept (context.minimumRecentTurns)` : '';
-      throw new AgentError(
-        'context_size_exceeded',
-        `This turn${kept} needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message, or compact the history.`,
-      );
-    }
+    const kept =
+      keep > 0 ? ` with the last ${keep} turn${keep === 1 ? '' : 's'} kept (context.minimumRecentTurns)` : '';
+    throw new AgentError(
+      'context_size_exceeded',
+      `This turn${kept} needs about ${total} input tokens; the model takes ${budget}. Shorten the instructions, tools or the message, or compact the history.`,
+    );
   }
   const request: GenerationRequest = { kind: input.kind, prompt };
   if (stable.systemInstruction) request.systemInstruction = stable.systemInstruction;
   if (stable.promptPrefix) request.promptPrefix = stable.promptPrefix;
-  return { request, trimmedTurns: from, promptTokens: total, cachedTokens: estimateTokens(stableText) };
+  return { request, trimmedTurns: from, promptTokens: total, cachedTokens: stableTokens };
 }
