@@ -160,9 +160,18 @@ export {
   SERVER_NAME,
   LineSplitter,
   MAX_LINE_BYTES,
+  ExtensionError,
+  EXTENSION_CODE_MIN,
+  EXTENSION_CODE_MAX,
 } from './bridge';
 export type {
   BridgeEngineOptions,
+  BridgeExtension,
+  ExtensionCall,
+  ExtensionHandle,
+  ExtensionHandler,
+  ExtensionParams,
+  ExtensionWorld,
   BridgeTimers,
   ModelFactory,
   BridgeErrorName,

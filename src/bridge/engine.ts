@@ -10,9 +10,10 @@ import { AgentError } from '../contract/errors';
 import type { LanguageModel, ModelAvailability } from '../contract/language-model';
 import { ClientToolCalls } from './client-tools';
 import type { BridgeContext, MethodGroup, MethodHandler } from './context';
-import { coreMethods } from './core-methods';
+import { coreMethods, NOTIFICATIONS } from './core-methods';
 import { decisionContentMethods } from './decision-content-methods';
 import { BRIDGE_CODES, BridgeError, invalidParams, toRpcError } from './errors';
+import { ExtensionHost, type BridgeExtension, type ExtensionHandle } from './extensions';
 import { shown } from './shown';
 import { valueProblem } from './value-limits';
 import {
@@ -53,8 +54,10 @@ export interface BridgeEngineOptions {
   serverVersion?: string;
   /** How long `shutdown` waits for cancelled work to settle (ms). Default 2000. */
   shutdownGraceMs?: number;
-  /** Told about a `send` that threw (the engine carries on). Default console.warn. */
+  /** Told about a `send` that threw, or an extension that did (the engine carries on). Default console.warn. */
   logger?: (message: string, error?: unknown) => void;
+  /** The host's own methods (src/bridge/extensions.ts), registered in order; a refused one throws. */
+  extensions?: readonly BridgeExtension[];
 }
 
 const DEFAULT_MAX_SESSIONS = 64;
@@ -93,6 +96,7 @@ export class BridgeEngine {
   /** Own names only: a method called "constructor" or "__proto__" is unknown, not Object.prototype's. */
   private readonly methods: Map<string, MethodHandler>;
   private readonly groups: MethodGroup[];
+  private readonly extensions: ExtensionHost;
   private readonly inFlight = new Set<Promise<unknown>>();
   private shutDown = false;
   private readonly timers: BridgeTimers;
@@ -143,13 +147,40 @@ export class BridgeEngine {
     const core = coreMethods({
       serverVersion: options.serverVersion ?? '1.0.0',
       maxSessions,
-      methods: () => Array.from(this.methods.keys()).concat(['shutdown']),
+      methods: () => Array.from(this.methods.keys()).concat(['shutdown'], this.extensions.methodNames()),
       systemModel: options.systemModel,
       modelAvailability: options.modelAvailability,
     });
     this.methods = new Map();
     const tables: Array<Record<string, MethodHandler>> = [core, ...this.groups.map((group) => group.methods)];
     for (const table of tables) for (const name of Object.keys(table)) this.methods.set(name, table[name]);
+    // initialize lists the extensions' notifications after the built-in ones, as the seed does.
+    this.methods.set('initialize', async (raw) => {
+      const result = await core.initialize(raw);
+      const notifications = result.capabilities.notifications.concat(this.extensions.notificationNames());
+      return { ...result, capabilities: { ...result.capabilities, notifications } };
+    });
+    this.extensions = new ExtensionHost({
+      builtIns: Array.from(this.methods.keys()).concat(['shutdown', 'tool/call'], NOTIFICATIONS),
+      send: (method, params) => this.emit(notificationLine(method, params)),
+      world: (id) => worlds.get(id),
+      log: (message, error) => this.log(message, error),
+    });
+    for (const extension of options.extensions ?? []) this.extensions.register(extension);
+  }
+
+  /**
+   * Adds a host extension: its methods answer like built-ins and appear in `initialize`. Refused
+   * (AgentError invalid_request, nothing changed) when a name collides with a built-in or another
+   * extension's prefix, or lies outside its own prefix, and after shutdown.
+   */
+  registerExtension(extension: BridgeExtension): ExtensionHandle {
+    if (this.shutDown) throw new AgentError('invalid_request', 'The bridge was shut down; no extension can be added.');
+    return this.extensions.register(extension);
+  }
+
+  private handlerOf(method: string): MethodHandler | undefined {
+    return this.methods.get(method) ?? this.extensions.handler(method);
   }
 
   private readonly toolCalls: ClientToolCalls;
@@ -229,7 +260,7 @@ export class BridgeEngine {
   private callCounter = 0;
 
   private notification(method: string, params: unknown): void {
-    const handler = this.methods.get(method);
+    const handler = this.handlerOf(method);
     if (this.shutDown || !handler || method === 'shutdown') return;
     try {
       const value = handler(params, { id: undefined });
@@ -248,7 +279,7 @@ export class BridgeEngine {
       this.shutdown(id);
       return;
     }
-    const handler = this.methods.get(method);
+    const handler = this.handlerOf(method);
     if (handler && params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
       // Params are by name, for every method, those that take none included.
       this.emit(errorLine(id, toRpcError(invalidParams('params must be an object (params are by name).'))));
@@ -310,7 +341,10 @@ export class BridgeEngine {
 
   /** Cancels everything and waits for it to settle, at most shutdownGraceMs. */
   private stopAll(): Promise<void> {
-    const cancelled = Promise.all(this.groups.map((group) => group.shutdown().catch(() => undefined)));
+    const cancelled = Promise.all([
+      ...this.groups.map((group) => group.shutdown().catch(() => undefined)),
+      this.extensions.shutdown(),
+    ]);
     const work = Promise.all([cancelled, Promise.all(Array.from(this.inFlight))]);
     return this.within(work, this.options.shutdownGraceMs ?? 2000);
   }
@@ -324,6 +358,10 @@ export class BridgeEngine {
     return Promise.race([work, waited]).then(() => this.timers.clearTimeout(timer));
   }
 
+  private log(message: string, error?: unknown): void {
+    (this.options.logger ?? ((text, cause) => console.warn(text, cause)))(message, error);
+  }
+
   /** Queues a line and sends it unless a send is already running (a host that calls receive from send). */
   private emit(line: string): void {
     this.outbox.push(line);
@@ -335,10 +373,7 @@ export class BridgeEngine {
         try {
           this.options.send(next);
         } catch (error) {
-          (this.options.logger ?? ((message, cause) => console.warn(message, cause)))(
-            'BridgeEngine: send threw',
-            error,
-          );
+          this.log('BridgeEngine: send threw', error);
         }
       }
     } finally {
