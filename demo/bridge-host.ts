@@ -1,7 +1,8 @@
 /**
  * A host driving an NPC over oam-cocos's JSON-RPC protocol v1.0: JSON lines in, lines out.
  * The README's "Driving oam-cocos over JSON-RPC" shows this file from the import on, and
- * tests/bridge/host-example.test.ts runs it and checks the README still matches it.
+ * tests/bridge/host-example.test.ts runs it and checks the README still matches it. The game adds a
+ * method of its own, `tavern/purse`, as a host extension (docs/bridge-protocol.md, "Extensions").
  *
  *   node scripts/run-ts.mjs demo/bridge-host.ts
  */
@@ -9,12 +10,30 @@ import { BridgeEngine } from '../src';
 
 // The host: every line the engine sends is printed; a tool/call is answered by the game.
 const engine = new BridgeEngine({
+  // The game's own methods under a prefix it owns: `tavern/purse` reads the player's gold from
+  // the world and sends a `tavern/coins` notification before its answer.
+  extensions: [
+    {
+      prefix: 'tavern/',
+      notifications: ['tavern/coins'],
+      methods: {
+        'tavern/purse': (params, call) => {
+          const world = call.world(params.string('world') ?? 'tavern');
+          const gold = world.get('player.gold');
+          call.notify('tavern/coins', { gold });
+          return { world: world.id, gold };
+        },
+      },
+    },
+  ],
   send: (line) => {
     console.log(`<- ${line}`);
     const message = JSON.parse(line);
     if (message.method === 'tool/call' && message.params.call.name === 'check_menu') {
       engine.receive(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { output: { ale: 3, stew: 5 } } }));
     }
+    // Once Mira has answered, the client asks the game what is left in the purse.
+    if (message.id === 5 && 'result' in message) request(6, 'tavern/purse', { world: 'tavern' });
   },
 });
 
@@ -44,8 +63,10 @@ const requests = [
   },
   { method: 'npc/talk', params: { npc: 'mira', line: 'An ale, please.', stream: true } },
 ];
-requests.forEach((request, index) => {
-  const line = JSON.stringify({ jsonrpc: '2.0', id: index + 1, ...request });
+function request(id: number, method: string, params: object): void {
+  const line = JSON.stringify({ jsonrpc: '2.0', id, method, params });
   console.log(`-> ${line}`);
-  engine.receive(line); // pipelined: requests run in arrival order, the talk after the create
-});
+  engine.receive(line);
+}
+// Pipelined: requests run in arrival order, the talk after the create.
+requests.forEach((entry, index) => request(index + 1, entry.method, entry.params));

@@ -41,6 +41,7 @@ test('the host drives Mira over the protocol: a tool/call, world/changed, line d
     'world/subscribe',
     'npc/create',
     'npc/talk',
+    'tavern/purse',
   ]);
   for (const request of sent)
     expect(out.filter((message) => message.id === request.id && !message.method)).toHaveLength(1);
@@ -75,7 +76,9 @@ test('the host drives Mira over the protocol: a tool/call, world/changed, line d
   const talkAt = out.indexOf(talk);
   for (const message of [call, changed, ...out.filter((message) => message.method === 'npc/event')])
     expect(out.indexOf(message)).toBeLessThan(talkAt);
-});
+  // The game's own method, a host extension: it reads the world Mira changed, its notification first.
+  const purse = out.find((message) => message.id === 6 && !message.method);
+  expect(purse.result).toEqual({ world: 'tavern', gold: 17 });
 
 test('demo/bridge-stdio.ts serves the protocol over stdin and stdout, one message per line', () => {
   const lines = [
