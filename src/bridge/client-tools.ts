@@ -80,7 +80,9 @@ export class ClientToolCalls {
         timer = this.timers.setTimeout(() => {
           finish();
           cancel('timeout');
-          resolve(ToolOutput.error(`${call.name} got no answer from the client within ${context.timeoutSeconds} s.`));
+          resolve(
+            ToolOutput.error(`${call.name} timed out: no answer from the client within ${context.timeoutSeconds} s.`),
+          );
         }, context.timeoutSeconds * 1000);
       }
       const params = {

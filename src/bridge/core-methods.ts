@@ -4,13 +4,15 @@
  */
 import type { LanguageModel, ModelAvailability } from '../contract/language-model';
 import { JsonSchema } from '../core/schema';
-import { invalidParams } from './errors';
+import { closedWireSchema } from './closed-schemas';
+import { atSchemaParam, invalidParams } from './errors';
 import { ParamReader } from './params';
 import { describeWireTool, readWireTools } from './tool-definitions';
 
 export const PROTOCOL_VERSION = '1.0';
 export const SERVER_NAME = 'oam-cocos';
-export const NOTIFICATIONS = ['session/event', 'npc/event', 'world/changed', 'tool/cancel'];
+/** In the seed's order (its ProtocolTest pins the list as it is). */
+export const NOTIFICATIONS = ['session/event', 'tool/cancel', 'npc/event', 'world/changed'];
 
 /** The seed's unavailable reasons; this project's others (unreachable, no_prompt_api, …) read as unknown, named in detail. */
 const WIRE_REASONS = [
@@ -28,6 +30,8 @@ export interface CoreMethodSettings {
   methods: () => string[];
   systemModel?: LanguageModel;
   modelAvailability?: () => Promise<ModelAvailability>;
+  /** false: `capabilities.models` is only "system" (the engine passes its allowsScriptedModels). */
+  allowsScriptedModels?: boolean;
 }
 
 export async function availabilityOnWire(settings: CoreMethodSettings): Promise<Record<string, unknown>> {
@@ -79,7 +83,7 @@ export function coreMethods(settings: CoreMethodSettings) {
           streaming: true,
           clientTools: true,
           structuredOutput: true,
-          models: ['system', 'scripted'],
+          models: settings.allowsScriptedModels === false ? ['system'] : ['system', 'scripted'],
           maxSessions: settings.maxSessions,
           batch: false,
         },
@@ -93,7 +97,7 @@ export function coreMethods(settings: CoreMethodSettings) {
       const schemaRaw = params.any('schema');
       if (schemaRaw === undefined) throw invalidParams('params.schema is required.');
       params.string('name');
-      const schema = JsonSchema.from(schemaRaw);
+      const schema = atSchemaParam('schema', () => JsonSchema.from(closedWireSchema(schemaRaw)));
       return { warnings: schema.warnings, generationSchema: schema.json, rendered: schema.render() };
     },
     'tools/validate': (raw: unknown) => {
@@ -101,8 +105,11 @@ export function coreMethods(settings: CoreMethodSettings) {
       if (params.array('tools') === undefined)
         throw invalidParams('params.tools is required (a list of tool definitions).');
       const { tools, warnings } = readWireTools(params.any('tools'));
-      // Each tool's own warnings are in its entry; the list keeps those about the whole set.
-      const listWarnings = warnings.filter((warning) => !tools.some((tool) => tool.warnings.indexOf(warning) >= 0));
+      // Each tool's schema warnings are in its entry; the list keeps the others (descriptions, the whole set).
+      const inEntries = new Set(
+        tools.flatMap((tool) => tool.parameters.warnings.map((text) => `${tool.name}: ${text}`)),
+      );
+      const listWarnings = warnings.filter((warning) => !inEntries.has(warning));
       return { tools: tools.map(describeWireTool), warnings: listWarnings };
     },
   };

@@ -11,8 +11,9 @@ import { ContentGenerator } from '../game/content';
 import { checkDecision, DecisionEngine, type DecisionRequest } from '../game/decision';
 import { parsePersona, type Persona } from '../game/persona';
 import type { BridgeContext, MethodGroup, RequestInfo } from './context';
-import { invalidParams, readingParams, toRpcError } from './errors';
-import { MeteredModel, resolveModel } from './models';
+import { closedWireSchema } from './closed-schemas';
+import { atSchemaParam, invalidParams, readingParams, toRpcError } from './errors';
+import { MeteredModel, resolveModel, type ResolvedModel } from './models';
 import type { NpcRegistry } from './npc-methods';
 import { isRecord, ParamReader } from './params';
 import { readWireTools, toAgentTool, type WireTool } from './tool-definitions';
@@ -63,20 +64,27 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     return readingParams(() => parsePersona(raw));
   };
 
-  /** `shared`: decideMany's engine settings, used where a request sets none; `owner`: what tool/call names. */
+  /**
+   * `shared`: decideMany's engine settings, used where a request sets none; `sharedModel`: its
+   * one model, which every request without a model of its own shares (as the seed's does, so a
+   * script plays on across the decisions); `owner`: what tool/call names.
+   */
   const prepareDecision = (input: {
     params: ParamReader;
     shared: ParamReader;
+    sharedModel?: ResolvedModel;
     owner: Record<string, unknown>;
     request: RequestInfo;
   }): Prepared<Record<string, unknown>> => {
     const { params, shared, owner, request } = input;
     const situation = params.requiredString('situation');
     const rawOptions = params.array('options');
-    if (!rawOptions) throw invalidParams('params.options is required (option objects or ids).');
-    const options = rawOptions.map((option) =>
-      typeof option === 'string' ? { id: option, description: option } : option,
-    );
+    if (!rawOptions) throw invalidParams(`${params.where}.options is required (option objects or ids).`);
+    // An option's description is optional, as in the seed: the id stands in for it.
+    const options = rawOptions.map((option) => {
+      if (typeof option === 'string') return { id: option, description: option };
+      return isRecord(option) && option.description === undefined ? { ...option, description: option.id } : option;
+    });
     const actor = readActor(params.any('actor'));
     const facts = params.any('context');
     const { tools, warnings } = readWireTools(params.any('tools'));
@@ -93,11 +101,12 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     const reason = setting((reader) => reader.string('reason'));
     if (reason !== undefined && reason !== 'after' && reason !== 'none')
       throw invalidParams('params.reason must be "after" or "none".');
-    const model = resolveModel(
-      setting((reader) => reader.any('model')),
-      context.models,
-    );
-    warnings.push(...model.warnings);
+    const ownModel = params.any('model');
+    const model =
+      ownModel === undefined && input.sharedModel
+        ? input.sharedModel
+        : resolveModel(ownModel ?? shared.any('model'), context.models);
+    if (model !== input.sharedModel) warnings.push(...model.warnings);
     const setup: ToolSetup = { tools, owner, requestId: request.id, timeoutSeconds, records: [] };
     const decisionRequest: DecisionRequest = {
       situation,
@@ -146,15 +155,17 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
   const decideMany = (raw: unknown, request: RequestInfo) => {
     const params = new ParamReader(raw);
     const requests = params.array('requests');
-    if (!requests) throw invalidParams('params.requests is required (a list of decisions).');
+    if (!requests || requests.length === 0)
+      throw invalidParams('params.requests is required (a non-empty list of decisions).');
     const concurrency = params.number('maxConcurrency', { integer: true, min: 1, max: 16 }) ?? 2;
+    const sharedModel = resolveModel(params.any('model'), context.models);
     // Every request is checked before the first one runs.
     const prepared = requests.map((item, index) => {
       if (!isRecord(item)) throw invalidParams(`params.requests[${index}] must be an object.`);
       const reader = new ParamReader(item, `params.requests[${index}]`);
-      return prepareDecision({ params: reader, shared: params, owner: { index }, request });
+      return prepareDecision({ params: reader, shared: params, sharedModel, owner: { index }, request });
     });
-    const warnings = params.unknownWarnings();
+    const warnings = [...sharedModel.warnings, ...params.unknownWarnings()];
     return withCancel(async (signal) => {
       const results: unknown[] = new Array(prepared.length);
       let next = 0;
@@ -179,7 +190,7 @@ export function decisionContentMethods(context: BridgeContext, npcs: NpcRegistry
     if (!prompt.trim()) throw invalidParams('params.prompt must say what to write.');
     const schemaRaw = params.any('schema');
     if (schemaRaw === undefined) throw invalidParams('params.schema is required (a JSON Schema).');
-    const schema = JsonSchema.from(schemaRaw);
+    const schema = atSchemaParam('schema', () => JsonSchema.from(closedWireSchema(schemaRaw)));
     const instructions = params.string('instructions');
     const facts = params.any('context');
     const { tools, warnings } = readWireTools(params.any('tools'));

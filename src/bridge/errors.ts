@@ -66,6 +66,25 @@ export function readingParams<T>(read: () => T): T {
   }
 }
 
+/** The param a malformed schema came in, for data.path (the seed's: "schema", "tools[0].parameters"). */
+const schemaParams = new WeakMap<object, string>();
+
+/** Notes that an invalid_schema error is about the schema sent as `path` (the first note stays). */
+export function markSchemaParam(error: unknown, path: string): unknown {
+  if (error instanceof AgentError && error.code === 'invalid_schema' && !schemaParams.has(error))
+    schemaParams.set(error, path);
+  return error;
+}
+
+/** Reads a schema sent as `path`: an invalid_schema thrown by `read` names that param in data.path. */
+export function atSchemaParam<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw markSchemaParam(error, path);
+  }
+}
+
 /** The wire form of anything thrown while handling a request. */
 export function toRpcError(error: unknown): RpcErrorObject {
   if (error instanceof BridgeError) {
@@ -88,7 +107,11 @@ export function toRpcError(error: unknown): RpcErrorObject {
   const agentError = error;
   // The error's details (a reason such as max_turns_exceeded, a limit) go along; `code` stays the wire name.
   const data: RpcErrorObject['data'] = { ...(agentError.details ?? {}), code: agentError.code };
-  if (agentError.code === 'invalid_schema') Object.assign(data, schemaLocation(agentError.message));
+  if (agentError.code === 'invalid_schema') {
+    // data.path: the param that held the schema, when the bridge knows it; schemaPath: the keyword inside it.
+    const location = schemaLocation(agentError.message);
+    Object.assign(data, { path: schemaParams.get(agentError) ?? location.path, schemaPath: location.schemaPath });
+  }
   if (agentError.retryAfterMs !== undefined) {
     const seconds = Math.max(0, Math.ceil(agentError.retryAfterMs / 1000));
     data.retryAfter = `PT${seconds}S`;

@@ -14,14 +14,17 @@ const MAX_NUMERIC_ID = 9007199254740991;
 
 export type Incoming =
   | { kind: 'blank' }
-  | { kind: 'invalid'; error: RpcErrorObject }
+  /** `id`: the message's own id when it could be read (a good one), which the answer then echoes, as the seed does. */
+  | { kind: 'invalid'; error: RpcErrorObject; id?: RequestId }
   /** `problem`: the params break the value limits (too deep, a non-finite number): answer −32602 without reading them. */
   | { kind: 'request'; id: RequestId; method: string; params: unknown; problem?: string }
   | { kind: 'notification'; method: string; params: unknown; problem?: string }
   | { kind: 'reply'; id: RequestId; result?: unknown; error?: unknown; problem?: string };
 
-function invalid(code: 'parse_error' | 'invalid_message', message: string): Incoming {
-  return { kind: 'invalid', error: { code: BRIDGE_CODES[code], message, data: { code } } };
+function invalid(code: 'parse_error' | 'invalid_message', message: string, id?: RequestId): Incoming {
+  const error: Incoming = { kind: 'invalid', error: { code: BRIDGE_CODES[code], message, data: { code } } };
+  if (id !== undefined) error.id = id;
+  return error;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -34,7 +37,7 @@ function idProblem(id: unknown): string | undefined {
   if (typeof id === 'string') return undefined;
   if (typeof id === 'number') {
     if (!isFinite(id) || Math.abs(id) > MAX_NUMERIC_ID)
-      return `A numeric id must be at most 2^53-1 in magnitude; got ${id}.`;
+      return `A numeric id must be at most 2^53-1 in magnitude; got ${id}. Use a string id for larger values.`;
     return undefined;
   }
   return `The id must be a string or a number; got ${Array.isArray(id) ? 'an array' : typeof id}.`;
@@ -53,20 +56,19 @@ export function parseLine(line: string): Incoming {
   }
   if (Array.isArray(value)) return invalid('invalid_message', 'Batches are not supported: send one message per line.');
   if (!isObject(value)) return invalid('invalid_message', 'A message must be a JSON object.');
-  if (value.jsonrpc !== '2.0') return invalid('invalid_message', 'A message needs "jsonrpc": "2.0".');
   const hasId = Object.prototype.hasOwnProperty.call(value, 'id');
-  if (hasId) {
-    const problem = idProblem(value.id);
-    if (problem) return invalid('invalid_message', problem);
-  }
+  const idIssue = hasId ? idProblem(value.id) : undefined;
+  if (idIssue) return invalid('invalid_message', idIssue);
+  const known = hasId ? (value.id as RequestId) : undefined;
+  if (value.jsonrpc !== '2.0') return invalid('invalid_message', 'A message needs "jsonrpc": "2.0".', known);
   if (typeof value.method === 'string') {
-    if (value.method === '') return invalid('invalid_message', 'The method must not be empty.');
+    if (value.method === '') return invalid('invalid_message', 'The method must not be empty.', known);
     const problem = valueProblem(value.params, 'params');
     return hasId
       ? { kind: 'request', id: value.id as RequestId, method: value.method, params: value.params, problem }
       : { kind: 'notification', method: value.method, params: value.params, problem };
   }
-  if (value.method !== undefined) return invalid('invalid_message', 'The method must be a string.');
+  if (value.method !== undefined) return invalid('invalid_message', 'The method must be a string.', known);
   const isReply = hasId && ('result' in value || 'error' in value);
   if (isReply) {
     const problem = valueProblem(value.result, 'result') ?? valueProblem(value.error, 'error');
@@ -75,6 +77,7 @@ export function parseLine(line: string): Incoming {
   return invalid(
     'invalid_message',
     'A message needs a method (a request or notification) or a result or error (a reply).',
+    known,
   );
 }
 

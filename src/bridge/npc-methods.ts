@@ -3,6 +3,7 @@
  * (talk, update, reset and state in arrival order), `npc/event` streams whose line deltas and
  * resets add up exactly to `result.line`, and client tools over `tool/call`.
  */
+import { setOwnKey } from '../core/json';
 import type { LanguageModel } from '../contract/language-model';
 import { parseToolChoice } from '../core/agent';
 import { NPC, resolveNPCOptions, readSaveState, type NPCEvent, type NPCOptions, type DialogueTurn } from '../game/npc';
@@ -22,7 +23,7 @@ import { mergePatch } from './merge-patch';
 import { resolveModel } from './models';
 import { ObjectQueue } from './object-queue';
 import { isRecord, ParamReader, type JsonRecord } from './params';
-import { readWireTools, toAgentTool, type WireTool } from './tool-definitions';
+import { MANY_TOOLS, readWireTools, toAgentTool, type WireTool } from './tool-definitions';
 import { callOnWire, toolRecordOnWire, usageOnWire } from './wire-shapes';
 import type { WorldRegistry } from './world-methods';
 import { shown } from './shown';
@@ -59,6 +60,46 @@ const NPC_OPTION_KEYS = [
   'priority',
   'toolTimeoutSeconds',
 ];
+
+/** The seed's wire names for options ours names otherwise (reference §1.2), read as ours. */
+const SEED_OPTION_NAMES: Record<string, string> = {
+  fallbackOnGuardrail: 'fallbackOnFailure',
+  maximumResponseTokens: 'maxResponseTokens',
+  barkMaximumTokens: 'barkMaxTokens',
+};
+
+/** An option object with the seed's names read as ours (ours wins when both are sent). */
+function withOurOptionNames(raw: JsonRecord): JsonRecord {
+  const out: JsonRecord = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const ours = Object.prototype.hasOwnProperty.call(SEED_OPTION_NAMES, key) ? SEED_OPTION_NAMES[key] : undefined;
+    // Own members only (a `__proto__` key stays a key the option check then warns about).
+    if (ours === undefined) setOwnKey(out, key, value);
+    else if (raw[ours] === undefined) setOwnKey(out, ours, value);
+  }
+  return out;
+}
+
+/**
+ * A native script written for the seed's NPC replies (`player_options`, `ends_conversation`)
+ * plays here too: its json steps are given our reply's keys (`options`, `end`).
+ */
+function withOurReplyKeys(spec: unknown): unknown {
+  if (!isRecord(spec) || spec.type !== 'scripted') return spec;
+  const step = (raw: unknown): unknown => {
+    if (!isRecord(raw) || !isRecord(raw.json)) return raw;
+    const json: JsonRecord = {};
+    for (const [key, value] of Object.entries(raw.json)) {
+      const ours = key === 'player_options' ? 'options' : key === 'ends_conversation' ? 'end' : key;
+      if (ours === key || raw.json[ours] === undefined) setOwnKey(json, ours, value);
+    }
+    return { ...raw, json };
+  };
+  const out: JsonRecord = { ...spec };
+  if (Array.isArray(spec.steps)) out.steps = spec.steps.map(step);
+  if (spec.fallback !== undefined) out.fallback = step(spec.fallback);
+  return out;
+}
 
 export interface BridgeNpc {
   id: string;
@@ -102,7 +143,8 @@ interface NpcSetup {
   model: unknown;
 }
 
-function readOptions(raw: JsonRecord, warnings: string[]): { npcOptions: NPCOptions; toolTimeoutSeconds?: number } {
+function readOptions(sent: JsonRecord, warnings: string[]): { npcOptions: NPCOptions; toolTimeoutSeconds?: number } {
+  const raw = withOurOptionNames(sent);
   for (const key of Object.keys(raw)) {
     if (NPC_OPTION_KEYS.indexOf(key) < 0)
       warnings.push(`params.options.${shown(key)} is not a known NPC option and was ignored.`);
@@ -159,7 +201,10 @@ function turnOnWire(id: string, turn: DialogueTurn): Record<string, unknown> {
 }
 
 export function npcMethods(context: BridgeContext, worlds: WorldRegistry, registry: NpcRegistry): MethodGroup {
-  worlds.npcsUsing = (world) => Array.from(registry.npcs.values()).filter((entry) => entry.world === world).length;
+  worlds.npcsUsing = (world) =>
+    Array.from(registry.npcs.values())
+      .filter((entry) => entry.world === world)
+      .map((entry) => entry.id);
   const find = (params: ParamReader) => registry.get(params.requiredString('npc'));
   /** Each NPC's wait for its client tools (its toolTimeoutSeconds option, else the engine's). */
   const timeouts = new WeakMap<BridgeNpc, number>();
@@ -168,7 +213,7 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
   const build = (id: string, setup: NpcSetup, warnings: string[]): BridgeNpc => {
     const { npcOptions, toolTimeoutSeconds } = readOptions(setup.options, warnings);
     const world = setup.world === undefined ? undefined : worlds.get(setup.world);
-    const model = resolveModel(setup.model, context.models);
+    const model = resolveModel(withOurReplyKeys(setup.model), context.models);
     warnings.push(...model.warnings);
     const npc = readingParams(
       () =>
@@ -215,7 +260,11 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
             readable: resolved.worldReadable,
             writable: resolved.worldWritable,
           }).map((tool) => tool.name);
-    return { npc: entry.id, tools: visibleTools(npcOptions, entry.tools, worldTools), warnings };
+    const visible = visibleTools(npcOptions, entry.tools, worldTools);
+    // As for sessions, counting every tool the model sees (the world's and memory's too).
+    if (visible.length > MANY_TOOLS && !warnings.some((warning) => warning.startsWith(`${visible.length} tools:`)))
+      warnings.push(`${visible.length} tools: more than ${MANY_TOOLS} make a small on-device model choose worse.`);
+    return { npc: entry.id, tools: visible, warnings };
   };
 
   const readMemory = (raw: unknown): NPCMemoryState | undefined =>
@@ -243,7 +292,9 @@ export function npcMethods(context: BridgeContext, worlds: WorldRegistry, regist
 
   const restore = (raw: unknown) => {
     const params = new ParamReader(raw);
-    const stateRaw = params.any('state');
+    const sent = params.any('state');
+    // The whole npc/state result ({npc, state}) is accepted too, as the seed does.
+    const stateRaw = isRecord(sent) && isRecord(sent.state) && sent.persona === undefined ? sent.state : sent;
     if (!isRecord(stateRaw)) throw invalidParams("params.state is required (an npc/state result's state).");
     const saved = readingParams(() => readSaveState(stateRaw));
     const warnings: string[] = [];

@@ -25,7 +25,8 @@ export class ParamReader {
   /** `where` names the params in messages: "params", "params.options", "requests[2]". */
   constructor(
     raw: unknown,
-    private readonly where = 'params',
+    /** Where these params sit in the request (`params`, `params.requests[1]`), for messages. */
+    readonly where = 'params',
   ) {
     if (raw === undefined || raw === null) this.values = {};
     else if (isRecord(raw)) this.values = raw;

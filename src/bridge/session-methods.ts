@@ -2,17 +2,20 @@
  * `session/*` (reference §3.2): agents by id with their own queue, streamed `session/event`s,
  * client tools over `tool/call`, and cancels that leave nothing of a cancelled turn behind.
  */
+import type { SignalLike } from '../contract/abort';
 import { Agent, parseToolChoice, type AgentEvent, type AgentResponse } from '../core/agent';
 import { JsonSchema } from '../core/schema';
 import { transcriptFromJSON, type TranscriptData } from '../core/transcript';
 import { clientToolHandler, type BridgeContext, type MethodGroup, type RequestInfo } from './context';
-import { BridgeError, invalidParams, readingParams } from './errors';
+import { closedWireSchema } from './closed-schemas';
+import { atSchemaParam, BridgeError, invalidParams, readingParams } from './errors';
 import { ObjectQueue } from './object-queue';
-import { ParamReader } from './params';
+import { isRecord, ParamReader } from './params';
 import { readNames, readSessionOptions } from './session-options';
 import { SessionStore } from './session-store';
+import { shown } from './shown';
 import { readWireTools, toAgentTool, type WireTool } from './tool-definitions';
-import { callOnWire, stepOnWire, toolRecordOnWire, usageOnWire } from './wire-shapes';
+import { callOnWire, stepOnWire, toolRecordOnWire, usageOnWire, type TurnTools } from './wire-shapes';
 import { resolveModel } from './models';
 
 export interface BridgeSession {
@@ -41,7 +44,10 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     if (requested !== undefined) store.checkRoom(store.checkId(requested));
     else store.checkFull();
     const options = readSessionOptions(params.any('options'), context.defaultToolTimeoutSeconds);
-    const history = params.any('history');
+    const sent = params.any('history');
+    // The whole session/transcript result ({session, transcript: {type, …}}) is accepted too, as the seed does.
+    const history =
+      isRecord(sent) && isRecord(sent.transcript) && typeof sent.transcript.type === 'string' ? sent.transcript : sent;
     const saved: TranscriptData | undefined =
       history === undefined ? undefined : readingParams(() => transcriptFromJSON(history));
     // With a history, its instructions and tools are reused unless a key is sent (even null).
@@ -50,6 +56,13 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
       : (saved?.instructions ?? '');
     const toolSource = params.has('tools') ? params.any('tools') : saved?.tools;
     const { tools, warnings: toolWarnings } = readWireTools(toolSource);
+    // As the seed: a default toolChoice naming a tool the session does not have is −32602 at once.
+    const choice = options.config.toolPolicy?.choice;
+    if (typeof choice === 'object' && choice !== null && !tools.some((tool) => tool.name === choice.tool)) {
+      throw invalidParams(
+        `params.options.toolChoice names "${shown(choice.tool)}", which is not among the session's tools.`,
+      );
+    }
     const model = resolveModel(params.any('model'), context.models);
     const warnings = [...options.warnings, ...toolWarnings, ...model.warnings];
     const agent = readingParams(
@@ -81,7 +94,8 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     const session = find(params);
     const prompt = params.requiredString('prompt');
     const schemaRaw = params.any('schema');
-    const schema = schemaRaw === undefined ? undefined : JsonSchema.from(schemaRaw);
+    const schema =
+      schemaRaw === undefined ? undefined : atSchemaParam('schema', () => JsonSchema.from(closedWireSchema(schemaRaw)));
     const stream = params.boolean('stream') ?? false;
     const choiceRaw = params.any('toolChoice');
     const toolChoice = choiceRaw === undefined ? undefined : readingParams(() => parseToolChoice(choiceRaw));
@@ -127,7 +141,20 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
             });
           }
         }
-        return responseOnWire(session.id, await run.response(), warnings);
+        // What the decide steps offered, for steps[]: the named tool, else the enabled tools.
+        const choice = toolChoice ?? policy.choice;
+        const names = session.agent.tools.map((tool) => tool.name);
+        const allowed = enabledTools ?? policy.enabledTools;
+        const turn: TurnTools = {
+          enabledTools:
+            typeof choice === 'object'
+              ? [choice.tool]
+              : choice === 'none'
+                ? []
+                : names.filter((name) => !allowed || allowed.indexOf(name) >= 0),
+          forced: typeof choice === 'object' || choice === 'required',
+        };
+        return responseOnWire(session.id, await run.response(), { warnings, turn });
       } finally {
         if (perTurn)
           session.agent.configure({
@@ -142,11 +169,15 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
     return { session: session.id, cancelled: session.queue.cancelAll("The session's requests were cancelled.") };
   };
 
-  const queued = (raw: unknown, work: (session: BridgeSession, params: ParamReader) => () => unknown) => {
+  /** Queues a session operation; `signal` aborts when session/cancel or session/delete cancels it. */
+  const queued = (
+    raw: unknown,
+    work: (session: BridgeSession, params: ParamReader) => (signal: SignalLike) => unknown,
+  ) => {
     const params = new ParamReader(raw);
     const session = find(params);
     const run = work(session, params);
-    return session.queue.add(() => run());
+    return session.queue.add((signal) => run(signal));
   };
 
   const methods = {
@@ -213,8 +244,9 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
       queued(raw, (session, params) => {
         const keep = params.number('keepRecentTurns', { integer: true, min: 0, max: 1000 });
         const instructions = params.string('summaryInstructions');
-        return async () => {
-          const summary = await session.agent.compactHistory({ keepRecentTurns: keep ?? 2, instructions });
+        return async (signal) => {
+          // Cancelled with the session's other requests, leaving the history as it was (as the seed's).
+          const summary = await session.agent.compactHistory({ keepRecentTurns: keep ?? 2, instructions, signal });
           return { session: session.id, summary };
         };
       }),
@@ -231,12 +263,17 @@ export function sessionMethods(context: BridgeContext, maxSessions: number): Met
   };
 }
 
-function responseOnWire(session: string, response: AgentResponse, warnings: string[]): Record<string, unknown> {
+function responseOnWire(
+  session: string,
+  response: AgentResponse,
+  extra: { warnings: string[]; turn: TurnTools },
+): Record<string, unknown> {
+  const { warnings, turn } = extra;
   const wire: Record<string, unknown> = { session, text: response.text };
   if (response.structured !== undefined) wire.structured = response.structured;
   wire.toolCalls = response.toolCalls.map(toolRecordOnWire);
   wire.usage = usageOnWire(response.usage);
-  wire.steps = response.steps.map(stepOnWire);
+  wire.steps = response.steps.map((step) => stepOnWire(step, turn));
   if (warnings.length > 0) wire.warnings = warnings;
   return wire;
 }

@@ -6,12 +6,13 @@
 import { AgentError } from '../contract/errors';
 import { AgentTool, type ToolHandler } from '../core/tools';
 import { JsonSchema } from '../core/schema';
-import { invalidParams, readingParams } from './errors';
+import { invalidParams, markSchemaParam, readingParams } from './errors';
 import { isRecord, ParamReader } from './params';
+import { closedWireSchema } from './closed-schemas';
 import { shown } from './shown';
 
 /** More tools than this in one prompt make a small model choose badly: warned about, not refused. */
-const MANY_TOOLS = 5;
+export const MANY_TOOLS = 5;
 const WIRE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** Longest timer the JS runtimes keep exactly (larger values fire at once). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -22,6 +23,7 @@ export interface WireTool {
   parameters: JsonSchema;
   /** This tool's own wait for the client's answer, when it sets one (0 = forever). */
   timeoutSeconds?: number;
+  /** Every warning about the tool, each starting with its name (`wave: …`), as lists carry them. */
   warnings: string[];
   /** The definition as received, unwrapped (for saves and `npc/state`). */
   wire: Record<string, unknown>;
@@ -50,14 +52,17 @@ export function readWireTool(raw: unknown, where: string): WireTool {
   const rawParameters = reader.any('parameters');
   let parameters: JsonSchema;
   try {
-    parameters = rawParameters === undefined ? JsonSchema.empty() : JsonSchema.from(rawParameters);
+    parameters = rawParameters === undefined ? JsonSchema.empty() : JsonSchema.from(closedWireSchema(rawParameters));
   } catch (error) {
     const schemaError = AgentError.from(error, 'invalid_schema');
     // The message keeps the core's `$…` path first, so data.path and data.schemaPath can be read from it.
-    throw new AgentError('invalid_schema', `${schemaError.message} (in ${where}.parameters)`, { cause: error });
+    const wrapped = new AgentError('invalid_schema', `${schemaError.message} (in ${where}.parameters)`, {
+      cause: error,
+    });
+    throw markSchemaParam(wrapped, `${where.replace(/^params\./, '')}.parameters`);
   }
   const warnings = parameters.warnings.map((warning) => `${name}: ${warning}`);
-  if (!description || !description.trim()) warnings.push(`${name} has no description; the model chooses tools by it.`);
+  if (!description || !description.trim()) warnings.push(`${name}: no description; the model chooses tools by it.`);
   // The core's own checks (reserved names such as "respond", object parameters).
   readingParams(() => AgentTool.external({ name, description: description ?? '', parameters }));
   const wire: Record<string, unknown> = { name, description: description ?? '', parameters: parameters.json };
@@ -85,10 +90,14 @@ export function readWireTools(raw: unknown, where = 'params.tools'): { tools: Wi
 }
 
 /** The `tools/validate` entry of one tool (Android's `rendered` included). */
+/**
+ * A `tools/validate` entry: its `warnings` are its parameters schema's, without the name (as the
+ * seed's); the list's own warnings, named, carry the rest (a missing description).
+ */
 export function describeWireTool(tool: WireTool): Record<string, unknown> {
   return {
     name: tool.name,
-    warnings: tool.warnings,
+    warnings: tool.parameters.warnings,
     generationSchema: tool.parameters.json,
     rendered: tool.parameters.render(),
   };

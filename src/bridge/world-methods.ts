@@ -32,8 +32,8 @@ export class WorldRegistry {
   readonly subscriptions = new Map<string, Subscription>();
   private worldCounter = 0;
   private subscriptionCounter = 0;
-  /** How many NPCs use a world (set by the NPC methods). */
-  npcsUsing: (world: string) => number = () => 0;
+  /** The ids of the NPCs that use a world (the NPC methods fill this in). */
+  npcsUsing: (world: string) => string[] = () => [];
 
   get(id: string): BridgeWorld {
     const world = this.worlds.get(worldId(id));
@@ -157,7 +157,8 @@ export function worldMethods(context: BridgeContext, registry: WorldRegistry): M
         world: entry.id,
         version: entry.state.version,
         npcs: registry.npcsUsing(entry.id),
-        subscriptions: entry.subscriptions.size,
+        // Lists of ids, as the seed's world/list has them.
+        subscriptions: Array.from(entry.subscriptions),
         createdAt: entry.createdAt,
       })),
     }),

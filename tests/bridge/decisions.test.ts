@@ -232,7 +232,7 @@ describe('content/generate', () => {
     });
     expect(error).toMatchObject({
       code: -32007,
-      data: { code: 'invalid_schema', path: '$.properties.a.minimum', schemaPath: '#/properties/a/minimum' },
+      data: { code: 'invalid_schema', path: 'schema', schemaPath: '#/properties/a/minimum' },
     });
     expect(models.reduce((sum, model) => sum + model.calls, 0)).toBe(0);
     const failed = await host.error('content/generate', {

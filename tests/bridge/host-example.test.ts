@@ -53,7 +53,7 @@ test('the host drives Mira over the protocol: a tool/call, world/changed, line d
     isFallback: false,
   });
   expect(talk.result.toolCalls.map((record: Message) => [record.call.name, record.output])).toEqual([
-    ['check_menu', '{"ale":3,"stew":5}'],
+    ['check_menu', { ale: 3, stew: 5 }],
     ['update_world_state', 'Set player.gold to 17 (was 20).'],
   ]);
   const call = out.find((message) => message.method === 'tool/call');

@@ -115,7 +115,7 @@ describe('npc/talk', () => {
     });
     const started = host.notifications('npc/event').find((entry) => entry.event.type === 'toolCallStarted');
     expect(started?.event.execution).toBe('client');
-    expect(response.result.toolCalls[0]).toMatchObject({ output: '{"given":"key"}', isError: false });
+    expect(response.result.toolCalls[0]).toMatchObject({ output: { given: 'key' }, isError: false });
     expect(response.result.line).toBe('Here is the key.');
   });
 
@@ -332,7 +332,7 @@ describe('world/*', () => {
       version: 3,
     });
     expect((await host.call('world/list')).worlds).toEqual([
-      { world: 'w1', version: 3, npcs: 0, subscriptions: 1, createdAt: expect.any(String) },
+      { world: 'w1', version: 3, npcs: [], subscriptions: [subscription], createdAt: expect.any(String) },
     ]);
     expect(await host.call('world/delete', { world: 'w1' })).toEqual({
       world: 'w1',

@@ -15,7 +15,7 @@ describe('initialize', () => {
     expect(result.protocolVersion).toBe('1.0');
     expect(result.server.name).toBe('oam-cocos');
     const capabilities = result.capabilities;
-    expect(capabilities.notifications).toEqual(['session/event', 'npc/event', 'world/changed', 'tool/cancel']);
+    expect(capabilities.notifications).toEqual(['session/event', 'tool/cancel', 'npc/event', 'world/changed']);
     expect(capabilities.clientRequests).toEqual(['tool/call']);
     expect(capabilities.models).toEqual(['system', 'scripted']);
     expect(capabilities).toMatchObject({
@@ -305,12 +305,13 @@ describe('schema/validate and tools/validate', () => {
       required: ['name'],
     };
     const result = await host.call('schema/validate', { schema, name: 'order' });
-    expect(result.generationSchema).toEqual(schema);
+    // Closed, as the seed reads an object with properties and no additionalProperties.
+    expect(result.generationSchema).toEqual({ ...schema, additionalProperties: false });
     expect(result.warnings.join(' ')).toMatch(/format/);
     expect(typeof result.rendered).toBe('string');
   });
 
-  test('a malformed schema is -32007 with data.path and data.schemaPath', async () => {
+  test('a malformed schema is -32007 with data.path (the param) and data.schemaPath (the keyword)', async () => {
     const host = new Harness();
     const error = await host.error('schema/validate', {
       schema: { type: 'object', properties: { qty: { type: 'integr' } } },
@@ -318,7 +319,7 @@ describe('schema/validate and tools/validate', () => {
     expect(error.code).toBe(-32007);
     expect(error.data).toEqual({
       code: 'invalid_schema',
-      path: '$.properties.qty.type',
+      path: 'schema',
       schemaPath: '#/properties/qty/type',
     });
   });
@@ -339,14 +340,18 @@ describe('schema/validate and tools/validate', () => {
       ],
     });
     expect(result.tools.map((tool: Message) => tool.name)).toEqual(['take_order', 'wave']);
-    expect(result.tools[0].generationSchema).toEqual({ type: 'object', properties: { item: { type: 'string' } } });
-    expect(result.tools[1].warnings.join(' ')).toMatch(/description/);
+    expect(result.tools[0].generationSchema).toEqual({
+      type: 'object',
+      properties: { item: { type: 'string' } },
+      additionalProperties: false,
+    });
+    expect(result.warnings.join(' ')).toMatch(/wave: .*description/);
     const error = await host.error('tools/validate', {
       tools: [{ name: 'x', description: 'x', parameters: { type: 'object', properties: { a: { type: 7 } } } }],
     });
     expect(error).toMatchObject({
       code: -32007,
-      data: { code: 'invalid_schema', path: '$.properties.a.type', schemaPath: '#/properties/a/type' },
+      data: { code: 'invalid_schema', path: 'tools[0].parameters', schemaPath: '#/properties/a/type' },
     });
   });
 });

@@ -135,7 +135,7 @@ describe('client tools: tool/call', () => {
     {
       name: 'JSON output, compact',
       reply: { result: { output: { served: 1, item: 'ale' } } },
-      output: '{"served":1,"item":"ale"}',
+      output: { served: 1, item: 'ale' },
       kind: 'json',
     },
     {
@@ -153,12 +153,12 @@ describe('client tools: tool/call', () => {
     {
       name: 'a result without output (the whole result)',
       reply: { result: { served: true } },
-      output: '{"served":true}',
+      output: { served: true },
       kind: 'json',
     },
   ])(
     'the reply "$name" reads as the reference says, and never fails the turn',
-    async ({ reply, output, kind }: { reply: Message; output: string; kind: string }) => {
+    async ({ reply, output, kind }: { reply: Message; output: unknown; kind: string }) => {
       const isError = kind === 'error';
       const host = new Harness();
       host.answerTools = () => reply;
