@@ -120,7 +120,7 @@ export class KeywordModel implements LanguageModel {
         `${request.promptPrefix ?? ''}${request.prompt}`,
       );
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
-    const lineFirst = /as plain text\./.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    const lineFirst = /as plain text\.|Reply as plain text: /.test(`${request.promptPrefix ?? ''}${request.prompt}`);
     const effects = afterReplyTools(request);
 
     switch (request.kind) {
@@ -235,7 +235,7 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
 
 /** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
 function afterReplyTools(request: GenerationRequest): string[] {
-  const match = /actions that go with your words \(([^)]*)\)|Actions \(([^)]*)\) go after the words/.exec(
+  const match = /actions that go with your words \(([^)]*)\)|Actions \(([^)]*)\) go (?:on lines )?after the words/.exec(
     request.promptPrefix ?? '',
   );
   if (match) return (match[1] ?? match[2]).split(/,\s*/);

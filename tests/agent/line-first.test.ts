@@ -56,9 +56,9 @@ describe('line first', () => {
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
     expect(prefix).toContain(
-      'Answer Player with what Mira says, as plain text. Then, on a new line, the emotion in brackets, e.g. [neutral], [happy] or [sad]. Write {"end":true} on its own line only when you say goodbye or refuse to talk.',
+      'Reply as plain text: Mira\'s words, then the emotion in brackets on a new line, e.g. [neutral], [happy] or [sad]. Add a line {"end":true} only when you say goodbye or refuse to talk.',
     );
-    expect(prefix).toContain('Actions (remember_fact) go after the words, one per line: remember_fact(fact="…")');
+    expect(prefix).toContain('Actions (remember_fact) go on lines after the words: remember_fact(fact="…")');
   });
 
   test('the JSON form of the other keys is read too, and an optional key on its own line', async () => {

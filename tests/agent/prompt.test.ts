@@ -48,10 +48,12 @@ describe('the stable prefix', () => {
     const seed = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
     await inline.agent.respond('Hi');
     await seed.agent.respond('Hi');
-    expect(inline.model.requests[0].promptPrefix).toContain('Answer User with what Assistant says, as plain text.');
+    expect(inline.model.requests[0].promptPrefix).toContain("Reply as plain text: Assistant's words.");
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
-    expect(inline.model.requests[0].promptPrefix).toContain('write only its call: take_order(item="ale", quantity=1)');
+    expect(inline.model.requests[0].promptPrefix).toContain(
+      'write only its call first: take_order(item="ale", quantity=1)',
+    );
   });
 
   test('without system-instruction support the instructions move into the prefix', async () => {
@@ -101,8 +103,8 @@ describe('labels', () => {
     );
     await agent.respond('Hello');
     await agent.respond('Menu?');
-    expect(model.requests[0].promptPrefix).toContain('Answer Player with what Mira says');
-    expect(model.requests[0].promptPrefix).toContain("Use a tool only when Player's message needs it.");
+    expect(model.requests[0].promptPrefix).toContain("Reply as plain text: Mira's words.");
+    expect(model.requests[0].promptPrefix).toContain("If Player's message needs a tool's result");
     expect(model.requests[2].prompt).toContain(
       'Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]',
     );

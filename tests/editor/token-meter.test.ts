@@ -36,16 +36,16 @@ describe('the token meter', () => {
   it('measures a bare persona with no tools', () => {
     const figures = measurePersona(BARE, noToolsSetup());
     expect(figures).toMatchObject({
-      personaTokens: 60,
+      personaTokens: 49,
       toolsTokens: 0,
       replyFormatTokens: 101,
-      prefixTokens: 161,
+      prefixTokens: 150,
       secretsTokens: 0,
-      conversationTokens: 3583,
+      conversationTokens: 3594,
       level: 'ok',
     });
-    // The runtime's own estimate (src/contract/token-estimate.ts) of 189 characters of instructions and the 364-character reply block.
-    expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([189, 364]);
+    // The runtime's own estimate (src/contract/token-estimate.ts) of 165 characters of instructions and the 364-character reply block.
+    expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([165, 364]);
     expect(figures.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
     expect(sumOfRows(figures)).toBe(figures.prefixTokens);
     expect(figures.prefixTokens).toBe(estimateTokens(figures.systemInstruction + figures.promptPrefix));
@@ -54,22 +54,22 @@ describe('the token meter', () => {
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
     const none = measurePersona(MIRA, noToolsSetup());
     expect(none).toMatchObject({
-      personaTokens: 171,
+      personaTokens: 161,
       toolsTokens: 0,
       replyFormatTokens: 101,
-      prefixTokens: 272,
-      secretsTokens: 45,
-      conversationTokens: 3427,
+      prefixTokens: 262,
+      secretsTokens: 43,
+      conversationTokens: 3439,
     });
 
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
-      personaTokens: 170,
-      toolsTokens: 247,
+      personaTokens: 159,
+      toolsTokens: 208,
       replyFormatTokens: 101,
-      prefixTokens: 518,
-      secretsTokens: 45,
-      conversationTokens: 3181,
+      prefixTokens: 468,
+      secretsTokens: 43,
+      conversationTokens: 3233,
     });
 
     const custom = customToolsSetup(
@@ -85,10 +85,10 @@ describe('the token meter', () => {
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
-      personaTokens: 170,
-      toolsTokens: 37,
+      personaTokens: 159,
+      toolsTokens: 19,
       replyFormatTokens: 101,
-      prefixTokens: 308,
+      prefixTokens: 279,
     });
 
     for (const figures of [none, tavern, withCustom]) {
@@ -186,17 +186,17 @@ describe('the token meter', () => {
       expect(figures.largestPart.tokens).toBe(Math.max(...figures.parts.map((part) => part.tokens)));
     }
     const none = measurePersona(MIRA, noToolsSetup());
-    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (60 + 9 + 21 + 16 + 24 + 20 + 21 = 171).
+    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 21 + 17 + 23 + 20 + 22 = 161).
     expect(none.parts.map((part) => `${part.key}:${part.tokens}`)).toEqual([
-      'rules:60',
+      'rules:49',
       'role:9',
       'personality:21',
-      'speakingStyle:16',
-      'backstory:24',
+      'speakingStyle:17',
+      'backstory:23',
       'goals:20',
-      'knowledge:21',
+      'knowledge:22',
       'replyFormat:101',
-      'secrets:45',
+      'secrets:43',
     ]);
     expect(none.largestPart.key).toBe('replyFormat');
     expect(measurePersona(MIRA, tavernSetup()).largestPart.key).toBe('tools');

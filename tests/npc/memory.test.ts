@@ -98,7 +98,7 @@ describe('memory tools', () => {
       { options: { memoryTools: 'all', maxRelationshipChange: 3 } },
     );
     expect((await npc.talk('Here is a tip')).relationship).toBe(3);
-    expect(model.requests[0].promptPrefix).toContain('delta: -3 (much worse) to 3 (much better)');
+    expect(model.requests[0].promptPrefix).toContain('delta: -3 worse to 3 better');
   });
 
   test('the relationship stays in -100..100', async () => {

@@ -27,11 +27,7 @@ describe('renderPersonaInstructions', () => {
       'Goals: keep the inn full; find out who stole the silver.',
       'You know: a room costs 5 gold a night; the blacksmith is Ulf; the road north is closed.',
       'Your secret: she hides smugglers in the cellar.',
-      'Rules:',
-      '- Speak only as Greta. Never say you are an AI or a model.',
-      '- Say at most 3 short sentences.',
-      '- Check facts with your tools before you state them.',
-      '- Never reveal your secret unless the game note below says you trust the player.',
+      'Speak only as Greta; never say you are an AI. Say at most 3 short sentences. Check facts with your tools before you state them. Never reveal your secret unless the game note below says you trust the player.',
     ]);
   });
 
@@ -39,10 +35,7 @@ describe('renderPersonaInstructions', () => {
     const text = renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: true });
     expect(text.split('\n')).toEqual([
       'You are Ulf, a character in a video game.',
-      'Rules:',
-      '- Speak only as Ulf. Never say you are an AI or a model.',
-      '- Say at most 2 short sentences.',
-      '- If you do not know something, say so in character.',
+      'Speak only as Ulf; never say you are an AI. Say at most 2 short sentences. If you do not know something, say so in character.',
     ]);
   });
 
@@ -69,22 +62,22 @@ describe('renderPersonaInstructions', () => {
       { usesTools: false, secretsInPrefix: true },
     );
     expect(text).toContain('Your secrets: a; b.');
-    expect(text).toContain('- Never reveal your secrets unless the game note below says you trust the player.');
+    expect(text).toContain(' Never reveal your secrets unless the game note below says you trust the player.');
   });
 
   test('the sentence limit: override, singular, at least 1', () => {
     expect(renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: false, maxSentences: 1 })).toContain(
-      '- Say one short sentence at most.',
+      'Say one short sentence at most.',
     );
     expect(
       renderPersonaInstructions({ name: 'Ulf', maxSentences: 1 }, { usesTools: false, secretsInPrefix: false }),
-    ).toContain('- Say one short sentence at most.');
+    ).toContain('Say one short sentence at most.');
     expect(
       renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 0 }),
-    ).toContain('- Say one short sentence at most.');
+    ).toContain('Say one short sentence at most.');
     expect(
       renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 4.7 }),
-    ).toContain('- Say at most 4 short sentences.');
+    ).toContain('Say at most 4 short sentences.');
   });
 
   test('extra lines become rules at the end', () => {
@@ -128,7 +121,7 @@ describe('renderPersonaInstructions', () => {
     expect(text.split('\n').slice(0, 3)).toEqual([
       'You are Ulf, a character in a video game.',
       'Personality: gruff but fair.',
-      'Rules:',
+      'Speak only as Ulf; never say you are an AI. Say at most 2 short sentences. If you do not know something, say so in character.',
     ]);
   });
 });

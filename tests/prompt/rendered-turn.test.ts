@@ -216,7 +216,10 @@ describe('round trip through the prompt builder', () => {
   };
 
   it.each<[string, string]>([
-    ['decide', decideTask({ required: false, enabled: tools(), allTools: tools(), format: 'lineFirst' })],
+    [
+      'decide',
+      decideTask({ required: false, enabled: tools(), allTools: tools(), format: 'lineFirst', assistant: 'Assistant' }),
+    ],
     ['respond', respondTask(labels, true)],
     [
       'repair',
@@ -265,14 +268,44 @@ describe('every task line is recognised where the conversation ends', () => {
   const tasks: Array<[string, string]> = [
     [
       'decide, line first',
-      decideTask({ required: false, enabled: [menu], allTools: [menu, order], format: 'lineFirst' }),
+      decideTask({
+        required: false,
+        enabled: [menu],
+        allTools: [menu, order],
+        format: 'lineFirst',
+        assistant: 'Assistant',
+      }),
     ],
     [
       'decide, inline',
-      decideTask({ required: false, enabled: [menu, order], allTools: [menu, order], format: 'inline' }),
+      decideTask({
+        required: false,
+        enabled: [menu, order],
+        allTools: [menu, order],
+        format: 'inline',
+        assistant: 'Assistant',
+      }),
     ],
-    ['decide, seed', decideTask({ required: false, enabled: [menu, order], allTools: [menu, order], format: 'seed' })],
-    ['decide, required', decideTask({ required: true, enabled: [order], allTools: [menu, order], format: 'inline' })],
+    [
+      'decide, seed',
+      decideTask({
+        required: false,
+        enabled: [menu, order],
+        allTools: [menu, order],
+        format: 'seed',
+        assistant: 'Assistant',
+      }),
+    ],
+    [
+      'decide, required',
+      decideTask({
+        required: true,
+        enabled: [order],
+        allTools: [menu, order],
+        format: 'inline',
+        assistant: 'Assistant',
+      }),
+    ],
     ['arguments', argumentsTask(order)],
     ['respond', respondTask(labels, true)],
     ['structured', structuredTask(labels, schema, false)],

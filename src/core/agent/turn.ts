@@ -305,7 +305,13 @@ export class TurnEngine {
     for (let attempt = 0; attempt < attempts; attempt++) {
       this.turn.resetText();
       const format = this.lineFirst ? 'lineFirst' : config.inlineReplies ? 'inline' : 'seed';
-      let task = decideTask({ required, enabled, allTools: this.setup.tools, format });
+      let task = decideTask({
+        required,
+        enabled,
+        allTools: this.setup.tools,
+        format,
+        assistant: config.labels.assistant,
+      });
       if (attempt > 0) task += `\n\n${repairNote(problem, previous)}`;
       // Under 'required' a reply is refused, so it must not flash on screen while streaming.
       const reader = config.inlineReplies && !required ? new InlineReplyReader(names) : undefined;

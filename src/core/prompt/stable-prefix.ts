@@ -187,7 +187,7 @@ const TAG_EXAMPLES = 3;
  */
 function lineFirstTrailer(input: PrefixInput): string {
   const trailer = replyTrailerOf(input.replySchema, input.replyLineField);
-  if (!trailer.tagKey) return trailer.text;
+  if (!trailer.tagKey) return trailer.text.replace(/^Then/, 'then');
   const tags = tagValuesOf(input.replySchema, trailer.tagKey) ?? [];
   const shown = tags.length <= MAX_LISTED_TAGS ? tags : tags.slice(0, TAG_EXAMPLES);
   const bracketed = shown.map((tag) => `[${tag}]`);
@@ -197,7 +197,7 @@ function lineFirstTrailer(input: PrefixInput): string {
       : tags.length <= MAX_LISTED_TAGS
         ? `one of ${bracketed.join(', ')}`
         : `e.g. ${bracketed.slice(0, -1).join(', ')} or ${bracketed[bracketed.length - 1]}`;
-  return `Then, on a new line, the ${trailer.tagKey} in brackets, ${values}.${flagRules(input)}`;
+  return `then the ${trailer.tagKey} in brackets on a new line, ${values}.${flagRules(input)}`;
 }
 
 /** ` Write {"end":true} on its own line only when you say goodbye…` for each optional flag of the reply. */
@@ -211,7 +211,7 @@ function flagRules(input: PrefixInput): string {
     .filter(([key, prop]) => prop.type === 'boolean' && required.indexOf(key) < 0)
     .map(([key, prop]) => {
       const when = typeof prop.description === 'string' ? prop.description.replace(/^true /, '') : 'when it applies';
-      return ` Write {"${key}":true} on its own line ${when}.`;
+      return ` Add a line {"${key}":true} ${when}.`;
     })
     .join('');
 }
@@ -221,22 +221,20 @@ function lineFirstRules(input: PrefixInput): string {
   const needed = tools.filter((tool) => !tool.sideEffect);
   const effects = tools.filter((tool) => tool.sideEffect);
   const trailer = lineFirstTrailer(input);
-  const lines: string[] = [
-    `Answer ${labels.user} with what ${labels.assistant} says, as plain text.${trailer ? ` ${trailer}` : ''}`,
-  ];
+  const lines: string[] = [`Reply as plain text: ${labels.assistant}'s words${trailer ? `, ${trailer}` : '.'}`];
   if (effects.length > 0) {
     const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(
-      `Actions (${effects.map((tool) => tool.name).join(', ')}) go after the words, one per line: ${callExample(example)}`,
+      `Actions (${effects.map((tool) => tool.name).join(', ')}) go on lines after the words: ${callExample(example)}`,
     );
   }
   if (needed.length > 0) {
     const example = needed.find((tool) => !tool.isParameterless) ?? needed[0];
     // Gemma's own call syntax (Google's Gemma 3 function-calling guide): 12 Gemma tokens where
-    // {"tool":…,"args":…} costs 17, 4 where it costs 11 without arguments.
-    lines.push(`To use a tool whose result you need first, write only its call: ${callExample(example)}`);
+    // {"tool":…,"args":…} costs 17, 4 where it costs 11 without arguments. Only when the
+    // message needs a result: small talk answers at once.
+    lines.push(`If ${labels.user}'s message needs a tool's result, write only its call first: ${callExample(example)}`);
   }
-  if (tools.length > 0) lines.push(`Use a tool only when ${labels.user}'s message needs it.`);
   return lines.join('\n');
 }
 

@@ -9,12 +9,16 @@ export function decideTask(input: {
   enabled: readonly AgentTool[];
   allTools: readonly AgentTool[];
   format: 'lineFirst' | 'inline' | 'seed';
+  /** The speaker's label: a line-first step ends on `Mira:`, the cue a model continues from. */
+  assistant: string;
 }): string {
   const { required, enabled, allTools } = input;
   const narrowed =
     enabled.length < allTools.length ? ` Tools available now: ${enabled.map((tool) => tool.name).join(', ')}.` : '';
   if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
-  if (input.format === 'lineFirst') return `Next step: a tool whose result you need, or your reply.${narrowed}`;
+  // The prefix says how to answer; the speaker's label is all the step adds (2 tokens, where
+  // "Next step: a tool whose result you need, or your reply." cost 12 on every decide step).
+  if (input.format === 'lineFirst') return narrowed ? `${narrowed.trim()}\n${input.assistant}:` : `${input.assistant}:`;
   return input.format === 'inline'
     ? `Next step: one JSON object, a tool or your reply.${narrowed}`
     : `Next step: one JSON object, a tool or respond.${narrowed}`;

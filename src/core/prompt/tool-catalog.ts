@@ -60,7 +60,8 @@ function signature(tool: AgentTool): { call: string; notes: string[] } | undefin
     if (type === undefined) return undefined;
     const optional = required.indexOf(name) < 0 ? '?' : '';
     params.push(type ? `${name}${optional}: ${type}` : `${name}${optional}`);
-    const note = typeof node.description === 'string' ? oneLine(node.description) : '';
+    // A listed value says what it is (`item: "ale"|"stew"`): its note would only cost tokens.
+    const note = typeof node.description === 'string' && !Array.isArray(node.enum) ? oneLine(node.description) : '';
     if (note) notes.push(`${name}: ${note.replace(/\.$/, '')}`);
   }
   return { call: `${tool.name}(${params.join(', ')})`, notes };

@@ -50,10 +50,10 @@ function rememberFactTool(stage: MemoryStage, currentMemory: () => NPCMemoryStat
   return AgentTool.local<{ fact?: unknown }>(
     {
       name: REMEMBER_FACT_TOOL,
-      description: 'Remember a fact about the player for later conversations.',
+      description: 'Remember a short fact about the player for later.',
       sideEffect: true,
       parameters: JsonSchema.obj({
-        fact: JsonSchema.string({ description: 'One short fact, e.g. "The player\'s name is Sam."' }),
+        fact: JsonSchema.string({ description: 'e.g. "The player\'s name is Sam."' }),
       }),
     },
     (args) => {
@@ -80,9 +80,9 @@ function changeRelationshipTool(stage: MemoryStage, currentMemory: () => NPCMemo
       description: 'Change how you feel about the player when they help, please, insult or hurt you.',
       sideEffect: true,
       parameters: JsonSchema.obj({
-        reason: JsonSchema.string({ description: 'Why, in a few words.' }),
         // The range is described, not enforced: an overshoot is clamped here instead of sent back for repair.
-        delta: JsonSchema.integer({ description: `-${limit} (much worse) to ${limit} (much better)` }),
+        delta: JsonSchema.integer({ description: `-${limit} worse to ${limit} better` }),
+        reason: JsonSchema.string({ description: 'why, in a few words' }),
       }),
     },
     (args) => {
