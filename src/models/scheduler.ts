@@ -64,6 +64,21 @@ export interface ModelSchedulerOptions {
   concurrency?: number;
   /** Most generations started in any sliding 60 s window; default 30. 0 or Infinity = unlimited. */
   callsPerMinute?: number;
+  /**
+   * Starts of that window kept for requests above bark priority (conversation turns, decisions,
+   * content): barks and background work may take only `callsPerMinute - reservedForConversation`
+   * of them, so a burst of barks never leaves the player's line waiting for the window to roll.
+   * An integer below callsPerMinute; default a third of it (10 of 30). Ignored when unlimited.
+   */
+  reservedForConversation?: number;
+  /**
+   * Background work (below bark priority: summaries, the prefix warm-up) is not started while a
+   * conversation or decision is queued or running, nor until this many ms after the last one
+   * finished: the player is likely to speak again, and a summary started now would be stopped
+   * for that line and its call wasted. Deferred, not dropped: it runs once the game is quiet.
+   * Default 20000; 0 = off (background work takes any free slot).
+   */
+  quietAfterConversationMs?: number;
   /** Retries of busy / rate_limited before output started; default 2. */
   maxRetries?: number;
   /** A retry-after longer than this is not waited for: the error is thrown; default 5000. */
@@ -109,6 +124,8 @@ export class ModelScheduler implements LanguageModel {
   private maxRetries!: number;
   private maxRetryAfterMs!: number;
   private initialBackoffMs!: number;
+  private reserved!: number;
+  private quietMs!: number;
   private readonly now: () => number;
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
@@ -123,6 +140,9 @@ export class ModelScheduler implements LanguageModel {
   private holdUntil = -Infinity;
   private wakeTimer: unknown = undefined;
   private pumpScheduled = false;
+  /** Conversations and decisions: running now, and when the last one was queued or finished. */
+  private urgentRunning = 0;
+  private lastUrgentAt = -Infinity;
   private readonly counters = {
     started: 0,
     completed: 0,
@@ -161,7 +181,13 @@ export class ModelScheduler implements LanguageModel {
   setPacing(
     options: Pick<
       ModelSchedulerOptions,
-      'concurrency' | 'callsPerMinute' | 'maxRetries' | 'maxRetryAfterMs' | 'initialBackoffMs'
+      | 'concurrency'
+      | 'callsPerMinute'
+      | 'reservedForConversation'
+      | 'quietAfterConversationMs'
+      | 'maxRetries'
+      | 'maxRetryAfterMs'
+      | 'initialBackoffMs'
     > = {},
   ): void {
     this.applyPacing(options);
@@ -177,9 +203,14 @@ export class ModelScheduler implements LanguageModel {
       allowInfinity: true,
     });
     const initialBackoffMs = checkNumber('initialBackoffMs', options.initialBackoffMs ?? 300, { min: 0 });
+    const callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
+    const reserved = checkReserve(options.reservedForConversation, callsPerMinute);
+    const quietMs = checkNumber('quietAfterConversationMs', options.quietAfterConversationMs ?? 20000, { min: 0 });
     // All checked before any is set, so a bad value changes nothing.
     this.concurrency = concurrency;
-    this.callsPerMinute = perMinute === 0 ? Infinity : Math.floor(perMinute);
+    this.callsPerMinute = callsPerMinute;
+    this.reserved = reserved;
+    this.quietMs = quietMs;
     this.maxRetries = maxRetries;
     this.maxRetryAfterMs = maxRetryAfterMs;
     this.initialBackoffMs = initialBackoffMs;
@@ -260,6 +291,10 @@ export class ModelScheduler implements LanguageModel {
         }
       } finally {
         this.active.delete(slot);
+        if (ticket.priority >= Priority.decision) {
+          this.urgentRunning--;
+          this.lastUrgentAt = Math.max(this.lastUrgentAt, this.now());
+        }
         unlink();
         Promise.resolve()
           .then(() => iterator.return?.())
@@ -321,6 +356,7 @@ export class ModelScheduler implements LanguageModel {
         signal.addEventListener('abort', ticket.onAbort);
       }
       this.queue.push(ticket);
+      if (ticket.priority >= Priority.decision) this.lastUrgentAt = Math.max(this.lastUrgentAt, this.now());
       this.preemptFor(ticket);
       this.schedulePump();
     });
@@ -409,37 +445,56 @@ export class ModelScheduler implements LanguageModel {
     // that started meanwhile: it preempts that too, as it would have on arrival.
     const urgent = this.running >= this.concurrency ? this.bestEligible(now) : undefined;
     if (urgent) this.preemptFor(urgent);
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      if (this.holdUntil > now || this.paceFreeAt(now) > now) break;
+    while (this.running < this.concurrency && this.queue.length > 0 && this.holdUntil <= now) {
       const next = this.bestEligible(now);
-      if (!next) break;
+      // The best one waiting is held by the window: so is everything below it (same or tighter share).
+      if (!next || this.paceFreeAt(now, next) > now) break;
       this.start(next, now);
     }
     this.armWakeTimer(now);
   }
 
-  /** Highest priority first, then first come first served; skips tickets still backing off. */
+  /**
+   * Highest priority first, then first come first served; skips tickets still backing off and
+   * background work kept for a quiet moment.
+   */
   private bestEligible(now: number): Ticket | undefined {
     let best: Ticket | undefined;
+    const quietAt = this.quietAt();
     for (const ticket of this.queue) {
-      if (ticket.notBefore > now) continue;
+      if (ticket.notBefore > now || (ticket.priority < Priority.bark && quietAt > now)) continue;
       if (!best || ticket.priority > best.priority || (ticket.priority === best.priority && ticket.seq < best.seq))
         best = ticket;
     }
     return best;
   }
 
-  /** The earliest time one more start fits in the calls-per-minute budget. */
-  private paceFreeAt(now: number): number {
+  /**
+   * When background work may start: never while a conversation or decision waits or runs, else
+   * `quietAfterConversationMs` after the last one.
+   */
+  private quietAt(): number {
+    if (this.quietMs === 0) return -Infinity;
+    if (this.urgentRunning > 0 || this.queue.some((ticket) => ticket.priority >= Priority.decision)) return Infinity;
+    return this.lastUrgentAt + this.quietMs;
+  }
+
+  /**
+   * The earliest time one more start of this ticket fits in the calls-per-minute budget: barks
+   * and background work leave the reserved last slots of the window to everyone else.
+   */
+  private paceFreeAt(now: number, ticket: Ticket): number {
     if (this.callsPerMinute === Infinity) return now;
     while (this.recentStarts.length > 0 && this.recentStarts[0] + WINDOW_MS <= now) this.recentStarts.shift();
-    if (this.recentStarts.length < this.callsPerMinute) return now;
-    return this.recentStarts[this.recentStarts.length - this.callsPerMinute] + WINDOW_MS;
+    const limit = ticket.priority <= Priority.bark ? this.callsPerMinute - this.reserved : this.callsPerMinute;
+    if (this.recentStarts.length < limit) return now;
+    return this.recentStarts[this.recentStarts.length - limit] + WINDOW_MS;
   }
 
   private start(ticket: Ticket, now: number): void {
     this.removeFromQueue(ticket);
     this.running++;
+    if (ticket.priority >= Priority.decision) this.urgentRunning++;
     this.counters.started++;
     if (this.callsPerMinute !== Infinity) this.recentStarts.push(now);
     this.emit({
@@ -502,8 +557,12 @@ export class ModelScheduler implements LanguageModel {
     if (this.queue.length === 0) return;
     let wake = Infinity;
     if (this.running < this.concurrency) {
-      const gate = Math.max(this.holdUntil, this.paceFreeAt(now));
-      for (const ticket of this.queue) wake = Math.min(wake, Math.max(gate, ticket.notBefore));
+      // A quiet moment that never comes (a conversation waits) wakes nobody: its end pumps again.
+      const quietAt = this.quietAt();
+      for (const ticket of this.queue) {
+        const quiet = ticket.priority < Priority.bark ? quietAt : -Infinity;
+        wake = Math.min(wake, Math.max(this.holdUntil, this.paceFreeAt(now, ticket), ticket.notBefore, quiet));
+      }
     } else if (this.preemptsBackground) {
       // The slots are taken (maybe by background work): wake when an urgent request's backoff
       // ends, so it can preempt. A slot just granted is not in `active` yet, so do not ask.
@@ -537,6 +596,19 @@ interface NumberRule {
   min: number;
   integer?: boolean;
   allowInfinity?: boolean;
+}
+
+/** reservedForConversation: a whole number of the window's starts, leaving background work at least one. */
+function checkReserve(value: number | undefined, callsPerMinute: number): number {
+  if (value === undefined) return callsPerMinute === Infinity ? 0 : Math.floor(callsPerMinute / 3);
+  checkNumber('reservedForConversation', value, { min: 0, integer: true });
+  if (callsPerMinute !== Infinity && value >= callsPerMinute) {
+    throw new AgentError(
+      'invalid_request',
+      `ModelScheduler option reservedForConversation must be below callsPerMinute (${callsPerMinute}), or barks and background work could never run; got ${value}.`,
+    );
+  }
+  return callsPerMinute === Infinity ? 0 : value;
 }
 
 function checkNumber(name: string, value: number, rule: NumberRule): number {

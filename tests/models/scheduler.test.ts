@@ -277,7 +277,9 @@ describe('ModelScheduler ordering', () => {
 describe('ModelScheduler pacing', () => {
   test('never starts more than callsPerMinute in any sliding 60 s window', async () => {
     const { clock, inner, scheduler } = setup({ callsPerMinute: 5 }, 100);
-    const outcomes = Array.from({ length: 23 }, (_, index) => consume(scheduler, req(`n${index}`)));
+    const outcomes = Array.from({ length: 23 }, (_, index) =>
+      consume(scheduler, req(`n${index}`, Priority.conversation)),
+    );
     await clock.run();
     const starts = inner.calls.map((call) => call.at);
     expect(starts).toHaveLength(23);
@@ -290,7 +292,7 @@ describe('ModelScheduler pacing', () => {
 
   test('the default budget is 30 calls a minute', async () => {
     const { clock, inner, scheduler } = setup({}, 10);
-    for (let index = 0; index < 65; index++) consume(scheduler, req(`n${index}`));
+    for (let index = 0; index < 65; index++) consume(scheduler, req(`n${index}`, Priority.conversation));
     await clock.run();
     expect(inner.calls).toHaveLength(65);
     expect(maxStartsInAnyWindow(inner.calls.map((call) => call.at))).toBe(30);
@@ -733,5 +735,221 @@ describe('ModelScheduler: the player never waits behind background work', () => 
     expect(warm).toMatchObject({ priority: Priority.background });
     expect(inner.calls.map((call) => call.label)).toEqual(expect.arrayContaining(['talk', 'prefix warm-up']));
     expect(inner.maxActive).toBe(1);
+  });
+});
+
+describe('ModelScheduler: no call wasted on background work (issue 26)', () => {
+  test('barks and background work leave the reserved last third of the window to conversation turns', async () => {
+    const { clock, inner, scheduler } = setup({}, 100);
+    const barks = Array.from({ length: 40 }, (_, index) => consume(scheduler, req(`bark${index}`, Priority.bark)));
+    await clock.run(10_000);
+    expect(inner.calls).toHaveLength(20); // 30 a minute, 10 of them kept
+    const talks = Array.from({ length: 10 }, (_, index) =>
+      consume(scheduler, req(`talk${index}`, Priority.conversation)),
+    );
+    await clock.run(12_000);
+    expect(talks.every((talk) => talk.status === 'completed')).toBe(true);
+    expect(inner.calls.filter((call) => call.label?.startsWith('talk')).map((call) => call.at)).toEqual(
+      Array.from({ length: 10 }, (_, index) => 10_000 + index * 100),
+    );
+    await clock.run();
+    expect(barks.every((bark) => bark.status === 'completed')).toBe(true);
+    const barkStarts = inner.calls.filter((call) => call.label?.startsWith('bark')).map((call) => call.at);
+    expect(maxStartsInAnyWindow(barkStarts)).toBe(20);
+    expect(maxStartsInAnyWindow(inner.calls.map((call) => call.at))).toBe(30);
+  });
+
+  test("after a burst of 30 barks the player's line waits at most one call behind them", async () => {
+    const { clock, inner, scheduler, events } = setup({}, 400);
+    for (let index = 0; index < 30; index++) consume(scheduler, req(`bark${index}`, Priority.bark));
+    await clock.run(2_850); // the 8th bark is prefilling
+    const early = consume(scheduler, req('early', Priority.conversation));
+    await clock.run(20_000); // 20 barks have run; the other 10 wait for the window to roll
+    const late = consume(scheduler, req('late', Priority.conversation));
+    await clock.run(21_000);
+    expect([early.status, late.status]).toEqual(['completed', 'completed']);
+    const started = (label: string) => inner.calls.find((call) => call.label === label)?.at;
+    expect(started('early')).toBe(2_850); // the bark it found running was stopped for it
+    expect(started('late')).toBe(20_000); // no wait at all for the window
+    const barksBetween = (from: number, to: number) =>
+      inner.calls.filter((call) => call.label?.startsWith('bark') && call.at > from && call.at < to).length;
+    expect(barksBetween(2_850, 2_850 + 400)).toBe(0);
+    expect(events.filter((event) => event.type === 'preempted')).toHaveLength(1);
+    await clock.run();
+    // The stopped bark had not spoken: it ran again later (one call more, no bark lost).
+    expect(inner.calls.filter((call) => call.label?.startsWith('bark')).length).toBe(31);
+  });
+
+  test('a summary is not started while a conversation goes on: it runs once the game has been quiet', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 }, 400);
+    const summary = consume(scheduler, req('summary', Priority.background));
+    const first = consume(scheduler, req('talk0', Priority.conversation));
+    await clock.run(400);
+    // The player answers 5 s after each line, for three more lines.
+    for (let index = 1; index <= 3; index++) {
+      await clock.run(clock.time + 5_000);
+      consume(scheduler, req(`talk${index}`, Priority.conversation));
+      await clock.run(clock.time + 400);
+    }
+    expect(first.status).toBe('completed');
+    expect(inner.calls.map((call) => call.label)).toEqual(['talk0', 'talk1', 'talk2', 'talk3']);
+    const lastLineEnded = clock.time;
+    await clock.run();
+    expect(summary.status).toBe('completed');
+    expect(inner.calls.map((call) => call.label)).toEqual(['talk0', 'talk1', 'talk2', 'talk3', 'summary']);
+    expect(inner.calls[4].at).toBe(lastLineEnded + 20_000);
+    expect(scheduler.stats()).toMatchObject({ preempted: 0, failed: 0, started: 5 });
+  });
+
+  test('quietAfterConversationMs 0: background work takes any free slot (and is stopped for the player)', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0, quietAfterConversationMs: 0 }, 400);
+    consume(scheduler, req('talk0', Priority.conversation));
+    const summary = consume(scheduler, req('summary', Priority.background));
+    await clock.run(600); // the summary has started writing
+    consume(scheduler, req('talk1', Priority.conversation));
+    await clock.run();
+    expect(inner.calls.map((call) => [call.label, call.at])).toEqual([
+      ['talk0', 0],
+      ['summary', 400],
+      ['talk1', 600],
+    ]);
+    expect(summary.error?.code).toBe('busy'); // a wasted call
+    expect(scheduler.stats()).toMatchObject({ preempted: 1, failed: 1 });
+  });
+
+  test('a deferred summary waits only for background priority: barks still run between lines', async () => {
+    const { clock, inner, scheduler } = setup({ callsPerMinute: 0 }, 400);
+    consume(scheduler, req('talk', Priority.conversation));
+    consume(scheduler, req('summary', Priority.background));
+    consume(scheduler, req('bark', Priority.bark));
+    await clock.run();
+    expect(inner.calls.map((call) => [call.label, call.at])).toEqual([
+      ['talk', 0],
+      ['bark', 400],
+      ['summary', 20_400],
+    ]);
+  });
+
+  test('rejects bad reservedForConversation and quietAfterConversationMs; setPacing keeps the old ones', () => {
+    const { inner } = setup();
+    for (const bad of [
+      { reservedForConversation: -1 },
+      { reservedForConversation: 1.5 },
+      { reservedForConversation: 30 },
+      { callsPerMinute: 12, reservedForConversation: 12 },
+      { reservedForConversation: NaN },
+      { reservedForConversation: '5' as unknown as number },
+      { quietAfterConversationMs: -1 },
+      { quietAfterConversationMs: NaN },
+      { quietAfterConversationMs: Infinity },
+    ]) {
+      let thrown: unknown;
+      try {
+        new ModelScheduler(inner, bad);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AgentError);
+      expect((thrown as AgentError).code).toBe('invalid_request');
+    }
+    expect(() => new ModelScheduler(inner, { callsPerMinute: 30, reservedForConversation: 29 })).not.toThrow();
+    expect(() => new ModelScheduler(inner, { callsPerMinute: 0, reservedForConversation: 50 })).not.toThrow();
+    const scheduler = new ModelScheduler(inner, { callsPerMinute: 30, reservedForConversation: 5 });
+    expect(() => scheduler.setPacing({ callsPerMinute: 4, reservedForConversation: 5 })).toThrow(
+      /reservedForConversation must be below callsPerMinute \(4\)/,
+    );
+  });
+});
+
+describe('an NPC summary on a shared scheduler', () => {
+  /** Turns answer in 200 ms; a summary writes for 2 s, four chunks of 500 ms. */
+  class DeviceModel implements LanguageModel {
+    readonly capabilities = { ...DEFAULT_CAPABILITIES, modelName: 'device' };
+    readonly kinds: string[] = [];
+    constructor(private readonly clock: FakeClock) {}
+
+    async *generate(request: GenerationRequest, signal?: SignalLike): AsyncGenerator<GenerationChunk> {
+      this.kinds.push(request.kind);
+      if (request.kind !== 'summary') {
+        await this.clock.sleep(200, signal);
+        const text = JSON.stringify({ emotion: 'neutral', line: 'Aye.' });
+        yield { delta: text, text, finishReason: 'stop' };
+        return;
+      }
+      let text = '';
+      for (const delta of ['They talked ', 'about ale ', 'and the ', 'mill.']) {
+        await this.clock.sleep(500, signal);
+        text += delta;
+        yield { delta, text };
+      }
+    }
+
+    async availability() {
+      return { status: 'available' as const };
+    }
+  }
+
+  function npcSetup() {
+    const { NPC } = require('../../src') as typeof import('../../src');
+    const clock = new FakeClock();
+    const device = new DeviceModel(clock);
+    const scheduler = new ModelScheduler(device, {
+      now: clock.now,
+      setTimer: clock.setTimer,
+      clearTimer: clock.clearTimer,
+    });
+    const npc = new NPC({
+      persona: { name: 'Mira' },
+      model: scheduler,
+      options: { compactAfterTurns: 3, keepRecentTurns: 1 },
+    });
+    /** A turn, played on the fake clock. */
+    const talk = async (line: string) => {
+      const turn = npc.talk(line);
+      await clock.run(clock.time + 200);
+      return turn;
+    };
+    return { clock, device, scheduler, npc, talk };
+  }
+
+  test('deferred while the player talks, written once the conversation pauses', async () => {
+    const { clock, device, scheduler, npc, talk } = npcSetup();
+    // Due after 3 turns; 5 turns (not yet overdue, which would go at the NPC's own priority).
+    for (let index = 0; index < 5; index++) {
+      await talk(`Line ${index}`);
+      await clock.run(clock.time + 4_000); // the player reads and answers
+    }
+    expect(device.kinds.filter((kind) => kind === 'summary')).toHaveLength(0);
+    expect(npc.turnCount).toBe(5);
+    await clock.run(); // the player walks away
+    await npc.settledState();
+    expect(device.kinds.filter((kind) => kind === 'summary')).toHaveLength(1);
+    expect(npc.memory.summary).toBe('They talked about ale and the mill.');
+    // It folds the turns it was asked about after turn 3 (all but the last), not the 2 since.
+    expect(npc.turnCount).toBe(3);
+    expect(scheduler.stats()).toMatchObject({ preempted: 0, failed: 0 });
+  });
+
+  test('a summary stopped for the player after it started writing leaves the history exactly as it was', async () => {
+    const { clock, device, scheduler, npc, talk } = npcSetup();
+    for (let index = 0; index < 3; index++) await talk(`Line ${index}`);
+    const history = JSON.stringify(npc.history);
+    const memory = JSON.stringify(npc.memory.snapshot());
+    await clock.run(clock.time + 20_000 + 1_200); // quiet: the summary has written two chunks
+    expect(device.kinds).toHaveLength(4);
+    expect(device.kinds[3]).toBe('summary');
+    const turn = npc.talk('Wait, one more thing!');
+    await clock.run(clock.time + 200);
+    await turn;
+    expect(scheduler.stats().preempted).toBe(1);
+    // The stopped summary changed nothing: the turns before the new one are the same entries.
+    expect(JSON.stringify(npc.history).startsWith(history.slice(0, -1))).toBe(true);
+    expect(npc.turnCount).toBe(4);
+    expect(JSON.stringify(npc.memory.snapshot())).toBe(memory);
+    // Queued again after that turn, it is written in the next quiet moment.
+    await clock.run();
+    await npc.settledState();
+    expect(npc.memory.summary).toBe('They talked about ale and the mill.');
+    expect(npc.turnCount).toBe(1);
   });
 });
