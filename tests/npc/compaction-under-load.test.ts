@@ -38,4 +38,7 @@ test('40 back-to-back turns on a busy scheduler: the history never grows past tw
   expect(summaries).toBeGreaterThan(3);
   expect(longest).toBeLessThanOrEqual(4 + 4 + 2); // due at 4, forced by 8, plus the turns that end meanwhile
   expect(npc.memory.summary).toBe('They talked about ale.');
+  // A summary still waiting for a quiet moment is cancelled with its NPC (no timer left behind).
+  npc.close();
+  other.close();
 });

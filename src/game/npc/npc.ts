@@ -554,9 +554,11 @@ export class NPC {
     return this.agent.prewarm({ schema: this.options.replyFormat === 'text' ? undefined : this.replySchema });
   }
 
-  /** Cancels running and queued turns; the NPC takes no more. */
+  /** Cancels running and queued turns and the background summary; the NPC takes no more. */
   close(): void {
     this.agent.close(`${this._persona.name} was closed.`);
+    // A summary waiting for a quiet moment would otherwise still cost a call (and keep a timer).
+    this.compaction?.canceller.abort(new AgentError('cancelled', `${this._persona.name} was closed.`));
   }
 }
 
