@@ -267,6 +267,7 @@ main()
   .then(() => benchLongHistory())
   .then(benchTokenEstimate)
   .then(benchWebBackend)
+  .then(() => import('./background-work').then((module) => module.benchBackgroundWork()))
   .catch((error) => {
     console.error(error);
     process.exit(1);
