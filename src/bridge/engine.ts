@@ -150,6 +150,7 @@ export class BridgeEngine {
       methods: () => Array.from(this.methods.keys()).concat(['shutdown'], this.extensions.methodNames()),
       systemModel: options.systemModel,
       modelAvailability: options.modelAvailability,
+      allowsScriptedModels: options.allowsScriptedModels ?? true,
     });
     this.methods = new Map();
     const tables: Array<Record<string, MethodHandler>> = [core, ...this.groups.map((group) => group.methods)];
@@ -208,7 +209,8 @@ export class BridgeEngine {
       case 'blank':
         return;
       case 'invalid':
-        this.emit(errorLine(null, incoming.error));
+        // A message that is not JSON-RPC but has a readable id gets that id back (the seed does).
+        this.emit(errorLine(incoming.id ?? null, incoming.error));
         return;
       case 'reply':
         // Replies bypass every queue; one to an unknown, answered or timed-out call is ignored.

@@ -246,6 +246,13 @@ export class NativeScriptPlayer {
     }
     if (step.kind === 'calls') {
       if (request.kind !== 'decide' && request.kind !== 'toolArguments') {
+        // The agent made these calls itself (a forced tool without parameters needs no model
+        // step): the step stands for them, and the reply is the next one's, as in the seed.
+        if (fromScript && this.callIndex === 0 && callsMadeThisTurn(step.calls, request.prompt)) {
+          this.index++;
+          this.played--;
+          return this.next(request);
+        }
         return {
           type: 'fail',
           code: 'invalid_request',
@@ -323,4 +330,10 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return typeof value;
+}
+
+/** True when every call of a tool round is among the tool uses the step's prompt shows for this turn. */
+function callsMadeThisTurn(calls: ReadonlyArray<{ name: string }>, prompt: string): boolean {
+  const made = readRenderedTurn(prompt).toolResults.map((result) => result.tool);
+  return calls.length > 0 && calls.every((call) => made.indexOf(call.name) >= 0);
 }

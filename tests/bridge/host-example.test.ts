@@ -79,6 +79,13 @@ test('the host drives Mira over the protocol: a tool/call, world/changed, line d
   // The game's own method, a host extension: it reads the world Mira changed, its notification first.
   const purse = out.find((message) => message.id === 6 && !message.method);
   expect(purse.result).toEqual({ world: 'tavern', gold: 17 });
+  const coins = out.find((message) => message.method === 'tavern/coins');
+  expect(coins.params).toEqual({ gold: 17 });
+  expect(out.indexOf(coins)).toBeLessThan(out.indexOf(purse));
+  const initialize = out.find((message) => message.id === 1 && !message.method);
+  expect(initialize.result.capabilities.methods).toContain('tavern/purse');
+  expect(initialize.result.capabilities.notifications).toContain('tavern/coins');
+});
 
 test('demo/bridge-stdio.ts serves the protocol over stdin and stdout, one message per line', () => {
   const lines = [
