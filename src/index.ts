@@ -144,6 +144,12 @@ export { NPCMemory, MemoryStage, memoryTools, attitude, MEMORY_TOOL_NAMES } from
 export type { NPCMemoryState, Attitude } from './game/memory';
 export { KeywordModel } from './scripted/keyword-model';
 export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
+export { BankModel } from './scripted/bank-model';
+export type { BankModelOptions, BankChoice } from './scripted/bank-model';
+export { parseLineBank, lineBankProblems, LINE_BANK_SCHEMA } from './game/bank/line-bank';
+export type { LineBank, BankLine, WorldCondition } from './game/bank/line-bank';
+export { IntentMatcher } from './game/bank/intent-matcher';
+export type { IntentMatch } from './game/bank/intent-matcher';
 
 // Sessions by id (src/core/sessions).
 export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TURNS } from './core/sessions';

@@ -60,6 +60,8 @@ export interface KeywordModelOptions {
   otherwise?: KeywordRule['reply'];
   /** Ambient lines for barks ("text" steps), used in rotation. */
   barks?: string[];
+  /** Picks the rule of a step instead of the first whose `when` matches (a line bank's matcher). */
+  choose?: (ctx: KeywordContext) => KeywordRule | undefined;
   capabilities?: Partial<ModelCapabilities>;
   chunkDelayMs?: number;
 }
@@ -109,7 +111,12 @@ export class KeywordModel implements LanguageModel {
     const results = [...ahead, ...(turn?.toolResults ?? [])];
     const images = request.images ?? [];
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt, images };
-    const rule = this.options.rules.find((candidate) => ruleMatches(candidate, said, images));
+    // A bark or a summary is no answer to the player: `choose` is asked only at an agent step.
+    const rule = this.options.choose
+      ? turn
+        ? this.options.choose(ctx)
+        : undefined
+      : this.options.rules.find((candidate) => ruleMatches(candidate, said, images));
     const offered = offeredTools(request);
     const pending = (rule?.tools ?? []).filter(
       (tool) => offered.indexOf(tool.name) >= 0 && !results.some((result) => result.tool === tool.name),
