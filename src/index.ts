@@ -149,6 +149,8 @@ export type { BankModelOptions, BankChoice } from './scripted/bank-model';
 export { parseLineBank, lineBankProblems, LINE_BANK_SCHEMA } from './game/bank/line-bank';
 export type { LineBank, BankLine, WorldCondition } from './game/bank/line-bank';
 export { IntentMatcher } from './game/bank/intent-matcher';
+export { bakeLineBank } from './game/bank/bake';
+export type { BakeInput } from './game/bank/bake';
 export type { IntentMatch } from './game/bank/intent-matcher';
 
 // Sessions by id (src/core/sessions).

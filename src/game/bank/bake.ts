@@ -1,0 +1,115 @@
+/**
+ * Bakes a line bank: each intent's example lines are played through the real NPC (its persona,
+ * tools and world, on whatever model is given: a development server, Chrome's model, a phone's)
+ * on a fresh conversation per line and per relationship, and each answer is kept with its
+ * intent, emotion, band and the actions it made. The designer then reviews the bank (keep, edit,
+ * drop) before it ships; nothing here decides what is good.
+ */
+import { AgentError } from '../../contract/errors';
+import type { LanguageModel } from '../../contract/language-model';
+import type { SignalLike } from '../../contract/abort';
+import type { AgentTool } from '../../core/tools';
+import type { WorldState } from '../world';
+import { NPC } from '../npc/npc';
+import type { NPCOptions } from '../npc/npc-options';
+import { normalizePersona, type Persona } from '../persona/persona';
+import { parsePersona } from '../persona/validate-persona';
+import { parseLineBank, type BankLine, type LineBank } from './line-bank';
+
+export interface BakeInput {
+  persona: Persona | unknown;
+  model: LanguageModel;
+  /** Intent name → the player lines to play for it (a bank's `intents`). */
+  intents: Record<string, string[]>;
+  /** A fresh set of tools and world for each played line, so one order does not empty the next one's purse. */
+  setup?: () => { tools?: AgentTool[]; world?: WorldState };
+  options?: NPCOptions;
+  /** Lines played per intent (default 3, the first examples). */
+  perIntent?: number;
+  /**
+   * Relationship bands to bake apart, each `{ from, to? }` (default one band, 0): a line baked
+   * at 50 is kept for 50 and above (up to the next band).
+   */
+  bands?: Array<{ from: number }>;
+  /** Situations for barks (default none). */
+  barkSituations?: string[];
+  signal?: SignalLike;
+  /** Called after each line, for a progress display. */
+  onLine?: (entry: { intent: string; said: string; line: BankLine }) => void;
+}
+
+export async function bakeLineBank(input: BakeInput): Promise<LineBank> {
+  const persona = parsePersona(input.persona);
+  const name = normalizePersona(persona).name;
+  const perIntent = input.perIntent ?? 3;
+  if (!(Number.isInteger(perIntent) && perIntent >= 1))
+    throw new AgentError('invalid_request', `perIntent must be a whole number ≥ 1; got ${String(perIntent)}.`);
+  const intents = Object.entries(input.intents ?? {});
+  if (intents.length === 0)
+    throw new AgentError('invalid_request', 'Baking needs at least one intent with example lines.');
+  const bands = (input.bands ?? [{ from: 0 }]).slice().sort((left, right) => left.from - right.from);
+  const lines: BankLine[] = [];
+  for (const [band, { from }] of bands.entries()) {
+    const to = band + 1 < bands.length ? bands[band + 1].from - 1 : undefined;
+    for (const [intent, examples] of intents) {
+      for (const said of examples.slice(0, perIntent)) {
+        const setup = input.setup ? input.setup() : {};
+        const npc = new NPC({
+          persona,
+          model: input.model,
+          tools: setup.tools,
+          world: setup.world,
+          options: input.options,
+          memory: { facts: [], relationship: from, summary: '' },
+        });
+        try {
+          const turn = await npc.talk(said, { signal: input.signal });
+          if (turn.isFallback) continue;
+          const line: BankLine = { intent, line: turn.line, emotion: turn.emotion };
+          if (bands.length > 1) {
+            line.minRelationship = from;
+            if (to !== undefined) line.maxRelationship = to;
+          }
+          const calls = turn.toolCalls
+            .filter((record) => !record.rejected && !record.call.name.startsWith('read_'))
+            .map((record) => ({ name: record.call.name, args: record.call.args as Record<string, unknown> }));
+          if (calls.length > 0) line.calls = calls;
+          if (turn.endsConversation) line.end = true;
+          if (!lines.some((kept) => kept.intent === intent && kept.line === line.line)) lines.push(line);
+          input.onLine?.({ intent, said, line });
+        } finally {
+          npc.close();
+        }
+      }
+    }
+  }
+  const barks: string[] = [];
+  for (const situation of input.barkSituations ?? []) {
+    const npc = new NPC({ persona, model: input.model, options: input.options });
+    try {
+      const bark = await npc.bark(situation, { signal: input.signal });
+      if (bark && barks.indexOf(bark) < 0) barks.push(bark);
+    } finally {
+      npc.close();
+    }
+  }
+  const fallbacks = normalizePersona(persona).fallbackLines.map((line) => ({ line }));
+  const bank: LineBank = {
+    version: 1,
+    character: name,
+    intents: Object.fromEntries(intents),
+    lines,
+    ...(fallbacks.length > 0 ? { fallbacks } : {}),
+    ...(barks.length > 0 ? { barks } : {}),
+  };
+  // An intent the model never answered (every try fell back) cannot ship: say which.
+  const unanswered = intents
+    .map(([intent]) => intent)
+    .filter((intent) => !lines.some((line) => line.intent === intent));
+  if (unanswered.length > 0)
+    throw new AgentError(
+      'generation_failed',
+      `The model gave no usable answer for ${unanswered.join(', ')}; try again or write those lines by hand.`,
+    );
+  return parseLineBank(bank);
+}
