@@ -102,6 +102,7 @@ describe('an evening on the bank model', () => {
       relationships.push(turn.relationship);
       calls.push(turn.toolCalls.map((record) => record.call.name));
     }
+    console.log(`bank evening: ${new Set(said).size} distinct lines of 20; relationships ${relationships.join(' ')}`);
     expect(new Set(said).size).toBeGreaterThanOrEqual(12);
     said.forEach((line, index) => expect(said.slice(Math.max(0, index - 5), index)).not.toContain(line));
     // The secret is said only on a turn whose relationship had already reached 10 (it starts at 0).
