@@ -136,8 +136,32 @@ export {
   formatPersonaProblems,
   PERSONA_SCHEMA,
   PERSONA_FIELDS,
+  PERSONA_STRUCTURED_FIELDS,
+  renderCharacterInstructions,
+  renderSampleLines,
+  stageIndexAt,
+  DEFAULT_SAMPLE_LINE_TOKENS,
 } from './game/persona';
-export type { Persona, NormalizedPersona, PersonaProblem, PersonaValidation } from './game/persona';
+export type {
+  Persona,
+  NormalizedPersona,
+  PersonaProblem,
+  PersonaValidation,
+  RelationshipStage,
+  NormalizedStage,
+  SampleLine,
+} from './game/persona';
+// NPC profiles (src/game/profile): persona, tools, world and options in one file.
+export { loadNPCProfile, readNPCProfile, NPC_PROFILE_SCHEMA } from './game/profile';
+export type {
+  NPCProfile,
+  NPCProfileParts,
+  LoadProfileOptions,
+  ProfileStandInTool,
+  ProfileToolDeclaration,
+  ProfileToolHandler,
+  ProfileHandlerContext,
+} from './game/profile';
 export { EMOTIONS, matchEmotion, isEmotion } from './game/emotion';
 export type { Emotion } from './game/emotion';
 export { NPCMemory, MemoryStage, memoryTools, attitude, MEMORY_TOOL_NAMES } from './game/memory';

@@ -11,7 +11,9 @@ export type { NativeScript, NativeScriptStep, NativeToolCall } from './scripted/
 export { KeywordModel } from './scripted/keyword-model';
 export type { KeywordModelOptions, KeywordRule, KeywordReply, KeywordContext } from './scripted/keyword-model';
 export { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from './scripted/persona-stand-in';
-export type { PersonaStandInOptions } from './scripted/persona-stand-in';
+export type { PersonaStandInOptions, StandInTool } from './scripted/persona-stand-in';
+export { createProfileStandIn } from './scripted/profile-stand-in';
+export type { ProfileStandInOptions } from './scripted/profile-stand-in';
 // The turn as the model reads it (the player's line, the tool results), for models that answer from rules.
 export { readRenderedTurn } from './core/prompt/render-conversation';
 export type { RenderedTurn } from './core/prompt/render-conversation';

@@ -14,8 +14,24 @@ export interface PersonaStandInOptions {
    * Tools the NPC has, so the stand-in can call the ones the player names. Only tools without
    * parameters are called: a keyword match cannot tell what arguments a tool needs.
    */
-  tools?: ReadonlyArray<{ name: string; description?: string; parameterless?: boolean }>;
+  tools?: ReadonlyArray<StandInTool>;
   chunkDelayMs?: number;
+}
+
+/**
+ * A tool the stand-in may call. One with parameters is called only when it knows every required
+ * argument: from `args`, or an enum value the player's line names (`parameters` gives the enums).
+ */
+export interface StandInTool {
+  name: string;
+  description?: string;
+  parameterless?: boolean;
+  /** Words of the player's line that call it (default: the words of its name). */
+  words?: string[];
+  /** Arguments to call it with. */
+  args?: Record<string, unknown>;
+  /** Its JSON Schema, to read enums and required arguments from. */
+  parameters?: Record<string, unknown>;
 }
 
 /** What the preview shows next to a stand-in conversation. */
@@ -79,13 +95,8 @@ export function createPersonaStandIn(persona: Persona | unknown, options: Person
     { when: GOODBYE, reply: { emotion: normalized.defaultEmotion, line: 'Farewell, then.', end: true } },
     { when: WHO, reply: { emotion: normalized.defaultEmotion, line: whoLine(normalized) } },
     { when: RUMOUR, reply: (ctx) => secretOrDeflection(normalized, ctx) },
-    ...tools
-      .filter((tool) => tool.parameterless !== false)
-      .map((tool): KeywordRule => ({
-        when: new RegExp(`\\b(${toolWords(tool).join('|')})\\b`, 'i'),
-        tools: [{ name: tool.name }],
-        reply: (ctx) => toolLine(normalized, tool.name, ctx),
-      })),
+    ...tools.flatMap((tool) => toolRules(tool, (ctx) => toolLine(normalized, tool.name, ctx))),
+    ...sampleLineRules(normalized),
     {
       when: GOALS,
       reply: {
@@ -94,7 +105,7 @@ export function createPersonaStandIn(persona: Persona | unknown, options: Person
           normalized.goals.length > 0 ? `What I want? ${sentence(normalized.goals[0])}` : fallbackLine(normalized, 0),
       },
     },
-    { when: GREETING, reply: { emotion: 'happy', line: normalized.greeting || `Well met. I'm ${normalized.name}.` } },
+    { when: GREETING, reply: (ctx) => greetingReply(normalized, ctx) },
   ];
   return new KeywordModel({
     rules,
@@ -127,9 +138,72 @@ function whoLine(persona: NormalizedPersona): string {
 
 function secretOrDeflection(persona: NormalizedPersona, ctx: KeywordContext): KeywordReply {
   // The NPC puts an unlocked secret in its memory note; below the threshold the prompt has none.
-  const unlocked = persona.secrets.find((secret) => ctx.prompt.indexOf(secret) >= 0);
+  const secrets = persona.secrets.concat(...persona.stages.map((stage) => stage.secrets));
+  const unlocked = secrets.find((secret) => ctx.prompt.indexOf(secret) >= 0);
   if (unlocked) return { emotion: 'suspicious', line: `Between us? ${sentence(unlocked)}` };
   return { emotion: persona.defaultEmotion, line: 'Nothing I would share with a stranger.' };
+}
+
+/** The stage the prompt shows (the NPC renders only the current one), or undefined. */
+function stageInPrompt(
+  persona: NormalizedPersona,
+  ctx: KeywordContext,
+): NormalizedPersona['stages'][number] | undefined {
+  return persona.stages.find((stage) => ctx.prompt.indexOf(`Your standing with the player: ${stage.name}.`) >= 0);
+}
+
+/** The greeting of the stage the NPC is at, else the persona's, in the persona's own mood. */
+function greetingReply(persona: NormalizedPersona, ctx: KeywordContext): KeywordReply {
+  const stage = stageInPrompt(persona, ctx);
+  const line = (stage && stage.greeting) || persona.greeting || `Well met. I'm ${persona.name}.`;
+  return { emotion: persona.defaultEmotion, line };
+}
+
+/** A player line like one of the persona's sample lines gets that sample's answer. */
+function sampleLineRules(persona: NormalizedPersona): KeywordRule[] {
+  const rules: KeywordRule[] = [];
+  for (const sample of persona.sampleLines) {
+    const words = contentWords(sample.player ?? '').filter((word) => word.length >= 4);
+    if (words.length === 0) continue;
+    rules.push({
+      when: new RegExp(`\\b(${words.map(escapeRegExp).join('|')})\\b`, 'i'),
+      reply: { emotion: persona.defaultEmotion, line: sample.npc },
+    });
+  }
+  return rules;
+}
+
+/**
+ * The rules that call a tool: one per enum value of its first enum parameter the player may name
+ * (most specific first), then one with the given arguments; none when a required argument stays unknown.
+ */
+function toolRules(tool: StandInTool, reply: KeywordRule['reply']): KeywordRule[] {
+  const words = `(${(tool.words && tool.words.length > 0 ? tool.words.map(escapeRegExp) : toolWords(tool)).join('|')})`;
+  const schema = (tool.parameters ?? {}) as { properties?: Record<string, { enum?: unknown[] }>; required?: string[] };
+  const properties = schema.properties ?? {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const given = tool.args ?? {};
+  const known = (args: Record<string, unknown>) => required.every((name) => args[name] !== undefined);
+  const withoutParameters = tool.parameterless !== false && Object.keys(properties).length === 0;
+  const rules: KeywordRule[] = [];
+  const enumName = Object.keys(properties).find((name) => Array.isArray(properties[name].enum));
+  if (enumName) {
+    for (const value of properties[enumName].enum as unknown[]) {
+      if (typeof value !== 'string' || !value) continue;
+      const args = { ...given, [enumName]: value };
+      if (!known(args)) continue;
+      rules.push({
+        when: new RegExp(`^(?=[\\s\\S]*\\b${words}\\b)(?=[\\s\\S]*\\b${escapeRegExp(value)}s?\\b)`, 'i'),
+        tools: [{ name: tool.name, args }],
+        reply,
+      });
+    }
+  }
+  const plain = new RegExp(`\\b${words}\\b`, 'i');
+  if (withoutParameters) rules.push({ when: plain, tools: [{ name: tool.name }], reply });
+  else if (tool.args !== undefined && known(given))
+    rules.push({ when: plain, tools: [{ name: tool.name, args: { ...given } }], reply });
+  return rules;
 }
 
 function knowledgeLine(persona: NormalizedPersona, said: string): KeywordReply | undefined {

@@ -6,6 +6,7 @@ import {
   findJsonSyntaxError,
   PERSONA_SCHEMA,
   PERSONA_FIELDS,
+  PERSONA_STRUCTURED_FIELDS,
 } from '../../src/game/persona';
 import type { Persona } from '../../src/game/persona';
 
@@ -206,7 +207,9 @@ describe('the published schema', () => {
       expect(schema.properties[field].title).toBeTruthy();
       expect(schema.properties[field].description).toBeTruthy();
     }
-    expect(Object.keys(schema.properties).sort()).toEqual(['$schema', ...PERSONA_FIELDS].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      ['$schema', ...PERSONA_FIELDS, ...PERSONA_STRUCTURED_FIELDS].sort(),
+    );
   });
 });
 
@@ -226,6 +229,8 @@ describe('normalizePersona', () => {
       maxSentences: 2,
       greeting: '',
       fallbackLines: [],
+      stages: [],
+      sampleLines: [],
     });
   });
 

@@ -3,6 +3,7 @@ import { AgentError } from '../../contract/errors';
 import type { ToolChoice } from '../../core/agent';
 import { EMOTIONS, isEmotion, type Emotion } from '../emotion';
 import { parseMemoryToolSelection, type MemoryToolSelection } from '../memory';
+import { DEFAULT_SAMPLE_LINE_TOKENS } from '../persona/sample-lines';
 
 export type NPCReplyFormat = 'automatic' | 'structured' | 'text';
 
@@ -43,6 +44,8 @@ export interface NPCOptions {
   playerOptionCount?: number;
   canEndConversation?: boolean;
   extraInstructions?: string;
+  /** Tokens the persona's sample lines may take in the prefix (default 120; 0 leaves them out). */
+  sampleLineTokens?: number;
   /** Summarise older turns into memory after this many turns (0 = never). Default 8, keeping 2. */
   compactAfterTurns?: number;
   keepRecentTurns?: number;
@@ -79,6 +82,7 @@ export interface ResolvedNPCOptions {
   playerOptionCount: number;
   canEndConversation: boolean;
   extraInstructions?: string;
+  sampleLineTokens: number;
   compactAfterTurns: number;
   keepRecentTurns: number;
   fallbackOnFailure: boolean;
@@ -186,6 +190,13 @@ export function resolveNPCOptions(options: NPCOptions = {}): ResolvedNPCOptions 
       max: 4,
     }),
     canEndConversation: options.canEndConversation ?? true,
+    sampleLineTokens: whole({
+      name: 'sampleLineTokens',
+      value: options.sampleLineTokens,
+      byDefault: DEFAULT_SAMPLE_LINE_TOKENS,
+      min: 0,
+      max: 2000,
+    }),
     compactAfterTurns: whole({
       name: 'compactAfterTurns',
       value: options.compactAfterTurns,

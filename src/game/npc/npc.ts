@@ -28,11 +28,11 @@ import {
   isSameCharacter,
   normalizePersona,
   parsePersona,
-  renderPersonaInstructions,
   cleanLine,
   type NormalizedPersona,
   type Persona,
 } from '../persona';
+import { currentStage, npcCharacterInstructions, unlockedSecrets, type NormalizedStage } from './stage-parts';
 import { MemoryStage, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
 import type { WorldState } from '../world';
 import { npcInstructionRules, npcToolSet } from './agent-parts';
@@ -117,6 +117,8 @@ export class NPC {
   private readonly agent: Agent;
   private readonly stage: MemoryStage;
   private replySchema!: JsonSchema;
+  /** The relationship stage the setup's prefix was rendered for (-1: none). */
+  private builtStage = -1;
   private background: Promise<unknown> = Promise.resolve();
   /** The background compaction queued or running (one at a time; an overdue one replaces it at a higher priority). */
   private compaction: { priority: number; canceller: Canceller } | undefined;
@@ -180,6 +182,8 @@ export class NPC {
     } catch (error) {
       return DialogueStream.refused(AgentError.from(error));
     }
+    // A relationship that crossed into another stage since the last setup: that stage's prefix.
+    this.refreshStage();
     // This turn's settings, as they are now: a later setOptions() is for the turns after it.
     const persona = this._persona;
     const settings = this.options;
@@ -308,6 +312,17 @@ export class NPC {
     return this._persona;
   }
 
+  /** The persona's relationship stage the relationship is in now, or undefined (no stages, or in none). */
+  get relationshipStage(): NormalizedStage | undefined {
+    return currentStage(this._persona, this.memory.relationship);
+  }
+
+  /** The authored first line for the relationship now: the stage's greeting, else the persona's. */
+  get greeting(): string {
+    const stage = this.relationshipStage;
+    return (stage && stage.greeting) || this._persona.greeting;
+  }
+
   /** The conversation so far (completed turns). */
   get history() {
     return this.agent.history;
@@ -335,7 +350,16 @@ export class NPC {
     this.options = parts.options;
     this.gameTools = parts.tools;
     this.replySchema = built.replySchema;
+    this.builtStage = built.stageIndex;
     this.agent.replaceSetup(built.setup);
+  }
+
+  /** Rebuilds the setup (same parts, already checked) when the relationship is in another stage now. */
+  private refreshStage(): void {
+    const stage = currentStage(this._persona, this.memory.relationship);
+    const index = stage ? this._persona.stages.indexOf(stage) : -1;
+    if (index !== this.builtStage)
+      this.apply({ persona: this.rawPersona, options: this.options, tools: this.gameTools });
   }
 
   /** The agent setup of an NPC: its instructions, every tool it has, and all its settings from the defaults. */
@@ -343,6 +367,7 @@ export class NPC {
     setup: AgentSetup;
     persona: NormalizedPersona;
     replySchema: JsonSchema;
+    stageIndex: number;
   } {
     const persona = normalizePersona(raw);
     const tools = npcToolSet({
@@ -352,7 +377,13 @@ export class NPC {
       stage: this.stage,
       memory: () => this.memory.snapshot(),
     });
-    const instructions = renderPersonaInstructions(raw, npcInstructionRules(options, tools));
+    const character = npcCharacterInstructions({
+      persona: raw,
+      rules: npcInstructionRules(options, tools),
+      options,
+      relationship: this.memory.relationship,
+    });
+    const instructions = character.text;
     const setup = createAgentSetup({
       instructions,
       tools,
@@ -375,7 +406,12 @@ export class NPC {
         label: persona.name,
       },
     });
-    return { setup, persona, replySchema: npcReplySchema(options, persona.maxSentences) };
+    return {
+      setup,
+      persona,
+      replySchema: npcReplySchema(options, persona.maxSentences),
+      stageIndex: character.stageIndex,
+    };
   }
 
   private turnChoice(perTurn?: ToolChoice): ToolChoice {
@@ -445,10 +481,7 @@ export class NPC {
   private turnNote(turn: { settings: ResolvedNPCOptions; persona: NormalizedPersona; situation?: string }): string {
     const { settings: options, persona, situation } = turn;
     const state = this.memory.snapshot();
-    const unlocked =
-      options.secretsUnlockAtRelationship !== null && state.relationship >= options.secretsUnlockAtRelationship
-        ? persona.secrets
-        : [];
+    const unlocked = unlockedSecrets({ persona, options, relationship: state.relationship });
     const parts = [
       renderMemoryNote(state, {
         showRelationship: options.memoryTools.relationship || state.relationship !== 0,

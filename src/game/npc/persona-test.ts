@@ -14,6 +14,8 @@ import { NPC } from './npc';
 import { resolveNPCOptions, type NPCOptions } from './npc-options';
 import type { WorldState } from '../world';
 import { normalizePersona, parsePersona, type Persona } from '../persona';
+import { stageSecretsLocked } from '../persona/stages';
+import type { NPCMemoryState } from '../memory';
 
 /** What one answer must (not) do. Every key is optional; each present key is one check. */
 export interface PersonaTurnExpectations {
@@ -39,6 +41,12 @@ export interface PersonaTestTurn {
 }
 
 export interface PersonaTestFile {
+  /**
+   * The NPC profile to play (a path relative to the test file, or the profile itself): its
+   * persona, tools, world and options. The command line reads it; a test with a profile needs no
+   * "persona".
+   */
+  profile?: string | Record<string, unknown>;
   /** The persona: an object, or (for the command line) a path relative to the test file. */
   persona?: Persona | string;
   /** The relationship the conversation starts at (default 0). */
@@ -86,6 +94,15 @@ export function readPersonaTest(input: unknown): PersonaTestFile {
       'invalid_request',
       'A persona test needs "turns": a list of {"say": "…", "expect": {…}}, at least one.',
     );
+  if (
+    file.profile !== undefined &&
+    !(typeof file.profile === 'string' ? file.profile.trim() : file.profile && typeof file.profile === 'object')
+  ) {
+    throw new AgentError(
+      'invalid_request',
+      '"profile" must be the path of an NPC profile (relative to the test file) or the profile itself.',
+    );
+  }
   if (
     file.relationship !== undefined &&
     !(typeof file.relationship === 'number' && file.relationship >= -100 && file.relationship <= 100)
@@ -138,24 +155,29 @@ export interface RunPersonaTestInput {
   world?: WorldState;
   /** NPC options beside the test's own (the scene NPC's, when the preview runs it). */
   options?: NPCOptions;
+  /** Where the conversation starts (a profile's memory); the test's "relationship" wins over its relationship. */
+  memory?: NPCMemoryState;
 }
 
 /** Plays the turns through one NPC and checks each answer; a turn that fails to answer fails its checks. */
 export async function runPersonaTest(input: RunPersonaTestInput): Promise<PersonaTestReport> {
   const test = readPersonaTest(input.test);
   const persona = parsePersona(input.persona);
-  const secrets = normalizePersona(persona).secrets;
+  const normalized = normalizePersona(persona);
+  const secrets = normalized.secrets;
   const options: NPCOptions = { ...input.options };
   if (test.secretsUnlockAtRelationship !== undefined)
     options.secretsUnlockAtRelationship = test.secretsUnlockAtRelationship;
-  let npc = new NPC({ persona, model: input.model, tools: input.tools, world: input.world, options });
-  if (test.relationship) {
-    const saved = npc.saveState();
-    npc = NPC.restore(
-      { ...saved, memory: { ...saved.memory, relationship: test.relationship } },
-      { model: input.model, tools: input.tools, world: input.world, options },
-    );
-  }
+  const memory =
+    input.memory || test.relationship
+      ? {
+          facts: [],
+          summary: '',
+          ...input.memory,
+          relationship: test.relationship !== undefined ? test.relationship : (input.memory?.relationship ?? 0),
+        }
+      : undefined;
+  const npc = new NPC({ persona, model: input.model, tools: input.tools, world: input.world, options, memory });
   const threshold = resolveNPCOptions(options).secretsUnlockAtRelationship;
   const report: PersonaTestReport = { turns: [], passed: 0, failed: 0 };
   for (const turn of test.turns) {
@@ -178,8 +200,11 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
       line,
       emotion,
       tools,
-      secrets,
-      locked: threshold !== null && before < threshold,
+      // The persona's secrets below its threshold, and those of the stages not reached yet.
+      secrets: (threshold !== null && before < threshold ? secrets : []).concat(
+        stageSecretsLocked(normalized.stages, before),
+      ),
+      locked: (threshold !== null && before < threshold) || stageSecretsLocked(normalized.stages, before).length > 0,
       failure,
     });
     report.turns.push({
@@ -204,6 +229,7 @@ function checkTurn(input: {
   line: string;
   emotion: string;
   tools: string[];
+  /** The secrets still locked before this turn. */
   secrets: string[];
   locked: boolean;
   failure: string;

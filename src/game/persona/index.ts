@@ -1,5 +1,11 @@
-export { normalizePersona, tidyText, PERSONA_DEFAULTS, PERSONA_FIELDS } from './persona';
-export type { Persona, NormalizedPersona } from './persona';
+export { normalizePersona, tidyText, PERSONA_DEFAULTS, PERSONA_FIELDS, PERSONA_STRUCTURED_FIELDS } from './persona';
+export type { Persona, NormalizedPersona, RelationshipStage, SampleLine } from './persona';
+export { renderCharacter, renderCharacterInstructions } from './render-character';
+export type { CharacterInstructionOptions, CharacterInstructions } from './render-character';
+export { stageIndexAt, stageProblems, stageSecretsReached, stageSecretsLocked, normalizeStages } from './stages';
+export type { NormalizedStage, StageProblem } from './stages';
+export { renderSampleLines, DEFAULT_SAMPLE_LINE_TOKENS } from './sample-lines';
+export type { RenderedSampleLines } from './sample-lines';
 export { parsePersona, validatePersona, formatPersonaProblems, PERSONA_SCHEMA } from './validate-persona';
 export type { PersonaProblem, PersonaValidation } from './validate-persona';
 export { renderPersonaInstructions } from './render-instructions';

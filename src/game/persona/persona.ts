@@ -4,6 +4,10 @@
  */
 import { isEmotion } from '../emotion';
 import type { Emotion } from '../emotion';
+import { normalizeStages, type NormalizedStage, type RelationshipStage } from './stages';
+import { normalizeSampleLines, type SampleLine } from './sample-lines';
+
+export type { RelationshipStage, SampleLine };
 
 export interface Persona {
   /** Required: what the character is called. */
@@ -23,6 +27,10 @@ export interface Persona {
   greeting?: string;
   /** Authored lines used in rotation when the model cannot answer. */
   fallbackLines?: string[];
+  /** Named relationship bands (lowest first) with their own behaviour, greeting and secrets. */
+  stages?: RelationshipStage[];
+  /** A few example exchanges that set the voice, rendered within a token budget. */
+  sampleLines?: SampleLine[];
 }
 
 /** A persona with every default filled in, text trimmed and empty entries dropped. */
@@ -39,6 +47,8 @@ export interface NormalizedPersona {
   maxSentences: number;
   greeting: string;
   fallbackLines: string[];
+  stages: NormalizedStage[];
+  sampleLines: SampleLine[];
 }
 
 export const PERSONA_DEFAULTS = {
@@ -61,6 +71,12 @@ export const PERSONA_FIELDS: readonly (keyof Persona)[] = [
   'greeting',
   'fallbackLines',
 ];
+
+/**
+ * Persona fields that hold lists of objects (stages, sample lines): part of the persona and its
+ * schema, but edited as JSON rather than in the inspector's form of plain fields.
+ */
+export const PERSONA_STRUCTURED_FIELDS: readonly (keyof Persona)[] = ['stages', 'sampleLines'];
 
 /** Collapses runs of whitespace (newlines from a multi-line inspector field) to one space. */
 export function tidyText(value: unknown): string {
@@ -99,5 +115,7 @@ export function normalizePersona(persona: Persona): NormalizedPersona {
         : PERSONA_DEFAULTS.maxSentences,
     greeting: tidyText(persona.greeting),
     fallbackLines: tidyList(persona.fallbackLines),
+    stages: normalizeStages(persona.stages),
+    sampleLines: normalizeSampleLines(persona.sampleLines),
   };
 }

@@ -9,7 +9,8 @@ import { AgentError } from '../../contract/errors';
 import { EMOTIONS, matchEmotion } from '../emotion';
 import personaSchema from '../../../schemas/persona.schema.json';
 import { findJsonSyntaxError } from './json-syntax-error';
-import { PERSONA_FIELDS } from './persona';
+import { PERSONA_FIELDS, PERSONA_STRUCTURED_FIELDS } from './persona';
+import { stageProblems } from './stages';
 import type { Persona } from './persona';
 
 export interface PersonaProblem {
@@ -48,7 +49,12 @@ export function validatePersona(input: unknown): PersonaValidation {
     };
   }
   const validate = validator();
-  if (validate(value)) return { ok: true, persona: copyPersona(value as Record<string, unknown>) };
+  if (validate(value)) {
+    // What the schema cannot say: stages in order, not overlapping, of distinct names.
+    const staged = stageProblems((value as Record<string, unknown>).stages);
+    if (staged.length > 0) return { ok: false, problems: staged };
+    return { ok: true, persona: copyPersona(value as Record<string, unknown>) };
+  }
   const problems: PersonaProblem[] = [];
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
@@ -108,6 +114,10 @@ function copyPersona(value: Record<string, unknown>): Persona {
     if (fieldValue === undefined) continue;
     out[field] = Array.isArray(fieldValue) ? fieldValue.slice() : fieldValue;
   }
+  // Lists of objects, copied whole: a caller changing a stage must not change the NPC's.
+  for (const field of PERSONA_STRUCTURED_FIELDS) {
+    if (value[field] !== undefined) out[field] = JSON.parse(JSON.stringify(value[field]));
+  }
   return out as unknown as Persona;
 }
 
@@ -161,7 +171,7 @@ const TYPE_WORDS: Record<string, string> = {
 function closestField(name: string): string | undefined {
   const squash = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, '');
   const key = squash(name);
-  for (const field of PERSONA_FIELDS) {
+  for (const field of ALL_FIELDS) {
     if (squash(field) === key) return field;
   }
   const aliases: Record<string, string> = {
@@ -179,9 +189,43 @@ function closestField(name: string): string | undefined {
     title: 'role',
     job: 'role',
     traits: 'personality',
+    stage: 'stages',
+    relationshipstages: 'stages',
+    bands: 'stages',
+    samples: 'sampleLines',
+    examples: 'sampleLines',
+    sampleline: 'sampleLines',
+    examplelines: 'sampleLines',
   };
   // Own keys only: a field named "constructor" must not find Object.prototype's.
   return Object.prototype.hasOwnProperty.call(aliases, key) ? aliases[key] : undefined;
+}
+
+const ALL_FIELDS: readonly string[] = [...PERSONA_FIELDS, ...PERSONA_STRUCTURED_FIELDS];
+
+/** The keys of a stage and of a sample line, for a key that is neither. */
+const INNER_FIELDS: Record<string, { what: string; keys: string[]; aliases: Record<string, string> }> = {
+  stages: {
+    what: 'a stage field',
+    keys: ['name', 'from', 'to', 'behaviour', 'greeting', 'secrets'],
+    aliases: { behavior: 'behaviour', notes: 'behaviour', min: 'from', max: 'to', below: 'to', secret: 'secrets' },
+  },
+  sampleLines: {
+    what: 'a sample line field',
+    keys: ['player', 'npc'],
+    aliases: { line: 'npc', reply: 'npc', answer: 'npc', says: 'player', prompt: 'player' },
+  },
+};
+
+/** `persona.stages[0].behavior`: not a stage field (did you mean "behaviour"?). */
+function innerFieldProblem(field: string, extra: string): PersonaProblem | undefined {
+  const match = /^persona\.(stages|sampleLines)\[\d+\]$/.exec(field);
+  if (!match) return undefined;
+  const inner = INNER_FIELDS[match[1]];
+  const key = extra.toLowerCase();
+  const guess = Object.prototype.hasOwnProperty.call(inner.aliases, key) ? inner.aliases[key] : undefined;
+  const hint = guess ? `did you mean "${guess}"?` : `known fields: ${inner.keys.join(', ')}`;
+  return { field: `${field}.${extra}`, message: `is not ${inner.what}; ${hint}` };
 }
 
 function toProblem(error: ErrorObject, root: unknown): PersonaProblem | undefined {
@@ -193,8 +237,10 @@ function toProblem(error: ErrorObject, root: unknown): PersonaProblem | undefine
       return { field: `${field}.${String(params.missingProperty)}`, message: 'is required' };
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
+      const inner = innerFieldProblem(field, extra);
+      if (inner) return inner;
       const guess = closestField(extra);
-      const hint = guess ? `did you mean "${guess}"?` : `known fields: ${PERSONA_FIELDS.join(', ')}`;
+      const hint = guess ? `did you mean "${guess}"?` : `known fields: ${ALL_FIELDS.join(', ')}`;
       return { field: `${field}.${extra}`, message: `is not a persona field; ${hint}` };
     }
     case 'type': {
