@@ -1,9 +1,11 @@
 /**
- * `npm run persona-test -- file [--tavern] [--url http://127.0.0.1:8080/v1 --model name] [--script steps.json]`
- * Plays a persona test file (lines to say, checks on the answers) against the persona's own
- * keyword stand-in (default), the tavern's stand-in with its world and tools (`--tavern`), a
- * recorded script or an OpenAI-compatible server, and prints pass/fail per check. Exit status 1
- * when a check fails, 2 when the file or the set-up is wrong.
+ * `npm run persona-test -- file [--profile p.npc-profile.json | --tavern] [--url http://127.0.0.1:8080/v1 --model name] [--script steps.json]`
+ * Plays a persona test file (lines to say, checks on the answers) through the NPC its profile
+ * describes (the test's `"profile"`, or `--profile`; `--tavern` is Mira's profile): the profile's
+ * persona, tools, world and options, answered by the profile's stand-in (default), a recorded
+ * script or an OpenAI-compatible server. A test without a profile plays a bare NPC of its
+ * `"persona"` on that persona's own stand-in. Prints pass/fail per check; exit status 1 when a
+ * check fails, 2 when the file or the set-up is wrong.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,17 +16,17 @@ import {
   findJsonSyntaxError,
   readPersonaTest,
   runPersonaTest,
-  type AgentTool,
+  loadNPCProfile,
   type LanguageModel,
+  type NPCProfileParts,
   type Persona,
-  type WorldState,
 } from '../src';
 import { ScriptedLanguageModel, createPersonaStandIn } from '../src/testing';
-import { createTavernWorld, tavernTools } from './tavern/tavern-world';
-import { createMiraModel } from './tavern/mira-model';
+import { DEMO_HOST, miraProfileParts, profileStandIn, readProfileFile } from './profiles/profile-file';
 
 interface Flags {
   file?: string;
+  profile?: string;
   tavern: boolean;
   url?: string;
   model?: string;
@@ -37,6 +39,7 @@ function parseFlags(argv: string[]): Flags {
     const flag = argv[index];
     const value = () => argv[++index] ?? stop(`${flag} needs a value.`);
     if (flag === '--tavern') flags.tavern = true;
+    else if (flag === '--profile') flags.profile = value();
     else if (flag === '--url') flags.url = value();
     else if (flag === '--model') flags.model = value();
     else if (flag === '--script') flags.script = value();
@@ -48,7 +51,7 @@ function parseFlags(argv: string[]): Flags {
 
 function stop(message: string): never {
   console.error(
-    `persona-test: ${message}\nusage: npm run persona-test -- file.persona-test.json [--tavern] [--url URL --model NAME] [--script steps.json]`,
+    `persona-test: ${message}\nusage: npm run persona-test -- file.persona-test.json [--profile file.npc-profile.json | --tavern] [--url URL --model NAME] [--script steps.json]`,
   );
   process.exit(2);
 }
@@ -82,23 +85,30 @@ async function main(): Promise<void> {
   } catch (error) {
     return stop(AgentError.from(error).message);
   }
-  const personaSource =
-    typeof test.persona === 'string' ? readJson(resolve(dirname(path), test.persona), 'persona') : test.persona;
-  if (personaSource === undefined)
-    stop('the test names no "persona" (an object, or a path relative to the test file).');
-  let persona: Persona;
+  if (flags.profile && flags.tavern) stop('give --profile or --tavern, not both.');
+  let parts: NPCProfileParts | undefined;
   try {
-    persona = parsePersona(personaSource);
+    parts = profileOf({ flags, testProfile: test.profile, testDir: dirname(path) });
   } catch (error) {
     return stop(AgentError.from(error).message);
   }
-
-  let world: WorldState | undefined;
-  let tools: AgentTool[] = [];
-  if (flags.tavern) {
-    world = createTavernWorld();
-    tools = tavernTools(world);
+  if (parts && test.persona !== undefined && !flags.profile && !flags.tavern)
+    stop('the test names a "profile" and a "persona": the profile holds the persona, so leave "persona" out.');
+  let persona: Persona;
+  // A profile given on the command line plays the test's own persona with its tools and world.
+  if (parts && (test.persona === undefined || (!flags.profile && !flags.tavern))) persona = parts.persona;
+  else {
+    const personaSource =
+      typeof test.persona === 'string' ? readJson(resolve(dirname(path), test.persona), 'persona') : test.persona;
+    if (personaSource === undefined)
+      stop('the test names no "profile" or "persona" (an object, or a path relative to the test file).');
+    try {
+      persona = parsePersona(personaSource);
+    } catch (error) {
+      return stop(AgentError.from(error).message);
+    }
   }
+
   let model: LanguageModel;
   let label: string;
   if (flags.url) {
@@ -107,17 +117,18 @@ async function main(): Promise<void> {
   } else if (flags.script) {
     model = new ScriptedLanguageModel(readJson(resolve(flags.script), 'script') as never);
     label = `recorded script ${flags.script}`;
-  } else if (flags.tavern) {
-    model = createMiraModel();
-    label = "the tavern's keyword stand-in";
+  } else if (parts) {
+    try {
+      model = profileStandIn(parts);
+    } catch (error) {
+      return stop(AgentError.from(error).message);
+    }
+    label =
+      parts.profile.standIn === 'tavern'
+        ? "the tavern's keyword stand-in"
+        : `${persona.name}'s keyword stand-in (not a language model)`;
   } else {
-    model = createPersonaStandIn(persona, {
-      tools: tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameterless: tool.isParameterless,
-      })),
-    });
+    model = createPersonaStandIn(persona);
     label = `${persona.name}'s keyword stand-in (not a language model)`;
   }
 
@@ -126,9 +137,10 @@ async function main(): Promise<void> {
     test,
     persona,
     model,
-    tools,
-    world,
-    options: flags.tavern ? { memoryTools: 'all', worldContextPaths: ['player.gold', 'time'] } : undefined,
+    tools: parts?.tools,
+    world: parts?.world,
+    options: parts?.options,
+    memory: parts?.memory,
   });
   report.turns.forEach((turn, index) => {
     console.log(`${index + 1}. You: ${turn.say}`);
@@ -140,6 +152,24 @@ async function main(): Promise<void> {
   });
   console.log(`\n${report.passed} passed, ${report.failed} failed`);
   process.exit(report.failed > 0 ? 1 : 0);
+}
+
+/** The profile to play: --profile, --tavern (Mira's), or the test's own "profile" (a path beside the test, or inline). */
+function profileOf(input: {
+  flags: Flags;
+  testProfile: string | Record<string, unknown> | undefined;
+  testDir: string;
+}): NPCProfileParts | undefined {
+  const { flags, testProfile, testDir } = input;
+  if (flags.profile) return readProfileFile(flags.profile);
+  if (flags.tavern) return miraProfileParts();
+  if (typeof testProfile === 'string') return readProfileFile(resolve(testDir, testProfile));
+  if (testProfile)
+    return loadNPCProfile(testProfile, {
+      handlers: DEMO_HOST.handlers,
+      readPersona: (file) => readFileSync(resolve(testDir, file), 'utf8'),
+    });
+  return undefined;
 }
 
 main().catch((error) => {

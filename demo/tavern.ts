@@ -1,6 +1,8 @@
 /**
- * `npm run demo`: Mira's evening at the Crooked Lantern, played through the real NPC, tools
- * and world state on the built-in stand-in model (or an OpenAI-compatible server with --url).
+ * `npm run demo`: Mira's evening at the Crooked Lantern (demo/profiles/mira.npc-profile.json),
+ * played through the real NPC, tools and world state on the built-in stand-in model (or an
+ * OpenAI-compatible server with --url). `--profile file` plays another NPC profile: its persona,
+ * its own tools and world, its stand-in; `--persona file` a bare NPC of that persona (no tools).
  * Prints the dialogue as it streams, each tool call and world change, and per turn the model
  * calls, tokens and the estimated time on a phone.
  */
@@ -14,14 +16,14 @@ import {
   type GenerationRequest,
 } from '../src';
 import { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from '../src/testing';
-import { createTavernWorld, tavernTools } from './tavern/tavern-world';
-import { createMiraModel } from './tavern/mira-model';
 import { EVENING } from './tavern/evening';
 import { stepSeconds } from '../bench/cost-model';
-import miraPersona from './tavern/mira.persona.json';
+import { miraProfileParts, profileStandIn, readProfileFile } from './profiles/profile-file';
+import type { NPCProfileParts } from '../src';
 
 interface Flags {
   persona?: string;
+  profile?: string;
   url?: string;
   model?: string;
   fast: boolean;
@@ -37,12 +39,13 @@ function parseFlags(argv: string[]): Flags {
       return given;
     };
     if (flag === '--persona') flags.persona = value();
+    else if (flag === '--profile') flags.profile = value();
     else if (flag === '--url') flags.url = value();
     else if (flag === '--model') flags.model = value();
     else if (flag === '--fast') flags.fast = true;
     else if (flag === '--help' || flag === '-h') {
       console.log(
-        'usage: npm run demo -- [--persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]',
+        'usage: npm run demo -- [--profile file.npc-profile.json | --persona file.persona] [--url http://127.0.0.1:8080/v1 --model name] [--fast]',
       );
       process.exit(0);
     } else fail(`Unknown flag ${flag}; try --help.`);
@@ -62,102 +65,122 @@ function fail(message: string): never {
 const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
+/** The --url server, after a connection check that gives up with a message instead of hanging. */
+async function remoteModel(flags: Flags): Promise<LanguageModel> {
+  const url = flags.url as string;
+  // A server that accepts and never answers must not leave the terminal silent: a 5 s check,
+  // and each step gives up after 20 s with a message.
+  const remote = new OpenAICompatibleModel({
+    baseUrl: url,
+    model: flags.model ?? 'default',
+    requestTimeoutMs: STEP_TIMEOUT_MS,
+  });
+  console.log(dim(`checking ${url} (up to ${CHECK_TIMEOUT_MS / 1000} s)…`));
+  const availability = await Promise.race([
+    remote.availability(),
+    new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) =>
+      setTimeout(
+        () =>
+          done({
+            status: 'unavailable',
+            reason: 'no answer',
+            detail: `nothing came back within ${CHECK_TIMEOUT_MS / 1000} s`,
+          }),
+        CHECK_TIMEOUT_MS,
+      ).unref(),
+    ),
+  ]);
+  if (availability.status !== 'available') {
+    fail(
+      `the OpenAI-compatible server at ${url} is not reachable (${availability.status === 'unavailable' ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}` : availability.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`,
+    );
+  }
+  return remote;
+}
+
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
-  let persona: unknown = miraPersona;
-  if (flags.persona) {
-    try {
-      persona = readFileSync(flags.persona, 'utf8');
-    } catch (error) {
-      fail(`cannot read ${flags.persona}: ${(error as Error).message}`);
-    }
-  }
-  let model: LanguageModel;
-  const world = createTavernWorld();
-  // Another persona gets a stand-in built from its own fields and its own first lines, never Mira's.
-  let ownPersona: ReturnType<typeof parsePersona> | undefined;
-  if (flags.persona) {
-    try {
+  if (flags.profile && flags.persona) fail('give --profile or --persona, not both.');
+  const chunkDelayMs = flags.fast ? 0 : 25;
+  // The NPC's parts: Mira's profile, another profile, or a bare NPC of a persona (no tools, no world).
+  let parts: NPCProfileParts;
+  let lines: string[];
+  try {
+    if (flags.persona) {
+      let text = '';
+      try {
+        text = readFileSync(flags.persona, 'utf8');
+      } catch (error) {
+        fail(`cannot read ${flags.persona}: ${(error as Error).message}`);
+      }
       // The text as it is: parsePersona skips a byte-order mark and names the line and column of a syntax error.
-      ownPersona = parsePersona(persona);
+      const persona = parsePersona(text);
+      parts = { persona, tools: [], options: {}, standInTools: [], profile: { persona } };
+      lines = personaSuggestions(persona);
+    } else {
+      parts = flags.profile ? readProfileFile(flags.profile) : miraProfileParts();
+      const own = parts.profile.playerLines;
+      lines =
+        own && own.length > 0 ? own : parts.profile.standIn === 'tavern' ? EVENING : personaSuggestions(parts.persona);
+    }
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const world = parts.world;
+  let model: LanguageModel;
+  if (flags.url) {
+    model = await remoteModel(flags);
+  } else {
+    try {
+      model = flags.persona
+        ? createPersonaStandIn(parts.persona, { chunkDelayMs })
+        : profileStandIn(parts, chunkDelayMs);
     } catch (error) {
       fail((error as Error).message);
     }
-  }
-  if (flags.url) {
-    // A server that accepts and never answers must not leave the terminal silent: a 5 s check,
-    // and each step gives up after 20 s with a message.
-    const remote = new OpenAICompatibleModel({
-      baseUrl: flags.url,
-      model: flags.model ?? 'default',
-      requestTimeoutMs: STEP_TIMEOUT_MS,
-    });
-    console.log(dim(`checking ${flags.url} (up to ${CHECK_TIMEOUT_MS / 1000} s)…`));
-    const availability = await Promise.race([
-      remote.availability(),
-      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) =>
-        setTimeout(
-          () =>
-            done({
-              status: 'unavailable',
-              reason: 'no answer',
-              detail: `nothing came back within ${CHECK_TIMEOUT_MS / 1000} s`,
-            }),
-          CHECK_TIMEOUT_MS,
-        ).unref(),
-      ),
-    ]);
-    if (availability.status !== 'available') {
-      fail(
-        `the OpenAI-compatible server at ${flags.url} is not reachable (${availability.status === 'unavailable' ? `${availability.reason}${availability.detail ? `: ${availability.detail}` : ''}` : availability.status}). Start llama.cpp's server, Ollama or LM Studio there, or run without --url to use the built-in stand-in.`,
-      );
-    }
-    model = remote;
-  } else if (ownPersona) {
-    model = createPersonaStandIn(ownPersona, {
-      tools: tavernTools(world).map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameterless: tool.isParameterless,
-      })),
-      chunkDelayMs: flags.fast ? 0 : 25,
-    });
-    console.log(dim(STAND_IN_NOTICE));
-  } else {
-    model = createMiraModel({ chunkDelayMs: flags.fast ? 0 : 25 });
+    // Another character gets a stand-in built from its own fields and lines, never Mira's.
+    if (parts.profile.standIn === undefined) console.log(dim(STAND_IN_NOTICE));
   }
 
-  world.onChange((change) =>
-    console.log(
-      dim(`    world: ${change.path} ${JSON.stringify(change.oldValue)} → ${JSON.stringify(change.newValue)}`),
-    ),
-  );
+  if (world)
+    world.onChange((change) =>
+      console.log(
+        dim(`    world: ${change.path} ${JSON.stringify(change.oldValue)} → ${JSON.stringify(change.newValue)}`),
+      ),
+    );
   let npc: NPC;
   try {
     npc = new NPC({
-      persona,
+      persona: parts.persona,
       model,
       world,
-      tools: tavernTools(world),
-      options: { memoryTools: 'all', secretsUnlockAtRelationship: 10, worldContextPaths: ['player.gold', 'time'] },
+      tools: parts.tools,
+      options: parts.options,
+      memory: parts.memory,
     });
   } catch (error) {
     fail((error as Error).message);
   }
   const name = npc.persona.name;
-  console.log(bold(`\n${npc.persona.greeting || `${name} looks up.`}`));
-  const startingGold = world.get<number>('player.gold') ?? 0;
-  console.log(dim(`(model: ${model.capabilities.modelName}; you carry ${startingGold} gold)\n`));
+  console.log(bold(`\n${npc.greeting || `${name} looks up.`}`));
+  const startingGold = world?.get<number>('player.gold');
+  const purse = typeof startingGold === 'number' ? `; you carry ${startingGold} gold` : '';
+  console.log(dim(`(model: ${model.capabilities.modelName}${purse})\n`));
 
   const rows: Array<{ turn: number; calls: number; prompt: number; cached: number; output: number; seconds: number }> =
     [];
-  const lines = ownPersona ? personaSuggestions(ownPersona) : EVENING;
   for (let turnIndex = 0; turnIndex < lines.length; turnIndex++) {
     const line = lines[turnIndex];
     console.log(`${bold('You:')} ${line}`);
     const steps: GenerationRequest[] = [];
     const outputs: string[] = [];
-    const stream = npc.talkStream(line);
+    // A tool the game answers (hand-answered in the preview) gets a plain answer here.
+    const stream = npc.talkStream(line, {
+      externalTools: (call) => {
+        console.log(dim(`    (the demo answers ${call.name} as the game would: "done")`));
+        return 'done';
+      },
+    });
     let started = false;
     stream.on('modelStep', (event) => steps.push(event.request));
     stream.on('modelStepFinished', (event) => outputs.push(event.output));
@@ -221,9 +244,13 @@ async function main(): Promise<void> {
     );
   }
   const total = rows.reduce((sum, row) => sum + row.calls, 0);
-  const taken = startingGold - (world.get<number>('player.gold') ?? 0);
+  const goldLeft = world?.get<number>('player.gold');
+  const gold =
+    typeof startingGold === 'number' && typeof goldLeft === 'number'
+      ? ` ${name} took ${startingGold - goldLeft} gold of your ${startingGold} (${goldLeft} left) and`
+      : ` ${name}`;
   console.log(
-    `total: ${total} model calls for ${rows.length} turns; ${name} took ${taken} gold of your ${startingGold} (${world.get('player.gold')} left) and remembers ${npc.memory.facts.length} facts.`,
+    `total: ${total} model calls for ${rows.length} turns;${gold} remembers ${npc.memory.facts.length} facts.`,
   );
 }
 

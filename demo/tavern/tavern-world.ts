@@ -3,7 +3,7 @@
  * take_order serves drinks and takes the player's gold from the world state). Shared by the
  * demo, the preview page and the benchmark; the Cocos sample has the same tools as components.
  */
-import { AgentTool, JsonSchema, ToolOutput, WorldState } from '../../src';
+import { AgentTool, JsonSchema, ToolOutput, WorldState, type ProfileToolHandler } from '../../src';
 
 export const TAVERN_WORLD = {
   player: { name: 'Traveller', gold: 20, inventory: [] as string[] },
@@ -44,16 +44,29 @@ export function tavernTools(world: WorldState, options: { orderIsSideEffect?: bo
         quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),
       }),
     },
-    (args: { item: MenuItem; quantity: number }) => {
-      const price = world.get<number>(`tavern.menu.${args.item}`) ?? 0;
-      const cost = price * args.quantity;
-      const gold = world.get<number>('player.gold') ?? 0;
-      if (cost > gold)
-        return ToolOutput.error(`The player has ${gold} gold; ${args.quantity} ${args.item} cost ${cost}.`);
-      world.set('player.gold', gold - cost);
-      world.modify<string[]>('player.inventory', (inv) => (inv ?? []).concat(Array(args.quantity).fill(args.item)));
-      return { served: args.quantity, item: args.item, cost, goldLeft: gold - cost };
-    },
+    (args: { item: MenuItem; quantity: number }) => serveOrder(world, args),
   );
   return [checkMenu, takeOrder];
 }
+
+/** take_order's game code: serves the order and takes its price from the player's gold. */
+function serveOrder(world: WorldState, args: { item: MenuItem; quantity: number }): unknown {
+  const price = world.get<number>(`tavern.menu.${args.item}`) ?? 0;
+  const cost = price * args.quantity;
+  const gold = world.get<number>('player.gold') ?? 0;
+  if (cost > gold) return ToolOutput.error(`The player has ${gold} gold; ${args.quantity} ${args.item} cost ${cost}.`);
+  world.set('player.gold', gold - cost);
+  world.modify<string[]>('player.inventory', (inv) => (inv ?? []).concat(Array(args.quantity).fill(args.item)));
+  return { served: args.quantity, item: args.item, cost, goldLeft: gold - cost };
+}
+
+/**
+ * The tavern's game code by name, for NPC profiles (demo/profiles/mira.npc-profile.json names
+ * `"answer": {"handler": "take_order"}`): the same function tavernTools runs.
+ */
+export const TAVERN_HANDLERS: Record<string, ProfileToolHandler> = {
+  take_order: (args, context) => {
+    if (!context.world) return ToolOutput.error('take_order needs the tavern world.');
+    return serveOrder(context.world, args as { item: MenuItem; quantity: number });
+  },
+};
