@@ -48,6 +48,14 @@ module.exports = {
         label: 'Fallback lines',
         help: 'Authored lines used, in rotation, when the model cannot answer.',
       },
+      stages: {
+        label: 'Relationship stages',
+        help: 'Named bands of the relationship (stranger, friend, confidant), each with its behaviour, greeting and secrets; only the current one is in the prompt.',
+      },
+      sampleLines: {
+        label: 'Sample lines',
+        help: 'A few example exchanges that set the voice, in the prompt within a token budget.',
+      },
     },
     list: {
       add: 'Add',

@@ -36,6 +36,11 @@ module.exports = {
       },
       greeting: { label: '问候语', help: '玩家开口前游戏可以显示的预设开场白。' },
       fallbackLines: { label: '备用台词', help: '模型无法回答时轮流使用的预设台词。' },
+      stages: {
+        label: '关系阶段',
+        help: '按关系值划分的阶段（陌生人、朋友、知己），各有行为、问候语和秘密；提示词中只包含当前阶段。',
+      },
+      sampleLines: { label: '示例台词', help: '几段设定说话风格的示例对话，在词元预算内放入提示词。' },
     },
     list: {
       add: '添加',

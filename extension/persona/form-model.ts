@@ -2,7 +2,7 @@
  * The persona inspector's form as plain data: persona JSON → form fields → persona JSON, and
  * the validation messages grouped by the field they belong to. No DOM here.
  */
-import { PERSONA_FIELDS } from '../../src/game/persona';
+import { PERSONA_FIELDS, PERSONA_STRUCTURED_FIELDS } from '../../src/game/persona';
 import { validatePersona } from '../../src/game/persona/validate-persona';
 import type { PersonaProblem } from '../../src/game/persona';
 import { EMOTIONS } from '../../src/game/emotion';
@@ -37,6 +37,11 @@ export interface PersonaForm {
   schemaMarker?: string;
   /** Keys that are not persona fields: kept on save (so nothing is lost) and reported. */
   unknown: Record<string, unknown>;
+  /**
+   * Persona fields the form has no inputs for (relationship stages, sample lines: lists of
+   * objects), kept as the file has them and written back in the schema's order.
+   */
+  structured?: Record<string, unknown>;
   /**
    * What the file holds that the form cannot show, so Save would drop or change it (`backstory:
    * an object`, `goals[0]: an object`, `role: the number 3, saved as text`). Save asks first.
@@ -84,8 +89,11 @@ export function formFromPersona(value: unknown): PersonaForm {
   form.defaultEmotion = textOf(fields.defaultEmotion);
   form.maxSentences = textOf(fields.maxSentences);
   if (typeof fields.$schema === 'string') form.schemaMarker = fields.$schema;
-  const known = new Set<string>(['$schema', ...PERSONA_FIELDS]);
+  const known = new Set<string>(['$schema', ...PERSONA_FIELDS, ...PERSONA_STRUCTURED_FIELDS]);
   for (const key of Object.keys(fields)) if (!known.has(key)) setOwnKey(form.unknown, key, fields[key]);
+  for (const key of PERSONA_STRUCTURED_FIELDS) {
+    if (fields[key] !== undefined) (form.structured ??= {})[key] = fields[key];
+  }
   form.unshown = unshownValues(fields);
   return form;
 }
@@ -164,6 +172,9 @@ export function personaFromForm(form: PersonaForm): Record<string, unknown> {
       const sentences = sentencesValue(form.maxSentences);
       if (sentences !== undefined) out.maxSentences = sentences;
     }
+  }
+  for (const key of PERSONA_STRUCTURED_FIELDS) {
+    if (form.structured && form.structured[key] !== undefined) out[key] = form.structured[key];
   }
   for (const key of Object.keys(form.unknown)) setOwnKey(out, key, form.unknown[key]);
   return out;

@@ -5,7 +5,10 @@
  * rest as the prompt prefix), and counted with the runtime's estimate: 4 characters a token.
  */
 import { estimateTokens } from '../../src/contract/language-model';
-import { renderPersonaInstructions, normalizePersona } from '../../src/game/persona';
+import { normalizePersona, renderSampleLines } from '../../src/game/persona';
+import { renderStage } from '../../src/game/persona/stages';
+import { npcCharacterInstructions } from '../../src/game/npc/stage-parts';
+import type { NPCProfileParts } from '../../src/game/profile';
 import type { Persona } from '../../src/game/persona';
 import { renderToolSection } from '../../src/core/prompt/stable-prefix';
 import { NPC_LINE_FIELD, npcReplySchema } from '../../src/game/npc/reply-format';
@@ -46,6 +49,8 @@ export type MeterPartKey =
   | 'knowledge'
   | 'secrets'
   | 'maxSentences'
+  | 'sampleLines'
+  | 'stages'
   | 'extra'
   | 'tools'
   | 'replyFormat';
@@ -67,6 +72,8 @@ export interface MeterSetup {
   /** Without a world the NPC has no world tools, whatever its world paths say. */
   world?: WorldState;
   options: NPCOptions;
+  /** The relationship to measure at (default 0): it picks the persona's stage. */
+  relationship?: number;
 }
 
 export interface MeterFigures {
@@ -98,6 +105,24 @@ export interface MeterFigures {
   /** The texts that were counted, for a "show prompt" view and for tests. */
   systemInstruction: string;
   promptPrefix: string;
+  /** What each relationship stage's line costs in the prefix while the NPC is at it, lowest first. */
+  stages: Array<{ name: string; from: number; to: number; tokens: number }>;
+  /** The stage measured (its name), or '' for none. */
+  stage: string;
+  /** Sample lines in the prefix, and those past their token budget (left out). */
+  sampleLinesShown: number;
+  sampleLinesDropped: number;
+}
+
+/**
+ * The set-up of an NPC profile (loadNPCProfile's parts): its own tools, world, options and
+ * starting relationship, so the meter counts what that NPC sends.
+ */
+export function profileSetup(parts: NPCProfileParts): MeterSetup {
+  const setup: MeterSetup = { tools: parts.tools, options: parts.options };
+  if (parts.world) setup.world = parts.world;
+  if (parts.memory) setup.relationship = parts.memory.relationship;
+  return setup;
 }
 
 /** The demo tavern's NPC set-up (Mira): check_menu, take_order, the world read tool and both memory tools. */
@@ -249,9 +274,16 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   const rules = npcInstructionRules(options, tools);
   const secretsInPrefix = rules.secretsInPrefix;
   const extraRules = rules.extra;
+  const relationship = setup.relationship ?? 0;
   const render = (shown: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
-    renderPersonaInstructions(shown, { usesTools: rules.usesTools, secretsInPrefix: withSecrets, extra });
-  const instructions = render(persona, extraRules);
+    npcCharacterInstructions({
+      persona: shown,
+      rules: { usesTools: rules.usesTools, secretsInPrefix: withSecrets, extra },
+      options,
+      relationship,
+    }).text;
+  const character = npcCharacterInstructions({ persona, rules, options, relationship });
+  const instructions = character.text;
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
   const replySchema = options.replyFormat === 'text' ? undefined : npcReplySchema(options, normalized.maxSentences);
   const labels = { user: 'Player', assistant: speakerLabel(normalized.name) };
@@ -319,7 +351,22 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     largestPart,
     systemInstruction,
     promptPrefix,
+    stages: normalized.stages.map((stage) => ({
+      name: stage.name,
+      from: stage.from,
+      to: stage.to,
+      tokens: estimateTokens(renderStage(stage)),
+    })),
+    stage: character.stageIndex >= 0 ? normalized.stages[character.stageIndex].name : '',
+    sampleLinesShown: character.sampleLinesShown,
+    sampleLinesDropped: character.sampleLinesDropped,
   };
+}
+
+/** The sample lines' block as the prefix holds it (within the NPC's budget), for a "show" view. */
+export function sampleLinesText(personaValue: unknown, setup: MeterSetup): string {
+  const options = resolveNPCOptions(setup.options);
+  return renderSampleLines(normalizePersona(asPersona(personaValue)).sampleLines, options.sampleLineTokens).text;
 }
 
 /** Persona fields that show in the instructions, in the schema's order (the others cost nothing). */
@@ -332,6 +379,8 @@ const PART_FIELDS = [
   'knowledge',
   'secrets',
   'maxSentences',
+  'sampleLines',
+  'stages',
 ] as const;
 
 /**
