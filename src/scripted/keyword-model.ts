@@ -36,6 +36,8 @@ export interface KeywordContext {
   toolResults: Array<{ tool: string; args: unknown; output: string }>;
   /** The full prompt of the step (memory note, world summary, conversation). */
   prompt: string;
+  /** The step's system instruction and cached prefix (the persona, its current stage, the tools). */
+  instructions?: string;
   /** The pictures sent with this turn (the player's badge): their labels are what a rule can read. */
   images: ImageInput[];
 }
@@ -110,7 +112,8 @@ export class KeywordModel implements LanguageModel {
     }));
     const results = [...ahead, ...(turn?.toolResults ?? [])];
     const images = request.images ?? [];
-    const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt, images };
+    const instructions = `${request.systemInstruction ?? ''}\n${request.promptPrefix ?? ''}`;
+    const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt, instructions, images };
     // A bark or a summary is no answer to the player: `choose` is asked only at an agent step.
     const rule = this.options.choose
       ? turn

@@ -149,7 +149,8 @@ function stageInPrompt(
   persona: NormalizedPersona,
   ctx: KeywordContext,
 ): NormalizedPersona['stages'][number] | undefined {
-  return persona.stages.find((stage) => ctx.prompt.indexOf(`Your standing with the player: ${stage.name}.`) >= 0);
+  const shown = `${ctx.instructions ?? ''}\n${ctx.prompt}`;
+  return persona.stages.find((stage) => shown.indexOf(`Your standing with the player: ${stage.name}.`) >= 0);
 }
 
 /** The greeting of the stage the NPC is at, else the persona's, in the persona's own mood. */
