@@ -41,7 +41,7 @@ export type {
 export { transcriptFromJSON, transcriptToJSON } from './core/transcript';
 export type { TranscriptData, TranscriptEntry } from './core/transcript';
 export { AgentTool, ToolOutput, RESERVED_TOOL_NAMES } from './core/tools';
-export type { ToolCall, ToolContext, ToolHandler, ToolDefinition } from './core/tools';
+export type { ToolCall, ToolContext, ToolHandler, ToolDefinition, ToolApproval, ToolVerdict } from './core/tools';
 export { JsonSchema } from './core/schema';
 export type { Violation, CheckResult, JsonObjectSchema } from './core/schema';
 

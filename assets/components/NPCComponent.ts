@@ -30,6 +30,8 @@ import type {
   DialogueStream,
   DialogueTurn,
   ImageInput,
+  LanguageModel,
+  ToolVerdict,
   NPCInspectorProperties,
   NPCOptions,
   NPCSaveState,
@@ -45,6 +47,8 @@ import { ToolDeclaration } from './ToolDeclaration';
 import { isGone, liveState } from './liveState';
 import { hasLiveListener } from './hasLiveListener';
 import { GAME_TIME_CLOCK } from './gameTimeClock';
+import { characterModel, type Answerer } from './characterModel';
+import { DEV } from 'cc/env';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
 
@@ -58,6 +62,7 @@ export const NPC_TURN = 'npc-turn'; // DialogueTurn (completed, fallbacks includ
 export const NPC_BARK = 'npc-bark'; // string
 export const NPC_FALLBACK = 'npc-fallback'; // AgentError: why an authored line was used
 export const NPC_ERROR = 'npc-error'; // AgentError: a failed talk()/bark() or a set-up problem (never a cancel)
+export const NPC_TOOL_APPROVAL = 'npc-tool-approval'; // ToolApprovalRequest: allow or refuse a call before it runs
 
 export const NPC_EVENTS = {
   line: NPC_LINE,
@@ -69,6 +74,7 @@ export const NPC_EVENTS = {
   bark: NPC_BARK,
   fallback: NPC_FALLBACK,
   error: NPC_ERROR,
+  toolApproval: NPC_TOOL_APPROVAL,
 };
 
 export interface NPCLineEvent {
@@ -88,6 +94,20 @@ export interface ExternalToolRequest {
   answer(output: unknown): boolean;
   /** Tells the model the action failed (it says so in character). Same return value as answer(). */
   fail(message: string): boolean;
+}
+
+/**
+ * A call the model chose, before it runs: the game's rules decide (no more gold than the player
+ * has). Answer now or later; the turn waits, and a cancelled turn stops waiting. Without a
+ * listener every call runs.
+ */
+export interface ToolApprovalRequest {
+  call: ToolCall;
+  npc: NPCComponent;
+  /** Runs the call, with other arguments if given (checked against the tool's schema). */
+  allow(args?: Record<string, unknown>): void;
+  /** Does not run it; the NPC reads the reason and answers in character. */
+  refuse(reason: string): void;
 }
 
 export interface NPCRestoreOptions {
@@ -125,6 +145,8 @@ interface NPCLiveState {
   localTools: AgentTool[];
   streams: DialogueStream[];
   barkCancellers: Canceller[];
+  /** Who answers this character now (characterModel). */
+  answers: () => Answerer;
 }
 
 const live = liveState<NPCComponent, NPCLiveState>(() => ({
@@ -137,6 +159,7 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
   localTools: [],
   streams: [],
   barkCancellers: [],
+  answers: () => OamRuntime.kind,
 }));
 
 @ccclass('oam.NPCComponent')
@@ -145,6 +168,12 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
 export class NPCComponent extends Component {
   @property({ type: JsonAsset, tooltip: 'The persona (a JSON asset: name, role, personality, goals, secrets…).' })
   persona: JsonAsset | null = null;
+
+  @property({
+    type: JsonAsset,
+    tooltip: 'Lines said where no on-device model is (a line bank, see docs/line-banks.md); shipped builds only.',
+  })
+  lineBank: JsonAsset | null = null;
 
   @property({ type: WorldStateStore, tooltip: "The scene's shared state. Without one the NPC has no world tools." })
   worldStore: WorldStateStore | null = null;
@@ -269,6 +298,15 @@ export class NPCComponent extends Component {
     state.npc = null;
   }
 
+  /**
+   * Who answers this character right now: the shared model's kind (`gemini-nano`, `chrome-nano`,
+   * `stand-in`, …), or in a shipped build without an on-device model its `line-bank` (or
+   * `persona`, its own lines). A model that becomes available takes over from the bank.
+   */
+  get answeredBy(): Answerer {
+    return live(this).answers();
+  }
+
   /** The set-up problem (bad persona, bad tool declaration…), or null when the NPC is ready. */
   get setupError(): AgentError | null {
     if (this.isGone()) return this.gone();
@@ -304,7 +342,7 @@ export class NPCComponent extends Component {
     try {
       // A component given no asset keeps the persona it has (one a save without an asset restored).
       const persona = !this.persona && saved ? saved.persona : this.readPersona();
-      const setup = this.coreSetup();
+      const setup = this.coreSetup(persona);
       // Memory and conversation stay with the character: an updated asset of the same name keeps
       // them, an asset of another character starts fresh (as restore() refuses such a save).
       const kept = saved && isSameCharacter(saved.persona.name, persona.name) ? saved : undefined;
@@ -439,9 +477,11 @@ export class NPCComponent extends Component {
     this.ready();
     let next: NPC;
     try {
+      const persona = this.persona ? this.readPersona() : undefined;
+      const savedPersona = (saved as { persona?: Persona } | null)?.persona;
       next = NPC.restore(saved, {
-        ...this.coreSetup(),
-        persona: this.persona ? this.readPersona() : undefined,
+        ...this.coreSetup((persona ?? savedPersona ?? { name: this.nodeName() }) as Persona),
+        persona,
         acceptOtherPersona: options.acceptOtherPersona === true,
       });
     } catch (error) {
@@ -519,12 +559,13 @@ export class NPCComponent extends Component {
     return check.persona;
   }
 
-  private coreSetup(): {
-    model: typeof OamRuntime.model;
+  private coreSetup(persona: Persona): {
+    model: LanguageModel;
     tools: AgentTool[];
     world?: WorldState;
     options: NPCOptions;
     toolClock: typeof GAME_TIME_CLOCK;
+    approveToolCall: (call: ToolCall, context: { signal: { aborted: boolean } }) => ToolVerdict | Promise<ToolVerdict>;
   } {
     let world: WorldState | undefined;
     if (this.worldStore) world = this.worldStore.world;
@@ -534,12 +575,24 @@ export class NPCComponent extends Component {
       );
     }
     const { options, tools } = npcSetupFromInspector(this.inspectorProperties());
+    // In a shipped build a player without an on-device model hears the line bank (or the
+    // persona's own lines), never the built-in stand-in's developer text.
+    const chosen = characterModel({
+      place: DEV ? 'preview' : 'shipped',
+      shared: OamRuntime.model,
+      sharedKind: OamRuntime.kind,
+      gameStandIn: OamRuntime.config.standIn !== undefined,
+      bank: this.lineBank ? this.lineBank.json : undefined,
+      persona,
+    });
+    live(this).answers = () => chosen.answers();
     return {
-      model: OamRuntime.model,
+      model: chosen.model,
       tools: tools.concat(live(this).localTools),
       world,
       options,
       toolClock: GAME_TIME_CLOCK,
+      approveToolCall: (call) => this.askApproval(call),
     };
   }
 
@@ -611,6 +664,23 @@ export class NPCComponent extends Component {
     const sent = this.emitNode(NPC_EXTERNAL_TOOL, request);
     // The engine stops at a listener that throws: nobody else will answer, so fail it now.
     if (sent.threw) request.fail(`${call.name} failed: ${errorText(sent.error)}`);
+  }
+
+  /** Asks the game through npc-tool-approval; with nobody listening, the call runs. */
+  private askApproval(call: ToolCall): ToolVerdict | Promise<ToolVerdict> {
+    if (!hasLiveListener(this.node, NPC_TOOL_APPROVAL)) return true;
+    return new Promise<ToolVerdict>((resolve, reject) => {
+      const request: ToolApprovalRequest = {
+        call,
+        npc: this,
+        allow: (args) => resolve(args === undefined ? { allow: true } : { allow: true, args }),
+        refuse: (reason) => resolve({ refuse: String(reason) }),
+      };
+      const sent = this.emitNode(NPC_TOOL_APPROVAL, request);
+      // A listener that throws is a bug in the game: the turn fails naming it, nothing is kept.
+      if (sent.threw) reject(sent.error);
+      else if (!sent.emitted) resolve(true);
+    });
   }
 
   private emitNode(type: string, payload: unknown): EmitResult {

@@ -3,8 +3,9 @@
  * shared model as configured (the stand-in, a development server, Chrome's model). In a shipped
  * build: Gemini Nano on Android or Chrome's model on the web while it is available, and the
  * character's own line bank otherwise (while the model downloads, on a phone without it, on iOS
- * and desktop); without a bank, lines from the persona itself. Developer text (the stand-in's
- * "Gemini Nano answers here") never reaches a player.
+ * and desktop); without a bank, lines from the persona itself. Developer text (the built-in
+ * stand-in's "Gemini Nano answers here") never reaches a player; a game's own model or stand-in
+ * rules are its choice and stay.
  */
 import { BankModel, PreferAvailableModel, createPersonaStandIn } from '../runtime/oam-core.js';
 import type { LanguageModel } from '../runtime/oam-core.js';
@@ -31,6 +32,12 @@ export interface CharacterModelInput {
   bank?: unknown;
   /** The persona: without a bank, a shipped build answers from its fields. */
   persona: unknown;
+  /**
+   * The game configured its own stand-in rules (OamRuntime.configure({ standIn })): lines it
+   * wrote for players, kept in a shipped build. Only the built-in stand-in, whose lines are for
+   * developers, gives way to the bank there.
+   */
+  gameStandIn?: boolean;
 }
 
 /** An on-device model that may not be there on every player's device. */
@@ -39,7 +46,12 @@ const ON_DEVICE: readonly OamModelKind[] = ['gemini-nano', 'chrome-nano'];
 export function characterModel(input: CharacterModelInput): CharacterModel {
   const { place, shared, sharedKind } = input;
   // The editor and previews show what the developer configured; a custom model is the game's own.
-  if (place !== 'shipped' || sharedKind === 'custom') return { model: shared, answers: () => sharedKind };
+  // A model, server or stand-in rules the game configured is its own choice, shipped or not.
+  const gamesOwn =
+    sharedKind === 'custom' ||
+    sharedKind === 'openai-compatible' ||
+    (sharedKind === 'stand-in' && input.gameStandIn === true);
+  if (place !== 'shipped' || gamesOwn) return { model: shared, answers: () => sharedKind };
   const local: LanguageModel =
     input.bank !== undefined && input.bank !== null ? new BankModel(input.bank) : createPersonaStandIn(input.persona);
   const localKind: Answerer = input.bank !== undefined && input.bank !== null ? 'line-bank' : 'persona';

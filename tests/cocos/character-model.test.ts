@@ -20,6 +20,7 @@ const { characterModel } = require('../../assets/components/characterModel') as 
     sharedKind: string;
     bank?: unknown;
     persona: unknown;
+    gameStandIn?: boolean;
   }): { model: LanguageModel; answers(): Answerer };
 };
 
@@ -93,6 +94,20 @@ describe('in a shipped build', () => {
     const line = await lineOf(chosen.model, 'Who are you?');
     expect(line).not.toMatch(/stand-in|Gemini|model/i);
     expect(chosen.answers()).toBe('persona');
+  });
+
+  test("the game's own stand-in rules (lines it wrote for players) stay in a shipped build", async () => {
+    const rules = shared('Welcome to my scripted evening.');
+    const chosen = characterModel({
+      place: 'shipped',
+      shared: rules,
+      sharedKind: 'stand-in',
+      gameStandIn: true,
+      bank: miraBank,
+      persona: miraPersona,
+    });
+    expect(chosen.model).toBe(rules);
+    expect(chosen.answers()).toBe('stand-in');
   });
 
   test("the game's own model answers wherever it runs", async () => {

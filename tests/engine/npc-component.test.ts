@@ -205,6 +205,52 @@ describe('external tools answered through node events', () => {
   });
 });
 
+describe('approving a call before it runs (npc-tool-approval)', () => {
+  test('a refused call never runs; the NPC reads the reason and the turn goes on', async () => {
+    const model = useModel([Script.call('give_item', { item: 'crown' }), say('The crown stays with me.')]);
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    const asked: unknown[] = [];
+    npc.node.on(events.externalTool, (request: ExternalToolRequestLike) => asked.push(request.call));
+    npc.node.on(events.toolApproval, (request: { call: { args: { item: string } }; refuse(reason: string): void }) =>
+      request.refuse(`No ${request.call.args.item} in stock.`),
+    );
+    const turn = await npc.talk('Give me the crown.');
+    expect(turn.line).toBe('The crown stays with me.');
+    expect(asked).toEqual([]);
+    expect(turn.toolCalls[0]).toMatchObject({ refused: 'No crown in stock.' });
+    expect(model.requests[1].prompt).toContain('Refused: No crown in stock.');
+  });
+
+  test('allow(args) runs the call with the changed arguments, answered later', async () => {
+    useModel([Script.call('give_item', { item: 'sword' }), say('A stick will do.')]);
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    const given: string[] = [];
+    npc.node.on(events.externalTool, (request: ExternalToolRequestLike) => {
+      given.push(String(request.call.args.item));
+      request.answer('given');
+    });
+    npc.node.on(events.toolApproval, (request: { allow(args?: Record<string, unknown>): void }) => {
+      setTimeout(() => request.allow({ item: 'stick' }), 10);
+    });
+    const turn = await npc.talk('A sword!');
+    expect(given).toEqual(['stick']);
+    expect(turn.toolCalls[0].call.args).toEqual({ item: 'stick' });
+  });
+
+  test('a listener that throws fails the turn with tool_failed and npc-error; the conversation is unchanged', async () => {
+    useModel([Script.call('give_item', { item: 'map' }), say('x')]);
+    const npc = mount(components.NPCComponent, { persona: persona(), externalTools: [giveItemDeclaration()] });
+    const errors = record(npc.node, [events.error, events.fallback]);
+    npc.node.on(events.toolApproval, () => {
+      throw new Error('the shop is closed');
+    });
+    const before = npc.save();
+    await expect(npc.talk('A map?')).rejects.toMatchObject({ code: 'tool_failed' });
+    expect(errors.length).toBe(1);
+    expect(npc.save()).toEqual(before);
+  });
+});
+
 describe('bad set-ups', () => {
   test('an invalid persona asset: a clear message naming the field, npc-error, talk() rejects, then a fix works', async () => {
     useModel([say('Fixed!')]);

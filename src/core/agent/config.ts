@@ -2,6 +2,7 @@
 import { AgentError } from '../../contract/errors';
 import type { AgentLabels, ContextPolicy } from '../prompt/policy';
 import { validateToolClock, type ToolClock } from './tool-clock';
+import type { ToolApproval } from '../tools';
 
 export type { AgentLabels, ContextPolicy } from '../prompt/policy';
 
@@ -68,6 +69,8 @@ export interface AgentConfig {
   externalToolTimeoutMs: number;
   /** What both tool timeouts count (default: wall time); a game passes one that stops while it is paused. */
   toolClock?: ToolClock;
+  /** Looks at every model-chosen call before it runs, after the tool's own `approve` (tool-approval.ts). */
+  approveToolCall?: ToolApproval;
   repairsInvalidOutput: boolean;
   /** An identical successful call repeated in a turn means "reply". */
   dedupesToolCalls: boolean;
@@ -220,6 +223,8 @@ export function validateConfig(config: AgentConfig): void {
   if (!(config.externalToolTimeoutMs >= 0))
     throw new AgentError('invalid_request', 'externalToolTimeoutMs must be 0 (forever) or positive.');
   validateToolClock(config.toolClock);
+  if (config.approveToolCall !== undefined && typeof config.approveToolCall !== 'function')
+    throw new AgentError('invalid_request', 'approveToolCall must be a function (call, { signal }) => verdict.');
   for (const [key, value] of [
     ['labels.user', config.labels.user],
     ['labels.assistant', config.labels.assistant],

@@ -25,6 +25,8 @@ export interface ToolRecord {
   durationMs: number;
   /** The model asked for this call but its arguments stayed invalid: it was never run. */
   rejected?: boolean;
+  /** The game's approval refused the call (this reason): it was never run; the model read the reason. */
+  refused?: string;
 }
 
 export interface StepRecord {

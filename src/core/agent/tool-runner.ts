@@ -9,6 +9,7 @@ import { AgentTool, ToolOutput, type ToolCall } from '../tools';
 import type { ToolRecord } from './events';
 import type { TurnState } from './turn-state';
 import { WALL_CLOCK, type ToolClock } from './tool-clock';
+import { approveCall } from './approve-call';
 
 export type ExternalToolHandler = (call: ToolCall, signal: SignalLike) => unknown | Promise<unknown>;
 
@@ -96,11 +97,12 @@ export class ExternalCalls {
 export async function runTool({
   turn,
   tool,
-  call,
+  call: asked,
   external,
 }: {
   turn: TurnState;
   tool: AgentTool;
+  /** The call the model chose; the record holds the one made (an approval may change its arguments). */
   call: ToolCall;
   /** Where a call of an external tool waits for the game's answer. */
   external: ExternalCalls;
@@ -110,6 +112,24 @@ export async function runTool({
   // Nothing of a cancelled turn starts after the cancel: not before the call is announced, and
   // not after a listener of the announcement cancelled the turn.
   turn.throwIfCancelled();
+  const approval = await approveCall({
+    tool,
+    call: asked,
+    agentApproval: turn.config.approveToolCall,
+    signal: turn.signal,
+  });
+  const call = approval.call;
+  if ('refused' in approval) {
+    // Never run, never announced: the model reads the reason as the call's result.
+    const record: ToolRecord = {
+      call,
+      output: ToolOutput.error(`Refused: ${approval.refused}`),
+      durationMs: Date.now() - started,
+      refused: approval.refused,
+    };
+    turn.emit({ type: 'toolCompleted', record });
+    return record;
+  }
   if (tool.execution === 'local') {
     turn.emit({ type: 'toolStarted', call });
     turn.throwIfCancelled();

@@ -739,7 +739,7 @@ export class TurnEngine {
     const record = await runTool({ turn: this.turn, tool, call, external: this.external });
     this.records.push(record);
     this.turn.toolCalls.push(record);
-    this.current.push({ type: 'toolUse', call, output: record.output });
+    this.current.push({ type: 'toolUse', call: record.call, output: record.output });
     this.rounds++;
     this.calls++;
     return record;

@@ -6,6 +6,7 @@ import { AgentError } from '../../contract/errors';
 import type { SignalLike } from '../../contract/abort';
 import { JsonSchema } from '../schema';
 import type { ToolOutput } from './tool-output';
+import type { ToolApproval } from './tool-approval';
 
 export interface ToolCall {
   /** `call_` followed by 24 letters and digits. */
@@ -44,6 +45,11 @@ export interface ToolDefinition {
    * is small). Undefined: nothing to say in advance.
    */
   snapshot?: () => unknown;
+  /**
+   * Looks at each call the model chose before it runs: allow it, change its arguments, or refuse
+   * it with a reason the model reads (tool-approval.ts). Runs before the agent's approveToolCall.
+   */
+  approve?: ToolApproval;
 }
 
 /** Names the model uses for "no tool": a tool may not take them. */
@@ -61,6 +67,7 @@ export class AgentTool {
   readonly handler?: ToolHandler<any>;
   readonly sideEffect: boolean;
   readonly snapshot?: () => unknown;
+  readonly approve?: ToolApproval;
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for `handler` above
   private constructor(definition: ToolDefinition, execution: 'local' | 'external', handler?: ToolHandler<any>) {
@@ -86,6 +93,10 @@ export class AgentTool {
       throw new AgentError('invalid_request', `Tool "${definition.name}": snapshot must be a function.`);
     }
     if (definition.snapshot) this.snapshot = definition.snapshot;
+    if (definition.approve !== undefined && typeof definition.approve !== 'function') {
+      throw new AgentError('invalid_request', `Tool "${definition.name}": approve must be a function.`);
+    }
+    if (definition.approve) this.approve = definition.approve;
     this.execution = execution;
     if (handler) this.handler = handler;
   }

@@ -18,7 +18,7 @@ import {
   type ToolClock,
   type ToolRecord,
 } from '../../core/agent';
-import { AgentTool, ToolOutput } from '../../core/tools';
+import { AgentTool, ToolOutput, type ToolApproval } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { Priority, type LanguageModel } from '../../contract/language-model';
 import { checkImageInput, type ImageInput } from '../../contract/image-input';
@@ -60,6 +60,12 @@ export interface NPCConfig {
    * stops while the game is paused.
    */
   toolClock?: ToolClock;
+  /**
+   * Looks at every call the NPC's model chose before it runs, after the tool's own `approve`:
+   * allow, change the arguments, or refuse with a reason the NPC reads (no more gold than the
+   * player has). A component passes one that asks the game through an engine event.
+   */
+  approveToolCall?: ToolApproval;
 }
 
 /** How restore() treats the persona. */
@@ -113,6 +119,7 @@ export class NPC {
   private gameTools: AgentTool[] = [];
   private readonly world?: WorldState;
   private readonly toolClock?: ToolClock;
+  private readonly approveToolCall?: ToolApproval;
   /** The NPC's turns are this agent's turns: one queue, one event stream, one place that counts. */
   private readonly agent: Agent;
   private readonly stage: MemoryStage;
@@ -129,6 +136,9 @@ export class NPC {
     this.world = config.world;
     validateToolClock(config.toolClock);
     this.toolClock = config.toolClock;
+    if (config.approveToolCall !== undefined && typeof config.approveToolCall !== 'function')
+      throw new AgentError('invalid_request', 'approveToolCall must be a function (call, { signal }) => verdict.');
+    this.approveToolCall = config.approveToolCall;
     this.memory = new NPCMemory(config.memory);
     const options = resolveNPCOptions(config.options);
     this.stage = new MemoryStage({ maxFacts: options.maxFacts });
@@ -402,6 +412,7 @@ export class NPC {
         toolTimeoutMs: options.toolTimeoutMs,
         externalToolTimeoutMs: options.externalToolTimeoutMs,
         toolClock: this.toolClock,
+        approveToolCall: this.approveToolCall,
         priority: options.priority,
         label: persona.name,
       },
