@@ -144,13 +144,7 @@ export function profileTool(
 ): AgentTool {
   const { world, handlers, where } = context;
   const answer = declaration.answer;
-  const definition = {
-    name: declaration.name,
-    description: declaration.description,
-    parameters: declaration.parameters,
-    sideEffect: declaration.sideEffect,
-    timeoutMs: declaration.timeoutMs,
-  };
+  const definition = definitionOf(declaration);
   try {
     if (answer === 'external') {
       if (declaration.readAhead)
@@ -178,6 +172,17 @@ export function profileTool(
   }
 }
 
+/** What AgentTool needs of a declaration, whatever answers it. */
+function definitionOf(declaration: ProfileToolDeclaration) {
+  return {
+    name: declaration.name,
+    description: declaration.description,
+    parameters: declaration.parameters,
+    sideEffect: declaration.sideEffect,
+    timeoutMs: declaration.timeoutMs,
+  };
+}
+
 function ruleTool(declaration: ProfileToolDeclaration, table: ProfileRuleTable, world?: WorldState): AgentTool {
   const rules: unknown[] = [table, ...(table.cases ?? [])];
   if (!world && rules.some((rule) => readsWorld(rule) || Object.keys((rule as ProfileRule).set ?? {}).length > 0))
@@ -188,13 +193,7 @@ function ruleTool(declaration: ProfileToolDeclaration, table: ProfileRuleTable, 
     if (!hasAnswer(rule))
       throw new AgentError('invalid_request', `answer.cases[${index}] needs a result, an error or set`);
   });
-  const definition = {
-    name: declaration.name,
-    description: declaration.description,
-    parameters: declaration.parameters,
-    sideEffect: declaration.sideEffect,
-    timeoutMs: declaration.timeoutMs,
-  };
+  const definition = definitionOf(declaration);
   if (declaration.readAhead) {
     if (declaration.parameters && Object.keys((declaration.parameters.properties as object) ?? {}).length > 0)
       throw new AgentError('invalid_request', 'readAhead is for a lookup without arguments');
