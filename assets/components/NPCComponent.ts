@@ -580,8 +580,8 @@ export class NPCComponent extends Component {
     const chosen = characterModel({
       place: DEV ? 'preview' : 'shipped',
       shared: OamRuntime.model,
-      sharedKind: OamRuntime.kind,
-      gameStandIn: OamRuntime.config.standIn !== undefined,
+      sharedKind: () => OamRuntime.kind,
+      gameStandIn: () => OamRuntime.config.standIn !== undefined,
       bank: this.lineBank ? this.lineBank.json : undefined,
       persona,
     });

@@ -25,9 +25,13 @@ export interface CharacterModel {
 
 export interface CharacterModelInput {
   place: RunPlace;
-  /** The game's shared model (OamRuntime.model) and what it is. */
+  /** The game's shared model (OamRuntime.model). */
   shared: LanguageModel;
-  sharedKind: OamModelKind;
+  /**
+   * What the shared model is, read at each request: a game may configure the runtime after its
+   * NPCs are built (a scene's OamRuntimeSettings, the sample's scripted evening).
+   */
+  sharedKind: OamModelKind | (() => OamModelKind);
   /** The character's line bank (JSON), if it has one. */
   bank?: unknown;
   /** The persona: without a bank, a shipped build answers from its fields. */
@@ -35,27 +39,67 @@ export interface CharacterModelInput {
   /**
    * The game configured its own stand-in rules (OamRuntime.configure({ standIn })): lines it
    * wrote for players, kept in a shipped build. Only the built-in stand-in, whose lines are for
-   * developers, gives way to the bank there.
+   * developers, gives way to the bank there. Read at each request, like sharedKind.
    */
-  gameStandIn?: boolean;
+  gameStandIn?: boolean | (() => boolean);
 }
 
 /** An on-device model that may not be there on every player's device. */
 const ON_DEVICE: readonly OamModelKind[] = ['gemini-nano', 'chrome-nano'];
 
+const valueOf = <T>(value: T | (() => T)): T => (typeof value === 'function' ? (value as () => T)() : value);
+
 export function characterModel(input: CharacterModelInput): CharacterModel {
-  const { place, shared, sharedKind } = input;
-  // The editor and previews show what the developer configured; a custom model is the game's own.
-  // A model, server or stand-in rules the game configured is its own choice, shipped or not.
-  const gamesOwn =
-    sharedKind === 'custom' ||
-    sharedKind === 'openai-compatible' ||
-    (sharedKind === 'stand-in' && input.gameStandIn === true);
-  if (place !== 'shipped' || gamesOwn) return { model: shared, answers: () => sharedKind };
-  const local: LanguageModel =
-    input.bank !== undefined && input.bank !== null ? new BankModel(input.bank) : createPersonaStandIn(input.persona);
-  const localKind: Answerer = input.bank !== undefined && input.bank !== null ? 'line-bank' : 'persona';
-  if (ON_DEVICE.indexOf(sharedKind) < 0) return { model: local, answers: () => localKind };
-  const preferred = new PreferAvailableModel(shared, local);
-  return { model: preferred, answers: () => (preferred.usingPrimary ? sharedKind : localKind) };
+  // The editor and previews show what the developer configured.
+  if (input.place !== 'shipped') return { model: input.shared, answers: () => valueOf(input.sharedKind) };
+  const router = new CharacterRouter(input);
+  return { model: router, answers: () => router.route().answers };
+}
+
+/** A shipped build's character: each request goes where the runtime, as it is now, says. */
+class CharacterRouter implements LanguageModel {
+  private readonly local: LanguageModel;
+  private readonly localKind: Answerer;
+  private readonly preferred: PreferAvailableModel;
+
+  /** A bad bank is refused here, when the character is set up (invalid_request naming it). */
+  constructor(private readonly input: CharacterModelInput) {
+    const hasBank = input.bank !== undefined && input.bank !== null;
+    this.local = hasBank ? new BankModel(input.bank) : createPersonaStandIn(input.persona);
+    this.localKind = hasBank ? 'line-bank' : 'persona';
+    this.preferred = new PreferAvailableModel(input.shared, this.local);
+  }
+
+  route(): { model: LanguageModel; answers: Answerer } {
+    const kind = valueOf(this.input.sharedKind);
+    // A model, server or stand-in rules the game configured is its own choice: with its own rules
+    // the shared model already falls back to them while an on-device model is not there.
+    const gamesOwn =
+      kind === 'custom' || kind === 'openai-compatible' || valueOf(this.input.gameStandIn ?? false) === true;
+    if (gamesOwn) return { model: this.input.shared, answers: kind };
+    if (ON_DEVICE.indexOf(kind) < 0) return { model: this.local, answers: this.localKind };
+    return { model: this.preferred, answers: this.preferred.usingPrimary ? kind : this.localKind };
+  }
+
+  get capabilities(): LanguageModel['capabilities'] {
+    return this.route().model.capabilities;
+  }
+
+  generate(request: Parameters<LanguageModel['generate']>[0], signal?: Parameters<LanguageModel['generate']>[1]) {
+    return this.route().model.generate(request, signal);
+  }
+
+  availability(): ReturnType<LanguageModel['availability']> {
+    return this.route().model.availability();
+  }
+
+  async countTokens(text: string): Promise<number | null> {
+    const model = this.route().model;
+    return model.countTokens ? model.countTokens(text) : null;
+  }
+
+  async prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
+    const model = this.route().model;
+    if (model.prewarm) await model.prewarm(systemInstruction, promptPrefix);
+  }
 }

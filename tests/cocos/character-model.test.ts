@@ -17,10 +17,10 @@ const { characterModel } = require('../../assets/components/characterModel') as 
   characterModel(input: {
     place: 'editor' | 'preview' | 'shipped';
     shared: LanguageModel;
-    sharedKind: string;
+    sharedKind: string | (() => string);
     bank?: unknown;
     persona: unknown;
-    gameStandIn?: boolean;
+    gameStandIn?: boolean | (() => boolean);
   }): { model: LanguageModel; answers(): Answerer };
 };
 
@@ -106,7 +106,36 @@ describe('in a shipped build', () => {
       bank: miraBank,
       persona: miraPersona,
     });
-    expect(chosen.model).toBe(rules);
+    expect(await lineOf(chosen.model)).toBe('Welcome to my scripted evening.');
+    expect(chosen.answers()).toBe('stand-in');
+  });
+
+  test("with the game's own stand-in rules, an unavailable on-device model falls back to them (the shared model's own fallback), not to the bank", async () => {
+    const chosen = characterModel({
+      place: 'shipped',
+      shared: shared('Rules while Chrome has no model.', 'unavailable'),
+      sharedKind: 'chrome-nano',
+      gameStandIn: true,
+      bank: miraBank,
+      persona: miraPersona,
+    });
+    expect(await lineOf(chosen.model)).toBe('Rules while Chrome has no model.');
+    expect(chosen.answers()).toBe('chrome-nano');
+  });
+
+  test('follows the runtime as it is at each request: stand-in rules configured after the NPC was built', async () => {
+    let configured = false;
+    const chosen = characterModel({
+      place: 'shipped',
+      shared: shared('My scripted evening.'),
+      sharedKind: () => 'stand-in',
+      gameStandIn: () => configured,
+      bank: miraBank,
+      persona: miraPersona,
+    });
+    expect(chosen.answers()).toBe('line-bank');
+    configured = true;
+    expect(await lineOf(chosen.model)).toBe('My scripted evening.');
     expect(chosen.answers()).toBe('stand-in');
   });
 
@@ -119,7 +148,7 @@ describe('in a shipped build', () => {
       bank: miraBank,
       persona: miraPersona,
     });
-    expect(chosen.model).toBe(custom);
+    expect(await lineOf(chosen.model)).toBe('My own backend.');
     expect(chosen.answers()).toBe('custom');
   });
 
