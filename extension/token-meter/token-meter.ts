@@ -296,25 +296,18 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     replyLineField: NPC_LINE_FIELD,
     replySchema,
   });
-  const replyOnly = renderToolSection({
-    instructions,
-    tools: [],
-    labels,
-    inlineReplies: options.inlineReplies,
-    lineFirst: true,
-    replyLineField: NPC_LINE_FIELD,
-    replySchema,
-  });
-
   // Gemini Nano takes system instructions, so the runtime splits the prefix this way.
   const systemInstruction = instructions.trim();
   const promptPrefix = section ? `${section}\n\n` : '';
   const prefixTokens = estimateTokens(systemInstruction + promptPrefix);
 
-  // Rows by cumulative texts (with the reply format, then the tools too), so they add up to the
-  // runtime's own count of the whole prefix.
+  // Rows by cumulative texts (the persona, then the answer rules, then the tool catalog, the
+  // section's first paragraph when there are tools), so they add up to the runtime's own count.
   const personaTokens = estimateTokens(systemInstruction);
-  const replyFormatTokens = estimateTokens(systemInstruction + (replyOnly ? `${replyOnly}\n\n` : '')) - personaTokens;
+  const catalogEnd = section.startsWith('Tools') ? section.indexOf('\n\n') : -1;
+  const withoutCatalog = catalogEnd >= 0 ? section.slice(catalogEnd + 2) : section;
+  const replyFormatTokens =
+    estimateTokens(systemInstruction + (withoutCatalog ? `${withoutCatalog}\n\n` : '')) - personaTokens;
   const toolsTokens = prefixTokens - personaTokens - replyFormatTokens;
 
   let secretsTokens = 0;

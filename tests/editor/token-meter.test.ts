@@ -65,8 +65,8 @@ describe('the token meter', () => {
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
       personaTokens: 159,
-      toolsTokens: 208,
-      replyFormatTokens: 101,
+      toolsTokens: 188,
+      replyFormatTokens: 121,
       prefixTokens: 468,
       secretsTokens: 43,
       conversationTokens: 3233,
@@ -86,8 +86,8 @@ describe('the token meter', () => {
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
       personaTokens: 159,
-      toolsTokens: 19,
-      replyFormatTokens: 101,
+      toolsTokens: 32,
+      replyFormatTokens: 88,
       prefixTokens: 279,
     });
 

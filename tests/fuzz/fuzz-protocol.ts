@@ -246,6 +246,8 @@ export async function fuzzProtocol(count: number, seed: number): Promise<Protoco
   process.on('unhandledRejection', onUnhandled);
   const responses = new Map<number, number>();
   const expected = new Set<number>();
+  /** Answers to messages that were not JSON-RPC, by the id they carried. */
+  const invalidAnswers = new Map<number, number>();
   let engine: BridgeEngine | undefined = undefined;
   const answerTool = (message: Record<string, unknown>) => {
     const reply = pick([
@@ -283,8 +285,14 @@ export async function fuzzProtocol(count: number, seed: number): Promise<Protoco
       }
       if (message.method === 'tool/call') answerTool(message);
       if (typeof message.id === 'number' && message.method === undefined) {
-        responses.set(message.id, (responses.get(message.id) ?? 0) + 1);
         const error = message.error as { code: number; message: string; data?: { code?: string } } | undefined;
+        // A message that is not JSON-RPC is answered with whatever id it carried (as the seed
+        // does): a mutated line's id may be any earlier request's, so such answers are kept apart.
+        if (error?.code === -32600 && error.data?.code === 'invalid_message') {
+          invalidAnswers.set(message.id, (invalidAnswers.get(message.id) ?? 0) + 1);
+          return;
+        }
+        responses.set(message.id, (responses.get(message.id) ?? 0) + 1);
         const wanted = expectations.get(message.id);
         const wrong =
           (wanted === 'method_not_found' && error?.code !== -32601) ||
@@ -326,7 +334,7 @@ export async function fuzzProtocol(count: number, seed: number): Promise<Protoco
   await settle(10);
   for (const id of expected) {
     const seen = responses.get(id) ?? 0;
-    if (seen === 0) {
+    if (seen === 0 && (invalidAnswers.get(id) ?? 0) === 0) {
       counts.missingResponses++;
       note(`no response to request ${id}`);
     } else if (seen > 1) {
