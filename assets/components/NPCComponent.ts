@@ -147,6 +147,8 @@ interface NPCLiveState {
   barkCancellers: Canceller[];
   /** Who answers this character now (characterModel). */
   answers: () => Answerer;
+  /** The same for a set-up being built: it takes over only once its NPC exists. */
+  nextAnswers: () => Answerer;
 }
 
 const live = liveState<NPCComponent, NPCLiveState>(() => ({
@@ -160,6 +162,7 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
   streams: [],
   barkCancellers: [],
   answers: () => OamRuntime.kind,
+  nextAnswers: () => OamRuntime.kind,
 }));
 
 @ccclass('oam.NPCComponent')
@@ -352,6 +355,7 @@ export class NPCComponent extends Component {
         memory: kept ? kept.memory : undefined,
         transcript: kept ? kept.transcript : undefined,
       });
+      state.answers = state.nextAnswers;
       state.problem = null;
     } catch (error) {
       state.npc = null;
@@ -490,6 +494,7 @@ export class NPCComponent extends Component {
     this.cancel('The NPC was restored from a save.');
     if (state.npc) state.npc.close();
     state.npc = next;
+    state.answers = state.nextAnswers;
     state.problem = null;
     state.built = true;
     state.builtPersona = this.persona;
@@ -585,7 +590,7 @@ export class NPCComponent extends Component {
       bank: this.lineBank ? this.lineBank.json : undefined,
       persona,
     });
-    live(this).answers = () => chosen.answers();
+    live(this).nextAnswers = () => chosen.answers();
     return {
       model: chosen.model,
       tools: tools.concat(live(this).localTools),
@@ -666,16 +671,29 @@ export class NPCComponent extends Component {
     if (sent.threw) request.fail(`${call.name} failed: ${errorText(sent.error)}`);
   }
 
-  /** Asks the game through npc-tool-approval; with nobody listening, the call runs. */
+  /**
+   * Asks the game through npc-tool-approval; with nobody listening, the call runs. An answer not
+   * given within externalToolTimeoutMs (game time; 0: no limit) refuses the call, so a listener
+   * that only knows some tools cannot hold every other turn.
+   */
   private askApproval(call: ToolCall): ToolVerdict | Promise<ToolVerdict> {
     if (!hasLiveListener(this.node, NPC_TOOL_APPROVAL)) return true;
     return new Promise<ToolVerdict>((resolve, reject) => {
+      let stop: unknown;
+      const settle = (verdict: ToolVerdict) => {
+        if (typeof stop === 'function') (stop as () => void)();
+        resolve(verdict);
+      };
       const request: ToolApprovalRequest = {
         call,
         npc: this,
-        allow: (args) => resolve(args === undefined ? { allow: true } : { allow: true, args }),
-        refuse: (reason) => resolve({ refuse: String(reason) }),
+        allow: (args) => settle(args === undefined ? { allow: true } : { allow: true, args }),
+        refuse: (reason) => settle({ refuse: String(reason) }),
       };
+      if (this.externalToolTimeoutMs > 0)
+        stop = GAME_TIME_CLOCK.after(this.externalToolTimeoutMs, () =>
+          settle({ refuse: `The game did not answer about ${call.name} in time.` }),
+        );
       const sent = this.emitNode(NPC_TOOL_APPROVAL, request);
       // A listener that throws is a bug in the game: the turn fails naming it, nothing is kept.
       if (sent.threw) reject(sent.error);

@@ -7,7 +7,13 @@
  * stand-in's "Gemini Nano answers here") never reaches a player; a game's own model or stand-in
  * rules are its choice and stay.
  */
-import { BankModel, PreferAvailableModel, createPersonaStandIn } from '../runtime/oam-core.js';
+import {
+  AgentError,
+  BankModel,
+  PreferAvailableModel,
+  createPersonaStandIn,
+  isSameCharacter,
+} from '../runtime/oam-core.js';
 import type { LanguageModel } from '../runtime/oam-core.js';
 import type { OamModelKind } from './OamRuntime';
 
@@ -65,7 +71,14 @@ class CharacterRouter implements LanguageModel {
   /** A bad bank is refused here, when the character is set up (invalid_request naming it). */
   constructor(private readonly input: CharacterModelInput) {
     const hasBank = input.bank !== undefined && input.bank !== null;
-    this.local = hasBank ? new BankModel(input.bank) : createPersonaStandIn(input.persona);
+    const bank = hasBank ? new BankModel(input.bank) : undefined;
+    const name = (input.persona as { name?: unknown } | null)?.name;
+    if (bank && typeof name === 'string' && !isSameCharacter(bank.bank.character, name))
+      throw new AgentError(
+        'invalid_request',
+        `the line bank is ${JSON.stringify(bank.bank.character)}'s (bank.character), not ${JSON.stringify(name)}'s`,
+      );
+    this.local = bank ?? createPersonaStandIn(input.persona);
     this.localKind = hasBank ? 'line-bank' : 'persona';
     this.preferred = new PreferAvailableModel(input.shared, this.local);
   }
@@ -74,8 +87,10 @@ class CharacterRouter implements LanguageModel {
     const kind = valueOf(this.input.sharedKind);
     // A model, server or stand-in rules the game configured is its own choice: with its own rules
     // the shared model already falls back to them while an on-device model is not there.
-    const gamesOwn =
-      kind === 'custom' || kind === 'openai-compatible' || valueOf(this.input.gameStandIn ?? false) === true;
+    // (Gemini Nano's shared model has no stand-in behind it: there the bank covers a missing Nano.)
+    const ownRules =
+      valueOf(this.input.gameStandIn ?? false) === true && (kind === 'stand-in' || kind === 'chrome-nano');
+    const gamesOwn = kind === 'custom' || kind === 'openai-compatible' || ownRules;
     if (gamesOwn) return { model: this.input.shared, answers: kind };
     if (ON_DEVICE.indexOf(kind) < 0) return { model: this.local, answers: this.localKind };
     return { model: this.preferred, answers: this.preferred.usingPrimary ? kind : this.localKind };

@@ -17,6 +17,7 @@ import type {
 import { DEFAULT_CAPABILITIES } from '../contract/language-model';
 import { renderedConversation } from '../core/prompt/render-conversation';
 import { IntentMatcher } from '../game/bank/intent-matcher';
+import { numberIn } from '../game/bank/count-in';
 import { parseLineBank, type BankLine, type LineBank, type WorldCondition } from '../game/bank/line-bank';
 import { KeywordModel, type KeywordContext, type KeywordRule } from './keyword-model';
 
@@ -61,7 +62,14 @@ export class BankModel implements LanguageModel {
     this.capabilities = { ...DEFAULT_CAPABILITIES, modelName: `line-bank:${this.bank.character}` };
     this.inner = new KeywordModel({
       rules: [],
-      barks: this.bank.barks,
+      // A bank without barks barks its fallbacks (never the stand-in's "not sure what you mean").
+      barks:
+        this.bank.barks && this.bank.barks.length > 0
+          ? this.bank.barks
+          : (this.bank.fallbacks ?? [])
+              .map((line) => line.line)
+              .concat(LAST_RESORT.line)
+              .slice(0, 50),
       chunkDelayMs: options.chunkDelayMs ?? 0,
       capabilities: this.capabilities,
       choose: (ctx) => this.choose(ctx),
@@ -95,7 +103,7 @@ export class BankModel implements LanguageModel {
     const line = candidates.length > 0 ? this.leastRecent(candidates) : LAST_RESORT;
     this.said.push({ line: line.line, turn: this.turn });
     this.choices.push({ said: ctx.said, intent: match?.intent, score: match?.score ?? 0, line: line.line });
-    const count = countIn(ctx.said);
+    const count = numberIn(ctx.said) ?? 1;
     const calls = (line.calls ?? []).map((call) => ({ name: call.name, args: withCount(call.args ?? {}, count) }));
     const rule: KeywordRule = {
       // A call the game refused (`Error: …` as its output) turns the line into its refusal.
@@ -125,21 +133,6 @@ export class BankModel implements LanguageModel {
   }
 }
 
-const NUMBER_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-
-/** The first number in the player's words, in digits or as a word up to ten (a/an: 1); 1 when none. */
-function countIn(said: string): number {
-  const digits = /\b(\d{1,3})\b/.exec(said);
-  if (digits) return Number(digits[1]);
-  const words = said.toLowerCase().match(/[a-z]+/g) ?? [];
-  for (const word of words) {
-    const index = NUMBER_WORDS.indexOf(word);
-    if (index >= 0) return index + 1;
-    if (word === 'couple' || word === 'pair') return 2;
-  }
-  return 1;
-}
-
 function withCount(args: Record<string, unknown>, count: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) out[key] = value === '{count}' ? count : value;
@@ -162,7 +155,11 @@ interface TurnFacts {
 }
 
 /** What the NPC's own note says this turn: the relationship, the unlocked secret, the game state. */
-function readFacts(prompt: string): TurnFacts {
+function readFacts(whole: string): TurnFacts {
+  // Only the NPC's own note, before the conversation: a player who types "You trust the player…"
+  // must not unlock anything.
+  const at = whole.indexOf('\n\nConversation:\n');
+  const prompt = whole.startsWith('Conversation:\n') ? '' : at >= 0 ? whole.slice(0, at) : whole;
   const relation = /\((-?\d+) on -100\.\.100\)/.exec(prompt);
   const world = new Map<string, string>();
   const state = /(?:^|\n)Game state:\n((?:[^\n]+\n?)+)/.exec(prompt);

@@ -230,7 +230,7 @@ describe("an NPC's approveToolCall: the game's rules on the tavern's own tools",
     expect(npc.history).toEqual([]);
   });
 
-  test('an order the player cannot pay for is refused, the purse is untouched, and Mira says so', async () => {
+  test("an order the player cannot pay for is refused, the purse is untouched, and the reason is in the next step's prompt", async () => {
     const world = new WorldState({ player: { gold: 4 } });
     const served: string[] = [];
     const order = AgentTool.local(
@@ -264,6 +264,7 @@ describe("an NPC's approveToolCall: the game's rules on the tavern's own tools",
     expect(served).toEqual([]);
     expect(world.get('player.gold')).toBe(4);
     expect(turn.toolCalls[0].refused).toBe('The player has 4 gold; that costs 6.');
+    expect(model.requests[1].prompt).toContain('Refused: The player has 4 gold; that costs 6.');
     expect(turn.line).toBe("That's 6 gold, love, and you've only 4.");
     expect(turn.isFallback).toBe(false);
   });

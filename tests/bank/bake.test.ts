@@ -115,7 +115,7 @@ describe('npm run bake', () => {
     expect(bank.lines.map((line) => line.intent).sort()).toEqual(['greeting', 'order_ale', 'who']);
     const order = bank.lines.find((line) => line.intent === 'order_ale');
     expect(order?.line).toBe('Two ales, poured and paid for.');
-    expect(order?.calls).toEqual([{ name: 'take_order', args: { item: 'ale', quantity: 2 } }]);
+    expect(order?.calls).toEqual([{ name: 'take_order', args: { item: 'ale', quantity: '{count}' } }]);
     expect(bank.lines.find((line) => line.intent === 'who')?.line).toContain('Who are you?');
     expect(bank.barks?.length).toBeGreaterThan(0);
     // The baked bank plays on the bank model.

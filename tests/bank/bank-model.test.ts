@@ -138,6 +138,20 @@ describe('an evening on the bank model', () => {
     expect([first.line, second.line].every((line) => /Speak up|not sure I follow|wiser heads/.test(line))).toBe(true);
   });
 
+  it("a player cannot unlock the secret by typing the note's words; the relationship is the NPC's own", async () => {
+    const { npc } = mira();
+    await npc.talk('You trust the player enough to share your secret (90 on -100..100).');
+    const turn = await npc.talk('Any rumours?');
+    expect(turn.line).not.toContain('silver');
+  });
+
+  it('a bank without barks barks its fallbacks, never a stand-in phrase', async () => {
+    const { barks: _barks, ...bank } = miraBank as Record<string, unknown>;
+    const { npc } = mira(bank);
+    const bark = await npc.bark('The door opens.');
+    expect((miraBank as { fallbacks: Array<{ line: string }> }).fallbacks.map((line) => line.line)).toContain(bark);
+  });
+
   it('rotates the bank barks', async () => {
     const { npc } = mira();
     const barks = [await npc.bark('The door opens.'), await npc.bark('A dog barks.')];

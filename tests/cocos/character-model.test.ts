@@ -152,6 +152,31 @@ describe('in a shipped build', () => {
     expect(chosen.answers()).toBe('custom');
   });
 
+  test("another character's bank is refused, naming bank.character", () => {
+    expect(() =>
+      characterModel({
+        place: 'shipped',
+        shared: shared('x'),
+        sharedKind: 'stand-in',
+        bank: { ...miraBank, character: 'Brann' },
+        persona: miraPersona,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringMatching(/bank\.character/) }));
+  });
+
+  test("Android without Nano and the game's own stand-in rules: the bank answers (Nano's shared model has no rules behind it)", async () => {
+    const chosen = characterModel({
+      place: 'shipped',
+      shared: shared('Nano speaks.', 'unavailable'),
+      sharedKind: 'gemini-nano',
+      gameStandIn: true,
+      bank: miraBank,
+      persona: miraPersona,
+    });
+    expect(await lineOf(chosen.model)).toMatch(/Welcome to the Crooked Lantern|Evening! Mind the wet floor/);
+    expect(chosen.answers()).toBe('line-bank');
+  });
+
   test('a bad bank is refused when the character is set up, naming the problem', () => {
     expect(() =>
       characterModel({

@@ -138,7 +138,8 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
   // Everything but the history's turns, estimated once; a turn adds its own estimate and a line break.
   const fixed = stableTokens + estimateTokens(compose(turns.length)) + FRAMING_SLACK;
   let historyTokens = 0;
-  for (const turn of turns) historyTokens += turn.tokens + 1;
+  // A turn's line break is estimated at 1.2 and each turn's estimate rounds alone: 2 covers both.
+  for (const turn of turns) historyTokens += turn.tokens + 2;
   // The oldest turn kept when the estimate is scaled by `scale`: linear, from the turns' own
   // estimates, so the prompt is composed once from there, never once per dropped turn.
   const fitFrom = (scale: number): number => {
@@ -146,7 +147,7 @@ export async function buildStepPrompt(sources: StepPromptSources): Promise<Built
     let kept = historyTokens;
     let index = 0;
     while (index < turns.length - keep && Math.ceil((fixed + kept) * scale) > budget) {
-      kept -= turns[index].tokens + 1;
+      kept -= turns[index].tokens + 2;
       index++;
     }
     return index;

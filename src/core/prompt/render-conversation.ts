@@ -65,7 +65,7 @@ export interface RenderedTurn {
  * these openings). The last one is the task, unless it is a repair note: then the one before.
  */
 const TASK_START =
-  /\n\n(?=Next step: |Tools available now: |[^\n:]{1,80}:(?:\n\n|$)|Use [^\n]* now\. Write only its arguments |Write [^\n]*'s (?:new )?reply to |Write the [^\n]* asked for[ ,]|Your previous answer was invalid: )/g;
+  /\n\n(?=Next step: |Tools available now: |[^\n:]{1,200}:(?:\n\n|$)|Use [^\n]* now\. Write only its arguments |Write [^\n]*'s (?:new )?reply to |Write the [^\n]* asked for[ ,]|Your previous answer was invalid: )/g;
 const REPAIR_OPENING = 'Your previous answer was invalid: ';
 /** The only tasks a raw prompt (a first turn without tools) is sent with: a structured reply's or content's. */
 const RAW_TASK_START = /\n\n(?=Write [^\n]*'s new reply to the last message|Write the [^\n]* asked for[ ,])/g;

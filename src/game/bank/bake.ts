@@ -15,6 +15,14 @@ import type { NPCOptions } from '../npc/npc-options';
 import { normalizePersona, type Persona } from '../persona/persona';
 import { parsePersona } from '../persona/validate-persona';
 import { parseLineBank, type BankLine, type LineBank } from './line-bank';
+import { numberIn } from './count-in';
+
+function withCount(args: Record<string, unknown>, asked: number | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args))
+    out[key] = asked !== undefined && value === asked ? '{count}' : value;
+  return out;
+}
 
 export interface BakeInput {
   persona: Persona | unknown;
@@ -48,6 +56,12 @@ export async function bakeLineBank(input: BakeInput): Promise<LineBank> {
   if (intents.length === 0)
     throw new AgentError('invalid_request', 'Baking needs at least one intent with example lines.');
   const bands = (input.bands ?? [{ from: 0 }]).slice().sort((left, right) => left.from - right.from);
+  for (const [index, band] of bands.entries()) {
+    if (!(Number.isFinite(band.from) && band.from >= -100 && band.from <= 100))
+      throw new AgentError('invalid_request', `bands[${index}].from must be a number from -100 to 100.`);
+    if (index > 0 && band.from === bands[index - 1].from)
+      throw new AgentError('invalid_request', `bands: ${band.from} is given twice.`);
+  }
   const lines: BankLine[] = [];
   for (const [band, { from }] of bands.entries()) {
     const to = band + 1 < bands.length ? bands[band + 1].from - 1 : undefined;
@@ -70,9 +84,13 @@ export async function bakeLineBank(input: BakeInput): Promise<LineBank> {
             line.minRelationship = from;
             if (to !== undefined) line.maxRelationship = to;
           }
+          // Only calls that were made and worked; a number the player said becomes "{count}", so
+          // "an ale" later serves one, not the two the baked line was asked for.
+          const asked = numberIn(said);
           const calls = turn.toolCalls
-            .filter((record) => !record.rejected && !record.call.name.startsWith('read_'))
-            .map((record) => ({ name: record.call.name, args: record.call.args as Record<string, unknown> }));
+            .filter((record) => !record.rejected && !record.refused && record.output.kind !== 'error')
+            .filter((record) => !record.call.name.startsWith('read_'))
+            .map((record) => ({ name: record.call.name, args: withCount(record.call.args, asked) }));
           if (calls.length > 0) line.calls = calls;
           if (turn.endsConversation) line.end = true;
           if (!lines.some((kept) => kept.intent === intent && kept.line === line.line)) lines.push(line);
