@@ -126,11 +126,11 @@ export class KeywordModel implements LanguageModel {
     );
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
     const structured =
-      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form|in brackets|Other keys:/.test(
+      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form|in brackets|then the \w+ on a new line|Other keys:/.test(
         `${request.promptPrefix ?? ''}${request.prompt}`,
       );
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
-    const lineFirst = /as plain text\.|Reply as plain text: /.test(`${request.promptPrefix ?? ''}${request.prompt}`);
+    const lineFirst = /as plain text\.|^Reply with .*'s words/m.test(`${request.promptPrefix ?? ''}${request.prompt}`);
     const effects = afterReplyTools(request);
 
     switch (request.kind) {

@@ -56,7 +56,7 @@ describe('line first', () => {
     // The prefix teaches the short form: words, the other keys, then actions in call syntax.
     const prefix = model.requests[0].promptPrefix ?? '';
     expect(prefix).toContain(
-      'Reply as plain text: Mira\'s words, then the emotion in brackets on a new line, e.g. [neutral], [happy] or [sad]. Add a line {"end":true} only when you say goodbye or refuse to talk.',
+      'Reply with Mira\'s words, then the emotion on a new line, e.g. [neutral], [happy] or [sad]. Add a line {"end":true} only when you say goodbye or refuse to talk.',
     );
     expect(prefix).toContain('Actions (remember_fact) go on lines after the words: remember_fact(fact="…")');
   });

@@ -48,7 +48,7 @@ describe('the stable prefix', () => {
     const seed = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
     await inline.agent.respond('Hi');
     await seed.agent.respond('Hi');
-    expect(inline.model.requests[0].promptPrefix).toContain("Reply as plain text: Assistant's words.");
+    expect(inline.model.requests[0].promptPrefix).toContain("Reply with Assistant's words.");
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
     expect(inline.model.requests[0].promptPrefix).toContain(
@@ -103,7 +103,7 @@ describe('labels', () => {
     );
     await agent.respond('Hello');
     await agent.respond('Menu?');
-    expect(model.requests[0].promptPrefix).toContain("Reply as plain text: Mira's words.");
+    expect(model.requests[0].promptPrefix).toContain("Reply with Mira's words.");
     expect(model.requests[0].promptPrefix).toContain("If Player's message needs a tool's result");
     expect(model.requests[2].prompt).toContain(
       'Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]',

@@ -313,7 +313,7 @@ describe('measuring with a scene NPC', () => {
     // The read tool names the world's top-level keys, so the world's content counts.
     const empty = measurePersona(MIRA, okSetup(sceneNpcSetup(readNpcNode(npcDump())!, {})));
     expect(empty.promptPrefix).toContain('It is empty right now.');
-    expect(withTools.promptPrefix).toContain('Top-level keys: player, time, menu.');
+    expect(withTools.promptPrefix).toContain('Keys: player, time, menu.');
   });
 
   it("reads the world from the store's JSON asset before its inline JSON", async () => {
@@ -340,9 +340,7 @@ describe('measuring with a scene NPC', () => {
       'asset-db:query-asset-info:world-asset',
     ]);
     expect(loaded).toMatchObject({ ok: true, notes: [] });
-    expect(measurePersona(MIRA, (loaded as { setup: MeterSetup }).setup).promptPrefix).toContain(
-      'Top-level keys: fromAsset.',
-    );
+    expect(measurePersona(MIRA, (loaded as { setup: MeterSetup }).setup).promptPrefix).toContain('Keys: fromAsset.');
   });
 
   it("measures with an empty world, and says why, when the store's state cannot be read", async () => {

@@ -65,11 +65,11 @@ describe('the token meter', () => {
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
       personaTokens: 159,
-      toolsTokens: 188,
-      replyFormatTokens: 121,
-      prefixTokens: 468,
+      toolsTokens: 164,
+      replyFormatTokens: 116,
+      prefixTokens: 439,
       secretsTokens: 43,
-      conversationTokens: 3233,
+      conversationTokens: 3262,
     });
 
     const custom = customToolsSetup(
@@ -86,9 +86,9 @@ describe('the token meter', () => {
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
       personaTokens: 159,
-      toolsTokens: 32,
-      replyFormatTokens: 88,
-      prefixTokens: 279,
+      toolsTokens: 31,
+      replyFormatTokens: 83,
+      prefixTokens: 273,
     });
 
     for (const figures of [none, tavern, withCustom]) {

@@ -197,7 +197,7 @@ function lineFirstTrailer(input: PrefixInput): string {
       : tags.length <= MAX_LISTED_TAGS
         ? `one of ${bracketed.join(', ')}`
         : `e.g. ${bracketed.slice(0, -1).join(', ')} or ${bracketed[bracketed.length - 1]}`;
-  return `then the ${trailer.tagKey} in brackets on a new line, ${values}.${flagRules(input)}`;
+  return `then the ${trailer.tagKey} on a new line, ${values}.${flagRules(input)}`;
 }
 
 /** ` Write {"end":true} on its own line only when you say goodbye…` for each optional flag of the reply. */
@@ -221,7 +221,7 @@ function lineFirstRules(input: PrefixInput): string {
   const needed = tools.filter((tool) => !tool.sideEffect);
   const effects = tools.filter((tool) => tool.sideEffect);
   const trailer = lineFirstTrailer(input);
-  const lines: string[] = [`Reply as plain text: ${labels.assistant}'s words${trailer ? `, ${trailer}` : '.'}`];
+  const lines: string[] = [`Reply with ${labels.assistant}'s words${trailer ? `, ${trailer}` : '.'}`];
   if (effects.length > 0) {
     const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(

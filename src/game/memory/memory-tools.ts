@@ -50,10 +50,10 @@ function rememberFactTool(stage: MemoryStage, currentMemory: () => NPCMemoryStat
   return AgentTool.local<{ fact?: unknown }>(
     {
       name: REMEMBER_FACT_TOOL,
-      description: 'Remember a short fact about the player for later.',
+      description: 'Remember a fact about the player.',
       sideEffect: true,
       parameters: JsonSchema.obj({
-        fact: JsonSchema.string({ description: 'e.g. "The player\'s name is Sam."' }),
+        fact: JsonSchema.string({ description: 'e.g. "Their name is Sam."' }),
       }),
     },
     (args) => {
@@ -77,12 +77,12 @@ function changeRelationshipTool(stage: MemoryStage, currentMemory: () => NPCMemo
   return AgentTool.local<{ reason?: unknown; delta?: unknown }>(
     {
       name: CHANGE_RELATIONSHIP_TOOL,
-      description: 'Change how you feel about the player when they help, please, insult or hurt you.',
+      description: 'When the player helps, pleases, insults or hurts you.',
       sideEffect: true,
       parameters: JsonSchema.obj({
         // The range is described, not enforced: an overshoot is clamped here instead of sent back for repair.
         delta: JsonSchema.integer({ description: `-${limit} worse to ${limit} better` }),
-        reason: JsonSchema.string({ description: 'why, in a few words' }),
+        reason: JsonSchema.string({ description: 'why, briefly' }),
       }),
     },
     (args) => {

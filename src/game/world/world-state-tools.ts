@@ -52,12 +52,11 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
   let where: string;
   if (everything) {
     const keys = world.keys() ?? [];
-    where =
-      keys.length === 0 ? 'It is empty right now.' : `Top-level keys: ${listWithMore(keys, MAX_KEYS_IN_DESCRIPTION)}.`;
+    where = keys.length === 0 ? 'It is empty right now.' : `Keys: ${listWithMore(keys, MAX_KEYS_IN_DESCRIPTION)}.`;
   } else {
     where = `Readable paths: ${listPaths(readable)}.`;
   }
-  const description = `Reads a game value by its dot path, e.g. player.gold${everything ? ' ("" reads all)' : ''}. ${where}`;
+  const description = `A game value by dot path, e.g. player.gold${everything ? ' ("" for all)' : ''}. ${where}`;
   return AgentTool.local(
     {
       name: READ_WORLD_STATE_TOOL,
