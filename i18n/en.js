@@ -9,6 +9,28 @@ module.exports = {
         'Add on-device AI to the Android project: copies the oam-cocos native module, raises minSdk to 26 and the Android Gradle Plugin / Gradle when too old, and adds the Kotlin plugin. Every edit is marked and is removed again when this is off.',
     },
   },
+  profile: {
+    asset: {
+      name: 'NPC profile',
+      description:
+        'Everything an NPC in a scene has: persona, tools, world and options (oam-cocos). Imports as a JsonAsset.',
+    },
+    create: { label: 'NPC profile (oam-cocos)' },
+    import: {
+      notJson: 'oam-cocos: {file} is not an NPC profile: {reason}',
+      problems: 'oam-cocos: {file} cannot be used by an NPC yet: {problems}',
+    },
+  },
+  bank: {
+    asset: {
+      name: 'NPC line bank',
+      description: 'Lines an NPC says on a device without a language model (oam-cocos). Imports as a JsonAsset.',
+    },
+    import: {
+      notJson: 'oam-cocos: {file} is not a line bank: {reason}',
+      problems: 'oam-cocos: {file} cannot be used by an NPC yet: {problems}',
+    },
+  },
   persona: {
     asset: {
       name: 'NPC persona',

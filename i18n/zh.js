@@ -9,6 +9,27 @@ module.exports = {
         '为 Android 工程加入端侧 AI：复制 oam-cocos 原生模块，将 minSdk 提高到 26，在 Android Gradle 插件 / Gradle 版本过旧时升级，并加入 Kotlin 插件。所有修改都带有标记，关闭此选项后会被移除。',
     },
   },
+  profile: {
+    asset: {
+      name: 'NPC 配置',
+      description: '场景中一个 NPC 的全部设置：人设、工具、世界状态与选项（oam-cocos）。导入为 JsonAsset。',
+    },
+    create: { label: 'NPC 配置（oam-cocos）' },
+    import: {
+      notJson: 'oam-cocos：{file} 不是有效的 NPC 配置：{reason}',
+      problems: 'oam-cocos：{file} 暂时无法被 NPC 使用：{problems}',
+    },
+  },
+  bank: {
+    asset: {
+      name: 'NPC 台词库',
+      description: '设备上没有语言模型时 NPC 使用的台词（oam-cocos）。导入为 JsonAsset。',
+    },
+    import: {
+      notJson: 'oam-cocos：{file} 不是有效的台词库：{reason}',
+      problems: 'oam-cocos：{file} 暂时无法被 NPC 使用：{problems}',
+    },
+  },
   persona: {
     asset: {
       name: 'NPC 人设',
