@@ -34,8 +34,10 @@ import type {
   ToolVerdict,
   NPCInspectorProperties,
   NPCOptions,
+  NPCProfileParts,
   NPCSaveState,
   Persona,
+  ProfileToolHandler,
   ToolCall,
   ToolChoice,
   WorldState,
@@ -48,6 +50,7 @@ import { isGone, liveState } from './liveState';
 import { hasLiveListener } from './hasLiveListener';
 import { GAME_TIME_CLOCK } from './gameTimeClock';
 import { characterModel, type Answerer } from './characterModel';
+import { profileSetup } from './profileSetup';
 import { DEV } from 'cc/env';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
@@ -139,10 +142,16 @@ interface NPCLiveState {
   built: boolean;
   /** The persona asset the NPC was built from: a different one set later is picked up on next use. */
   builtPersona: JsonAsset | null;
+  /** The same for the profile asset. */
+  builtProfile: JsonAsset | null;
   destroyed: boolean;
   /** Turned off and confirmed so (see onDisable): no node events until onEnable. */
   off: boolean;
   localTools: AgentTool[];
+  /** The tools of the set-up (the Inspector's declarations or the profile's), before registerTool()'s. */
+  setupTools: AgentTool[];
+  /** Game code a profile's tool names (`"answer": {"handler": …}`). */
+  profileHandlers: Record<string, ProfileToolHandler>;
   streams: DialogueStream[];
   barkCancellers: Canceller[];
   /** Who answers this character now (characterModel). */
@@ -156,9 +165,12 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
   problem: null,
   built: false,
   builtPersona: null,
+  builtProfile: null,
   destroyed: false,
   off: false,
   localTools: [],
+  setupTools: [],
+  profileHandlers: {},
   streams: [],
   barkCancellers: [],
   answers: () => OamRuntime.kind,
@@ -171,6 +183,13 @@ const live = liveState<NPCComponent, NPCLiveState>(() => ({
 export class NPCComponent extends Component {
   @property({ type: JsonAsset, tooltip: 'The persona (a JSON asset: name, role, personality, goals, secrets…).' })
   persona: JsonAsset | null = null;
+
+  @property({
+    type: JsonAsset,
+    tooltip:
+      'An NPC profile (.npc-profile): persona, tools, world paths and options in one file. When set, the NPC fields below are not read.',
+  })
+  profile: JsonAsset | null = null;
 
   @property({
     type: JsonAsset,
@@ -257,7 +276,7 @@ export class NPCComponent extends Component {
   onLoad(): void {
     // A component added from code runs onLoad before the caller can set the persona: without
     // one, wait for start() or the first talk() to build (and to report what is missing).
-    if (this.persona) this.rebuild();
+    if (this.persona || this.profile) this.rebuild();
   }
 
   start(): void {
@@ -340,19 +359,21 @@ export class NPCComponent extends Component {
     const previous = state.npc;
     state.built = true;
     state.builtPersona = this.persona;
+    state.builtProfile = this.profile;
     this.cancel('The NPC was rebuilt.');
     const saved = previous ? previous.saveState() : undefined;
     try {
+      const parts = this.readProfile();
       // A component given no asset keeps the persona it has (one a save without an asset restored).
-      const persona = !this.persona && saved ? saved.persona : this.readPersona();
-      const setup = this.coreSetup(persona);
+      const persona = parts ? parts.persona : !this.persona && saved ? saved.persona : this.readPersona();
+      const setup = this.coreSetup(persona, parts);
       // Memory and conversation stay with the character: an updated asset of the same name keeps
       // them, an asset of another character starts fresh (as restore() refuses such a save).
       const kept = saved && isSameCharacter(saved.persona.name, persona.name) ? saved : undefined;
       state.npc = new NPC({
         persona,
         ...setup,
-        memory: kept ? kept.memory : undefined,
+        memory: kept ? kept.memory : parts ? parts.memory : undefined,
         transcript: kept ? kept.transcript : undefined,
       });
       state.answers = state.nextAnswers;
@@ -365,6 +386,19 @@ export class NPCComponent extends Component {
     }
     if (previous && previous !== state.npc) previous.close();
     return state.npc !== null;
+  }
+
+  /**
+   * The game code a profile's tool names (`"answer": {"handler": "open_gate"}`). Register
+   * handlers before the NPC is built (in onLoad of a component on the same node, or before
+   * setting the profile from code); registering later rebuilds the NPC.
+   */
+  registerProfileHandler(name: string, handler: ProfileToolHandler): void {
+    if (typeof handler !== 'function')
+      throw new AgentError('invalid_request', `registerProfileHandler("${name}") needs a function.`);
+    const state = live(this);
+    state.profileHandlers = { ...state.profileHandlers, [name]: handler };
+    if (state.built && this.profile) this.rebuild();
   }
 
   /** Adds a tool that runs in the game's code (or replaces one of the same name). */
@@ -481,10 +515,11 @@ export class NPCComponent extends Component {
     this.ready();
     let next: NPC;
     try {
-      const persona = this.persona ? this.readPersona() : undefined;
+      const parts = this.readProfile();
+      const persona = parts ? parts.persona : this.persona ? this.readPersona() : undefined;
       const savedPersona = (saved as { persona?: Persona } | null)?.persona;
       next = NPC.restore(saved, {
-        ...this.coreSetup((persona ?? savedPersona ?? { name: this.nodeName() }) as Persona),
+        ...this.coreSetup((persona ?? savedPersona ?? { name: this.nodeName() }) as Persona, parts),
         persona,
         acceptOtherPersona: options.acceptOtherPersona === true,
       });
@@ -498,6 +533,7 @@ export class NPCComponent extends Component {
     state.problem = null;
     state.built = true;
     state.builtPersona = this.persona;
+    state.builtProfile = this.profile;
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -510,7 +546,8 @@ export class NPCComponent extends Component {
     const state = live(this);
     if (this.isGone()) return null;
     const idle = state.streams.length === 0 && state.barkCancellers.length === 0;
-    if (!state.built || (this.persona !== state.builtPersona && idle)) this.rebuild();
+    const swapped = this.persona !== state.builtPersona || this.profile !== state.builtProfile;
+    if (!state.built || (swapped && idle)) this.rebuild();
     return state.npc;
   }
 
@@ -564,7 +601,21 @@ export class NPCComponent extends Component {
     return check.persona;
   }
 
-  private coreSetup(persona: Persona): {
+  /** The profile's parts, or undefined without a profile asset; throws what is wrong with it. */
+  private readProfile(): NPCProfileParts | undefined {
+    if (!this.profile) return undefined;
+    return profileSetup({
+      profile: this.profile,
+      persona: this.persona,
+      world: this.worldStore ? this.worldStore.world : undefined,
+      handlers: live(this).profileHandlers,
+    });
+  }
+
+  private coreSetup(
+    persona: Persona,
+    parts?: NPCProfileParts,
+  ): {
     model: LanguageModel;
     tools: AgentTool[];
     world?: WorldState;
@@ -573,13 +624,15 @@ export class NPCComponent extends Component {
     approveToolCall: (call: ToolCall, context: { signal: { aborted: boolean } }) => ToolVerdict | Promise<ToolVerdict>;
   } {
     let world: WorldState | undefined;
-    if (this.worldStore) world = this.worldStore.world;
+    if (parts) world = parts.world;
+    else if (this.worldStore) world = this.worldStore.world;
     else if (this.worldWritable.length > 0 || this.worldContextPaths.length > 0) {
       console.warn(
         `[oam] NPCComponent on "${this.nodeName()}" has world paths but no WorldStateStore; it talks without world tools.`,
       );
     }
-    const { options, tools } = npcSetupFromInspector(this.inspectorProperties());
+    const { options, tools } = parts ?? npcSetupFromInspector(this.inspectorProperties());
+    live(this).setupTools = tools;
     // In a shipped build a player without an on-device model hears the line bank (or the
     // persona's own lines), never the built-in stand-in's developer text.
     const chosen = characterModel({
@@ -628,7 +681,7 @@ export class NPCComponent extends Component {
   /** Makes `next` the local tools; a set the NPC refuses (a bad schema, a clash) throws and changes nothing. */
   private applyTools(next: AgentTool[]): void {
     const state = live(this);
-    if (state.npc) state.npc.setTools(npcSetupFromInspector(this.inspectorProperties()).tools.concat(next));
+    if (state.npc) state.npc.setTools(state.setupTools.concat(next));
     state.localTools = next;
   }
 

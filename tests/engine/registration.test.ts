@@ -60,6 +60,7 @@ describe('Inspector properties as the engine records them', () => {
     );
     expect(props).toEqual([
       'persona',
+      'profile',
       'lineBank',
       'worldStore',
       'worldReadable',
@@ -84,6 +85,7 @@ describe('Inspector properties as the engine records them', () => {
     ]);
     expect(attrs(ctor, 'persona')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
     expect(attrs(ctor, 'lineBank')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
+    expect(attrs(ctor, 'profile')).toMatchObject({ type: 'Object', ctor: JsonAsset, default: null });
     expect(attrs(ctor, 'worldStore')).toMatchObject({ type: 'Object', ctor: index().WorldStateStore, default: null });
     for (const list of ['worldReadable', 'worldWritable', 'worldContextPaths', 'emotions', 'fallbackLines']) {
       expect(attrs(ctor, list).type).toBe(CCString);

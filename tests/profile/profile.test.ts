@@ -3,7 +3,7 @@
  * is refused with its name before any model call, the blacksmith's own tools run through the
  * NPC (a rule table over the world), and the stand-in speaks in the profile's persona's voice.
  */
-import { AgentError, NPC, loadNPCProfile, type NPCProfileParts } from '../../src';
+import { AgentError, NPC, WorldState, loadNPCProfile, type NPCProfileParts } from '../../src';
 import { Script, ScriptedLanguageModel, createProfileStandIn } from '../../src/testing';
 import { readProfileFile, miraProfileParts, profileStandIn } from '../../demo/profiles/profile-file';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
@@ -244,5 +244,36 @@ describe("the blacksmith's own tools, through the profile", () => {
     ]);
     const turn = await npcOf(parts, model).talk('I draw my sword.', { externalTools: () => 'The watch is coming.' });
     expect(turn.toolCalls[0].output).toEqual({ kind: 'text', text: 'The watch is coming.' });
+  });
+});
+
+describe("a profile on a scene's shared world", () => {
+  const profile = {
+    persona: { name: 'Hilde' },
+    tools: [{ name: 'show_wares', description: 'Lists the wares.', answer: { result: '{{world.smithy.wares}}' } }],
+    world: { initial: { smithy: { wares: { dagger: 15 } }, player: { silver: 30 } }, readable: [] },
+  };
+
+  test('its initial values fill only the keys the world lacks, and its tools read that world', async () => {
+    const world = new WorldState({ player: { silver: 2 } });
+    const parts = loadNPCProfile(profile, { world });
+    expect(parts.world).toBe(world);
+    expect(world.get('player.silver')).toBe(2);
+    expect(world.get('smithy.wares.dagger')).toBe(15);
+    const npc = new NPC({
+      ...parts,
+      model: new ScriptedLanguageModel([
+        Script.call('show_wares'),
+        Script.reply({ emotion: 'neutral', line: 'Daggers, fifteen.' }),
+      ]),
+    });
+    const turn = await npc.talk('Wares?');
+    expect(turn.toolCalls[0].output).toEqual({ kind: 'json', value: { dagger: 15 } });
+  });
+
+  test('a profile that does not load leaves the world as it was', () => {
+    const world = new WorldState({ player: { silver: 2 } });
+    expect(() => loadNPCProfile({ ...profile, options: { groundingTool: 'nope' } }, { world })).toThrow(AgentError);
+    expect(world.keys()).toEqual(['player']);
   });
 });

@@ -43,6 +43,12 @@ export interface LoadProfileOptions {
   readPersona?: (path: string) => unknown;
   /** Game code a tool may name (`"answer": {"handler": "take_order"}`), by name. */
   handlers?: Record<string, ProfileToolHandler>;
+  /**
+   * The world to use instead of a new one (a scene's shared state, as an NPCComponent has):
+   * the profile's initial values are set only for the top-level keys it does not hold yet, so
+   * the scene's own values win and two NPCs of one profile share one world.
+   */
+  world?: WorldState;
 }
 
 /** How the keyword stand-in may call one of the profile's tools. */
@@ -143,13 +149,25 @@ function loadPersona(profile: NPCProfile, options: LoadProfileOptions): Persona 
   }
 }
 
-function loadWorld(profile: NPCProfile): WorldState | undefined {
-  if (!profile.world) return undefined;
+function initialValues(profile: NPCProfile): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(profile.world?.initial ?? {})) as Record<string, unknown>;
+}
+
+/** A new world of the profile's initial values, or the shared one given (seeded once all checks pass). */
+function loadWorld(profile: NPCProfile, shared: WorldState | undefined): WorldState | undefined {
+  if (shared || !profile.world) return shared;
   try {
-    return new WorldState(JSON.parse(JSON.stringify(profile.world.initial ?? {})));
+    return new WorldState(initialValues(profile));
   } catch (error) {
     return refuse(`profile.world.initial: ${AgentError.from(error).message}`);
   }
+}
+
+/** The profile's initial values for the top-level keys a shared world does not hold yet. */
+function seedSharedWorld(profile: NPCProfile, shared: WorldState): void {
+  const initial = initialValues(profile);
+  const held = shared.keys() ?? [];
+  for (const key of Object.keys(initial)) if (held.indexOf(key) < 0) shared.set(key, initial[key]);
 }
 
 function loadOptions(profile: NPCProfile): NPCOptions {
@@ -195,7 +213,7 @@ function standInOf(declaration: ProfileToolDeclaration, tool: AgentTool): Profil
 export function loadNPCProfile(input: unknown, options: LoadProfileOptions = {}): NPCProfileParts {
   const profile = readNPCProfile(input);
   const persona = loadPersona(profile, options);
-  const world = loadWorld(profile);
+  const world = loadWorld(profile, options.world);
   const npcOptions = loadOptions(profile);
   const handlers = options.handlers ?? {};
   const declarations = profile.tools ?? [];
@@ -217,6 +235,8 @@ export function loadNPCProfile(input: unknown, options: LoadProfileOptions = {})
   } catch (error) {
     refuse(`profile: ${AgentError.from(error).message}`);
   }
+  // Only a profile that loads changes the scene's world.
+  if (options.world && profile.world) seedSharedWorld(profile, options.world);
   const parts: NPCProfileParts = {
     persona,
     tools,
