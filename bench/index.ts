@@ -21,6 +21,7 @@ import { benchLongOutputs } from './long-outputs';
 import { benchLongHistory } from './long-history';
 import { benchTokenEstimate } from './token-estimate';
 import { benchWebBackend } from './web-backend';
+import { benchProfiles } from './profiles';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 40);
 const MODES = ['default', 'seed'] as const;
@@ -262,13 +263,30 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .then(benchLongOutputs)
-  .then(() => benchLongHistory())
-  .then(benchTokenEstimate)
-  .then(benchWebBackend)
-  .then(() => import('./background-work').then((module) => module.benchBackgroundWork()))
-  .catch((error) => {
-    console.error(error);
+const profileFlag = process.argv.indexOf('--profile');
+if (profileFlag >= 0) {
+  // One designer's profile: only its own figures, in seconds rather than minutes.
+  const file = process.argv[profileFlag + 1];
+  if (!file) {
+    console.error('npm run bench -- --profile <file.npc-profile.json>');
+    process.exit(2);
+  }
+  benchProfiles(file).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });
+} else runEverything();
+
+function runEverything(): void {
+  main()
+    .then(benchLongOutputs)
+    .then(() => benchLongHistory())
+    .then(benchTokenEstimate)
+    .then(benchWebBackend)
+    .then(() => import('./background-work').then((module) => module.benchBackgroundWork()))
+    .then(() => benchProfiles())
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
