@@ -278,7 +278,7 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   const render = (shown: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
     npcCharacterInstructions({
       persona: shown,
-      rules: { usesTools: rules.usesTools, secretsInPrefix: withSecrets, extra },
+      rules: { ...rules, secretsInPrefix: withSecrets, extra },
       options,
       relationship,
     }).text;

@@ -64,12 +64,12 @@ describe('the token meter', () => {
 
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
-      personaTokens: 159,
-      toolsTokens: 164,
-      replyFormatTokens: 116,
-      prefixTokens: 439,
+      personaTokens: 147,
+      toolsTokens: 165,
+      replyFormatTokens: 115,
+      prefixTokens: 427,
       secretsTokens: 43,
-      conversationTokens: 3262,
+      conversationTokens: 3274,
     });
 
     const custom = customToolsSetup(
@@ -85,10 +85,10 @@ describe('the token meter', () => {
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
-      personaTokens: 159,
+      personaTokens: 147,
       toolsTokens: 31,
-      replyFormatTokens: 83,
-      prefixTokens: 273,
+      replyFormatTokens: 82,
+      prefixTokens: 260,
     });
 
     for (const figures of [none, tavern, withCustom]) {

@@ -62,7 +62,7 @@ export function npcToolSet(input: NPCToolSetInput): AgentTool[] {
 export function npcInstructionRules(
   options: ResolvedNPCOptions,
   tools: readonly AgentTool[],
-): { usesTools: boolean; secretsInPrefix: boolean; extra: string | undefined } {
+): { usesTools: boolean; toolRulesInPrefix: boolean; secretsInPrefix: boolean; extra: string | undefined } {
   const extra = [
     options.extraInstructions ?? '',
     options.replyFormat === 'text' ? textFormatRule(options.emotions) : '',
@@ -70,8 +70,10 @@ export function npcInstructionRules(
     .filter(Boolean)
     .join('\n');
   return {
-    // The check-your-facts rule only when the NPC can look facts up (memory tools cannot).
+    // The check-your-facts rule only when the NPC can look facts up (memory tools cannot), and
+    // not twice: line-first reply rules say when to write a call first.
     usesTools: tools.some((tool) => MEMORY_TOOL_NAMES.indexOf(tool.name) < 0),
+    toolRulesInPrefix: options.inlineReplies,
     secretsInPrefix: options.secretsUnlockAtRelationship === null,
     extra: extra || undefined,
   };

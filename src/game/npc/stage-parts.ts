@@ -19,7 +19,7 @@ export function currentStage(persona: NormalizedPersona, relationship: number): 
 /** The instructions an NPC with these options sends at this relationship. */
 export function npcCharacterInstructions(input: {
   persona: Persona;
-  rules: { usesTools: boolean; secretsInPrefix: boolean; extra: string | undefined };
+  rules: { usesTools: boolean; toolRulesInPrefix?: boolean; secretsInPrefix: boolean; extra: string | undefined };
   options: ResolvedNPCOptions;
   relationship: number;
 }): CharacterInstructions {

@@ -13,6 +13,11 @@ import { trimEndChars } from '../trim-chars';
 export interface PersonaInstructionOptions {
   /** The NPC has tools: tell it to check facts with them instead of admitting ignorance. */
   usesTools: boolean;
+  /**
+   * The reply rules after the persona already say when to call a tool first (line-first
+   * replies): the facts rule would say it twice on every call, so it is left out.
+   */
+  toolRulesInPrefix?: boolean;
   /** Overrides the persona's sentence limit (a bark uses 1). */
   maxSentences?: number;
   /**
@@ -70,13 +75,9 @@ export function renderPersonaInstructions(persona: Persona, options: PersonaInst
   if (secrets.length > 0) lines.push(`${plural ? 'Your secrets' : 'Your secret'}: ${list(secrets)}`);
 
   // The rules as one line: the same words without a heading and bullets cost a third fewer tokens.
-  const rules = [
-    `Speak only as ${normalized.name}; never say you are an AI.`,
-    sentenceRule(sentences),
-    options.usesTools
-      ? 'Check facts with your tools before you state them.'
-      : 'If you do not know something, say so in character.',
-  ];
+  const rules = [`Speak only as ${normalized.name}; never say you are an AI.`, sentenceRule(sentences)];
+  if (!options.usesTools) rules.push('If you do not know something, say so in character.');
+  else if (!options.toolRulesInPrefix) rules.push('Check facts with your tools before you state them.');
   if (secrets.length > 0)
     rules.push(
       `Never reveal ${plural ? 'your secrets' : 'your secret'} unless the game note below says you trust the player.`,
