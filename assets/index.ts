@@ -20,8 +20,15 @@ export {
   NPC_BARK,
   NPC_FALLBACK,
   NPC_ERROR,
+  NPC_TOOL_APPROVAL,
 } from './components/NPCComponent';
-export type { ExternalToolRequest, NPCLineEvent, NPCTalkOptions, NPCRestoreOptions } from './components/NPCComponent';
+export type {
+  ExternalToolRequest,
+  ToolApprovalRequest,
+  NPCLineEvent,
+  NPCTalkOptions,
+  NPCRestoreOptions,
+} from './components/NPCComponent';
 export { DecisionOptionEntry } from './components/DecisionOptionEntry';
 export { DecisionComponent, DECISION, DECISION_ERROR } from './components/DecisionComponent';
 export type { DecisionEvent } from './components/DecisionComponent';

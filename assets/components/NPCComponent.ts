@@ -19,7 +19,6 @@ import {
   NPC,
   AgentTool,
   AgentError,
-  ToolOutput,
   Canceller,
   validatePersona,
   formatPersonaProblems,
@@ -29,7 +28,6 @@ import {
 import type {
   DialogueStream,
   DialogueTurn,
-  ImageInput,
   LanguageModel,
   ToolVerdict,
   NPCInspectorProperties,
@@ -39,7 +37,6 @@ import type {
   Persona,
   ProfileToolHandler,
   ToolCall,
-  ToolChoice,
   WorldState,
 } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
@@ -47,87 +44,40 @@ import { emitSafely, type EmitResult } from './emitSafely';
 import { WorldStateStore } from './WorldStateStore';
 import { ToolDeclaration } from './ToolDeclaration';
 import { isGone, liveState } from './liveState';
-import { hasLiveListener } from './hasLiveListener';
 import { GAME_TIME_CLOCK } from './gameTimeClock';
 import { characterModel, type Answerer } from './characterModel';
+import {
+  NPC_LINE,
+  NPC_EMOTION,
+  NPC_TOOL_CALL,
+  NPC_TOOL_RESULT,
+  NPC_TURN,
+  NPC_BARK,
+  NPC_FALLBACK,
+  NPC_ERROR,
+} from './npcEvents';
+import type { NPCRestoreOptions, NPCTalkOptions } from './npcCallOptions';
 import { profileSetup } from './profileSetup';
+import { askApproval, requestExternal, type GameAsker } from './askTheGame';
 import { DEV } from 'cc/env';
 
 const { ccclass, property, menu, disallowMultiple } = _decorator;
 
-/** Node events of an NPCComponent, with their payload. */
-export const NPC_LINE = 'npc-line'; // NPCLineEvent: the line grows as the model writes it
-export const NPC_EMOTION = 'npc-emotion'; // Emotion
-export const NPC_TOOL_CALL = 'npc-tool-call'; // ToolCall (a local or world/memory tool starts)
-export const NPC_EXTERNAL_TOOL = 'npc-external-tool'; // ExternalToolRequest: answer it
-export const NPC_TOOL_RESULT = 'npc-tool-result'; // ToolRecord
-export const NPC_TURN = 'npc-turn'; // DialogueTurn (completed, fallbacks included)
-export const NPC_BARK = 'npc-bark'; // string
-export const NPC_FALLBACK = 'npc-fallback'; // AgentError: why an authored line was used
-export const NPC_ERROR = 'npc-error'; // AgentError: a failed talk()/bark() or a set-up problem (never a cancel)
-export const NPC_TOOL_APPROVAL = 'npc-tool-approval'; // ToolApprovalRequest: allow or refuse a call before it runs
-
-export const NPC_EVENTS = {
-  line: NPC_LINE,
-  emotion: NPC_EMOTION,
-  toolCall: NPC_TOOL_CALL,
-  externalTool: NPC_EXTERNAL_TOOL,
-  toolResult: NPC_TOOL_RESULT,
-  turn: NPC_TURN,
-  bark: NPC_BARK,
-  fallback: NPC_FALLBACK,
-  error: NPC_ERROR,
-  toolApproval: NPC_TOOL_APPROVAL,
-};
-
-export interface NPCLineEvent {
-  /** New text since the last event. */
-  delta: string;
-  /** The whole line so far. */
-  line: string;
-  /** True when the line restarted (a retry): replace what is shown. */
-  isReset: boolean;
-}
-
-/** Payload of `npc-external-tool`: the call and the way to answer it. */
-export interface ExternalToolRequest {
-  call: ToolCall;
-  npc: NPCComponent;
-  /** A string, a JSON value or a ToolOutput. False when the turn no longer waits (answered, timed out, cancelled). */
-  answer(output: unknown): boolean;
-  /** Tells the model the action failed (it says so in character). Same return value as answer(). */
-  fail(message: string): boolean;
-}
-
-/**
- * A call the model chose, before it runs: the game's rules decide (no more gold than the player
- * has). Answer now or later; the turn waits, and a cancelled turn stops waiting. Without a
- * listener every call runs.
- */
-export interface ToolApprovalRequest {
-  call: ToolCall;
-  npc: NPCComponent;
-  /** Runs the call, with other arguments if given (checked against the tool's schema). */
-  allow(args?: Record<string, unknown>): void;
-  /** Does not run it; the NPC reads the reason and answers in character. */
-  refuse(reason: string): void;
-}
-
-export interface NPCRestoreOptions {
-  /**
-   * Take the memory and conversation of a save made by a character of another name (the NPC
-   * stays the Inspector's persona). Default false: such a save is refused.
-   */
-  acceptOtherPersona?: boolean;
-}
-
-export interface NPCTalkOptions {
-  /** What is happening now; shown to the model for this turn only. */
-  situation?: string;
-  /** A picture the player shows with the line (see imageFromRenderTexture), for a model that takes images. */
-  image?: ImageInput;
-  toolChoice?: ToolChoice;
-}
+export {
+  NPC_LINE,
+  NPC_EMOTION,
+  NPC_TOOL_CALL,
+  NPC_EXTERNAL_TOOL,
+  NPC_TOOL_RESULT,
+  NPC_TURN,
+  NPC_BARK,
+  NPC_FALLBACK,
+  NPC_ERROR,
+  NPC_TOOL_APPROVAL,
+  NPC_EVENTS,
+} from './npcEvents';
+export type { NPCLineEvent, ExternalToolRequest, ToolApprovalRequest } from './npcEvents';
+export type { NPCRestoreOptions, NPCTalkOptions } from './npcCallOptions';
 
 export enum ReplyFormat {
   Automatic,
@@ -650,7 +600,7 @@ export class NPCComponent extends Component {
       world,
       options,
       toolClock: GAME_TIME_CLOCK,
-      approveToolCall: (call) => this.askApproval(call),
+      approveToolCall: (call) => askApproval(this.asker(), call),
     };
   }
 
@@ -698,60 +648,21 @@ export class NPCComponent extends Component {
     );
     stream.on('emotion', (event) => this.emitNode(NPC_EMOTION, event.emotion));
     stream.on('toolCall', (event) => this.emitNode(NPC_TOOL_CALL, event.call));
-    stream.on('externalToolCall', (event) => this.requestExternal(stream, event.call));
+    stream.on('externalToolCall', (event) => requestExternal(this.asker(), stream, event.call));
     stream.on('toolResult', (event) => this.emitNode(NPC_TOOL_RESULT, event.record));
     stream.on('fallback', (event) => this.emitNode(NPC_FALLBACK, event.reason));
     stream.on('completed', (event) => this.emitNode(NPC_TURN, event.turn));
   }
 
-  private requestExternal(stream: DialogueStream, call: ToolCall): void {
-    const request: ExternalToolRequest = {
-      call,
+  /** What the game is asked through (npc-external-tool, npc-tool-approval), as this NPC. */
+  private asker(): GameAsker {
+    return {
+      node: this.node,
       npc: this,
-      answer: (output: unknown) => stream.submit(call.id, output),
-      fail: (message: string) => stream.submit(call.id, ToolOutput.error(String(message))),
+      name: this.nodeName(),
+      timeoutMs: this.externalToolTimeoutMs,
+      emit: (type, payload) => this.emitNode(type, payload),
     };
-    if (!hasLiveListener(this.node, NPC_EXTERNAL_TOOL)) {
-      const stale = !!this.node && this.node.hasEventListener(NPC_EXTERNAL_TOOL);
-      console.warn(
-        `[oam] tool_failed: NPC on "${this.nodeName()}" called ${call.name}, but ${stale ? `every "${NPC_EXTERNAL_TOOL}" listener belongs to a destroyed target` : `nothing listens to "${NPC_EXTERNAL_TOOL}"`}; refusing the call.`,
-      );
-      request.fail(`The game cannot do ${call.name} right now.`);
-      return;
-    }
-    const sent = this.emitNode(NPC_EXTERNAL_TOOL, request);
-    // The engine stops at a listener that throws: nobody else will answer, so fail it now.
-    if (sent.threw) request.fail(`${call.name} failed: ${errorText(sent.error)}`);
-  }
-
-  /**
-   * Asks the game through npc-tool-approval; with nobody listening, the call runs. An answer not
-   * given within externalToolTimeoutMs (game time; 0: no limit) refuses the call, so a listener
-   * that only knows some tools cannot hold every other turn.
-   */
-  private askApproval(call: ToolCall): ToolVerdict | Promise<ToolVerdict> {
-    if (!hasLiveListener(this.node, NPC_TOOL_APPROVAL)) return true;
-    return new Promise<ToolVerdict>((resolve, reject) => {
-      let stop: unknown;
-      const settle = (verdict: ToolVerdict) => {
-        if (typeof stop === 'function') (stop as () => void)();
-        resolve(verdict);
-      };
-      const request: ToolApprovalRequest = {
-        call,
-        npc: this,
-        allow: (args) => settle(args === undefined ? { allow: true } : { allow: true, args }),
-        refuse: (reason) => settle({ refuse: String(reason) }),
-      };
-      if (this.externalToolTimeoutMs > 0)
-        stop = GAME_TIME_CLOCK.after(this.externalToolTimeoutMs, () =>
-          settle({ refuse: `The game did not answer about ${call.name} in time.` }),
-        );
-      const sent = this.emitNode(NPC_TOOL_APPROVAL, request);
-      // A listener that throws is a bug in the game: the turn fails naming it, nothing is kept.
-      if (sent.threw) reject(sent.error);
-      else if (!sent.emitted) resolve(true);
-    });
   }
 
   private emitNode(type: string, payload: unknown): EmitResult {
@@ -763,9 +674,4 @@ export class NPCComponent extends Component {
   private nodeName(): string {
     return this.node ? this.node.name : '?';
   }
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
 }
