@@ -17,6 +17,7 @@ import {
   readPersonaTest,
   runPersonaTest,
   loadNPCProfile,
+  isSameCharacter,
   type LanguageModel,
   type NPCProfileParts,
   type Persona,
@@ -118,13 +119,17 @@ async function main(): Promise<void> {
     model = new ScriptedLanguageModel(readJson(resolve(flags.script), 'script') as never);
     label = `recorded script ${flags.script}`;
   } else if (parts) {
+    // A host's named stand-in speaks for the profile's own character (the tavern's is Mira): another
+    // persona played with the profile's tools gets a stand-in of its own lines and those tools.
+    const ownCharacter = isSameCharacter(persona.name, parts.persona.name);
+    const played = ownCharacter ? parts : { ...parts, persona, profile: { ...parts.profile, standIn: undefined } };
     try {
-      model = profileStandIn(parts);
+      model = profileStandIn(played);
     } catch (error) {
       return stop(AgentError.from(error).message);
     }
     label =
-      parts.profile.standIn === 'tavern'
+      played.profile.standIn === 'tavern'
         ? "the tavern's keyword stand-in"
         : `${persona.name}'s keyword stand-in (not a language model)`;
   } else {

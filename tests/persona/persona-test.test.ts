@@ -117,6 +117,25 @@ test("npm run persona-test: Mira's sample test passes on the tavern's stand-in; 
   expect(missing.stderr).toContain('cannot read the persona test');
 });
 
+test("--tavern with another character's persona: the tavern's tools, that character's own lines, never Mira's", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oam-persona-test-'));
+  const file = join(dir, 'hilde.persona-test.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      persona: join(ROOT, 'demo/profiles/hilde.persona.json'),
+      turns: [{ say: 'Hello there!', expect: { contains: ['Forge is hot'], notContains: ['love', 'Speak up'] } }],
+    }),
+  );
+  const run = spawnSync(process.execPath, ['scripts/run-ts.mjs', 'demo/persona-test.ts', file, '--tavern'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(run.stdout).toContain("Hilde on Hilde's keyword stand-in");
+  expect(run.stdout).toContain('5 passed, 0 failed');
+  expect(run.status).toBe(0);
+});
+
 test('sentences are counted with their closing quotes and in CJK', async () => {
   const count = async (line: string) => {
     const report = await runPersonaTest({
