@@ -176,6 +176,7 @@ export { IntentMatcher } from './game/bank/intent-matcher';
 export { bakeLineBank } from './game/bank/bake';
 export type { BakeInput } from './game/bank/bake';
 export type { IntentMatch } from './game/bank/intent-matcher';
+export * from './game/replay';
 
 // Sessions by id (src/core/sessions).
 export { AgentRunner, AgentSession, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TURNS } from './core/sessions';
