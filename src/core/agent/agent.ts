@@ -15,7 +15,8 @@ import { checkImages, checkImagesAccepted, IMAGE_INPUT_TOKENS, type ImageInput }
 import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
 import type { AgentResponse, ToolRecord } from './events';
 import { AgentRun } from './run';
-import { TurnEngine, prefixInput, resolveTurnTools } from './turn';
+import { TurnEngine } from './turn';
+import { prefixInput, resolveTurnTools } from './turn-setup';
 import { TurnState } from './turn-state';
 import { TurnQueue } from './turn-queue';
 import { TokenCounter } from '../prompt/prompt-builder';
