@@ -10,7 +10,7 @@ import { findCalls, MARKUP_CALL_READERS } from '../calls/find-calls';
 import type { CallReadContext, WrittenCall } from '../calls/written-call';
 import { setOwnKey } from '../json/own-key';
 import { isRespondWord, resolveToolName } from './names';
-import type { EnvelopeContext, EnvelopeParse } from './parse';
+import type { EnvelopeContext, EnvelopeParse } from './envelope-parse';
 
 /** What the call readers need to know of the tools: fuzzy names for markup, exact ones for calls inside words. */
 export function callContext(toolNames: readonly string[]): CallReadContext {

@@ -7,13 +7,9 @@ import type { SignalLike } from '../../contract/abort';
 import { JsonSchema } from '../schema';
 import type { ToolOutput } from './tool-output';
 import type { ToolApproval } from './tool-approval';
+import type { ToolCall } from './tool-call';
 
-export interface ToolCall {
-  /** `call_` followed by 24 letters and digits. */
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-}
+export type { ToolCall } from './tool-call';
 
 export interface ToolContext {
   call: ToolCall;

@@ -4,7 +4,7 @@
  * arguments (checked against the tool's schema again), or refuses it with a reason the model reads.
  */
 import type { SignalLike } from '../../contract/abort';
-import type { ToolCall } from './agent-tool';
+import type { ToolCall } from './tool-call';
 
 /**
  * What an approval answers: `undefined` or `true` allows the call as it is; `{ allow: true, args }`
