@@ -56,6 +56,10 @@ import {
   NPC_FALLBACK,
   NPC_ERROR,
 } from './npcEvents';
+import type {
+  ExternalToolRequest as ExternalToolRequestOf,
+  ToolApprovalRequest as ToolApprovalRequestOf,
+} from './npcEvents';
 import type { NPCRestoreOptions, NPCTalkOptions } from './npcCallOptions';
 import { profileSetup } from './profileSetup';
 import { askApproval, requestExternal, type GameAsker } from './askTheGame';
@@ -76,7 +80,11 @@ export {
   NPC_TOOL_APPROVAL,
   NPC_EVENTS,
 } from './npcEvents';
-export type { NPCLineEvent, ExternalToolRequest, ToolApprovalRequest } from './npcEvents';
+export type { NPCLineEvent } from './npcEvents';
+/** Payload of `npc-external-tool`: the call and the way to answer it. */
+export type ExternalToolRequest = ExternalToolRequestOf<NPCComponent>;
+/** Payload of `npc-tool-approval`: allow or refuse a call before it runs. */
+export type ToolApprovalRequest = ToolApprovalRequestOf<NPCComponent>;
 export type { NPCRestoreOptions, NPCTalkOptions } from './npcCallOptions';
 
 export enum ReplyFormat {
@@ -655,7 +663,7 @@ export class NPCComponent extends Component {
   }
 
   /** What the game is asked through (npc-external-tool, npc-tool-approval), as this NPC. */
-  private asker(): GameAsker {
+  private asker(): GameAsker<NPCComponent> {
     return {
       node: this.node,
       npc: this,

@@ -11,11 +11,11 @@ import type { EmitResult } from './emitSafely';
 import { hasLiveListener } from './hasLiveListener';
 import { GAME_TIME_CLOCK } from './gameTimeClock';
 import { NPC_EXTERNAL_TOOL, NPC_TOOL_APPROVAL, type ExternalToolRequest, type ToolApprovalRequest } from './npcEvents';
-import type { NPCComponent } from './NPCComponent';
 
-export interface GameAsker {
+/** The asking component (Npc: its type, given in the payloads as `npc`). */
+export interface GameAsker<Npc> {
   node: Node | null;
-  npc: NPCComponent;
+  npc: Npc;
   /** The node's name, for messages. */
   name: string;
   /** How long an approval may take, in game time (0: no limit). */
@@ -24,8 +24,8 @@ export interface GameAsker {
   emit(type: string, payload: unknown): EmitResult;
 }
 
-export function requestExternal(asker: GameAsker, stream: DialogueStream, call: ToolCall): void {
-  const request: ExternalToolRequest = {
+export function requestExternal<Npc>(asker: GameAsker<Npc>, stream: DialogueStream, call: ToolCall): void {
+  const request: ExternalToolRequest<Npc> = {
     call,
     npc: asker.npc,
     answer: (output: unknown) => stream.submit(call.id, output),
@@ -49,7 +49,7 @@ export function requestExternal(asker: GameAsker, stream: DialogueStream, call: 
  * given within externalToolTimeoutMs (game time; 0: no limit) refuses the call, so a listener
  * that only knows some tools cannot hold every other turn.
  */
-export function askApproval(asker: GameAsker, call: ToolCall): ToolVerdict | Promise<ToolVerdict> {
+export function askApproval<Npc>(asker: GameAsker<Npc>, call: ToolCall): ToolVerdict | Promise<ToolVerdict> {
   if (!hasLiveListener(asker.node, NPC_TOOL_APPROVAL)) return true;
   return new Promise<ToolVerdict>((resolve, reject) => {
     let stop: unknown;
@@ -57,7 +57,7 @@ export function askApproval(asker: GameAsker, call: ToolCall): ToolVerdict | Pro
       if (typeof stop === 'function') (stop as () => void)();
       resolve(verdict);
     };
-    const request: ToolApprovalRequest = {
+    const request: ToolApprovalRequest<Npc> = {
       call,
       npc: asker.npc,
       allow: (args) => settle(args === undefined ? { allow: true } : { allow: true, args }),

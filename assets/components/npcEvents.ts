@@ -2,9 +2,10 @@
  * The node events an NPCComponent emits, with their payloads. The game listens with
  * `node.on(NPC_TURN, (turn) => …)`; the two that ask the game something carry the way to
  * answer (ExternalToolRequest, ToolApprovalRequest). The full contract: docs/components.md.
+ * The payloads take the component's type as a parameter, so this file does not import the
+ * component (NPCComponent.ts exports them with it filled in).
  */
 import type { ToolCall } from '../runtime/oam-core.js';
-import type { NPCComponent } from './NPCComponent';
 
 /** Node events of an NPCComponent, with their payload. */
 export const NPC_LINE = 'npc-line'; // NPCLineEvent: the line grows as the model writes it
@@ -41,9 +42,9 @@ export interface NPCLineEvent {
 }
 
 /** Payload of `npc-external-tool`: the call and the way to answer it. */
-export interface ExternalToolRequest {
+export interface ExternalToolRequest<Npc> {
   call: ToolCall;
-  npc: NPCComponent;
+  npc: Npc;
   /** A string, a JSON value or a ToolOutput. False when the turn no longer waits (answered, timed out, cancelled). */
   answer(output: unknown): boolean;
   /** Tells the model the action failed (it says so in character). Same return value as answer(). */
@@ -55,9 +56,9 @@ export interface ExternalToolRequest {
  * has). Answer now or later; the turn waits, and a cancelled turn stops waiting. Without a
  * listener every call runs.
  */
-export interface ToolApprovalRequest {
+export interface ToolApprovalRequest<Npc> {
   call: ToolCall;
-  npc: NPCComponent;
+  npc: Npc;
   /** Runs the call, with other arguments if given (checked against the tool's schema). */
   allow(args?: Record<string, unknown>): void;
   /** Does not run it; the NPC reads the reason and answers in character. */
