@@ -16,7 +16,7 @@ import {
   type GenerationRequest,
   type LanguageModel,
 } from '../src/contract/language-model';
-import { COST_MODEL } from './cost-model';
+import { COST_MODEL } from '../demo/phone-cost-model';
 
 const TURNS = Number(process.env.BENCH_BACKGROUND_TURNS ?? 10_000);
 const NPCS = 50;

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { firstTokenSeconds, stepSeconds, type CostModel, type StepCost } from './cost-model';
+import { firstTokenSeconds, stepSeconds, type CostModel, type StepCost } from '../demo/phone-cost-model';
 import { gemmaTokens } from './tokenizer';
 
 // The bench runs bundled from node_modules/ (scripts/run-ts.mjs), from the repository root.

@@ -2,7 +2,7 @@
  * `npm run bench`: per scripted scenario, the default mode and the seed-compatible mode beside
  * the floor: the time until the player's first word (for a decision or content: until the
  * value is known), the total time, model calls and prompt/cacheable/output tokens (Gemma 3's
- * tokenizer). Times come from the cost model in bench/cost-model.ts, under the conditions a
+ * tokenizer). Times come from the cost model in demo/phone-cost-model.ts, under the conditions a
  * phone meets: a fresh conversation and one at turn 12, a cold prefix cache, a device without
  * prefix caching, slow and fast decoding. The stand-in streams one Gemma token per chunk.
  *
@@ -13,7 +13,14 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { COST_MODEL, COST_SOURCES, firstTokenSeconds, stepSeconds, type CostModel, type StepCost } from './cost-model';
+import {
+  COST_MODEL,
+  COST_SOURCES,
+  firstTokenSeconds,
+  stepSeconds,
+  type CostModel,
+  type StepCost,
+} from '../demo/phone-cost-model';
 import { gemmaTokens } from './tokenizer';
 import { floorRun, floorTiming as handFloorTiming } from './floor';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';

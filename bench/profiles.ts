@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NPC, type GenerationRequest, type LanguageModel } from '../src';
 import { readProfileFile, profileStandIn } from '../demo/profiles/profile-file';
-import { COST_MODEL, firstTokenSeconds, stepSeconds, type StepCost } from './cost-model';
+import { COST_MODEL, firstTokenSeconds, stepSeconds, type StepCost } from '../demo/phone-cost-model';
 import { gemmaTokens } from './tokenizer';
 
 const PROFILES_DIR = join(process.cwd(), 'demo', 'profiles'); // npm runs the bench from the repository's root

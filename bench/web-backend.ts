@@ -1,5 +1,5 @@
 /**
- * Bench rows for the web backend: the four scenarios of tests/support/chrome-scenarios.ts (an
+ * Bench rows for the web backend: the four scenarios of bench/web/chrome-scenarios.ts (an
  * NPC turn, a tool turn, a decision, content) through ChromePromptModel over the Prompt API
  * STAND-IN (not Chrome's model; Gemma 3 token counts stand in for Chrome's measureContextUsage).
  * Per scenario: model calls, input tokens, the part the clone of the base session already held
@@ -10,8 +10,8 @@
  */
 import { ChromePromptModel, ContentGenerator, JsonSchema, type GenerationRequest, type LanguageModel } from '../src';
 import type { PromptApi } from '../src/models/chrome-prompt';
-import { createPromptApiStandIn, type BrainInput } from '../tests/support/prompt-api-stand-in';
-import { Observed, SCENARIO_NAMES, keywordBrain, rulesFor, runScenario } from '../tests/support/chrome-scenarios';
+import { createPromptApiStandIn, type BrainInput } from './web/prompt-api-stand-in';
+import { Observed, SCENARIO_NAMES, keywordBrain, rulesFor, runScenario } from './web/chrome-scenarios';
 import { gemmaTokens } from './tokenizer';
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);

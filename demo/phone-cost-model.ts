@@ -1,6 +1,8 @@
 /**
  * Estimated time a turn takes on a phone's Gemini Nano, from published figures. They are
  * inputs, not measurements of this project (no phone here); see shared/reference/mlkit-genai.md §5.
+ * The demo prints its per-turn estimate with it and the bench measures with it; it lives here so
+ * the bench builds on the demo and never the other way round.
  */
 export interface CostModel {
   prefillTokensPerSecond: number;

@@ -17,7 +17,7 @@ import {
 } from '../src';
 import { createPersonaStandIn, personaSuggestions, STAND_IN_NOTICE } from '../src/testing';
 import { EVENING } from './tavern/evening';
-import { stepSeconds } from '../bench/cost-model';
+import { stepSeconds } from './phone-cost-model';
 import { miraProfileParts, profileStandIn, readProfileFile } from './profiles/profile-file';
 import type { NPCProfileParts } from '../src';
 
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     if (turn.endsConversation) break;
   }
 
-  console.log(bold('Per turn (tokens estimated at 4 characters each; time from bench/cost-model.ts):'));
+  console.log(bold('Per turn (tokens estimated at 4 characters each; time from demo/phone-cost-model.ts):'));
   console.log('turn  model calls  prompt tokens  cacheable  output tokens  est. phone time');
   for (const row of rows) {
     console.log(

@@ -10,7 +10,7 @@ import { ChromePromptModel, KeywordModel, PreferAvailableModel } from '../../src
 import * as cc from './cc-double';
 import { loadComponents, type NanoStatusLike } from './load';
 import { flush, mount, persona } from './mocks';
-import { createPromptApiStandIn, type StandInControl } from '../support/prompt-api-stand-in';
+import { createPromptApiStandIn, type StandInControl } from '../../bench/web/prompt-api-stand-in';
 
 const components = loadComponents();
 let control: StandInControl;

@@ -5,7 +5,7 @@
  * brain that answers the bark and decision scenarios, so the Node↔page bridge of `--chrome`
  * (chunks streamed back, capabilities, early stops) runs for real in Chromium.
  */
-import { createPromptApiStandIn, type BrainInput } from '../support/prompt-api-stand-in';
+import { createPromptApiStandIn, type BrainInput } from '../../bench/web/prompt-api-stand-in';
 
 const ANSWERS: Array<[RegExp, string]> = [
   [/goblin/i, 'attack'],

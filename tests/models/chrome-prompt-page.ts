@@ -6,7 +6,7 @@
  * (the opt-in check on Chrome's real model). The backend finds the API by feature detection.
  */
 import { AgentError, Canceller, ChromePromptModel, generateText, type ModelAvailability } from '../../src';
-import { createPromptApiStandIn, type BrainInput, type StandInControl } from '../support/prompt-api-stand-in';
+import { createPromptApiStandIn, type BrainInput, type StandInControl } from '../../bench/web/prompt-api-stand-in';
 import {
   Observed,
   SCENARIO_NAMES,
@@ -16,7 +16,7 @@ import {
   runScenario,
   type ScenarioName,
   type ScenarioOutcome,
-} from '../support/chrome-scenarios';
+} from '../../bench/web/chrome-scenarios';
 
 const params = new URLSearchParams(location.search);
 let brain: (input: BrainInput) => string | Promise<string> = () => 'Hello from the stand-in.';

@@ -3,7 +3,7 @@
  * Chromium's own LanguageModel (the real API surface, with no model behind it), then against
  * the Prompt API STAND-IN installed as the page's global `LanguageModel` (the stand-in follows
  * the spec's interface, see
- * tests/support/prompt-api-stand-in.ts). A loopback server serves the page on two origins
+ * bench/web/prompt-api-stand-in.ts). A loopback server serves the page on two origins
  * (127.0.0.1 and localhost) so a real cross-origin iframe meets the real permissions policy.
  * Fails, never skips, without Chromium.
  *

@@ -1,6 +1,6 @@
 /**
  * ChromePromptModel through its public API, in Node, against the Prompt API stand-in
- * (tests/support/prompt-api-stand-in.ts: a STAND-IN for Chrome's built-in model that follows
+ * (bench/web/prompt-api-stand-in.ts: a STAND-IN for Chrome's built-in model that follows
  * the spec's interface). The same backend runs in headless Chromium in
  * chrome-prompt.browser.test.ts.
  */
@@ -13,7 +13,7 @@ import {
   type GenerationRequest,
 } from '../../src';
 import { samplingModeFor } from '../../src/models/chrome-prompt';
-import { createPromptApiStandIn, type StandInOptions } from '../support/prompt-api-stand-in';
+import { createPromptApiStandIn, type StandInOptions } from '../../bench/web/prompt-api-stand-in';
 import type { PromptApi } from '../../src/models/chrome-prompt';
 
 function setup(

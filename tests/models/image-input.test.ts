@@ -22,7 +22,7 @@ import {
 } from '../../src';
 import { ScriptedLanguageModel } from '../../src/testing';
 import type { PromptApi } from '../../src/models/chrome-prompt';
-import { createPromptApiStandIn, type StandInOptions } from '../support/prompt-api-stand-in';
+import { createPromptApiStandIn, type StandInOptions } from '../../bench/web/prompt-api-stand-in';
 import { ScriptedNative, type IncomingRequest } from '../android/fixture-player';
 
 /** A real 2×2 PNG (what a game's drawn badge is, only smaller). */

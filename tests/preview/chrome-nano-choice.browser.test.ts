@@ -28,7 +28,7 @@ beforeAll(async () => {
   const out = await build({
     stdin: {
       contents:
-        "import { createPromptApiStandIn } from './tests/support/prompt-api-stand-in';\n" +
+        "import { createPromptApiStandIn } from './bench/web/prompt-api-stand-in';\n" +
         "const made = createPromptApiStandIn({ brain: () => 'Welcome to the stand-in of Chrome, traveller.', chunkChars: 4 });\n" +
         'globalThis.LanguageModel = made.api; globalThis.promptStandIn = made.control;',
       resolveDir: ROOT,
