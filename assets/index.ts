@@ -34,6 +34,7 @@ export { DecisionComponent, DECISION, DECISION_ERROR } from './components/Decisi
 export type { DecisionEvent } from './components/DecisionComponent';
 export { NanoStatus, NANO_AVAILABILITY, NANO_PROGRESS, availabilityMessage } from './components/NanoStatus';
 export type { NanoAvailabilityEvent, NanoStatusValue } from './components/NanoStatus';
+export { QAOverlay, QA_TURN } from './components/QAOverlay';
 export { JsbBridgeTransport } from './bridge/JsbBridgeTransport';
 export { imageFromRenderTexture, imageFromTexture, imageFromCanvas } from './components/imageCapture';
 export type { ImageCaptureOptions } from './components/imageCapture';

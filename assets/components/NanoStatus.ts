@@ -3,9 +3,11 @@
  * Gemini Nano (Android) or Chrome's built-in model (web builds, browser previews) downloads, a
  * clear message where it cannot run. Elsewhere it reports the stand-in model (always available).
  * On the web, call download() from a button: Chrome starts the download only after the player
- * has interacted with the page.
+ * has interacted with the page. `answeredBy` / `answerer` say who answers the characters: the
+ * NPC's own `answeredBy` when one is set, else what a shipped build's selection gives.
  */
 import { _decorator, Component } from 'cc';
+import { DEV } from 'cc/env';
 import { AgentError } from '../runtime/oam-core.js';
 import type { DownloadProgress, ModelAvailability } from '../runtime/oam-core.js';
 import { OamRuntime } from './OamRuntime';
@@ -13,6 +15,8 @@ import type { OnDeviceModel } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import type { OamModelKind } from './OamRuntime';
 import { isGone, liveState } from './liveState';
+import { NPCComponent } from './NPCComponent';
+import type { Answerer } from './characterModel';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -30,6 +34,41 @@ export interface NanoAvailabilityEvent {
   message: string;
   /** Which backend the game runs on (`stand-in` in the editor and browser previews). */
   kind: OamModelKind;
+  /** Who answers the characters now (the NPC's, when the component names one). */
+  answeredBy: Answerer;
+  /** The same in words: "Gemini Nano", "Line bank (Gemini Nano is downloading)"… */
+  answerer: string;
+}
+
+const ANSWERERS: Record<string, string> = {
+  'gemini-nano': 'Gemini Nano',
+  'chrome-nano': "Chrome's built-in model",
+  'line-bank': 'Line bank',
+  persona: "The persona's own lines",
+  'stand-in': 'Stand-in (editor and previews)',
+  'openai-compatible': 'Development server',
+  custom: "The game's own model",
+};
+
+const ON_DEVICE_NAMES: Record<string, string> = { 'gemini-nano': 'Gemini Nano', 'chrome-nano': "Chrome's model" };
+
+/**
+ * Who answers, by the shipped build's selection (characterModel): the on-device model once it is
+ * available, the line bank while it downloads or where it cannot run; previews keep the kind.
+ */
+export function answererOf(kind: OamModelKind, status: NanoStatusValue, preview: boolean): Answerer {
+  if (preview || kind === 'custom' || kind === 'openai-compatible') return kind;
+  if (kind in ON_DEVICE_NAMES && status === 'available') return kind;
+  return 'line-bank';
+}
+
+/** Who answers in words; the bank's says which model it stands in for while that one downloads. */
+export function answererText(answeredBy: Answerer, kind: OamModelKind, status: NanoStatusValue): string {
+  const name = ANSWERERS[answeredBy] || answeredBy;
+  const waiting = answeredBy !== kind ? ON_DEVICE_NAMES[kind] : undefined;
+  if (waiting && (status === 'downloading' || status === 'downloadable'))
+    return `${name} (${waiting} ${status === 'downloading' ? 'is downloading' : 'needs a download'})`;
+  return name;
 }
 
 const REASONS: Record<string, string> = {
@@ -106,6 +145,15 @@ export class NanoStatus extends Component {
 
   @property({ readonly: true, multiline: true })
   message = '';
+
+  @property({ type: NPCComponent, tooltip: 'The character whose answerer to show (empty: what the selection gives).' })
+  npc: NPCComponent | null = null;
+
+  @property({ readonly: true, tooltip: 'Who answers: gemini-nano, chrome-nano, line-bank, persona, stand-in…' })
+  answeredBy = '';
+
+  @property({ readonly: true, tooltip: 'Who answers, in words.' })
+  answerer = '';
 
   onLoad(): void {
     this.followCurrentModel();
@@ -206,7 +254,18 @@ export class NanoStatus extends Component {
     if (availability.status === 'available') this.progress = 1;
     else if (availability.status !== 'downloading') this.progress = 0;
     this.message = availabilityMessage(availability, kind);
-    const event: NanoAvailabilityEvent = { availability, status: this.status, message: this.message, kind };
+    const npc = this.npc && this.npc.isValid ? this.npc : null;
+    const answeredBy = npc ? npc.answeredBy : answererOf(kind, this.status, !!DEV);
+    this.answeredBy = answeredBy;
+    this.answerer = answererText(answeredBy, kind, this.status);
+    const event: NanoAvailabilityEvent = {
+      availability,
+      status: this.status,
+      message: this.message,
+      kind,
+      answeredBy,
+      answerer: this.answerer,
+    };
     this.emitNode(NANO_AVAILABILITY, event);
   }
 

@@ -27,7 +27,14 @@ function attrs(ctor: Ctor, prop: string): Record<string, unknown> {
   return out;
 }
 
-const COMPONENTS = ['NPCComponent', 'DecisionComponent', 'WorldStateStore', 'NanoStatus', 'OamRuntimeSettings'];
+const COMPONENTS = [
+  'NPCComponent',
+  'DecisionComponent',
+  'WorldStateStore',
+  'NanoStatus',
+  'OamRuntimeSettings',
+  'QAOverlay',
+];
 
 describe('class registration', () => {
   test.each(COMPONENTS)('%s is registered by its oam. name and by its script uuid', (name) => {

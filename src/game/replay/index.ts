@@ -18,3 +18,4 @@ export { replayBundle } from './replay-bundle-run';
 export type { ReplayOptions, ReplayReport, ReplayedTurn, TurnMismatch } from './replay-bundle-run';
 export { bundleToPersonaTest } from './bundle-persona-test';
 export type { BundlePersonaTest, ScriptStepJson } from './bundle-persona-test';
+export { summarizeTurn } from './turn-summary';

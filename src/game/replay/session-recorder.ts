@@ -192,6 +192,11 @@ export class SessionRecorder {
     }
   }
 
+  /** A turn has begun (or had a step) and has not been finished or failed yet. */
+  get hasOpenTurn(): boolean {
+    return this.open !== undefined;
+  }
+
   /** The turns so far (copies). */
   get turns(): RecordedTurn[] {
     return copy(this.recorded);
@@ -215,8 +220,14 @@ export class SessionRecorder {
     const { request } = generation;
     if (TURN_STEPS.indexOf(request.kind) < 0) return;
     if (this.label !== undefined && request.label !== undefined && request.label !== this.label) return;
+    const step = stepOf(generation);
+    // A turn that ended without a result (cancelled while its component was off, say) is closed
+    // when the next turn's first step shows other words: its steps are not the next turn's.
+    const open = this.open;
+    if (open && open.said === undefined && open.steps.length > 0 && saidIn(open.steps[0]) !== saidIn(step))
+      this.failTurn(new AgentError('cancelled', 'The turn ended without a line (cancelled before it finished).'));
     if (!this.open) this.open = this.opened();
-    this.open.steps.push(stepOf(generation));
+    this.open.steps.push(step);
   }
 
   private opened(): OpenTurn {
@@ -255,7 +266,7 @@ export class SessionRecorder {
   }
 
   private head(open: OpenTurn, said: string | undefined) {
-    const words = said ?? open.said ?? (open.steps.length > 0 ? readRenderedTurn(open.steps[0].prompt).prompt : '');
+    const words = said ?? open.said ?? (open.steps.length > 0 ? saidIn(open.steps[0]) : '');
     return {
       said: words,
       ...(open.situation !== undefined ? { situation: open.situation } : {}),
@@ -265,6 +276,11 @@ export class SessionRecorder {
       steps: open.steps,
     };
   }
+}
+
+/** The player's words as a step's prompt shows them (one line). */
+function saidIn(step: RecordedStep): string {
+  return readRenderedTurn(step.prompt).prompt;
 }
 
 function pathsOf(options: Record<string, unknown>): { readable?: string[]; writable?: string[]; context?: string[] } {

@@ -6,7 +6,7 @@
  */
 import type * as Components from '../../../assets/index';
 import type { ScriptStep, ScriptedLanguageModel } from '../../../assets/runtime/oam-core.js';
-import { loadPack, type LoadedPack } from './pack';
+import { loadPack, type EnvOverrides, type LoadedPack } from './pack';
 
 export type Oam = typeof Components;
 
@@ -18,8 +18,9 @@ export interface LoadedOam {
   core: LoadedPack['core'];
 }
 
-export async function loadOam(): Promise<LoadedOam> {
-  const pack = await loadPack();
+/** `env`: what the packed scripts read from 'cc/env' instead of the harness's constants. */
+export async function loadOam(env: EnvOverrides = {}): Promise<LoadedOam> {
+  const pack = await loadPack(env);
   return { pack, C: pack.script<Oam>('index'), core: pack.core };
 }
 

@@ -54,8 +54,15 @@ interface SystemLike {
   set(id: string, ns: object): void;
 }
 
+/**
+ * Build constants the packed scripts read from 'cc/env' instead of the harness's (a shipped
+ * native build: `{ DEV: false, DEBUG: true, NATIVE: true }`). The engine itself keeps its own:
+ * it runs headless here whatever the scripts are told.
+ */
+export type EnvOverrides = Partial<Record<'DEV' | 'DEBUG' | 'NATIVE' | 'PREVIEW' | 'EDITOR', boolean>>;
+
 /** Loads every packed script once per test file (jest gives each file its own registry and globals). */
-export async function loadPack(): Promise<LoadedPack> {
+export async function loadPack(env: EnvOverrides = {}): Promise<LoadedPack> {
   const manifest = readManifest();
   const systemjs = require(`${manifest.repo}/node_modules/systemjs/dist/system-node.cjs`) as {
     System: SystemLike;
@@ -73,7 +80,7 @@ export async function loadPack(): Promise<LoadedPack> {
   manifest.featureUnits.forEach((unit, index) =>
     System.set(`${manifest.featureUnitPrefix}${unit}`, index === 0 ? cc : {}),
   );
-  System.set(ENV_URL, require('internal:constants') as object);
+  System.set(ENV_URL, { ...(require('internal:constants') as object), ...env });
   System.set(MACRO_URL, {});
 
   await System.import(manifest.prerequisiteImports);
