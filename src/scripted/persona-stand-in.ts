@@ -140,7 +140,7 @@ function secretOrDeflection(persona: NormalizedPersona, ctx: KeywordContext): Ke
   // The NPC puts an unlocked secret in its memory note; below the threshold the prompt has none.
   const secrets = persona.secrets.concat(...persona.stages.map((stage) => stage.secrets));
   const unlocked = secrets.find((secret) => ctx.prompt.indexOf(secret) >= 0);
-  if (unlocked) return { emotion: 'suspicious', line: `Between us? ${sentence(unlocked)}` };
+  if (unlocked) return { emotion: 'suspicious', line: `Between us? ${sentence(firstPerson(persona, unlocked))}` };
   return { emotion: persona.defaultEmotion, line: 'Nothing I would share with a stranger.' };
 }
 
@@ -214,7 +214,7 @@ function knowledgeLine(persona: NormalizedPersona, said: string): KeywordReply |
     const score = contentWords(entry).filter((word) => words.indexOf(word) >= 0).length;
     if (score > 0 && (!best || score > best.score)) best = { entry, score };
   }
-  return best ? { emotion: persona.defaultEmotion, line: sentence(best.entry) } : undefined;
+  return best ? { emotion: persona.defaultEmotion, line: sentence(firstPerson(persona, best.entry)) } : undefined;
 }
 
 function toolLine(persona: NormalizedPersona, tool: string, ctx: KeywordContext): KeywordReply {
@@ -271,6 +271,41 @@ function contentWords(text: string): string[] {
 /** The first word of four letters or more that says what an entry is about ("mine"). */
 function topicOf(entry: string): string {
   return contentWords(entry).find((word) => word.length >= 4) ?? '';
+}
+
+/** First-person forms of the verbs whose third-person form is not the plain verb plus -s. */
+const FIRST_PERSON_VERBS: Record<string, string> = {
+  is: 'am',
+  has: 'have',
+  does: 'do',
+  "isn't": 'am not',
+  "hasn't": "haven't",
+  "doesn't": "don't",
+};
+
+/** "owes" → "owe", "watches" → "watch", "carries" → "carry"; a past or modal verb stays. */
+function firstPersonVerb(verb: string): string {
+  if (FIRST_PERSON_VERBS[verb]) return FIRST_PERSON_VERBS[verb];
+  if (/ies$/.test(verb)) return verb.slice(0, -3) + 'y';
+  if (/(?:ss|sh|ch|x|o)es$/.test(verb)) return verb.slice(0, -2);
+  if (/[^s]s$/.test(verb)) return verb.slice(0, -1);
+  return verb;
+}
+
+/**
+ * Designers write knowledge and secrets about the character ("She forged the royal seal…",
+ * "Hilde owes the guild money"); said by the character it starts "I forged…", "I owe…". Only a
+ * sentence whose subject is the character (its first name, she or he, then a lower-case word)
+ * changes: its subject, its verb and her/his before a word; "The mine is flooded" and "They
+ * say…" stay as written.
+ */
+function firstPerson(persona: NormalizedPersona, text: string): string {
+  const name = escapeRegExp(persona.name.split(/\s+/)[0] || persona.name);
+  const match = new RegExp(`^(?:${name}|she|he)\\s+([\\w']+)(.*)$`, 'i').exec(text.trim());
+  if (!match || !/^[a-z]/.test(match[1])) return text;
+  // Her or his before a word is the character's own then ("her hammer" → "my hammer").
+  const rest = match[2].replace(/\b(?:her|his)\b(?=\s+\w)/gi, 'my');
+  return `I ${firstPersonVerb(match[1])}${rest}`;
 }
 
 function sentence(text: string): string {

@@ -53,8 +53,35 @@ describe('the persona stand-in', () => {
       },
     );
     expect((await trusted.talk('Heard any rumours?')).line).toBe(
-      'Between us? He forged the sword that killed the old baron.',
+      'Between us? I forged the sword that killed the old baron.',
     );
+  });
+
+  test('knowledge about the character is said in the first person; about anyone else, as written', async () => {
+    const persona: Persona = {
+      name: 'Hilde Ironhand',
+      knowledge: [
+        'Hilde owes the smiths guild forty silver',
+        'She watches the north road every night',
+        'She carries her late husband hammer',
+        'She is the only smith who can work starsteel',
+        'They say the old mine is haunted by miners',
+        'The river ford floods every spring',
+      ],
+      fallbackLines: ['Hm.'],
+    };
+    const npc = new NPC({ persona, model: createPersonaStandIn(persona), options: { memoryTools: 'none' } });
+    const lines: string[] = [];
+    for (const said of ['The guild?', 'The north road?', 'That hammer?', 'Starsteel?', 'The mine?', 'The ford?'])
+      lines.push((await npc.talk(said)).line);
+    expect(lines).toEqual([
+      'I owe the smiths guild forty silver.',
+      'I watch the north road every night.',
+      'I carry my late husband hammer.',
+      'I am the only smith who can work starsteel.',
+      'They say the old mine is haunted by miners.',
+      'The river ford floods every spring.',
+    ]);
   });
 
   test('calls a tool the player names and reports what it returned', async () => {

@@ -233,7 +233,7 @@ describe("the blacksmith's own tools, through the profile", () => {
     });
     expect(confidant.greeting).toBe('Shut the door. Sit.');
     expect((await confidant.talk('Hello!')).line).toBe('Shut the door. Sit.');
-    expect((await confidant.talk('Heard any rumours?')).line).toContain('She forged the royal seal');
+    expect((await confidant.talk('Heard any rumours?')).line).toContain('Between us? I forged the royal seal');
   });
 
   test('a hand-answered tool waits for the game', async () => {

@@ -10,7 +10,7 @@ import { AgentError } from '../../contract/errors';
 import { readJsonInput } from '../../core/json';
 import type { AgentTool } from '../../core/tools';
 import type { LanguageModel } from '../../contract/language-model';
-import { NPC } from './npc';
+import { NPC, type NPCRestoreConfig } from './npc';
 import { resolveNPCOptions, type NPCOptions } from './npc-options';
 import type { WorldState } from '../world';
 import { normalizePersona, parsePersona, type Persona } from '../persona';
@@ -37,6 +37,11 @@ export interface PersonaTurnExpectations {
 
 export interface PersonaTestTurn {
   say: string;
+  /**
+   * The relationship is set to this before the turn (-100…100), as a designer moves the preview's
+   * slider between turns: a test of a stage or a secret reached mid-conversation.
+   */
+  relationship?: number;
   expect?: PersonaTurnExpectations;
 }
 
@@ -80,6 +85,9 @@ export interface PersonaTestReport {
 
 const EXPECTATION_KEYS = ['calls', 'notCalls', 'maxSentences', 'emotionIn', 'contains', 'notContains', 'keepsSecrets'];
 
+const isRelationship = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isInteger(value) && value >= -100 && value <= 100;
+
 /** Checks a parsed test file; throws invalid_request naming the first problem, before any model call. */
 export function readPersonaTest(input: unknown): PersonaTestFile {
   const value = readJsonInput(input, 'The persona test');
@@ -116,6 +124,11 @@ export function readPersonaTest(input: unknown): PersonaTestFile {
     const where = `turns[${index}]`;
     if (!turn || typeof turn.say !== 'string' || !turn.say.trim())
       throw new AgentError('invalid_request', `${where}.say must be the line the player says.`);
+    if (turn.relationship !== undefined && !isRelationship(turn.relationship))
+      throw new AgentError(
+        'invalid_request',
+        `${where}.relationship must be a whole number from -100 to 100; got ${JSON.stringify(turn.relationship)}.`,
+      );
     const expected = turn.expect;
     if (expected === undefined) return;
     if (typeof expected !== 'object' || expected === null || Array.isArray(expected))
@@ -159,6 +172,17 @@ export interface RunPersonaTestInput {
   memory?: NPCMemoryState;
 }
 
+/** The same NPC, its conversation and memory kept, at another relationship (the preview's slider). */
+function withRelationship(
+  npc: NPC,
+  { persona, config, relationship }: { persona: Persona; config: NPCRestoreConfig; relationship: number },
+): NPC {
+  const saved = npc.saveState();
+  const next = NPC.restore({ ...saved, memory: { ...saved.memory, relationship } }, { persona, ...config });
+  npc.close();
+  return next;
+}
+
 /** Plays the turns through one NPC and checks each answer; a turn that fails to answer fails its checks. */
 export async function runPersonaTest(input: RunPersonaTestInput): Promise<PersonaTestReport> {
   const test = readPersonaTest(input.test);
@@ -177,10 +201,13 @@ export async function runPersonaTest(input: RunPersonaTestInput): Promise<Person
           relationship: test.relationship !== undefined ? test.relationship : (input.memory?.relationship ?? 0),
         }
       : undefined;
-  const npc = new NPC({ persona, model: input.model, tools: input.tools, world: input.world, options, memory });
+  const config = { model: input.model, tools: input.tools, world: input.world, options };
+  let npc = new NPC({ persona, ...config, memory });
   const threshold = resolveNPCOptions(options).secretsUnlockAtRelationship;
   const report: PersonaTestReport = { turns: [], passed: 0, failed: 0 };
   for (const turn of test.turns) {
+    if (turn.relationship !== undefined)
+      npc = withRelationship(npc, { persona, config, relationship: turn.relationship });
     const before = npc.saveState().memory.relationship;
     let line = '';
     let emotion = '';
