@@ -4,136 +4,63 @@
  * real core in the browser; the editor panel hosts this same page and sends it the persona of
  * the selected NPC (see `embed-message.ts`).
  */
-import {
-  AgentError,
-  AgentTool,
-  WorldState,
-  readPersonaTest,
-  runPersonaTest,
-  type LanguageModel,
-  type NPCOptions,
-  type Persona,
-} from '../../src';
+import { AgentError, type NPCOptions } from '../../src';
 import { STAND_IN_NOTICE, personaSuggestions } from '../../src/testing';
 import { EVENING } from '../../demo/tavern/evening';
-import { element, byId, clear } from './dom';
-import { readPersona, SAMPLE_PERSONA } from './persona-source';
-import { CHROME_NANO_CHOICE, createModel, offerChromeNano, type ModelChoice } from './model-choice';
+import { element, clear } from './dom';
+import { readFileInput, showResults, ui } from './page-ui';
+import { TurnCards, npcGreeting } from './turn-cards';
+import { readPersona } from './persona-source';
+import { createModel, offerChromeNano } from './model-choice';
 import { SAMPLE_SCRIPT } from './script-source';
-import { PreviewSession, type ExtraToolDeclaration } from './preview-session';
-import type { StepView, ToolView, TurnView } from './turn-view';
-import { compactJson, describeChange, turnTotals } from './format';
+import { PreviewSession } from './preview-session';
+import { readConversationExport } from './conversation-export';
 import { isTrustedSender, readEmbedMessage, readQuerySettings } from './embed-message';
 import { renderState } from './state-panel';
-import { renderEditableWorld } from './world-editor';
-import { downloadConversation, renderPersonaReport, renderReplay } from './session-files';
-import { readConversationExport, TAVERN_NPC_OPTIONS } from './preview-session';
-import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
+import { renderEditableWorld, renderWorldLog } from './world-editor';
+import { downloadConversation, downloadJson, renderPersonaReport, renderReplay } from './session-files';
+import { renderPersonaForm } from './persona-form';
+import { renderMeter } from './meter-panel';
+import { runPagePersonaTest } from './page-persona-test';
+import { isReplayBundleText, replayBundleInto } from './bundle-replay';
+import {
+  chosenModel,
+  chosenPersona,
+  chosenProfile,
+  editorNpc,
+  serverReachable,
+  setupModel,
+  showProblems,
+  type ChosenProfile,
+} from './setup-choice';
+import { conversationAsPersonaTest } from './conversation-test';
 
-/** How long a chosen server may take to answer the connection check. */
-const SERVER_CHECK_MS = 5000;
 /** A small pause between streamed chunks of the local models, so the line visibly streams. */
 const CHUNK_DELAY_MS = 45;
-const TAVERN_TOOL_NAMES = ['check_menu', 'take_order'];
-
-interface Card {
-  root: HTMLElement;
-  update(): void;
-}
-
-const ui = {
-  setup: byId<HTMLDetailsElement>('setup'),
-  setupSummary: byId('setup-summary'),
-  now: byId('now-talking'),
-  personaSource: byId<HTMLSelectElement>('persona-source'),
-  personaCustom: byId('persona-custom'),
-  personaText: byId<HTMLTextAreaElement>('persona-text'),
-  personaFile: byId<HTMLInputElement>('persona-file'),
-  personaProblems: byId<HTMLUListElement>('persona-problems'),
-  modelKind: byId<HTMLSelectElement>('model-kind'),
-  modelScript: byId('model-script'),
-  scriptText: byId<HTMLTextAreaElement>('script-text'),
-  modelOpenai: byId('model-openai'),
-  openaiUrl: byId<HTMLInputElement>('openai-url'),
-  openaiModel: byId<HTMLInputElement>('openai-model'),
-  modelProblems: byId<HTMLUListElement>('model-problems'),
-  byHandList: byId('by-hand-list'),
-  apply: byId<HTMLButtonElement>('apply-setup'),
-  chat: byId('chat-log'),
-  suggestions: byId('suggestions'),
-  talkForm: byId<HTMLFormElement>('talk-form'),
-  line: byId<HTMLInputElement>('player-line'),
-  send: byId<HTMLButtonElement>('send'),
-  cancel: byId<HTMLButtonElement>('cancel'),
-  worldView: byId('world-view'),
-  npcState: byId('npc-state'),
-  resultsCard: byId('results-card'),
-  resultsTitle: byId('results-title'),
-  results: byId('results'),
-  exportSession: byId<HTMLButtonElement>('export-session'),
-  replayFile: byId<HTMLInputElement>('replay-file'),
-  personaTestFile: byId<HTMLInputElement>('persona-test-file'),
-  talkHint: byId('talk-hint'),
-  worldLog: byId<HTMLOListElement>('world-log'),
-  steps: byId('steps'),
-};
-
-/** Narrow layouts show one column at a time; the tabs switch it (wide layouts ignore them). */
-function showTab(tab: 'chat' | 'inspector'): void {
-  byId('columns').dataset.tab = tab;
-  for (const button of Array.from(byId('tabs').querySelectorAll<HTMLButtonElement>('button[data-tab]'))) {
-    button.setAttribute('aria-selected', String(button.dataset.tab === tab));
-  }
-}
-for (const button of Array.from(byId('tabs').querySelectorAll<HTMLButtonElement>('button[data-tab]'))) {
-  button.addEventListener('click', () => showTab(button.dataset.tab === 'inspector' ? 'inspector' : 'chat'));
-}
 
 let session: PreviewSession | null = null;
-let extraTools: ExtraToolDeclaration[] = [];
-/** Set when the editor sent an NPC node: its options and world replace the tavern's. */
-let npcOptions: NPCOptions | undefined;
-let initialWorld: object | undefined;
 let personaLabel = 'Mira (sample)';
-const cards = new Map<string, Card>();
-const bubbles = new Map<TurnView, Card>();
+/** The profile the conversation runs, for "Save as persona test". */
+let sessionProfile: ChosenProfile | undefined;
+const turnCards = new TurnCards(ui.chat, ui.steps);
 
 // ---- set-up -----------------------------------------------------------------------------------
 
-function showProblems(list: HTMLUListElement, problems: string[]): void {
-  clear(list);
-  for (const problem of problems) list.append(element('li', {}, problem));
-  list.hidden = problems.length === 0;
+/** The persona form and the token meter for what the set-up would play now. */
+function renderPersonaTools(): void {
+  renderPersonaForm(ui.personaForm, ui.personaText, () => renderMeterNow());
+  renderMeterNow();
 }
 
-function chosenPersona(): Persona | null {
-  if (ui.personaSource.value === 'sample') {
-    showProblems(ui.personaProblems, []);
-    return SAMPLE_PERSONA;
+function renderMeterNow(): void {
+  const persona = readPersona(ui.personaText.value);
+  if (!persona.ok) {
+    clear(ui.personaMeter);
+    return;
   }
-  const reading = readPersona(ui.personaText.value);
-  showProblems(ui.personaProblems, reading.ok ? [] : reading.problems);
-  return reading.ok ? reading.persona : null;
-}
-
-function chosenModel(): ModelChoice {
-  const kind = ui.modelKind.value;
-  if (kind === 'script') return { kind: 'script', script: ui.scriptText.value };
-  if (kind === 'openai') return { kind: 'openai', url: ui.openaiUrl.value, model: ui.openaiModel.value };
-  if (kind === CHROME_NANO_CHOICE) return { kind: 'chrome-nano' };
-  if (ui.personaSource.value === 'sample') return { kind: 'standin' };
-  // Another persona: a stand-in from its own fields, with the tools this conversation has.
-  const persona = chosenPersona() ?? undefined;
-  // The stand-in calls only tools without parameters (a keyword cannot choose arguments).
-  const tools = [
-    ...(npcOptions ? [] : TAVERN_TOOL_NAMES.map((name) => ({ name, parameterless: name === 'check_menu' }))),
-    ...extraTools.map((tool) => ({
-      name: tool.name,
-      parameterless:
-        !tool.parameters || Object.keys((tool.parameters as { properties?: object }).properties ?? {}).length === 0,
-    })),
-  ];
-  return { kind: 'standin', persona, tools };
+  const profile = chosenProfile(persona.persona);
+  const relationship = session ? session.state().relationship : undefined;
+  if (profile.ok) renderMeter(ui.personaMeter, { persona: persona.persona, parts: profile.parts, relationship });
 }
 
 /** Lines the designer can click: the sample's evening, or lines from the persona's own fields. */
@@ -147,21 +74,45 @@ function renderSuggestions(lines: readonly string[]): void {
 }
 
 function syncSetupFields(): void {
-  ui.personaCustom.hidden = ui.personaSource.value !== 'custom';
+  const source = ui.personaSource.value;
+  ui.profileCustom.hidden = source !== 'profile-file';
   ui.modelScript.hidden = ui.modelKind.value !== 'script';
   ui.modelOpenai.hidden = ui.modelKind.value !== 'openai';
+  // A persona pasted by hand is edited as JSON; a profile's persona fills the boxes to start from.
+  if (source === 'custom') {
+    ui.personaBox.open = true;
+    ui.personaJson.open = true;
+  }
+}
+
+/** A new choice in the NPC box: its persona fills the form, its tools the hand-answer list. */
+function sourceChanged(): void {
+  syncSetupFields();
+  if (ui.personaSource.value !== 'custom') {
+    const profile = chosenProfile(null);
+    showProblems(ui.personaProblems, profile.ok || profile.problems.length === 0 ? [] : profile.problems);
+    if (profile.ok) ui.personaText.value = `${JSON.stringify(profile.parts.persona, null, 2)}\n`;
+  }
+  renderByHandChoices();
+  renderPersonaTools();
 }
 
 function renderByHandChoices(): void {
   clear(ui.byHandList);
-  for (const name of npcOptions ? [] : TAVERN_TOOL_NAMES) {
+  const profile = editorNpc.npcOptions
+    ? undefined
+    : chosenProfile(readPersona(ui.personaText.value).ok ? chosenPersona() : null);
+  const names = profile && profile.ok ? profile.parts.tools.map((tool) => tool.name) : [];
+  for (const name of names) {
     const box = element('input', { type: 'checkbox', value: name, id: `by-hand-${name}` });
     ui.byHandList.append(element('label', { class: 'check', for: `by-hand-${name}` }, box, element('code', {}, name)));
   }
-  for (const tool of extraTools)
+  for (const tool of editorNpc.extraTools)
     ui.byHandList.append(
       element('span', { class: 'check fixed' }, element('code', {}, tool.name), ' (declared external)'),
     );
+  if (names.length === 0 && editorNpc.extraTools.length === 0)
+    ui.byHandList.append(element('span', { class: 'muted' }, 'This NPC has no game tools.'));
 }
 
 function answeredByHand(): string[] {
@@ -173,9 +124,11 @@ function answeredByHand(): string[] {
 /** Builds a new conversation from the set-up; false (with the problems shown) when it is not valid. */
 function startSession(): boolean {
   const persona = chosenPersona();
-  const modelReading = createModel(chosenModel(), { chunkDelayMs: CHUNK_DELAY_MS });
-  showProblems(ui.modelProblems, modelReading.ok ? [] : modelReading.problems);
-  if (!persona || !modelReading.ok) {
+  const profile = chosenProfile(persona);
+  if (!profile.ok && profile.problems.length > 0) showProblems(ui.personaProblems, profile.problems);
+  const modelReading = persona && profile.ok ? setupModel(profile.parts, persona, CHUNK_DELAY_MS) : null;
+  showProblems(ui.modelProblems, modelReading && !modelReading.ok ? modelReading.problems : []);
+  if (!persona || !profile.ok || !modelReading || !modelReading.ok) {
     ui.setup.open = true;
     return false;
   }
@@ -184,10 +137,11 @@ function startSession(): boolean {
     next = new PreviewSession({
       persona,
       model: modelReading.model,
+      profile: editorNpc.npcOptions ? undefined : profile.parts,
       answerByHand: answeredByHand(),
-      extraTools,
-      npcOptions,
-      initialWorld,
+      extraTools: editorNpc.extraTools,
+      npcOptions: editorNpc.npcOptions,
+      initialWorld: editorNpc.initialWorld,
     });
   } catch (error) {
     showProblems(ui.modelProblems, [AgentError.from(error).message]);
@@ -196,13 +150,12 @@ function startSession(): boolean {
   }
   session?.close();
   session = next;
-  if (ui.personaSource.value === 'sample') personaLabel = 'Mira (sample)';
-  else personaLabel = persona.name;
+  sessionProfile = profile;
+  personaLabel = persona.name === profile.parts.persona.name ? profile.label : `${persona.name} with ${profile.label}`;
   const summary = `${personaLabel} · ${modelReading.label}`;
   ui.setupSummary.textContent = summary;
   ui.now.textContent = summary;
-  cards.clear();
-  bubbles.clear();
+  turnCards.clear();
   clear(ui.chat);
   clear(ui.steps);
   clear(ui.worldLog);
@@ -210,66 +163,34 @@ function startSession(): boolean {
   // Say plainly what answers: the stand-in is not a language model.
   if (ui.modelKind.value === 'standin')
     ui.chat.append(element('div', { class: 'standin-notice', id: 'standin-notice' }, STAND_IN_NOTICE));
-  ui.chat.append(npcBubble(name, next.npc.persona.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
-  renderSuggestions(ui.personaSource.value === 'sample' ? EVENING : personaSuggestions(persona));
+  ui.chat.append(npcGreeting(name, next.npc.greeting || `${name} looks up.`, next.npc.persona.defaultEmotion));
+  const own = profile.parts.profile.playerLines;
+  renderSuggestions(
+    own && own.length > 0 ? own : profile.parts.profile.standIn === 'tavern' ? EVENING : personaSuggestions(persona),
+  );
   renderWorld();
-  renderState(ui.npcState, next.state());
+  renderNpcState();
+  renderMeterNow();
   ui.resultsCard.hidden = true;
   setBusy(false);
   return true;
 }
 
-/** A server is checked when it is chosen (5 s): a dead one is reported at once, not after a turn. */
-async function serverReachable(): Promise<boolean> {
-  if (ui.modelKind.value !== 'openai') return true;
-  const reading = createModel(chosenModel());
-  if (!reading.ok) return true; // startSession shows the problem
-  showProblems(ui.modelProblems, ['Checking the server (up to 5 s)…']);
-  // One check at a time, and Apply waits for it: a late answer must not replace what the
-  // designer chose since.
-  ui.apply.disabled = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let answer: Awaited<ReturnType<LanguageModel['availability']>>;
-  try {
-    answer = await Promise.race([
-      reading.model.availability(),
-      new Promise<{ status: 'unavailable'; reason: string; detail: string }>((done) => {
-        timer = setTimeout(
-          () => done({ status: 'unavailable', reason: 'no answer', detail: 'nothing came back within 5 s' }),
-          SERVER_CHECK_MS,
-        );
-      }),
-    ]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    ui.apply.disabled = false;
-  }
-  if (answer.status === 'available') {
-    showProblems(ui.modelProblems, []);
-    return true;
-  }
-  const why =
-    answer.status === 'unavailable' ? `${answer.reason}${answer.detail ? `: ${answer.detail}` : ''}` : answer.status;
-  showProblems(ui.modelProblems, [
-    `model_unavailable: the server at ${ui.openaiUrl.value.trim()} is not reachable (${why}). Start llama.cpp, Ollama or LM Studio there, or pick the stand-in; the conversation so far stays.`,
-  ]);
-  ui.setup.open = true;
-  return false;
+/** The state panel, editable between turns; an edit re-renders it and the meter (a stage changes the prompt). */
+function renderNpcState(): void {
+  const current = session;
+  if (!current) return;
+  renderState(ui.npcState, current.state(), (edit) => {
+    const problem = current.editMemory(edit);
+    if (!problem && session === current) {
+      renderNpcState();
+      renderMeterNow();
+    }
+    return problem;
+  });
 }
 
 // ---- conversations and persona tests as files ------------------------------------------------
-
-async function readFileInput(input: HTMLInputElement): Promise<string | undefined> {
-  const file = input.files?.[0];
-  input.value = '';
-  return file ? file.text() : undefined;
-}
-
-function showResults(title: string): HTMLElement {
-  ui.resultsTitle.textContent = title;
-  ui.resultsCard.hidden = false;
-  return ui.results;
-}
 
 async function replayConversation(text: string): Promise<void> {
   let saved;
@@ -291,36 +212,50 @@ async function replayConversation(text: string): Promise<void> {
 }
 
 async function runPersonaTestFile(text: string): Promise<void> {
-  const persona = chosenPersona();
-  const reading = createModel(chosenModel());
   const out = showResults('Persona test');
-  if (!persona || !reading.ok) return;
+  const persona = chosenPersona();
+  const profile = chosenProfile(persona);
+  if (!persona || !profile.ok) {
+    out.replaceChildren(element('p', { class: 'problems', role: 'alert' }, 'Fix the set-up first (see above).'));
+    return;
+  }
+  // The stand-in of whatever the test runs; another model as the set-up names it.
+  const reading = ui.modelKind.value === 'standin' && !editorNpc.npcOptions ? null : createModel(chosenModel());
+  if (reading && !reading.ok) {
+    out.replaceChildren(element('p', { class: 'problems', role: 'alert' }, reading.problems.join(' ')));
+    return;
+  }
+  out.replaceChildren(element('p', { class: 'help' }, 'Running…'));
   try {
-    const test = readPersonaTest(text);
-    out.replaceChildren(element('p', { class: 'help' }, 'Running…'));
-    // The NPC as the conversation runs it: the editor NPC's world and declared tools, or the tavern's.
-    const world = initialWorld ? new WorldState(initialWorld) : createTavernWorld();
-    const declared = extraTools
-      .filter((tool) => !tool.parametersError)
-      .map((entry) =>
-        AgentTool.local(
-          { name: entry.name, description: entry.description, parameters: entry.parameters },
-          () => '(a persona test does not run the game: this tool only records that it was called)',
-        ),
-      );
-    const tools = [...(npcOptions ? [] : tavernTools(world)), ...declared];
-    const report = await runPersonaTest({
-      test,
-      persona,
-      model: reading.model,
-      world,
-      tools,
-      options: npcOptions ?? TAVERN_NPC_OPTIONS,
-    });
-    renderPersonaReport(out, report, persona.name);
+    const run = await runPagePersonaTest(text, { parts: profile.parts, persona, model: reading?.model });
+    out.replaceChildren();
+    renderPersonaReport(out, run.report, run.persona.name);
+    out.prepend(element('p', { class: 'help', id: 'persona-test-setup' }, `Ran with ${run.ranWith}.`));
   } catch (error) {
     out.replaceChildren(element('p', { class: 'problems', role: 'alert' }, AgentError.from(error).message));
   }
+}
+
+/** The conversation so far as a persona test file (its profile by file name for a sample). */
+function saveAsPersonaTest(): void {
+  if (!session || !sessionProfile) return;
+  const conversation = session.exportConversation();
+  if (conversation.turns.length === 0) {
+    showResults('Save as persona test').replaceChildren(
+      element('p', { class: 'help' }, 'Talk first: each turn of the conversation becomes a turn of the test.'),
+    );
+    return;
+  }
+  const test = conversationAsPersonaTest({
+    conversation,
+    profile:
+      conversation.persona.name === sessionProfile.parts.persona.name && !editorNpc.npcOptions
+        ? { ...sessionProfile.parts.profile, persona: sessionProfile.parts.persona }
+        : undefined,
+    toolNames: sessionProfile.parts.tools.map((tool) => tool.name),
+  });
+  const name = conversation.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc';
+  downloadJson(test, `${name}.persona-test.json`);
 }
 
 // ---- talking ----------------------------------------------------------------------------------
@@ -336,9 +271,9 @@ async function talk(line: string): Promise<void> {
   setBusy(true);
   await current.talk(line, (view) => {
     if (session !== current) return; // a new conversation replaced this one
-    renderTurn(view, current);
+    turnCards.render(view, current);
     renderWorld();
-    if (view.done) renderState(ui.npcState, current.state());
+    if (view.done) renderNpcState();
   });
   if (session === current) setBusy(false);
   ui.line.focus();
@@ -350,223 +285,6 @@ function setBusy(busy: boolean): void {
   document.body.classList.toggle('busy', busy);
 }
 
-function npcBubble(name: string, line: string, emotion: string): HTMLElement {
-  return element(
-    'div',
-    { class: 'msg npc' },
-    element('div', { class: 'who' }, name, element('span', { class: `emotion e-${emotion}` }, emotion)),
-    element('div', { class: 'text' }, line),
-  );
-}
-
-function renderTurn(view: TurnView, current: PreviewSession): void {
-  let bubble = bubbles.get(view);
-  if (!bubble) {
-    ui.chat.append(
-      element(
-        'div',
-        { class: 'msg player' },
-        element('div', { class: 'who' }, 'You'),
-        element('div', { class: 'text' }, view.player),
-      ),
-    );
-    bubble = npcTurnCard(view, current.npc.persona.name);
-    bubbles.set(view, bubble);
-    ui.chat.append(bubble.root);
-  }
-  bubble.update();
-  ui.chat.scrollTop = ui.chat.scrollHeight;
-
-  const turnNumber = current.turns.indexOf(view) + 1;
-  const groupKey = `turn:${turnNumber}`;
-  let group = cards.get(groupKey);
-  if (!group) {
-    group = turnGroup(view, turnNumber);
-    cards.set(groupKey, group);
-    ui.steps.prepend(group.root);
-  }
-  group.update();
-  const list = group.root.querySelector('.items') as HTMLElement;
-  for (const key of view.timeline) {
-    const cardKey = `${groupKey}/${key}`;
-    let card = cards.get(cardKey);
-    if (!card) {
-      card = key.startsWith('step:')
-        ? stepCard(view.steps[Number(key.slice(5)) - 1])
-        : toolCard(view.tools.find((candidate) => `tool:${candidate.id}` === key) as ToolView, current);
-      cards.set(cardKey, card);
-      list.append(card.root);
-    }
-    card.update();
-  }
-}
-
-function npcTurnCard(view: TurnView, name: string): Card {
-  const emotion = element('span', { class: 'emotion' });
-  const text = element('div', { class: 'text' });
-  const notice = element('div', { class: 'notice', role: 'alert' });
-  const root = element(
-    'div',
-    { class: 'msg npc streaming' },
-    element('div', { class: 'who' }, name, emotion),
-    text,
-    notice,
-  );
-  return {
-    root,
-    update() {
-      // A finished turn without an emotion (failed, cancelled) shows no badge, never "…".
-      const emotionText = view.emotion ?? (view.done ? '' : '…');
-      emotion.textContent = emotionText;
-      emotion.className = `emotion e-${emotionText}`;
-      emotion.hidden = emotionText === '';
-      text.textContent = view.line || (view.done ? '' : waitingText(view));
-      root.classList.toggle('streaming', !view.done);
-      root.classList.toggle('fallback', view.isFallback);
-      root.classList.toggle('failed', !!view.error);
-      const message = view.error
-        ? `The turn failed: ${view.error}`
-        : view.fallbackReason
-          ? `The model could not answer, so ${name} said a fallback line. ${view.fallbackReason}`
-          : '';
-      notice.textContent = message;
-      notice.hidden = !message;
-    },
-  };
-}
-
-/** "… 12 s · step 2 · retry 1": how long the model has been at it, and where. */
-function waitingText(view: TurnView): string {
-  const seconds = Math.floor((Date.now() - view.startedAt) / 1000);
-  const step = view.steps.length;
-  const last = view.steps[step - 1];
-  const parts = [`… ${seconds} s`];
-  if (step > 1) parts.push(`step ${step}`);
-  if (last && last.attempt > 0) parts.push(`retry ${last.attempt}`);
-  if (view.tools.some((tool) => tool.status === 'waiting')) parts.push('waiting for your answer');
-  return parts.join(' · ');
-}
-
-// The waiting bubble's clock ticks while a turn runs.
-setInterval(() => {
-  for (const [view, card] of bubbles) if (!view.done && !view.line) card.update();
-}, 1000);
-
-function turnGroup(view: TurnView, turnNumber: number): Card {
-  const totals = element('span', { class: 'totals' });
-  const root = element(
-    'section',
-    { class: 'turn-group' },
-    element(
-      'div',
-      { class: 'turn-head' },
-      element('span', { class: 'turn-no' }, `Turn ${turnNumber}`),
-      element('q', {}, view.player),
-      totals,
-    ),
-    element('div', { class: 'items' }),
-  );
-  return {
-    root,
-    update() {
-      totals.textContent = turnTotals(view);
-    },
-  };
-}
-
-function stepCard(step: StepView): Card {
-  const nums = element('span', { class: 'nums' });
-  const output = element('code', { class: 'output' });
-  const promptText = [
-    step.systemInstruction && `── system instruction ──\n${step.systemInstruction}`,
-    step.promptPrefix && `── stable prefix (cacheable) ──\n${step.promptPrefix}`,
-    `── prompt ──\n${step.prompt}`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-  const root = element(
-    'div',
-    { class: 'item step' },
-    element(
-      'div',
-      { class: 'item-head' },
-      element('span', { class: 'badge kind' }, step.kind),
-      element('strong', {}, `Step ${step.number}`),
-      step.isRepair ? element('span', { class: 'badge repair' }, 'repair') : null,
-      step.attempt > 0 ? element('span', { class: 'badge retry' }, `retry ${step.attempt}`) : null,
-      nums,
-    ),
-    element(
-      'details',
-      { class: 'prompt' },
-      element('summary', {}, `Prompt sent · ${step.promptTokens} tokens (estimate)`),
-      element('pre', {}, promptText),
-    ),
-    element('div', { class: 'out' }, element('span', { class: 'label' }, 'output'), output),
-  );
-  return {
-    root,
-    update() {
-      const out = step.outputTokens !== undefined ? `${step.outputTokens} out` : step.failed ? 'failed' : 'running…';
-      nums.textContent = `${step.promptTokens} in · ${out}`;
-      root.classList.toggle('failed', !!step.failed);
-      output.textContent = step.output !== undefined ? step.output.trim() : step.failed ? '(no answer)' : '…';
-    },
-  };
-}
-
-function toolCard(tool: ToolView, current: PreviewSession): Card {
-  const status = element('span', { class: 'status' });
-  const result = element('code', { class: 'result' });
-  const resultRow = element('div', { class: 'out' }, element('span', { class: 'label' }, 'result'), result);
-  const input = element('input', {
-    type: 'text',
-    class: 'answer-input',
-    placeholder: 'Your answer (JSON or text), e.g. {"ok": true}',
-    'aria-label': `Answer ${tool.name}`,
-  });
-  const form = element(
-    'form',
-    { class: 'answer' },
-    input,
-    element('button', { type: 'submit', class: 'primary small' }, 'Answer'),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    current.answer(tool.id, input.value);
-  });
-  const root = element(
-    'div',
-    { class: 'item tool' },
-    element(
-      'div',
-      { class: 'item-head' },
-      element('span', { class: 'badge toolb' }, tool.external ? 'external tool' : 'tool'),
-      element('strong', { class: 'tool-name' }, tool.name),
-      status,
-    ),
-    element(
-      'div',
-      { class: 'out' },
-      element('span', { class: 'label' }, 'args'),
-      element('code', { class: 'args' }, compactJson(tool.args, 400)),
-    ),
-    resultRow,
-    form,
-  );
-  return {
-    root,
-    update() {
-      status.textContent = tool.status;
-      status.className = `status s-${tool.status}`;
-      result.textContent = tool.result ?? '';
-      resultRow.hidden = tool.result === undefined;
-      form.hidden = tool.status !== 'waiting';
-      if (tool.status === 'waiting' && document.activeElement !== input) input.focus();
-    },
-  };
-}
-
 // ---- world ------------------------------------------------------------------------------------
 
 function renderWorld(): void {
@@ -575,24 +293,9 @@ function renderWorld(): void {
   const current = session;
   renderEditableWorld(ui.worldView, current, () => {
     renderWorld();
-    renderState(ui.npcState, current.state());
+    renderNpcState();
   });
-  // Append only the changes not shown yet: the log grows, it is never rebuilt.
-  const shown = ui.worldLog.querySelectorAll('li.change').length;
-  for (const worldChange of session.worldChanges.slice(shown)) {
-    ui.worldLog.append(
-      element(
-        'li',
-        { class: 'change' },
-        element('span', { class: 'turn-no' }, worldChange.byDesigner ? 'you' : `turn ${worldChange.turn}`),
-        ' ',
-        element('code', {}, describeChange(worldChange)),
-      ),
-    );
-  }
-  const empty = ui.worldLog.querySelector('li.empty');
-  if (session.worldChanges.length > 0) empty?.remove();
-  else if (!empty) ui.worldLog.append(element('li', { class: 'muted empty' }, 'No changes yet.'));
+  renderWorldLog(ui.worldLog, current.worldChanges);
 }
 
 // ---- wiring -----------------------------------------------------------------------------------
@@ -602,11 +305,11 @@ function applyEmbedSettings(data: unknown): void {
   if (!message) return;
   if (message.openaiUrl !== undefined) ui.openaiUrl.value = message.openaiUrl;
   if (message.openaiModel !== undefined) ui.openaiModel.value = message.openaiModel;
-  if (message.extraTools) extraTools = message.extraTools;
+  if (message.extraTools) editorNpc.extraTools = message.extraTools;
   if (message.persona !== undefined) {
     // A new persona from the editor: an NPC node brings its options and world, an asset neither.
-    npcOptions = message.npcOptions as NPCOptions | undefined;
-    initialWorld = message.initialWorld;
+    editorNpc.npcOptions = message.npcOptions as NPCOptions | undefined;
+    editorNpc.initialWorld = message.initialWorld;
     ui.personaSource.value = 'custom';
     ui.personaText.value =
       typeof message.persona === 'string' ? message.persona : JSON.stringify(message.persona, null, 2);
@@ -614,6 +317,7 @@ function applyEmbedSettings(data: unknown): void {
   if (message.modelKind) ui.modelKind.value = message.modelKind;
   syncSetupFields();
   renderByHandChoices();
+  renderPersonaTools();
   startSession();
 }
 
@@ -624,9 +328,18 @@ function init(): void {
   const query = window.location.protocol === 'file:' ? readQuerySettings(window.location.search) : {};
   if (query.openaiUrl) ui.openaiUrl.value = query.openaiUrl;
   if (query.openaiModel) ui.openaiModel.value = query.openaiModel;
-  renderByHandChoices();
-  syncSetupFields();
-  ui.personaSource.addEventListener('change', syncSetupFields);
+  sourceChanged();
+  ui.personaSource.addEventListener('change', sourceChanged);
+  ui.personaText.addEventListener('input', renderPersonaTools);
+  ui.profileText.addEventListener('input', sourceChanged);
+  ui.profileFile.addEventListener('change', async () => {
+    const text = await readFileInput(ui.profileFile);
+    if (text === undefined) return;
+    ui.profileText.value = text;
+    sourceChanged();
+  });
+  ui.saveAsTest.addEventListener('click', saveAsPersonaTest);
+  ui.resultsClose.addEventListener('click', () => (ui.resultsCard.hidden = true));
   ui.modelKind.addEventListener('change', syncSetupFields);
   void offerChromeNano(ui.modelKind); // only in a browser that has Chrome's built-in model
   ui.personaFile.addEventListener('change', async () => {
@@ -634,6 +347,7 @@ function init(): void {
     if (!file) return;
     ui.personaText.value = await file.text();
     chosenPersona();
+    renderPersonaTools();
   });
   ui.apply.addEventListener('click', () => {
     void serverReachable().then((ok) => {
@@ -643,10 +357,14 @@ function init(): void {
   ui.exportSession.addEventListener('click', () => {
     if (session) downloadConversation(session.exportConversation());
   });
-  ui.replayFile.addEventListener(
-    'change',
-    () => void readFileInput(ui.replayFile).then((text) => (text === undefined ? undefined : replayConversation(text))),
-  );
+  ui.replayFile.addEventListener('change', () => {
+    void readFileInput(ui.replayFile).then(async (text) => {
+      if (text === undefined) return;
+      // A bundle from a phone's QA overlay replays on its own; a page export against the NPC as it is now.
+      if (isReplayBundleText(text)) await replayBundleInto(showResults('Replay bundle'), text);
+      else await replayConversation(text);
+    });
+  });
   ui.personaTestFile.addEventListener(
     'change',
     () =>

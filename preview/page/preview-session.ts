@@ -1,7 +1,8 @@
 /**
- * One conversation on the page: the NPC with a persona and a model, in the sample tavern's
- * world with its tools. Tools the designer chose to answer by hand are turned into external
- * tools, so the turn waits for the answer typed in the panel.
+ * One conversation on the page: the NPC of an NPC profile (its persona, tools, world and
+ * options; the tavern is Mira's profile), or of an NPC picked in the editor. Tools the
+ * designer chose to answer by hand are turned into external tools, so the turn waits for the
+ * answer typed in the panel. The NPC's memory can be edited between turns (the state panel).
  */
 import {
   AgentError,
@@ -13,12 +14,14 @@ import {
   type DialogueStream,
   type JsonValue,
   type LanguageModel,
+  type NPCMemoryState,
   type NPCOptions,
+  type NPCProfileParts,
   type Persona,
 } from '../../src';
 import { createTavernWorld, tavernTools } from '../../demo/tavern/tavern-world';
 import { applyEvent, failTurn, newTurnView, type TurnView } from './turn-view';
-import { readJsonInput } from '../../src/core/json/json-input';
+import type { PreviewSessionExport } from './conversation-export';
 
 /** A tool the page answers by hand (declared on an NPC component, or any tavern tool). */
 export interface ExtraToolDeclaration {
@@ -32,6 +35,11 @@ export interface ExtraToolDeclaration {
 export interface PreviewSetup {
   persona: Persona;
   model: LanguageModel;
+  /**
+   * The NPC profile to play (its tools, world, options and starting memory; `persona` is the
+   * one played, usually the profile's). Without it and without `npcOptions`: the tavern's.
+   */
+  profile?: NPCProfileParts;
   /** Names of tavern tools to answer from the panel instead of running their game code. */
   answerByHand?: string[];
   /** More tools, all answered from the panel. */
@@ -61,18 +69,12 @@ export interface NpcStateView {
   /** The relationship at which secrets unlock, or null when they never do / are always told. */
   secretsUnlockAt: number | null;
   secretsUnlocked: boolean;
+  /** The persona's relationship stage now (name and band), when it has stages. */
+  stage?: { name: string; from: number; to: number };
   facts: string[];
   summary: string;
   /** Emotion per finished turn, oldest first ('' for a turn without one). */
   emotions: string[];
-}
-
-/** A conversation saved from the preview, to replay against an edited persona. */
-export interface PreviewSessionExport {
-  type: 'oam-cocos.PreviewSession';
-  version: 1;
-  persona: Persona;
-  turns: Array<{ say: string; line: string; emotion: string; tools: string[] }>;
 }
 
 export interface WorldChangeView {
@@ -100,9 +102,17 @@ export const TAVERN_NPC_OPTIONS: NPCOptions = {
 
 const DEFAULT_TURN_WAIT_MS = 45000;
 
+/** A change the designer makes to the NPC's memory from the state panel. */
+export interface MemoryEdit {
+  relationship?: number;
+  facts?: string[];
+  summary?: string;
+}
+
 export class PreviewSession {
   readonly world: WorldState;
-  readonly npc: NPC;
+  /** Replaced (same conversation, edited memory) when the designer edits the state panel. */
+  npc: NPC;
   readonly tools: ToolInfo[];
   readonly turns: TurnView[] = [];
   readonly worldChanges: WorldChangeView[] = [];
@@ -111,6 +121,10 @@ export class PreviewSession {
   private readonly turnWaitMs: number;
   private readonly persona: Persona;
   private readonly unlockAt: number | null;
+  /** A relationship the designer set since the last turn: the next turn records it (a saved test replays it). */
+  private relationshipEdit: number | undefined;
+  /** What the NPC is built from besides its persona and memory, to rebuild it after an edit. */
+  private readonly config: Pick<ConstructorParameters<typeof NPC>[0], 'model' | 'world' | 'tools' | 'options'>;
   /** True while the designer's own edit is applied, so the change log says who made it. */
   private editing = false;
 
@@ -122,9 +136,14 @@ export class PreviewSession {
     ) {
       throw new AgentError('invalid_request', 'The initial world must be a JSON object.');
     }
-    this.world = setup.initialWorld ? new WorldState(setup.initialWorld) : createTavernWorld();
+    const profile = setup.profile;
+    this.world = profile
+      ? (profile.world ?? new WorldState({}))
+      : setup.initialWorld
+        ? new WorldState(setup.initialWorld)
+        : createTavernWorld();
     const byHand = new Set(setup.answerByHand ?? []);
-    const gameTools = setup.npcOptions ? [] : tavernTools(this.world);
+    const gameTools = profile ? profile.tools : setup.npcOptions ? [] : tavernTools(this.world);
     const tools = gameTools.map((tool) => (byHand.has(tool.name) ? asExternal(tool) : tool));
     for (const extra of setup.extraTools ?? []) {
       if (tools.some((tool) => tool.name === extra.name))
@@ -141,19 +160,17 @@ export class PreviewSession {
       description: tool.description,
       external: tool.execution === 'external',
     }));
-    this.npc = new NPC({
-      persona: setup.persona,
+    const baseOptions = profile ? profile.options : (setup.npcOptions ?? TAVERN_NPC_OPTIONS);
+    this.config = {
       model: setup.model,
       world: this.world,
       tools,
-      options: {
-        ...(setup.npcOptions ?? TAVERN_NPC_OPTIONS),
-        externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000,
-      },
-    });
+      options: { ...baseOptions, externalToolTimeoutMs: setup.externalToolTimeoutMs ?? 300000 },
+    };
+    this.npc = new NPC({ persona: setup.persona, ...this.config, memory: profile?.memory });
     this.turnWaitMs = setup.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
     this.persona = setup.persona;
-    this.unlockAt = resolveNPCOptions(setup.npcOptions ?? TAVERN_NPC_OPTIONS).secretsUnlockAtRelationship;
+    this.unlockAt = resolveNPCOptions(baseOptions).secretsUnlockAtRelationship;
     this.stopWatching = this.world.onChange((change) => {
       this.worldChanges.push({
         path: change.path,
@@ -180,6 +197,8 @@ export class PreviewSession {
         'Wait for the NPC to finish this turn (or cancel it) before talking again.',
       );
     const view = newTurnView(line);
+    if (this.relationshipEdit !== undefined) view.relationshipSet = this.relationshipEdit;
+    this.relationshipEdit = undefined;
     this.turns.push(view);
     const stream = this.npc.talkStream(line);
     this.current = stream;
@@ -222,11 +241,16 @@ export class PreviewSession {
   /** The NPC's relationship, memory and emotions now. */
   state(): NpcStateView {
     const memory = this.npc.saveState().memory;
+    const stage = this.npc.relationshipStage;
+    const stageSecrets = this.npc.persona.stages.find((candidate) => candidate.secrets.length > 0);
+    // With stages, a secret unlocks with the first stage that holds one.
+    const unlockAt = this.unlockAt ?? (stageSecrets ? stageSecrets.from : null);
     return {
       relationship: memory.relationship,
       attitude: attitude(memory.relationship),
-      secretsUnlockAt: this.unlockAt,
-      secretsUnlocked: this.unlockAt !== null && memory.relationship >= this.unlockAt,
+      secretsUnlockAt: unlockAt,
+      secretsUnlocked: unlockAt !== null && memory.relationship >= unlockAt,
+      stage: stage ? { name: stage.name, from: stage.from, to: stage.to } : undefined,
       facts: memory.facts.slice(),
       summary: memory.summary ?? '',
       emotions: this.turns.filter((turn) => turn.done).map((turn) => turn.emotion ?? ''),
@@ -234,8 +258,37 @@ export class PreviewSession {
   }
 
   /**
+   * Changes the NPC's memory between turns (relationship, facts, summary): the conversation so
+   * far stays, and the next turn sees the new memory (a stage, a secret). Returns the problem,
+   * or '' when it was applied; nothing changes on a problem.
+   */
+  editMemory(edit: MemoryEdit): string {
+    if (this.current) return 'Wait for the NPC to finish this turn before changing its memory.';
+    const saved = this.npc.saveState();
+    const memory: NPCMemoryState = { ...saved.memory };
+    if (edit.relationship !== undefined) {
+      if (!Number.isInteger(edit.relationship) || Math.abs(edit.relationship) > 100)
+        return 'The relationship is a whole number from -100 to 100.';
+      memory.relationship = edit.relationship;
+    }
+    if (edit.facts !== undefined) memory.facts = edit.facts.map((fact) => fact.trim()).filter(Boolean);
+    if (edit.summary !== undefined) memory.summary = edit.summary.trim();
+    let next: NPC;
+    try {
+      next = NPC.restore({ ...saved, memory }, { persona: this.persona, ...this.config });
+    } catch (error) {
+      return AgentError.from(error).message;
+    }
+    this.npc.close();
+    this.npc = next;
+    if (edit.relationship !== undefined) this.relationshipEdit = edit.relationship;
+    return '';
+  }
+
+  /**
    * Sets a world value typed in the panel: JSON when it parses, else text; the stored type is
-   * kept where the text fits it ("45" for a number). Returns the problem, or '' when it was set.
+   * kept where the text fits it ("45" for a number), and a value that does not fit it (a word
+   * for a number) is refused. Returns the problem, or '' when it was set.
    */
   setWorldValue(path: string, text: string): string {
     // Not while the NPC talks: its tools may be reading or writing the same values.
@@ -248,6 +301,9 @@ export class PreviewSession {
         typeof before === 'number' && typeof parsed === 'string' && /^-?\d+(\.\d+)?$/.test(parsed.trim())
           ? Number(parsed)
           : parsed;
+      // The game's code reads this value as its type: a word where a number was would break it.
+      if ((typeof before === 'number' || typeof before === 'boolean') && typeof value !== typeof before)
+        return `${path} is a ${typeof before}: type a ${typeof before === 'number' ? 'number, e.g. 12' : 'true or false'} (not ${JSON.stringify(text.trim())}).`;
       this.world.set(path, value as JsonValue);
       return '';
     } catch (error) {
@@ -270,6 +326,7 @@ export class PreviewSession {
           line: turn.line,
           emotion: turn.emotion ?? '',
           tools: turn.tools.map((tool) => tool.name),
+          ...(turn.relationshipSet !== undefined ? { relationship: turn.relationshipSet } : {}),
         })),
     };
   }
@@ -289,38 +346,6 @@ export class PreviewSession {
     this.stopWatching();
     this.npc.close();
   }
-}
-
-/** Reads a saved conversation; throws invalid_request naming what is wrong. */
-export function readConversationExport(input: unknown): PreviewSessionExport {
-  const value = readJsonInput(input, 'The saved conversation');
-  const imported = value as Partial<PreviewSessionExport> | null;
-  if (!imported || imported.type !== 'oam-cocos.PreviewSession' || imported.version !== 1)
-    throw new AgentError(
-      'invalid_request',
-      'This is not a conversation saved from the preview (type "oam-cocos.PreviewSession", version 1).',
-    );
-  if (
-    !imported.persona ||
-    typeof imported.persona !== 'object' ||
-    typeof (imported.persona as { name?: unknown }).name !== 'string'
-  )
-    throw new AgentError(
-      'invalid_request',
-      'The saved conversation needs the "persona" it was played with (an object with a name).',
-    );
-  if (!Array.isArray(imported.turns) || imported.turns.length === 0)
-    throw new AgentError(
-      'invalid_request',
-      'The saved conversation needs "turns": [{"say": "…", "line": "…"}], at least one.',
-    );
-  imported.turns.forEach((turn, index) => {
-    if (!turn || typeof turn.say !== 'string' || !turn.say.trim())
-      throw new AgentError('invalid_request', `turns[${index}].say must be the line the player said.`);
-    if (typeof turn.line !== 'string')
-      throw new AgentError('invalid_request', `turns[${index}].line must be the line the NPC answered.`);
-  });
-  return imported as PreviewSessionExport;
 }
 
 export function parseAnswer(text: string): unknown {

@@ -5,20 +5,22 @@
  * and show a persona test's pass/fail per check.
  */
 import { element, clear } from './dom';
-import type { PreviewSessionExport } from './preview-session';
+import type { PreviewSessionExport } from './conversation-export';
 import type { PersonaTestReport } from '../../src';
 import type { TurnView } from './turn-view';
 
-/** Offers the conversation as a JSON download. */
-export function downloadConversation(saved: PreviewSessionExport): void {
-  const blob = new Blob([`${JSON.stringify(saved, null, 2)}\n`], { type: 'application/json' });
-  const link = element('a', {
-    href: URL.createObjectURL(blob),
-    download: `${saved.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc'}-conversation.json`,
-  });
+/** Offers a value as a JSON file download. */
+export function downloadJson(value: unknown, fileName: string): void {
+  const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
+  const link = element('a', { href: URL.createObjectURL(blob), download: fileName });
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+/** Offers the conversation as a JSON download. */
+export function downloadConversation(saved: PreviewSessionExport): void {
+  downloadJson(saved, `${saved.persona.name.replace(/[^\w-]+/g, '-').toLowerCase() || 'npc'}-conversation.json`);
 }
 
 /** Earlier and new answers, turn by turn; a changed line or emotion is marked. */

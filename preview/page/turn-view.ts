@@ -55,6 +55,8 @@ export interface TurnView {
   modelCalls?: number;
   /** When the turn started (ms, the page's clock): the waiting bubble shows the time since. */
   startedAt: number;
+  /** The relationship the designer set (the state panel's slider) just before this turn. */
+  relationshipSet?: number;
 }
 
 export function newTurnView(player: string): TurnView {

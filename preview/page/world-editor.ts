@@ -5,8 +5,8 @@
  * refusal (an unknown path, a value that does not fit) is shown under the row.
  */
 import { element } from './dom';
-import { flattenWorld } from './format';
-import type { PreviewSession } from './preview-session';
+import { describeChange, flattenWorld } from './format';
+import type { PreviewSession, WorldChangeView } from './preview-session';
 
 export function renderEditableWorld(list: HTMLElement, session: PreviewSession, onChanged: () => void): void {
   const changed = new Set(session.worldChanges.map((change) => change.path));
@@ -58,4 +58,23 @@ function edit(
   input.addEventListener('blur', () => {
     if (cell.contains(input)) done(false);
   });
+}
+
+/** The world's changes under it, by turn (or "you"): only the ones not shown yet are appended, the log is never rebuilt. */
+export function renderWorldLog(log: HTMLOListElement, changes: readonly WorldChangeView[]): void {
+  const shown = log.querySelectorAll('li.change').length;
+  for (const worldChange of changes.slice(shown)) {
+    log.append(
+      element(
+        'li',
+        { class: 'change' },
+        element('span', { class: 'turn-no' }, worldChange.byDesigner ? 'you' : `turn ${worldChange.turn}`),
+        ' ',
+        element('code', {}, describeChange(worldChange)),
+      ),
+    );
+  }
+  const empty = log.querySelector('li.empty');
+  if (changes.length > 0) empty?.remove();
+  else if (!empty) log.append(element('li', { class: 'muted empty' }, 'No changes yet.'));
 }

@@ -97,7 +97,7 @@ describe.each(SIZES)('the preview page at %i×%i', (width, height) => {
   });
 
   test('the inspector is reachable: beside the chat when wide, a tab when narrow', async () => {
-    const narrow = width <= 820;
+    const narrow = width < 760;
     expect(await page.locator('#tabs').isVisible()).toBe(narrow);
     if (narrow) {
       expect(await page.locator('#world-view').isVisible()).toBe(false);

@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { AgentError, estimateTokens, OpenAICompatibleModel, type NPCEvent } from '../../src';
 import { ScriptedLanguageModel, Script } from '../../src/testing';
 import { createMiraModel } from '../../demo/tavern/mira-model';
-import { PreviewSession, parseAnswer, readConversationExport } from '../../preview/page/preview-session';
+import { PreviewSession, parseAnswer } from '../../preview/page/preview-session';
+import { readConversationExport } from '../../preview/page/conversation-export';
 import { SAMPLE_PERSONA } from '../../preview/page/persona-source';
 import { applyEvent, failTurn, newTurnView, type TurnView } from '../../preview/page/turn-view';
 import { compactJson, describeChange, flattenWorld, turnTotals } from '../../preview/page/format';
@@ -235,6 +236,35 @@ describe('PreviewSession', () => {
     expect(session.setWorldValue('time', 'night')).toBe('');
     expect(session.world.get('time')).toBe('night');
     expect(session.setWorldValue('', 'x')).not.toBe('');
+    // A word where the game keeps a number is refused, and the number stays.
+    expect(session.setWorldValue('player.gold', 'lots')).toBe(
+      'player.gold is a number: type a number, e.g. 12 (not "lots").',
+    );
+    expect(session.world.get('player.gold')).toBe(45);
+    session.close();
+  });
+
+  test("the state panel's edits: relationship, facts and summary go into the NPC's memory; bad ones change nothing", async () => {
+    const session = new PreviewSession({ persona: SAMPLE_PERSONA, model: createMiraModel() });
+    expect(
+      session.editMemory({ relationship: 30, facts: [' likes ale ', ''], summary: ' Came in from the rain. ' }),
+    ).toBe('');
+    expect(session.state()).toMatchObject({
+      relationship: 30,
+      facts: ['likes ale'],
+      summary: 'Came in from the rain.',
+    });
+    expect(session.npc.memory.relationship).toBe(30);
+    for (const relationship of [101, 2.5, Number.NaN])
+      expect(session.editMemory({ relationship })).toBe('The relationship is a whole number from -100 to 100.');
+    expect(session.state().relationship).toBe(30);
+    // Not while a turn runs: the turn's own memory writes would be lost.
+    const turn = session.talk('Evening!');
+    expect(session.editMemory({ relationship: -50 })).toBe(
+      'Wait for the NPC to finish this turn before changing its memory.',
+    );
+    await turn;
+    expect(session.state().relationship).toBe(30);
     session.close();
   });
 
