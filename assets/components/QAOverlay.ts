@@ -114,8 +114,9 @@ export class QAOverlay extends Component {
 
   /**
    * Writes the bundle where a tester can take it: on native, `<writable path>/<fileName>` (the
-   * path is returned; `adb pull` it); on the web, a download of `fileName` (returned). Null when
-   * there is nothing to write (release build, no NPC) or writing failed (logged).
+   * path is returned; docs/qa-and-replay.md says how to take it off a phone); on the web, a
+   * download of `fileName` (returned). Null when there is nothing to write (release build, no
+   * NPC) or writing failed (logged).
    */
   saveBundle(): string | null {
     const text = this.exportBundle();

@@ -20,7 +20,7 @@ jest.mock(
 );
 
 import { Node, native, sys } from 'cc';
-import { mkdtempSync, readFileSync } from 'fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { freshScene, frame, jsonAsset, mount, settle, until } from './harness/scene';
@@ -206,6 +206,28 @@ describe('the QA overlay in a native debug build', () => {
     const report = await oam.core.replayBundle(bundle);
     expect(report.turns.map((turn) => turn.line)).toEqual(bundle.turns.map((turn) => turn.line));
     expect(report.sameLines).toBe(true);
+    // The preview page replays this bundle (tests/preview/bundle-replay.browser.test.ts): the
+    // committed copy must be what this run exports, or be rewritten with OAM_UPDATE_FIXTURES=1.
+    const fixture = join(REPO, 'tests/fixtures/engine/qa-replay-bundle.json');
+    if (process.env.OAM_UPDATE_FIXTURES === '1') writeFileSync(fixture, `${written[path as string]}\n`);
+    const committed = oam.core.parseReplayBundle(readFileSync(fixture, 'utf8'));
+    expect(stableParts(committed)).toEqual(stableParts(bundle));
     await settle();
   });
 });
+
+/** What a bundle says that does not change from run to run (not its timings). */
+function stableParts(bundle: ReturnType<LoadedOam['core']['parseReplayBundle']>) {
+  return {
+    source: bundle.source,
+    persona: bundle.persona,
+    turns: bundle.turns.map((turn) => ({
+      said: turn.said,
+      line: turn.line,
+      emotion: turn.emotion,
+      answeredBy: turn.answeredBy,
+      steps: turn.steps.map((step) => ({ kind: step.kind, prompt: step.prompt, output: step.output })),
+      toolCalls: turn.toolCalls.map((call) => ({ name: call.name, args: call.args })),
+    })),
+  };
+}
