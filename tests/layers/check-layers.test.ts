@@ -1,7 +1,8 @@
 /**
  * The layer check that `npm test` runs (scripts/check-layers.mjs): the project's own src passes,
  * and a tree with a cycle between folders or an import its layer may not make fails, naming the
- * files involved.
+ * files involved; so does a cycle between two files, between two of the project's top-level
+ * folders (the bench and the demo), and a file or function past its size.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,17 @@ function readFolderGraph(sourceRoot?: string): { edges: Record<string, string[]>
     console.log(JSON.stringify({ edges: shown, problems }));`;
   const args = ['--input-type=module', '-e', program, sourceRoot ?? ''];
   return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }));
+}
+
+/** Runs one exported function of the check in Node with JSON arguments; its JSON result. */
+function callCheck(name: string, args: unknown[]): unknown {
+  const program = `
+    const check = await import(${JSON.stringify(CHECK)});
+    console.log(JSON.stringify(check[process.argv[1]](...JSON.parse(process.argv[2]))));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', program, name, JSON.stringify(args)], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(output);
 }
 
 /** A throwaway src tree: path → source text. */
@@ -74,5 +86,73 @@ describe('the layer check', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  test('two files importing each other fail, types included, and so does a stale allow-list entry', () => {
+    const root = tree({
+      'src/core/tools/call.ts':
+        "import type { Approval } from './approval';\nexport type Call = { approval?: Approval };\n",
+      'src/core/tools/approval.ts':
+        "import type { Call } from './call';\nexport type Approval = (call: Call) => boolean;\n",
+    });
+    try {
+      expect(callCheck('checkFileCycles', [root, ['src'], []])).toEqual([
+        'import cycle between files: src/core/tools/approval.ts → src/core/tools/call.ts → src/core/tools/approval.ts',
+      ]);
+      expect(callCheck('checkFileCycles', [root, ['src'], ['src/a.ts src/b.ts']])).toContain(
+        'import cycle is gone: remove "src/a.ts src/b.ts" from KNOWN_FILE_CYCLES',
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('the demo importing the bench while the bench imports the demo fails', () => {
+    const root = tree({
+      'bench/index.ts': "import { persona } from '../demo/persona';\nexport const rows = [persona];\n",
+      'demo/persona.ts': "import { COST } from '../bench/cost';\nexport const persona = COST;\n",
+      'bench/cost.ts': 'export const COST = 1;\n',
+    });
+    try {
+      const problems = callCheck('checkProjectFolders', [root, ['bench', 'demo']]) as string[];
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(
+        /^import cycle between project folders: bench → demo \(bench\/index\.ts\), demo → bench/,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("the project's own folders and files have no cycle", () => {
+    expect(callCheck('checkProjectFolders', [])).toEqual([]);
+    expect(callCheck('checkFileCycles', [])).toEqual([]);
+  });
+
+  test('a file or a function past its limit fails unless listed, a listed one may not grow, a fixed one must leave the list', () => {
+    const body = Array.from({ length: 85 }, (_, index) => `  total += ${index};`).join('\n');
+    const root = tree({
+      'src/long.ts': `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`,
+    });
+    try {
+      const sizes = callCheck('readSizes', [root, ['src']]) as { files: object; functions: Record<string, number> };
+      expect(sizes.functions).toEqual({ 'src/long.ts long': 89 });
+      expect(callCheck('checkSizes', [sizes, { files: {}, functions: {} }])).toEqual([
+        'function over 80 lines: src/long.ts long (89)',
+      ]);
+      expect(callCheck('checkSizes', [sizes, { files: {}, functions: { 'src/long.ts long': 89 } }])).toEqual([]);
+      expect(callCheck('checkSizes', [sizes, { files: {}, functions: { 'src/long.ts long': 88 } }])).toEqual([
+        'function grew past its allow-list size: src/long.ts long (89, listed 88)',
+      ]);
+      expect(
+        callCheck('checkSizes', [sizes, { files: { 'src/gone.ts': 500 }, functions: { 'src/long.ts long': 89 } }]),
+      ).toEqual(['file is no longer over 400 lines (or is gone): remove src/gone.ts from the allow-list']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("today's sizes are within the allow-lists", () => {
+    expect(callCheck('checkSizes', [callCheck('readSizes', [])])).toEqual([]);
   });
 });
