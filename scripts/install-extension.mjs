@@ -1,7 +1,7 @@
 // Installs the built extension into a Cocos Creator project by copying what the editor loads
 // into <project>/extensions/oam-cocos/ (a copy, not a link: with Creator's default
-// preserveSymlinks off, scripts reached through a symlinked mount do not resolve; README.md,
-// "Install"). Run again after `npm run build` to refresh the copy.
+// preserveSymlinks off, scripts reached through a symlinked mount do not resolve;
+// docs/getting-started.md). Run again after `npm run build` to refresh the copy.
 // Usage: npm run install-into -- <project folder>
 import { cpSync, existsSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -36,7 +36,7 @@ export function installExtension(projectDir, { from = REPO, name = 'oam-cocos' }
   const target = join(project, 'extensions', name);
   if (existsSync(target) && lstatSync(target).isSymbolicLink()) {
     throw new Error(
-      `${target} is a link; remove it first (Creator cannot resolve scripts through a linked extension, see README.md).`,
+      `${target} is a link; remove it first (Creator cannot resolve scripts through a linked extension, see docs/getting-started.md).`,
     );
   }
   rmSync(target, { recursive: true, force: true });

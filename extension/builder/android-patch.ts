@@ -231,7 +231,7 @@ function planAppliedBuild(file: PlannedFile, config: PatchConfig): void {
   }
 }
 
-/** The template's instant app module gets no Gemini Nano (see the README); said in the report. */
+/** The template's instant app module gets no Gemini Nano (docs/android.md); said in the report. */
 function noteInstantApp(nativeDir: string, report: FileReport, config: PatchConfig): void {
   if (!fs.existsSync(path.join(nativeDir, 'instantapp', 'build.gradle'))) return;
   report.notDone.push({

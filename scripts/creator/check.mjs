@@ -30,7 +30,7 @@ const VARIANTS = [
  * How the extension gets into <project>/extensions/oam-cocos. The copy must compile under every
  * setting. A link compiles only when the pipeline keeps symlinked paths (preserveSymlinks on;
  * Creator's default is off): with it off, the import of db://oam-cocos/index must fail exactly
- * as README.md says, which is why it recommends the copy. The settings variants do not touch
+ * as docs/getting-started.md says, which is why it recommends the copy. The settings variants do not touch
  * module resolution, so the link runs use the first variant only.
  */
 const INSTALLS = [
@@ -97,7 +97,7 @@ for (const install of INSTALLS) {
     if (!asExpected) failed += 1;
     if (install.expect !== 'compiles' && ok) {
       console.log(
-        `note: a linked install now compiles with preserveSymlinks off (${variant.name}); README.md's install advice can be relaxed.`,
+        `note: a linked install now compiles with preserveSymlinks off (${variant.name}); docs/getting-started.md's install advice can be relaxed.`,
       );
     }
   }

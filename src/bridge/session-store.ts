@@ -1,5 +1,5 @@
 /**
- * Sessions by id, bounded (AgentRunner's 'refuse' rule; see the README for why the bridge keeps
+ * Sessions by id, bounded (AgentRunner's 'refuse' rule; see docs/bridge-protocol.md for why the bridge keeps
  * its own store: each protocol session brings its own model, an AgentRunner has one): ids `s1`, `s2`, … when the client sends none, 1–128 printable
  * characters when it does, −32021 for a taken id and −32022 (with `data.limit`) when full.
  */

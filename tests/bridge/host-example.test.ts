@@ -11,9 +11,9 @@ import type { Message } from './harness';
 jest.setTimeout(60000);
 const ROOT = resolve(__dirname, '../..');
 
-test('the README shows demo/bridge-host.ts as it is', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- bridge-host -->\s*```ts\n([\s\S]*?)```/.exec(readme);
+test('docs/bridge-protocol.md shows demo/bridge-host.ts as it is', () => {
+  const doc = readFileSync(join(ROOT, 'docs/bridge-protocol.md'), 'utf8');
+  const block = /<!-- bridge-host -->\s*```ts\n([\s\S]*?)```/.exec(doc);
   expect(block).not.toBeNull();
   const demo = readFileSync(join(ROOT, 'demo/bridge-host.ts'), 'utf8');
   const body = demo.slice(demo.indexOf('import { BridgeEngine }')).replace("from '../src';", "from 'oam-cocos';");

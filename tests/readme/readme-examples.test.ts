@@ -1,7 +1,8 @@
 /**
- * Runs every README example marked `<!-- runnable -->` against the real source, and checks
- * that what each `console.log(...); // expected` line prints contains the expected text, so the
- * README cannot drift from the code.
+ * Runs every docs example marked `<!-- runnable -->` (docs/api.md and docs/testing.md, where the
+ * README's examples moved) against the real source, and checks that what each
+ * `console.log(...); // expected` line prints contains the expected text, so the docs cannot
+ * drift from the code.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,20 +10,25 @@ import { format } from 'node:util';
 import { buildSync } from 'esbuild';
 
 const root = join(__dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const blocks = Array.from(readme.matchAll(/<!-- runnable -->\s*```ts\n([\s\S]*?)```/g), (match) => match[1]);
+const DOCS = ['docs/api.md', 'docs/testing.md'];
+const examples = DOCS.flatMap((doc) => {
+  const text = readFileSync(join(root, doc), 'utf8');
+  return Array.from(text.matchAll(/<!-- runnable -->\s*```ts\n([\s\S]*?)```/g), (match) => ({
+    name: `${doc}: ${headingBefore(text, match.index ?? 0)}`,
+    code: match[1],
+  }));
+});
 
-function firstHeadingBefore(code: string): string {
-  const at = readme.indexOf(code);
-  const headings = Array.from(readme.slice(0, at).matchAll(/^#+ (.+)$/gm));
+function headingBefore(text: string, at: number): string {
+  const headings = Array.from(text.slice(0, at).matchAll(/^#+ (.+)$/gm));
   return headings.length ? headings[headings.length - 1][1] : 'example';
 }
 
-test('the README has runnable examples', () => {
-  expect(blocks.length).toBeGreaterThanOrEqual(6);
+test('the docs have runnable examples', () => {
+  expect(examples.length).toBeGreaterThanOrEqual(9);
 });
 
-describe.each(blocks.map((code) => [firstHeadingBefore(code), code] as const))('README example: %s', (_name, code) => {
+describe.each(examples.map(({ name, code }) => [name, code] as const))('docs example: %s', (_name, code) => {
   test('runs and prints what its comments say', async () => {
     const source = `${code
       .replace(/from 'oam-cocos\/testing'/g, `from ${JSON.stringify(join(root, 'src', 'testing.ts'))}`)
