@@ -23,9 +23,11 @@ import { renderPersonaForm } from './persona-form';
 import { renderMeter } from './meter-panel';
 import { runPagePersonaTest } from './page-persona-test';
 import { isReplayBundleText, replayBundleInto } from './bundle-replay';
+import { reviewBankText } from './bank-review';
 import {
   chosenModel,
   chosenPersona,
+  bankBake,
   chosenProfile,
   editorNpc,
   serverReachable,
@@ -372,6 +374,11 @@ function init(): void {
         text === undefined ? undefined : runPersonaTestFile(text),
       ),
   );
+  ui.bankFile.addEventListener('change', () => {
+    void readFileInput(ui.bankFile).then((text) => {
+      if (text !== undefined) reviewBankText(showResults('Line bank review'), text, bankBake);
+    });
+  });
   ui.talkForm.addEventListener('submit', (event) => {
     event.preventDefault();
     void talk(ui.line.value);

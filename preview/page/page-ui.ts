@@ -51,6 +51,7 @@ export const ui = {
   exportSession: byId<HTMLButtonElement>('export-session'),
   replayFile: byId<HTMLInputElement>('replay-file'),
   personaTestFile: byId<HTMLInputElement>('persona-test-file'),
+  bankFile: byId<HTMLInputElement>('bank-file'),
   talkHint: byId('talk-hint'),
   worldLog: byId<HTMLOListElement>('world-log'),
   steps: byId('steps'),

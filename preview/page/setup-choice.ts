@@ -17,6 +17,7 @@ import { ui } from './page-ui';
 import { readPersona } from './persona-source';
 import { CHROME_NANO_CHOICE, createModel, type ModelChoice } from './model-choice';
 import type { ExtraToolDeclaration } from './preview-session';
+import type { PageBake } from './bank-review';
 import { SAMPLE_PROFILES, bareProfile, loadPageProfile, pageStandIn, sampleProfile } from './page-profiles';
 
 /** How long a chosen server may take to answer the connection check. */
@@ -156,4 +157,22 @@ export async function serverReachable(): Promise<boolean> {
   ]);
   ui.setup.open = true;
   return false;
+}
+
+/** What a bake in the page plays: the set-up's persona, its profile's tools and a fresh world per line, its model. */
+export function bankBake(): PageBake | string {
+  const persona = chosenPersona();
+  const profile = chosenProfile(persona);
+  if (!persona || !profile.ok) return 'Fix the set-up first (see above).';
+  const reading = setupModel(profile.parts, persona, 0);
+  if (!reading.ok) return reading.problems.join(' ');
+  return {
+    persona,
+    model: reading.model,
+    options: profile.parts.options,
+    setup: () => {
+      const fresh = chosenProfile(persona);
+      return fresh.ok ? { tools: fresh.parts.tools, world: fresh.parts.world } : {};
+    },
+  };
 }
