@@ -35,6 +35,7 @@ export type { DecisionEvent } from './components/DecisionComponent';
 export { NanoStatus, NANO_AVAILABILITY, NANO_PROGRESS, availabilityMessage } from './components/NanoStatus';
 export type { NanoAvailabilityEvent, NanoStatusValue } from './components/NanoStatus';
 export { QAOverlay, QA_TURN } from './components/QAOverlay';
+export { noModelHere } from './components/noModelHere';
 export { JsbBridgeTransport } from './bridge/JsbBridgeTransport';
 export { imageFromRenderTexture, imageFromTexture, imageFromCanvas } from './components/imageCapture';
 export type { ImageCaptureOptions } from './components/imageCapture';

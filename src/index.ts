@@ -122,7 +122,8 @@ export type {
 } from './game/npc';
 export { WorldState, WorldPath, WorldStateError, worldStateTools } from './game/world';
 export type { WorldStateChange, WorldStateListener, WorldStateToolOptions, JsonValue, JsonObject } from './game/world';
-export { DecisionEngine } from './game/decision';
+export { DecisionEngine, chooseByWeight } from './game/decision';
+export type { OptionConditions, WeightedOption } from './game/decision';
 export type { Decision, DecisionOption, DecisionRequest, DecisionEngineOptions, DecisionResult } from './game/decision';
 export { ContentGenerator } from './game/content';
 export type { ContentRequest, ContentResult, ContentGeneratorOptions } from './game/content';

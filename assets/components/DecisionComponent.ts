@@ -12,6 +12,7 @@ import { OamRuntime } from './OamRuntime';
 import { emitSafely } from './emitSafely';
 import { DecisionOptionEntry } from './DecisionOptionEntry';
 import { isGone, liveState } from './liveState';
+import { noModelHere } from './noModelHere';
 
 const { ccclass, property, menu } = _decorator;
 
@@ -108,6 +109,8 @@ export class DecisionComponent extends Component {
     const engine = new DecisionEngine(OamRuntime.model, {
       priority: this.priority,
       reason: this.withReason ? 'after' : 'none',
+      // A shipped build with no model on this device picks by the options' weights and conditions.
+      withoutModel: noModelHere,
     });
     const forget = () => {
       const index = pending.indexOf(canceller);
@@ -137,9 +140,11 @@ export class DecisionComponent extends Component {
   private request(situation: string, facts: unknown): DecisionRequest {
     const request: DecisionRequest = {
       situation,
-      options: this.options.map((option) => ({
+      options: this.options.map((option, index) => ({
         id: option ? option.id : '',
         description: option ? option.description : '',
+        weight: option ? option.weight : 1,
+        ...(option && option.when.trim() ? { when: readConditions(option.when, index) } : {}),
       })),
     };
     if (facts !== undefined) request.facts = facts;
@@ -177,5 +182,14 @@ export class DecisionComponent extends Component {
 
   private nodeName(): string {
     return this.node ? this.node.name : '?';
+  }
+}
+
+/** An option's `when` as the Inspector holds it (JSON text); invalid_request naming the option. */
+function readConditions(text: string, index: number): Record<string, never> {
+  try {
+    return JSON.parse(text) as Record<string, never>;
+  } catch {
+    throw new AgentError('invalid_request', `options[${index}].when is not JSON: ${JSON.stringify(text.trim())}.`);
   }
 }

@@ -118,3 +118,26 @@ class CharacterRouter implements LanguageModel {
     if (model.prewarm) await model.prewarm(systemInstruction, promptPrefix);
   }
 }
+
+/**
+ * Whether a DecisionComponent picks by its options' weights and conditions instead of asking the
+ * model: in a shipped build, where the on-device model is not available on this device, or the
+ * model is the built-in stand-in (its choices are for developers). A model, server or stand-in
+ * rules the game configured itself still decide.
+ */
+export async function decidesWithoutModel(input: {
+  shipped: boolean;
+  kind: OamModelKind;
+  gameStandIn: boolean;
+  model: LanguageModel;
+}): Promise<boolean> {
+  const { shipped, kind, gameStandIn, model } = input;
+  if (!shipped || kind === 'custom' || kind === 'openai-compatible') return false;
+  if (gameStandIn && (kind === 'stand-in' || kind === 'chrome-nano')) return false;
+  if (ON_DEVICE.indexOf(kind) < 0) return true;
+  try {
+    return (await model.availability()).status !== 'available';
+  } catch {
+    return true;
+  }
+}

@@ -3,7 +3,7 @@
  * each class registered by its `oam.` name and by its script's compressed uuid, and every
  * Inspector property with the type, default, enum list and range the Inspector shows.
  */
-import { js, CCClass, JsonAsset, CCString, CCInteger } from 'cc';
+import { js, CCClass, JsonAsset, CCString, CCInteger, CCFloat } from 'cc';
 import { loadPack, type LoadedPack } from './harness/pack';
 
 let pack: LoadedPack;
@@ -172,9 +172,13 @@ describe('Inspector properties as the engine records them', () => {
     expect((components.DecisionOptionEntry as unknown as { __props__: string[] }).__props__).toEqual([
       'id',
       'description',
+      'weight',
+      'when',
     ]);
     expect(attrs(components.DecisionOptionEntry, 'id')).toMatchObject({ default: '' });
     expect(attrs(components.DecisionOptionEntry, 'description')).toMatchObject({ default: '' });
+    expect(attrs(components.DecisionOptionEntry, 'weight')).toMatchObject({ type: CCFloat, default: 1, min: 0 });
+    expect(attrs(components.DecisionOptionEntry, 'when')).toMatchObject({ default: '' });
   });
 
   test('the execution order the engine honours: settings first, then the world, then the rest', () => {

@@ -177,6 +177,78 @@ describe.each(['IOS', 'WIN32', 'MACOS'] as const)('a shipped %s build (no on-dev
   });
 });
 
+describe('a DecisionComponent in a shipped build', () => {
+  function guardChoices(entries: Array<Record<string, unknown>>) {
+    return entries.map((entry) => Object.assign(new oam.C.DecisionOptionEntry(), entry));
+  }
+
+  test("iOS (no model): the options' weights and conditions pick, with no model call", async () => {
+    onPlatform('IOS');
+    const model = { generated: 0 };
+    oam.C.OamRuntime.configure({ scheduler: { callsPerMinute: 0 } });
+    const spied = oam.C.OamRuntime.model;
+    const generate = spied.generate.bind(spied);
+    spied.generate = (...args: Parameters<typeof generate>) => {
+      model.generated++;
+      return generate(...args);
+    };
+    const decision = mount(oam.C.DecisionComponent, {
+      options: guardChoices([
+        { id: 'challenge', description: 'Ask who goes there', weight: 1, when: '{"guard.hp": {"min": 21}}' },
+        { id: 'flee', description: 'Run for it', weight: 1, when: '{"guard.hp": {"max": 20}}' },
+        { id: 'nap', description: 'Keep dozing', weight: 0 },
+      ]),
+    });
+    const healthy = await decision.decide('A stranger at the gate.', { guard: { hp: 80 } });
+    const wounded = await decision.decide('A stranger at the gate.', { guard: { hp: 12 } });
+    expect([healthy.optionId, wounded.optionId]).toEqual(['challenge', 'flee']);
+    expect(healthy).toMatchObject({ isFallback: true, modelCalls: 0, reason: '' });
+    expect(model.generated).toBe(0);
+  });
+
+  test('Android with Gemini Nano available: the model decides', async () => {
+    onPlatform('ANDROID');
+    const android = fakeAndroid({ status: 'available' });
+    const decision = mount(oam.C.DecisionComponent, {
+      options: guardChoices([
+        { id: 'challenge', description: 'Ask who goes there' },
+        { id: 'flee', description: 'Run for it' },
+      ]),
+      withReason: false,
+    });
+    // The fake Nano answers every request with a reply, not a choice: the model was asked.
+    await decision.decide('A stranger at the gate.').catch(() => undefined);
+    expect(android.count).toBeGreaterThan(0);
+  });
+
+  test('iOS: generated content comes from its pool with noModelHere, with no model call', async () => {
+    onPlatform('IOS');
+    oam.C.OamRuntime.configure({ scheduler: { callsPerMinute: 0 } });
+    const generator = new oam.core.ContentGenerator(oam.C.OamRuntime.model, { withoutModel: oam.C.noModelHere });
+    const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+    const pool = [{ name: 'Iron dagger' }, { name: 'Horseshoe' }];
+    const first = await generator.generate({ prompt: 'An item.', schema, pool });
+    const second = await generator.generate({ prompt: 'An item.', schema, pool });
+    expect([first.value, second.value]).toEqual(pool);
+    expect(first.modelCalls + second.modelCalls).toBe(0);
+    expect(await oam.C.noModelHere()).toBe(true);
+  });
+
+  test("a bad 'when' is refused naming the option, before anything is picked", async () => {
+    onPlatform('IOS');
+    oam.C.OamRuntime.configure({ scheduler: { callsPerMinute: 0 } });
+    const decision = mount(oam.C.DecisionComponent, {
+      options: guardChoices([
+        { id: 'challenge', description: 'Ask who goes there' },
+        { id: 'flee', description: 'Run for it', when: '{hp < 20}' },
+      ]),
+    });
+    await expect(decision.decide('A stranger at the gate.')).rejects.toThrow(
+      'options[1].when is not JSON: "{hp < 20}".',
+    );
+  });
+});
+
 describe('the QA overlay in a native debug build', () => {
   test('records the backend of each turn and writes its bundle under the writable path', async () => {
     onPlatform('ANDROID');

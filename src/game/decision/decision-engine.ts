@@ -14,8 +14,9 @@ import { factsLine } from '../facts';
 import { setOwnKey } from '../../core/json';
 import { readSnapshot, type AgentTool } from '../../core/tools';
 import { trimEndChars, trimStartChars } from '../trim-chars';
+import { checkWeighting, chooseByWeight, type WeightedOption } from './weighted-choice';
 
-export interface DecisionOption {
+export interface DecisionOption extends WeightedOption {
   id: string;
   description: string;
 }
@@ -62,6 +63,13 @@ export interface DecisionEngineOptions {
   inlineReplies?: boolean;
   /** Scheduler priority (default 50). */
   priority?: number;
+  /**
+   * Asked before each decision: true picks by the options' weights and conditions with no model
+   * call (a shipped build with no model on this device; DecisionComponent asks OamRuntime).
+   */
+  withoutModel?: () => boolean | Promise<boolean>;
+  /** The chance source of a decision without a model (default Math.random; tests give their own). */
+  random?: () => number;
 }
 
 export type DecisionResult = { ok: true; decision: Decision } | { ok: false; error: AgentError };
@@ -90,6 +98,15 @@ export class DecisionEngine {
     const ids = checkDecision(request);
     if (ids.length === 1)
       return { optionId: ids[0], reason: 'It is the only option.', confidence: 100, isFallback: false, modelCalls: 0 };
+    if (this.options.withoutModel && (await this.options.withoutModel())) {
+      if (request.signal?.aborted)
+        throw request.signal.reason instanceof AgentError
+          ? request.signal.reason
+          : new AgentError('cancelled', 'The decision was cancelled.');
+      const picked = chooseByWeight(request.options, { facts: request.facts, random: this.options.random });
+      const confidence = Math.round(picked.chance * 100);
+      return { optionId: picked.id, reason: '', confidence, isFallback: true, modelCalls: 0 };
+    }
 
     // Everything that can reject the request runs before the timer and the signal link exist.
     const prefetched = this.prefetch(request.tools ?? []);
@@ -262,6 +279,7 @@ export function checkDecision(request: DecisionRequest): string[] {
       throw new AgentError('invalid_request', `options[${index}].description must be a string.`);
     if (ids.indexOf(id) >= 0)
       throw new AgentError('invalid_request', `Option id "${id}" appears twice; ids must be unique.`);
+    checkWeighting(option, `options[${index}]`);
     ids.push(id);
   });
   if (request.fallback !== undefined && ids.indexOf(request.fallback) < 0) {

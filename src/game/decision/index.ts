@@ -6,3 +6,5 @@ export type {
   DecisionEngineOptions,
   DecisionResult,
 } from './decision-engine';
+export { chooseByWeight } from './weighted-choice';
+export type { OptionConditions, WeightedOption } from './weighted-choice';
