@@ -1,19 +1,22 @@
 /**
- * `npm run bake -- --persona FILE --intents FILE --url URL [--model NAME] [--out FILE]
- *   [--per-intent N] [--bands 0,20,50] [--tavern]`
+ * `npm run bake -- (--profile FILE | --persona FILE [--tavern]) --intents FILE --url URL
+ *   [--model NAME] [--out FILE] [--per-intent N] [--bands 0,20,50]`
  * Bakes a line bank for a character: every intent's example lines (from a bank or an
  * `{ "intents": … }` file) are played through the real NPC on an OpenAI-compatible server (a
  * llama.cpp or Ollama on this machine), and the answers are written as a bank
- * (schemas/line-bank.schema.json) for the designer to review before it ships. `--tavern` gives
- * the NPC the tavern's tools and world (a fresh purse per line). Exit status 2 for bad input.
+ * (schemas/line-bank.schema.json) for the designer to review before it ships. `--profile` plays
+ * an NPC profile's NPC (its persona, options, and its tools with a fresh world for each line);
+ * `--tavern` gives a persona the tavern's tools and world. Exit status 2 for bad input.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AgentError, OpenAICompatibleModel, bakeLineBank } from '../src';
+import { AgentError, OpenAICompatibleModel, bakeLineBank, type NPCProfileParts } from '../src';
 import { createTavernWorld, tavernTools } from './tavern/tavern-world';
+import { readProfileFile } from './profiles/profile-file';
 
 interface Flags {
   persona?: string;
+  profile?: string;
   intents?: string;
   url?: string;
   model: string;
@@ -24,7 +27,7 @@ interface Flags {
 }
 
 const USAGE =
-  'usage: npm run bake -- --persona FILE --intents FILE --url URL [--model NAME] [--out FILE] [--per-intent N] [--bands 0,20,50] [--tavern]';
+  'usage: npm run bake -- (--profile FILE | --persona FILE [--tavern]) --intents FILE --url URL [--model NAME] [--out FILE] [--per-intent N] [--bands 0,20,50]';
 
 function stop(message: string): never {
   console.error(`bake: ${message}\n${USAGE}`);
@@ -37,6 +40,7 @@ function parseFlags(argv: string[]): Flags {
     const flag = argv[index];
     const value = () => argv[++index] ?? stop(`${flag} needs a value.`);
     if (flag === '--persona') flags.persona = value();
+    else if (flag === '--profile') flags.profile = value();
     else if (flag === '--intents') flags.intents = value();
     else if (flag === '--url') flags.url = value();
     else if (flag === '--model') flags.model = value();
@@ -46,7 +50,8 @@ function parseFlags(argv: string[]): Flags {
     else if (flag === '--tavern') flags.tavern = true;
     else stop(`unknown option ${flag}.`);
   }
-  if (!flags.persona) stop('give the persona (--persona FILE).');
+  if (!flags.persona === !flags.profile)
+    stop('give the NPC profile (--profile FILE) or the persona (--persona FILE), one of them.');
   if (!flags.intents) stop('give the intents to play (--intents FILE: a bank, or {"intents": {…}}).');
   if (!flags.url) stop('give an OpenAI-compatible server (--url http://127.0.0.1:8080/v1).');
   if (!(Number.isInteger(flags.perIntent) && flags.perIntent >= 1)) stop('--per-intent must be a whole number ≥ 1.');
@@ -63,9 +68,25 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
+/** An NPC profile's NPC for baking: its persona and options, a fresh set of its tools and world per line. */
+function profileBake(path: string) {
+  let parts: NPCProfileParts;
+  try {
+    parts = readProfileFile(path);
+  } catch (error) {
+    return stop(AgentError.from(error).message);
+  }
+  const setup = () => {
+    const fresh = readProfileFile(path);
+    return { tools: fresh.tools, world: fresh.world };
+  };
+  return { persona: parts.persona, options: parts.options, setup };
+}
+
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
-  const persona = readJson(flags.persona as string, 'persona');
+  const played = flags.profile ? profileBake(flags.profile) : undefined;
+  const persona = played ? played.persona : readJson(flags.persona as string, 'persona');
   const source = readJson(flags.intents as string, 'intents') as { intents?: Record<string, string[]> };
   if (!source || typeof source.intents !== 'object') stop(`${flags.intents} has no "intents" object.`);
   const model = new OpenAICompatibleModel({
@@ -80,12 +101,15 @@ async function main(): Promise<void> {
       intents: source.intents as Record<string, string[]>,
       perIntent: flags.perIntent,
       bands: flags.bands?.map((from) => ({ from })),
-      setup: flags.tavern
-        ? () => {
-            const world = createTavernWorld();
-            return { world, tools: tavernTools(world) };
-          }
-        : undefined,
+      options: played?.options,
+      setup:
+        played?.setup ??
+        (flags.tavern
+          ? () => {
+              const world = createTavernWorld();
+              return { world, tools: tavernTools(world) };
+            }
+          : undefined),
       barkSituations: ['The door opens.', 'It is getting late.'],
       onLine: ({ intent, said, line }) => console.error(`${intent}: "${said}" → ${line.line}`),
     });

@@ -22,6 +22,8 @@ function answer(system: string, user: string): string {
   const said = turn.prompt.toLowerCase();
   if (/\bales?\b/.test(said) && turn.toolResults.length === 0 && /take_order/.test(user))
     return 'take_order(item="ale", quantity=2)';
+  if (/\b(sell|wares)\b/.test(said) && turn.toolResults.length === 0 && /show_wares/.test(user)) return 'show_wares()';
+  if (turn.toolResults.some((result) => result.tool === 'show_wares')) return 'Horseshoes, daggers, swords.\n[annoyed]';
   const served = turn.toolResults.some((result) => result.tool === 'take_order');
   const line = served
     ? 'Two ales, poured and paid for.'
@@ -121,6 +123,53 @@ describe('npm run bake', () => {
     // The baked bank plays on the bank model.
     const npc = new NPC({ persona: miraPersona, model: new BankModel(bank) });
     expect((await npc.talk('Good evening to you')).line).toContain('Good evening!');
+  }, 60000);
+
+  test("--profile: the blacksmith's own tools and world, never the tavern's; her wares line keeps its call", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-bake-profile-'));
+    const intents = join(dir, 'intents.json');
+    require('node:fs').writeFileSync(
+      intents,
+      JSON.stringify({ intents: { greeting: ['Hello there!'], wares: ['What do you sell?'] } }),
+    );
+    const out = join(dir, 'hilde.bank.json');
+    const result = await run([
+      '--profile',
+      'demo/profiles/hilde.npc-profile.json',
+      '--intents',
+      intents,
+      '--url',
+      server.url,
+      '--per-intent',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(result.stderr).toMatch(/lines for Hilde written to/);
+    expect(result.status).toBe(0);
+    const bank = JSON.parse(readFileSync(out, 'utf8')) as {
+      character: string;
+      lines: Array<{ intent: string; line: string; calls?: unknown[] }>;
+    };
+    expect(lineBankProblems(bank)).toEqual([]);
+    expect(bank.character).toBe('Hilde');
+    expect(bank.lines.find((line) => line.intent === 'wares')).toMatchObject({
+      line: 'Horseshoes, daggers, swords.',
+      calls: [{ name: 'show_wares', args: {} }],
+    });
+    expect(JSON.stringify(bank)).not.toMatch(/take_order|check_menu/);
+    const both = await run([
+      '--profile',
+      'demo/profiles/hilde.npc-profile.json',
+      '--persona',
+      'x',
+      '--intents',
+      intents,
+      '--url',
+      server.url,
+    ]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('one of them');
   }, 60000);
 
   test('bad input is refused with status 2 before any request', async () => {
