@@ -8,35 +8,23 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startPreviewServer, type RunningPreview } from '../../preview/preview-server';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { lineBankProblems, type LineBank } from '../../src';
-import { chromiumLaunchOptions } from '../support/chromium';
+import { ROOT, usePreview } from '../support/preview-browser';
 
 jest.setTimeout(120000);
 
-const ROOT = resolve(__dirname, '../..');
 const BANK_FILE = join(ROOT, 'demo/tavern/mira.bank.json');
 const BANK = JSON.parse(readFileSync(BANK_FILE, 'utf8')) as LineBank;
 const dir = mkdtempSync(join(tmpdir(), 'oam-bank-review-'));
 
-let server: RunningPreview;
-let browser: Browser;
+const preview = usePreview();
 let page: Page;
 
 beforeAll(async () => {
-  server = await startPreviewServer({ port: 0, root: ROOT, outDir: join(dir, 'out') });
-  browser = await chromium.launch(chromiumLaunchOptions());
-  page = await browser.newPage({ viewport: { width: 520, height: 720 }, deviceScaleFactor: 1 });
-  await page.goto(server.url);
-  await page.waitForSelector('#send:not([disabled])');
+  page = await preview.open(520, 720);
   await page.click('#setup > summary');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 async function saved(): Promise<LineBank> {

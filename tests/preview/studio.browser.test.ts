@@ -11,15 +11,13 @@
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startPreviewServer, type RunningPreview } from '../../preview/preview-server';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { estimateTokens } from '../../src/contract/language-model';
-import { chromiumLaunchOptions } from '../support/chromium';
+import { ROOT, usePreview } from '../support/preview-browser';
 
 jest.setTimeout(120000);
 
-const ROOT = resolve(__dirname, '../..');
 const HILDE_TEST = join(ROOT, 'demo/profiles/hilde.persona-test.json');
 const SIZES: Array<[number, number]> = [
   [360, 400],
@@ -28,18 +26,7 @@ const SIZES: Array<[number, number]> = [
   [1366, 860],
 ];
 
-let server: RunningPreview;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startPreviewServer({ port: 0, root: ROOT, outDir: mkdtempSync(join(tmpdir(), 'oam-studio-')) });
-  browser = await chromium.launch(chromiumLaunchOptions());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const preview = usePreview();
 
 describe.each(SIZES)('the studio at %i×%i', (width, height) => {
   let page: Page;
@@ -88,10 +75,8 @@ describe.each(SIZES)('the studio at %i×%i', (width, height) => {
   }
 
   beforeAll(async () => {
-    page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+    page = await preview.open(width, height);
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(server.url);
-    await page.waitForSelector('#send:not([disabled])');
   });
 
   afterAll(async () => {
