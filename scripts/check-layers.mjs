@@ -253,7 +253,7 @@ export const OVERSIZE_FILES = {
   'src/core/agent/agent.ts': 590,
   'src/core/json/lenient.ts': 413,
   'src/core/schema/analyze.ts': 414,
-  'src/game/npc/npc.ts': 673,
+  'src/game/npc/npc.ts': 607,
   'src/game/world/world-state.ts': 430,
   'src/models/chrome-prompt/chrome-prompt-model.ts': 642,
   'src/models/gemini-nano/gemini-nano-model.ts': 490,

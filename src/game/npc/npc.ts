@@ -3,7 +3,7 @@
  * one at a time; a turn that fails, falls back or is cancelled leaves history and memory as
  * they were.
  */
-import { AgentError, isFromBackend, type AgentErrorCode } from '../../contract/errors';
+import { AgentError, type AgentErrorCode } from '../../contract/errors';
 import { Canceller, type SignalLike } from '../../contract/abort';
 import {
   Agent,
@@ -16,22 +16,13 @@ import {
   type ExternalToolHandler,
   type ToolChoice,
   type ToolClock,
-  type ToolRecord,
 } from '../../core/agent';
-import { AgentTool, ToolOutput, type ToolApproval } from '../../core/tools';
+import { AgentTool, type ToolApproval } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { Priority, type LanguageModel } from '../../contract/language-model';
 import { checkImageInput, type ImageInput } from '../../contract/image-input';
-import { extractJson, isPlainObject } from '../../core/json';
 import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
-import {
-  isSameCharacter,
-  normalizePersona,
-  parsePersona,
-  cleanLine,
-  type NormalizedPersona,
-  type Persona,
-} from '../persona';
+import { isSameCharacter, normalizePersona, parsePersona, type NormalizedPersona, type Persona } from '../persona';
 import { currentStage, npcCharacterInstructions, unlockedSecrets, type NormalizedStage } from './stage-parts';
 import { MemoryStage, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
 import type { WorldState } from '../world';
@@ -40,8 +31,9 @@ import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
 import { LineTracker } from './line-tracker';
 import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
-import { NPC_LINE_FIELD, npcReplySchema, readStructuredReply, textFormatRule, type ParsedReply } from './reply-format';
+import { NPC_LINE_FIELD, npcReplySchema, readStructuredReply, type ParsedReply } from './reply-format';
 import { barkLine, type BarkOptions } from './bark';
+import { readTextReply, retriesAsText, spokenLineOf, textRetryNote } from './text-reply';
 import { NPC_SAVE_VERSION, readSaveState, type NPCSaveState } from './save-state';
 
 export interface NPCConfig {
@@ -90,8 +82,6 @@ export interface TalkOptions {
   externalTools?: ExternalToolHandler;
 }
 
-/** Content problems worth one more try as plain text with tools off. */
-const RETRY_AS_TEXT = new Set<AgentErrorCode>(['guardrail_violation', 'refusal', 'generation_failed']);
 /** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
 const NEVER_FALLBACK = new Set<AgentErrorCode>([
   'cancelled',
@@ -612,62 +602,6 @@ function labelOf(name: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return clean || 'NPC';
-}
-
-/** An earlier structured reply as the conversation shows it: the spoken line alone. */
-function spokenLineOf(value: unknown): string {
-  const line = value && typeof value === 'object' ? (value as { line?: unknown }).line : undefined;
-  return typeof line === 'string' ? line : JSON.stringify(value);
-}
-
-/**
- * The text retry is for answers the model could not give in JSON (a refusal, a blocked or
- * unreadable reply); a backend that kept failing after its retries is not asked again, and a
- * bug (an unexpected error) surfaces as itself.
- */
-function retriesAsText(error: AgentError): boolean {
-  return (
-    RETRY_AS_TEXT.has(error.code) && !error.unexpected && !(error.code === 'generation_failed' && isFromBackend(error))
-  );
-}
-
-function readTextReply(input: {
-  text: string;
-  modelOutput: string;
-  options: ResolvedNPCOptions;
-  names: string[];
-  defaultEmotion: Emotion;
-}): ParsedReply {
-  const { text, modelOutput, options, names, defaultEmotion } = input;
-  // A model primed by the JSON rules in the prefix may still answer the text retry with
-  // {"emotion", "line"} (bare or as {"reply": {…}}): read it as such instead of speaking the
-  // JSON aloud or losing the emotion.
-  const head = modelOutput.trim();
-  const json = head.charAt(0) === '{' || head.startsWith('```') ? extractJson(modelOutput) : undefined;
-  const object =
-    json && isPlainObject(json.value) ? (isPlainObject(json.value.reply) ? json.value.reply : json.value) : undefined;
-  if (object && typeof object.line === 'string') {
-    return readStructuredReply({
-      value: object,
-      options: { ...options, playerOptionCount: 0, canEndConversation: false },
-      names,
-      defaultEmotion,
-    });
-  }
-  const tag = parseEmotionTag(text, options.emotions, defaultEmotion);
-  const line = cleanLine(tag.rest, names);
-  if (!line) throw new AgentError('generation_failed', 'The reply had no words.');
-  return { line, emotion: tag.emotion ?? defaultEmotion, playerOptions: [], endsConversation: false };
-}
-
-function textRetryNote(records: ToolRecord[], emotions: readonly Emotion[]): string {
-  const lines = ['Answer in plain words this time.', textFormatRule(emotions).replace(/^- /, '')];
-  const facts = records
-    .filter((record) => !record.rejected)
-    .slice(-6)
-    .map((record) => `- ${record.call.name}: ${ToolOutput.render(record.output).slice(0, 400)}`);
-  if (facts.length > 0) lines.push(`Facts you just looked up:\n${facts.join('\n')}`);
-  return lines.join('\n');
 }
 
 export type { BarkOptions };
