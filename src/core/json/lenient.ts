@@ -20,6 +20,7 @@ import { decodeEscape } from './escapes';
 import { isClosingQuote, isQuote, isSpace, skipComment } from './scan';
 import { setOwnKey } from './own-key';
 import { closersAtEnd, ellipsisAt, repairedText } from './repairs';
+import { LITERALS, MEMBER_START, NUMBER, clip, couldStillBecomeValue } from './lenient-words';
 
 export interface LenientOptions {
   /** Accept text cut off mid-value (streaming or max-token truncation). */
@@ -71,21 +72,6 @@ type Read = unknown | typeof DROPPED;
 
 /** Where a value sits: it decides which characters end a bare word. */
 type Place = 'top' | 'array' | 'member';
-
-const LITERALS: Record<string, unknown> = {
-  true: true,
-  false: false,
-  null: null,
-  none: null,
-  nil: null,
-  undefined: null,
-};
-
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** Text at the very end of a partial input that may still grow into a number. */
-const NUMBER_PREFIX = /^[+-]?(?:\d+(?:\.\d*)?|\.\d*)?(?:[eE][+-]?\d*)?$/;
-/** After a comma inside a bare word: does a new member start here (`key:` / `"key"` / `}`)? */
-const MEMBER_START = /^\s*(?:["'`},]|[^\s,:={}[\]"'`]+\s*[:=]|$)/;
 
 class Reader {
   pos = 0;
@@ -398,16 +384,4 @@ class Reader {
     if (place === 'top') this.fail('expected a JSON value', start);
     return word;
   }
-}
-
-/** A word cut off at the end that could still become a literal or number cannot be read yet. */
-function couldStillBecomeValue(word: string): boolean {
-  if (NUMBER_PREFIX.test(word)) return true;
-  const lower = word.toLowerCase();
-  for (const name in LITERALS) if (name.startsWith(lower)) return true;
-  return false;
-}
-
-function clip(text: string): string {
-  return text.length > 40 ? text.slice(0, 40) + '…' : text;
 }

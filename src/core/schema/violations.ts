@@ -4,7 +4,7 @@
  * `must be at most 10; got 12`.
  */
 import type { ErrorObject } from 'ajv';
-import { childNodes } from './analyze';
+import { childNodes } from './schema-children';
 import { SchemaNode, appendIndex, appendKey, isPlainObject } from './schema-node';
 
 export interface Violation {
