@@ -254,7 +254,6 @@ export const OVERSIZE_FILES = {
   'src/game/npc/npc.ts': 607,
   'src/models/chrome-prompt/chrome-prompt-model.ts': 642,
   'src/models/gemini-nano/gemini-nano-model.ts': 490,
-  'src/models/openai-compatible.ts': 440,
   'src/models/scheduler.ts': 629,
 };
 
