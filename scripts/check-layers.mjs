@@ -248,7 +248,6 @@ const NOT_MEASURED = ['assets/runtime/', 'node_modules/', 'dist/', 'build/'];
 export const OVERSIZE_FILES = {
   'assets/components/NPCComponent.ts': 685,
   'extension/builder/android-patch.ts': 555,
-  'extension/token-meter/token-meter.ts': 416,
   'src/bridge/npc-methods.ts': 500,
   'src/core/agent/agent.ts': 590,
   'src/game/npc/npc.ts': 607,
