@@ -252,7 +252,6 @@ export const OVERSIZE_FILES = {
   'src/core/agent/agent.ts': 590,
   'src/game/npc/npc.ts': 607,
   'src/models/chrome-prompt/chrome-prompt-model.ts': 642,
-  'src/models/gemini-nano/gemini-nano-model.ts': 490,
   'src/models/scheduler.ts': 629,
 };
 

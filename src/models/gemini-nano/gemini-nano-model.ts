@@ -32,49 +32,21 @@ import {
   isGenerateChunk,
   isGenerateResult,
   isModelInfoResult,
-  wireImages,
   type GenerateParams,
   type GenerateResult,
   type ModelInfoResult,
   type ReadyParams,
 } from './protocol';
+import { BEFORE_DETECTION, capabilitiesFrom, generateParams } from './nano-params';
 
-export interface GeminiNanoModelOptions {
-  transport: BridgeTransport;
-  /** Timeout of every plain call (availability, modelInfo, countTokens, warmup). Default 30 s. */
-  requestTimeoutMs?: number;
-  /** Timeout of the `ready` handshake; a native module missing from the build shows up here. Default 5 s. */
-  readyTimeoutMs?: number;
-  /** Time allowed until a generation's first chunk (prefill plus queueing). Default 60 s. */
-  firstChunkTimeoutMs?: number;
-  /** Time allowed between two chunks of a generation. Default 30 s. */
-  idleTimeoutMs?: number;
-  /** Time allowed between two download progress messages. Default 10 min. */
-  downloadIdleTimeoutMs?: number;
-  /** Send the stable prompt prefix as ML Kit's cached prefix when the device supports it. Default true. */
-  prefixCaching?: boolean;
-  /** Input budget to report instead of the device's token limit (at least 256). */
-  maxInputTokens?: number;
-  /** ML Kit model preference ("fast" = Nano 4 Fast, "full"); default: ML Kit's (full on stable, fast on preview). */
-  modelPreference?: 'fast' | 'full';
-  /** ML Kit release stage; "preview" needs the AICore Developer Preview. Default: stable. */
-  releaseStage?: 'stable' | 'preview';
-  /** Request kinds that use ML Kit's thinking mode where the device supports it. Default: none. */
-  thinkingFor?: readonly StepKind[];
-}
+import {
+  readyParamsOf,
+  type GeminiNanoModelOptions,
+  type DownloadProgress,
+  type DownloadOptions,
+} from './nano-options';
 
-export interface DownloadProgress {
-  bytesDownloaded: number;
-  totalBytes?: number;
-  /** 0…1 when the total is known. */
-  fraction?: number;
-}
-
-export interface DownloadOptions {
-  onProgress?: (progress: DownloadProgress) => void;
-  /** Stops waiting (AICore may finish the download anyway). */
-  signal?: SignalLike;
-}
+export type { GeminiNanoModelOptions, DownloadProgress, DownloadOptions } from './nano-options';
 
 type NanoEvents = {
   downloadProgress: DownloadProgress;
@@ -82,18 +54,6 @@ type NanoEvents = {
 };
 
 const NOT_IN_BUILD = 'The native side did not answer; is the oam-cocos Android module in the build?';
-
-const BEFORE_DETECTION: ModelCapabilities = {
-  modelName: 'gemini-nano',
-  maxInputTokens: 4000,
-  maxOutputTokens: 4096,
-  systemInstructions: true,
-  prefixCaching: false,
-  nativeToolCalling: false,
-  // ML Kit takes one image per request; a module too old for it says so in modelInfo.
-  imageInput: true,
-  maxImagesPerRequest: 1,
-};
 
 export class GeminiNanoModel implements LanguageModel {
   private caps: ModelCapabilities;
@@ -118,28 +78,7 @@ export class GeminiNanoModel implements LanguageModel {
 
   constructor(options: GeminiNanoModelOptions) {
     if (!options || !options.transport) throw new AgentError('invalid_request', 'GeminiNanoModel needs a transport.');
-    if (options.maxInputTokens !== undefined && !(options.maxInputTokens >= 256)) {
-      throw new AgentError('invalid_request', 'maxInputTokens must be at least 256.');
-    }
-    if (
-      options.modelPreference !== undefined &&
-      options.modelPreference !== 'fast' &&
-      options.modelPreference !== 'full'
-    ) {
-      throw new AgentError(
-        'invalid_request',
-        `modelPreference must be "fast" or "full", not ${JSON.stringify(options.modelPreference)}.`,
-      );
-    }
-    if (options.releaseStage !== undefined && options.releaseStage !== 'stable' && options.releaseStage !== 'preview') {
-      throw new AgentError(
-        'invalid_request',
-        `releaseStage must be "stable" or "preview", not ${JSON.stringify(options.releaseStage)}.`,
-      );
-    }
-    this.readyParams = { protocol: BRIDGE_PROTOCOL_VERSION };
-    if (options.modelPreference) this.readyParams.preference = options.modelPreference;
-    if (options.releaseStage) this.readyParams.releaseStage = options.releaseStage;
+    this.readyParams = readyParamsOf(options);
     this.thinkingFor = new Set(options.thinkingFor ?? []);
     this.transport = options.transport;
     this.client = new BridgeClient(options.transport);
@@ -438,46 +377,12 @@ export class GeminiNanoModel implements LanguageModel {
 
   private applyInfo(info: ModelInfoResult): void {
     this.info = info;
-    const deviceLimit = info.tokenLimit > 0 ? info.tokenLimit : undefined;
-    this.caps = {
-      modelName: info.baseModelName || 'gemini-nano',
-      maxInputTokens: this.maxInputTokens ?? deviceLimit ?? 4000,
-      maxOutputTokens: 4096,
-      systemInstructions: info.systemInstructions,
-      prefixCaching: this.usePrefixCache && info.prefixCaching,
-      nativeToolCalling: false,
-      imageInput: info.imageInput === true,
-      maxImagesPerRequest: 1,
-    };
+    this.caps = capabilitiesFrom(info, { maxInputTokens: this.maxInputTokens, prefixCaching: this.usePrefixCache });
     this.events.emit('capabilities', this.caps);
   }
 
-  /**
-   * Prefix → ML Kit's cached prompt prefix where supported (and enabled), else concatenated with
-   * the prompt. System instruction: inside the cached prefix, at its start, when the cache is
-   * used (ML Kit advises against system instructions with prefix caching; both are stable, so
-   * the cache covers both); else ML Kit's system instruction where supported; else in front of
-   * everything (ahead of the prefix, so the prefix stays byte-stable). With an image, ML Kit takes
-   * no prompt prefix: that call sends the whole prompt, uncached.
-   */
   private buildParams(request: GenerationRequest, info: ModelInfoResult): GenerateParams {
-    const system = request.systemInstruction || undefined;
-    const prefix = request.promptPrefix || '';
-    const params: GenerateParams = { prompt: request.prompt };
-    const images = request.images && request.images.length > 0 ? request.images : undefined;
-    const cacheOn = this.usePrefixCache && info.prefixCaching && !images;
-    const asInstruction = system !== undefined && info.systemInstructions && !(cacheOn && prefix !== '');
-    const stable = system !== undefined && !asInstruction ? `${system}\n\n${prefix}` : prefix;
-    if (asInstruction) params.systemInstruction = system;
-    if (stable && cacheOn) params.promptPrefix = stable;
-    else params.prompt = stable + request.prompt;
-    if (request.temperature !== undefined) params.temperature = request.temperature;
-    if (request.topK !== undefined) params.topK = request.topK;
-    if (request.seed !== undefined) params.seed = request.seed;
-    if (request.maxOutputTokens !== undefined) params.maxOutputTokens = request.maxOutputTokens;
-    if (info.thinking && this.thinkingFor.has(request.kind)) params.thinking = true;
-    if (images) params.images = wireImages(images);
-    return params;
+    return generateParams(request, info, { prefixCaching: this.usePrefixCache, thinkingFor: this.thinkingFor });
   }
 }
 
