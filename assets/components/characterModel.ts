@@ -53,6 +53,17 @@ export interface CharacterModelInput {
 /** An on-device model that may not be there on every player's device. */
 const ON_DEVICE: readonly OamModelKind[] = ['gemini-nano', 'chrome-nano'];
 
+/**
+ * A model, server or stand-in rules the game configured is its own choice, kept in a shipped
+ * build: with its own rules the shared model already falls back to them while an on-device model
+ * is not there. (Gemini Nano's shared model has no stand-in behind it: there the bank covers a
+ * missing Nano.)
+ */
+function isGamesOwn(kind: OamModelKind, gameStandIn: boolean): boolean {
+  if (kind === 'custom' || kind === 'openai-compatible') return true;
+  return gameStandIn && (kind === 'stand-in' || kind === 'chrome-nano');
+}
+
 const valueOf = <T>(value: T | (() => T)): T => (typeof value === 'function' ? (value as () => T)() : value);
 
 export function characterModel(input: CharacterModelInput): CharacterModel {
@@ -85,13 +96,8 @@ class CharacterRouter implements LanguageModel {
 
   route(): { model: LanguageModel; answers: Answerer } {
     const kind = valueOf(this.input.sharedKind);
-    // A model, server or stand-in rules the game configured is its own choice: with its own rules
-    // the shared model already falls back to them while an on-device model is not there.
-    // (Gemini Nano's shared model has no stand-in behind it: there the bank covers a missing Nano.)
-    const ownRules =
-      valueOf(this.input.gameStandIn ?? false) === true && (kind === 'stand-in' || kind === 'chrome-nano');
-    const gamesOwn = kind === 'custom' || kind === 'openai-compatible' || ownRules;
-    if (gamesOwn) return { model: this.input.shared, answers: kind };
+    if (isGamesOwn(kind, valueOf(this.input.gameStandIn ?? false) === true))
+      return { model: this.input.shared, answers: kind };
     if (ON_DEVICE.indexOf(kind) < 0) return { model: this.local, answers: this.localKind };
     return { model: this.preferred, answers: this.preferred.usingPrimary ? kind : this.localKind };
   }
@@ -132,8 +138,7 @@ export async function decidesWithoutModel(input: {
   model: LanguageModel;
 }): Promise<boolean> {
   const { shipped, kind, gameStandIn, model } = input;
-  if (!shipped || kind === 'custom' || kind === 'openai-compatible') return false;
-  if (gameStandIn && (kind === 'stand-in' || kind === 'chrome-nano')) return false;
+  if (!shipped || isGamesOwn(kind, gameStandIn)) return false;
   if (ON_DEVICE.indexOf(kind) < 0) return true;
   try {
     return (await model.availability()).status !== 'available';
