@@ -1,28 +1,22 @@
 /**
  * An agent over any LanguageModel: instructions, tools, a history of whole turns, and a queue
  * that runs its turns one at a time, in order. A turn is atomic: it lands in the history
- * whole when it completes, or not at all (failure, cancel).
+ * whole when it completes, or not at all (failure, cancel); run-turn.ts runs it to that commit.
  */
-import { playerText } from '../player-text/player-text';
-import { wholeSentences } from '../player-text/whole-sentences';
 import { AgentError } from '../../contract/errors';
-import type { SignalLike } from '../../contract/abort';
 import { AgentTool, checkToolSet } from '../tools';
-import { JsonSchema } from '../schema';
+import type { JsonSchema } from '../schema';
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
-import { generateText } from '../../contract/language-model';
-import { checkImages, checkImagesAccepted, IMAGE_INPUT_TOKENS, type ImageInput } from '../../contract/image-input';
-import { resolveConfig, validateToolChoice, type AgentConfig, type AgentConfigInput, type ToolChoice } from './config';
-import type { AgentResponse, ToolRecord } from './events';
+import { resolveConfig, type AgentConfig, type AgentConfigInput } from './config';
+import type { AgentResponse } from './events';
 import { AgentRun } from './run';
-import { TurnEngine } from './turn';
-import { prefixInput, resolveTurnTools } from './turn-setup';
-import { TurnState } from './turn-state';
+import { prefixInput } from './turn-setup';
 import { TurnQueue } from './turn-queue';
+import { createAgentSetup, prepareRun, type AgentSetup, type PreparedAttempt, type RunOptions } from './run-options';
+import { runTurn, type RunningTry, type TurnHost } from './run-turn';
+import { summarizeTurns, type CompactOptions } from './summarize-turns';
 import { TokenCounter } from '../prompt/prompt-builder';
 import { PrefixCache } from '../prompt/prefix-cache';
-import { entryLines, renderStructuredPlain } from '../prompt/render-conversation';
-import type { ExternalToolHandler } from './tool-runner';
 import {
   clone,
   checkEntry,
@@ -33,6 +27,10 @@ import {
   type TranscriptEntry,
 } from '../transcript';
 
+export { createAgentSetup } from './run-options';
+export type { AgentSetup, RunOptions, TurnAttempt, TurnFailure } from './run-options';
+export type { CompactOptions } from './summarize-turns';
+
 export interface AgentOptions {
   instructions?: string;
   tools?: AgentTool[];
@@ -41,142 +39,7 @@ export interface AgentOptions {
   transcript?: unknown;
 }
 
-/**
- * Everything a turn runs with besides its prompt. Built whole and checked by `createAgentSetup`,
- * never changed: a turn keeps the setup it was asked with, whatever is set after.
- */
-export interface AgentSetup {
-  readonly instructions: string;
-  readonly tools: readonly AgentTool[];
-  readonly config: AgentConfig;
-}
-
-/** One try of a turn. The first is the run's own options; `RunOptions.retry` gives the others. */
-export interface TurnAttempt {
-  /** Structured turn: the reply is JSON valid against this schema, keys in schema order. */
-  schema?: JsonSchema | Record<string, unknown>;
-  /**
-   * A check beyond the schema (a decision's id among its options): a problem it names is
-   * repaired like a schema violation. The schema, not this, is what the stable prefix describes.
-   */
-  refine?: (value: unknown) => string | undefined;
-  toolChoice?: ToolChoice;
-  enabledTools?: string[];
-  /** A note for this try only; a function is read when the try starts (what is true by then). */
-  context?: string | (() => string);
-  /**
-   * Checks the finished response before it is committed; throwing rejects the try, which then
-   * fails with that error (and may be retried) and leaves no trace in the history.
-   */
-  accept?: (response: AgentResponse) => void;
-}
-
-/** Why a try of a turn failed, for `retry` and `fallback`. */
-export interface TurnFailure {
-  error: AgentError;
-  /** 0 for the first try. */
-  attempt: number;
-  /** Every tool call of the turn so far (their side effects happened). */
-  toolCalls: ToolRecord[];
-}
-
-export interface RunOptions extends TurnAttempt {
-  signal?: SignalLike;
-  /**
-   * Pictures that go with the prompt (the player's drawn badge): sent with every model call of
-   * this turn, each tries included, to a model whose capabilities say `imageInput`; refused
-   * before any model call otherwise. Later turns see the words of this turn, not the pictures.
-   */
-  images?: ImageInput[];
-  externalTools?: ExternalToolHandler;
-  /**
-   * Asked when a try fails (never when the turn was cancelled): the next try of the same turn,
-   * in the same queue slot and event stream, or undefined to stop. An NPC retries as plain text.
-   */
-  retry?: (failure: TurnFailure) => TurnAttempt | undefined;
-  /**
-   * Asked when the last try failed: an answer to give instead (an authored line), kept out of the
-   * history, or undefined to fail the turn with the error.
-   */
-  fallback?: (failure: TurnFailure) => { text: string; structured?: unknown } | undefined;
-  /** Called when the turn starts (after the turns queued before it). */
-  onStart?: () => void;
-  /** Called at the commit point, with the response now in the history. */
-  onCommit?: (response: AgentResponse) => void;
-}
-
-export interface CompactOptions {
-  keepRecentTurns?: number;
-  instructions?: string;
-  signal?: SignalLike;
-}
-
-/** Output cap of a summary step: the default 120 words fit; 13 s at 15 tokens/s at the very worst. */
-const SUMMARY_MAX_TOKENS = 200;
-
-const DEFAULT_SUMMARY_INSTRUCTIONS =
-  'Summarise the conversation so far in at most 120 words of plain prose. Keep names, facts, numbers and promises.';
-
 let runCounter = 0;
-
-/** The settings of a turn with pictures: their tokens come out of the prompt's budget. */
-function withImageTokens(config: AgentConfig, count: number): AgentConfig {
-  const reservedTokens = config.context.reservedTokens + count * IMAGE_INPUT_TOKENS;
-  return { ...config, context: { ...config.context, reservedTokens } };
-}
-
-/** A checked setup: the tools as a set (unique names, none reserved), the settings over the defaults. */
-export function createAgentSetup(
-  input: { instructions?: string; tools?: readonly AgentTool[]; config?: AgentConfigInput } = {},
-): AgentSetup {
-  const tools = (input.tools ?? []).slice();
-  checkToolSet(tools);
-  return Object.freeze({
-    instructions: input.instructions ?? '',
-    tools: Object.freeze(tools),
-    config: resolveConfig(input.config),
-  });
-}
-
-/** A try's options checked against the setup, before any model call. */
-interface PreparedAttempt {
-  schema?: JsonSchema;
-  refine?: (value: unknown) => string | undefined;
-  choice: ToolChoice;
-  enabledTools?: string[];
-  context?: string | (() => string);
-  accept?: (response: AgentResponse) => void;
-}
-
-function prepareAttempt(attempt: TurnAttempt, setup: AgentSetup): PreparedAttempt {
-  if (attempt.context !== undefined && typeof attempt.context !== 'string' && typeof attempt.context !== 'function') {
-    throw new AgentError('invalid_request', 'The context option must be a string (a note for this turn).');
-  }
-  if (attempt.accept !== undefined && typeof attempt.accept !== 'function')
-    throw new AgentError('invalid_request', 'The accept option must be a function.');
-  if (
-    attempt.enabledTools !== undefined &&
-    (!Array.isArray(attempt.enabledTools) || attempt.enabledTools.some((name) => typeof name !== 'string'))
-  ) {
-    throw new AgentError('invalid_request', 'enabledTools must be a list of tool names.');
-  }
-  const choice =
-    attempt.toolChoice !== undefined ? validateToolChoice(attempt.toolChoice) : setup.config.toolPolicy.choice;
-  let schema: JsonSchema | undefined;
-  if (attempt.schema !== undefined)
-    schema = attempt.schema instanceof JsonSchema ? attempt.schema : JsonSchema.from(attempt.schema);
-  resolveTurnTools(setup.tools, choice, attempt.enabledTools ?? setup.config.toolPolicy.enabledTools);
-  return {
-    schema,
-    refine: attempt.refine,
-    choice,
-    enabledTools: attempt.enabledTools,
-    context: attempt.context,
-    accept: attempt.accept,
-  };
-}
-
-const HOOKS = ['retry', 'fallback', 'onStart', 'onCommit'] as const;
 
 export class Agent {
   readonly model: LanguageModel;
@@ -186,13 +49,15 @@ export class Agent {
   private readonly queue = new TurnQueue();
   /** Runs not finished yet (queued or running), so close() can cancel them. */
   private readonly unfinished = new Set<AgentRun>();
-  private running: { run: AgentRun; entries: TranscriptEntry[] } | null = null;
+  private running: RunningTry | null = null;
   private readonly counter: TokenCounter;
   private readonly prefixes = new PrefixCache();
   private _usage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   private closed = false;
   private closedMessage = 'This agent was closed.';
   private epoch = 0;
+  /** What its turns see of the agent (run-turn.ts): the conversation, and the one commit point. */
+  private readonly host: TurnHost;
 
   constructor(model: LanguageModel, options: AgentOptions = {}) {
     if (!model || typeof model.generate !== 'function') {
@@ -201,6 +66,20 @@ export class Agent {
     this.model = model;
     this._setup = createAgentSetup(options);
     this.counter = new TokenCounter(model);
+    this.host = {
+      model,
+      counter: this.counter,
+      prefixes: this.prefixes,
+      conversation: () => ({ history: this._history, contextNote: this._contextNote }),
+      setRunning: (running) => {
+        this.running = running;
+      },
+      commit: (entries, usage) => {
+        this._history = this._history.concat(entries);
+        this.running = null;
+        this.addUsage(usage);
+      },
+    };
     if (options.transcript !== undefined) {
       const saved = transcriptFromJSON(options.transcript);
       this._history = saved.entries;
@@ -221,18 +100,12 @@ export class Agent {
     let first: PreparedAttempt | undefined;
     try {
       if (this.closed) throw new AgentError('invalid_request', this.closedMessage);
-      if (typeof prompt !== 'string') throw new AgentError('invalid_request', 'The prompt must be a string.');
-      for (const hook of HOOKS) {
-        if (options[hook] !== undefined && typeof options[hook] !== 'function')
-          throw new AgentError('invalid_request', `The ${hook} option must be a function.`);
-      }
-      first = prepareAttempt(options, setup);
-      checkImages(options.images, 'images');
-      checkImagesAccepted(options.images, this.model.capabilities);
+      first = prepareRun(prompt, options, { setup, model: this.model });
     } catch (error) {
       failure = AgentError.from(error);
     }
-    this.queue.add(run, failure, () => this.runTurn({ run, prompt, options, setup, first: first as PreparedAttempt }));
+    const job = { run, prompt, options, setup, first: first as PreparedAttempt };
+    this.queue.add(run, failure, () => runTurn(this.host, job));
     if (!failure) {
       this.unfinished.add(run);
       const forget = () => this.unfinished.delete(run);
@@ -240,100 +113,6 @@ export class Agent {
       run.on('error', forget);
     }
     return run;
-  }
-
-  /**
-   * One turn, try after try: the first that is accepted is committed to the history (the one
-   * commit point); when none is and there is a fallback, its answer is given and nothing is kept.
-   * Every try shares the turn's counters, so usage and model calls count the failed ones too.
-   */
-  private async runTurn(job: {
-    run: AgentRun;
-    prompt: string;
-    options: RunOptions;
-    setup: AgentSetup;
-    first: PreparedAttempt;
-  }): Promise<void> {
-    const { run, prompt, options, setup } = job;
-    if (options.onStart) options.onStart();
-    const images = options.images && options.images.length > 0 ? options.images.slice() : undefined;
-    const state = new TurnState({
-      model: this.model,
-      config: images ? withImageTokens(setup.config, images.length) : setup.config,
-      signal: run.signal,
-      send: (event) => run.emit(event),
-      images,
-    });
-    let attempt = job.first;
-    for (let index = 0; ; index++) {
-      const entries: TranscriptEntry[] = [];
-      this.running = { run, entries };
-      let response: AgentResponse;
-      try {
-        const context = typeof attempt.context === 'function' ? attempt.context() : attempt.context;
-        const engine = new TurnEngine({
-          turn: state,
-          setup: {
-            instructions: setup.instructions,
-            contextNote: this._contextNote,
-            tools: setup.tools,
-            history: this._history,
-            counter: this.counter,
-            prefixes: this.prefixes,
-          },
-          input: {
-            prompt,
-            schema: attempt.schema,
-            refine: attempt.refine,
-            choice: attempt.choice,
-            enabledTools: attempt.enabledTools,
-            context,
-          },
-          external: run.external,
-          entries,
-        });
-        response = await engine.run();
-        if (run.signal.aborted) throw run.cancelReason();
-        if (attempt.accept) attempt.accept(response);
-      } catch (error) {
-        this.running = null;
-        // A cancel is final: never retried, never covered by a fallback, nothing kept.
-        if (run.signal.aborted) throw run.cancelReason();
-        const failure: TurnFailure = {
-          error: AgentError.from(error),
-          attempt: index,
-          toolCalls: state.toolCalls.slice(),
-        };
-        const next = options.retry ? options.retry(failure) : undefined;
-        if (next) {
-          attempt = prepareAttempt(next, setup);
-          state.resetText();
-          run.emit({ type: 'attempt', index: index + 1, reason: failure.error });
-          continue;
-        }
-        const substitute = options.fallback ? options.fallback(failure) : undefined;
-        if (!substitute) throw failure.error;
-        run.emit({ type: 'fallback', reason: failure.error });
-        const fallback: AgentResponse = {
-          text: substitute.text,
-          toolCalls: state.toolCalls.slice(),
-          usage: { ...state.usage },
-          steps: state.steps.slice(),
-          modelCalls: state.modelCalls,
-          isFallback: true,
-        };
-        if (substitute.structured !== undefined) fallback.structured = substitute.structured;
-        run.finish(fallback);
-        return;
-      }
-      // The point of no return: from here on the turn is committed and a cancel changes nothing.
-      this._history = this._history.concat(entries);
-      this.running = null;
-      this.addUsage(response.usage);
-      if (options.onCommit) options.onCommit(response);
-      run.finish(response);
-      return;
-    }
   }
 
   /** Runs a turn to completion; external tools are answered by `options.externalTools`. */
@@ -497,45 +276,7 @@ export class Agent {
     const turns = splitTurns(this._history);
     if (turns.length <= keep) return null;
     const old = turns.slice(0, turns.length - keep);
-    const { config } = this._setup;
-    const render = config.structuredReplyRenderer ?? renderStructuredPlain;
-    const lines = old
-      .map((turn) =>
-        entryLines({
-          entries: turn,
-          labels: config.labels,
-          maxOutputChars: config.context.maxToolOutputChars,
-          renderStructured: render,
-        }).join('\n'),
-      )
-      .join('\n');
-    const earlier = options.earlierSummary ? `Earlier summary: ${options.earlierSummary}\n\n` : '';
-    const prompt = `${earlier}Conversation:\n${lines}\n\n${options.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS}`;
-    const { text, finishReason } = await generateText(
-      this.model,
-      {
-        kind: 'summary',
-        prompt,
-        temperature: config.decisionTemperature,
-        // Bounded: a summary runs in the background, but a turn may still wait for its slot (a
-        // scheduler preempts it; a bare model does not). 120 words are about 160 tokens.
-        maxOutputTokens: SUMMARY_MAX_TOKENS,
-        priority: options.priority ?? 0,
-        label: config.label,
-      },
-      options.signal,
-    );
-    // Cut by the cap, a summary keeps its whole sentences only: half a fact is worse than none.
-    const words = playerText(text);
-    const summary = finishReason === 'max_tokens' ? wholeSentences(words) : words.trim();
-    if (!summary) {
-      throw new AgentError(
-        'generation_failed',
-        finishReason === 'max_tokens'
-          ? `The summary was cut off at ${SUMMARY_MAX_TOKENS} tokens before a sentence ended; the history was left as it was (ask for fewer words).`
-          : 'The summary came back empty; the history was left as it was.',
-      );
-    }
+    const summary = await summarizeTurns(this.model, { turns: old, config: this._setup.config, options });
     return { summary, turns: old.length, epoch };
   }
 
