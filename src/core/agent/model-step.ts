@@ -1,15 +1,23 @@
 /**
- * One model step: send the request, stream the answer, stop reading as soon as the caller has
- * what it needs, and retry transient failures (busy, rate_limited, generation_failed) with
- * backoff (a generation_failed over a turn limit, `details.reason` 'max_turns_exceeded', is not
- * transient and is never retried). A retry repeats this step only, so no tool ever runs twice.
+ * One model step: send the request, stream the answer (model-stream.ts), stop reading as soon as
+ * the caller has what it needs, and retry transient failures (busy, rate_limited,
+ * generation_failed) with backoff (step-retry.ts; a generation_failed over a turn limit,
+ * `details.reason` 'max_turns_exceeded', is not transient and is never retried). A retry repeats
+ * this step only, so no tool ever runs twice.
  */
-import { AgentError, markFromBackend, reasonOf } from '../../contract/errors';
-import { Canceller, linkSignal, sleep, abortError, raceSignal } from '../../contract/abort';
-import { estimateTokens, type FinishReason, type TokenUsage } from '../../contract/language-model';
+import { AgentError, markFromBackend } from '../../contract/errors';
+import { sleep, abortError } from '../../contract/abort';
+import {
+  estimateTokens,
+  type FinishReason,
+  type GenerationRequest,
+  type TokenUsage,
+} from '../../contract/language-model';
 import type { BuiltPrompt } from '../prompt/prompt-builder';
 import type { ModelStepInfo } from './events';
 import type { TurnState } from './turn-state';
+import { ModelStream, overTimeCap } from './model-stream';
+import { retryDelayMs } from './step-retry';
 
 export interface StepHandlers {
   /** Called with all text so far after each chunk; return true to stop reading (the answer is complete). */
@@ -21,8 +29,6 @@ export interface StepResult {
   stoppedEarly: boolean;
   finishReason?: FinishReason;
 }
-
-const RETRYABLE = new Set(['busy', 'rate_limited', 'generation_failed']);
 
 function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -39,13 +45,13 @@ export interface ModelStepInput {
 }
 
 export async function runModelStep({ turn, built, info, handlers, buildMs }: ModelStepInput): Promise<StepResult> {
-  const { config, model } = turn;
-  const request = { ...built.request, isRepair: info.isRepair };
+  const { config } = turn;
+  const request: GenerationRequest = { ...built.request, isRepair: info.isRepair };
   if (config.priority !== undefined) request.priority = config.priority;
   if (config.label !== undefined) request.label = config.label;
   if (turn.images) request.images = turn.images.slice();
-  const maxAttempts = config.retry.maxAttempts;
-  let coreMs = buildMs;
+  // The core's own time (building the prompt, reading the chunks), across the step's tries.
+  const spent = { coreMs: buildMs };
 
   const timeCap = config.maxModelTimePerTurnMs;
   for (let attempt = 0; ; attempt++) {
@@ -56,109 +62,96 @@ export async function runModelStep({ turn, built, info, handlers, buildMs }: Mod
     turn.emit({ type: 'step', step, request });
     turn.throwIfCancelled(); // a 'step' listener may cancel: then the model is not called
     turn.modelCalls++;
-    const stepCanceller = new Canceller();
-    const unlink = linkSignal(turn.signal, stepCanceller);
-    let text = '';
-    let usage: TokenUsage | undefined;
-    let finishReason: FinishReason | undefined;
-    let stoppedEarly = false;
-    // Each chunk is awaited against the turn's signal too, so a model that ignores its signal
-    // can never keep a cancelled turn (and the agent's queue) waiting.
-    const iterator = model.generate(request, stepCanceller.signal)[Symbol.asyncIterator]();
-    // The turn's model time left bounds this attempt: past it, the step is abandoned.
-    const deadline = timeCap > 0 ? new Canceller() : undefined;
-    const timer = deadline ? setTimeout(() => deadline.abort(), Math.max(0, timeCap - turn.modelMs)) : undefined;
+    const stream = new ModelStream(turn, request);
     try {
-      for (;;) {
-        const next = await raceSignal(raceDeadline(iterator.next(), deadline, timeCap), turn.signal);
-        if (next.done) break;
-        const chunk = next.value;
-        const t0 = now();
-        text = chunk.text;
-        if (chunk.usage) usage = chunk.usage;
-        if (chunk.finishReason) finishReason = chunk.finishReason;
-        if (!finishReason && pastOutputCap(text, request.maxOutputTokens)) {
-          // A server that ignores max_tokens: stop where a backend that honours it would have.
-          finishReason = 'max_tokens';
-          stoppedEarly = true;
-          break;
-        }
-        const stop = handlers.onText ? handlers.onText(text) === true : false;
-        coreMs += now() - t0;
-        if (stop && !chunk.finishReason) {
-          stoppedEarly = true;
-          break; // the rest would only cost decode time
-        }
-      }
+      const answer = await readAnswer({ stream, request, handlers, spent });
       if (turn.signal.aborted) throw abortError(turn.signal);
-      const stepUsage: TokenUsage = usage ?? {
-        inputTokens: built.promptTokens,
-        cachedInputTokens: model.capabilities.prefixCaching ? built.cachedTokens : 0,
-        outputTokens: estimateTokens(text),
-      };
-      turn.usage.inputTokens += stepUsage.inputTokens;
-      turn.usage.cachedInputTokens += stepUsage.cachedInputTokens;
-      turn.usage.outputTokens += stepUsage.outputTokens;
-      turn.steps.push({
-        kind: info.kind,
-        isRepair: info.isRepair,
-        promptTokens: stepUsage.inputTokens,
-        cachedPromptTokens: built.cachedTokens,
-        outputTokens: stepUsage.outputTokens,
-        coreMs,
-        stoppedEarly,
-      });
-      turn.stepIndex++;
-      turn.emit({ type: 'stepFinished', step, output: text, usage: stepUsage, stoppedEarly });
-      return { text, stoppedEarly, finishReason };
+      const usage = recordStep(turn, { built, info, answer, coreMs: spent.coreMs });
+      turn.emit({ type: 'stepFinished', step, output: answer.text, usage, stoppedEarly: answer.stoppedEarly });
+      return { text: answer.text, stoppedEarly: answer.stoppedEarly, finishReason: answer.finishReason };
     } catch (error) {
       if (turn.signal.aborted) throw abortError(turn.signal);
       const failure = AgentError.from(error);
-      const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > config.retry.maxRetryAfterMs;
-      // A scheduler in front of the model has retried busy/rate_limited already.
-      const retriedBelow =
-        model.capabilities.retriesTransientErrors === true &&
-        (failure.code === 'busy' || failure.code === 'rate_limited');
-      // A turn limit (ML Kit's -112, the AgentRunner's own) is a generation_failed that the same
-      // step would hit again: not transient.
-      const reason = reasonOf(failure);
-      const overTurnLimit = reason === 'max_turns_exceeded' || reason === 'turn_time_cap';
-      const retryable =
-        !overTurnLimit &&
-        (RETRYABLE.has(failure.code) ||
-          (failure.code === 'guardrail_violation' && config.retry.retriesGuardrailViolations));
-      if (failure.unexpected || !retryable || attempt + 1 >= maxAttempts || tooLong || retriedBelow)
-        throw markFromBackend(failure);
-      const backoff = config.retry.initialDelayMs * Math.pow(2, attempt);
-      await sleep(Math.max(backoff, failure.retryAfterMs ?? 0), turn.signal);
+      const delay = retryDelayMs(failure, { policy: config.retry, capabilities: turn.model.capabilities, attempt });
+      if (delay === undefined) throw markFromBackend(failure);
+      await sleep(delay, turn.signal);
       turn.resetText();
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
       turn.modelMs += now() - attemptStart;
-      // Ends the model's stream (early stop, cancel, failure) without waiting for it.
-      Promise.resolve()
-        .then(() => iterator.return?.())
-        .catch(() => undefined);
-      unlink();
-      stepCanceller.abort();
+      stream.close();
     }
   }
 }
 
-function overTimeCap(capMs: number): AgentError {
-  return new AgentError(
-    'generation_failed',
-    `The model took more than this turn's cap of ${capMs} ms (maxModelTimePerTurnMs), retries included.`,
-    { details: { reason: 'turn_time_cap', limitMs: capMs } },
-  );
+/** What one call answered, read as far as the caller needed. */
+interface Answer {
+  text: string;
+  usage?: TokenUsage;
+  finishReason?: FinishReason;
+  stoppedEarly: boolean;
 }
 
-/** The next chunk, or the turn's time cap error when the deadline passes first. */
-function raceDeadline<T>(promise: Promise<T>, deadline: Canceller | undefined, capMs: number): Promise<T> {
-  if (!deadline) return promise;
-  return raceSignal(promise, deadline.signal).catch((error: unknown) => {
-    throw deadline.signal.aborted ? overTimeCap(capMs) : error;
+/** Reads the stream chunk by chunk until it ends, the caller has what it needs, or the text runs past its cap. */
+async function readAnswer({
+  stream,
+  request,
+  handlers,
+  spent,
+}: {
+  stream: ModelStream;
+  request: GenerationRequest;
+  handlers: StepHandlers;
+  spent: { coreMs: number };
+}): Promise<Answer> {
+  const answer: Answer = { text: '', stoppedEarly: false };
+  for (;;) {
+    const next = await stream.next();
+    if (next.done) break;
+    const chunk = next.value;
+    const t0 = now();
+    answer.text = chunk.text;
+    if (chunk.usage) answer.usage = chunk.usage;
+    if (chunk.finishReason) answer.finishReason = chunk.finishReason;
+    if (!answer.finishReason && pastOutputCap(answer.text, request.maxOutputTokens)) {
+      // A server that ignores max_tokens: stop where a backend that honours it would have.
+      answer.finishReason = 'max_tokens';
+      answer.stoppedEarly = true;
+      break;
+    }
+    const stop = handlers.onText ? handlers.onText(answer.text) === true : false;
+    spent.coreMs += now() - t0;
+    if (stop && !chunk.finishReason) {
+      answer.stoppedEarly = true;
+      break; // the rest would only cost decode time
+    }
+  }
+  return answer;
+}
+
+/** Counts the step's tokens (the model's own count, else the estimate) into the turn and records the step. */
+function recordStep(
+  turn: TurnState,
+  { built, info, answer, coreMs }: { built: BuiltPrompt; info: ModelStepInput['info']; answer: Answer; coreMs: number },
+): TokenUsage {
+  const stepUsage: TokenUsage = answer.usage ?? {
+    inputTokens: built.promptTokens,
+    cachedInputTokens: turn.model.capabilities.prefixCaching ? built.cachedTokens : 0,
+    outputTokens: estimateTokens(answer.text),
+  };
+  turn.usage.inputTokens += stepUsage.inputTokens;
+  turn.usage.cachedInputTokens += stepUsage.cachedInputTokens;
+  turn.usage.outputTokens += stepUsage.outputTokens;
+  turn.steps.push({
+    kind: info.kind,
+    isRepair: info.isRepair,
+    promptTokens: stepUsage.inputTokens,
+    cachedPromptTokens: built.cachedTokens,
+    outputTokens: stepUsage.outputTokens,
+    coreMs,
+    stoppedEarly: answer.stoppedEarly,
   });
+  turn.stepIndex++;
+  return stepUsage;
 }
 
 /**
