@@ -15,7 +15,7 @@ import { TurnQueue } from './turn-queue';
 import { createAgentSetup, prepareRun, type AgentSetup, type PreparedAttempt, type RunOptions } from './run-options';
 import { runTurn, type RunningTry, type TurnHost } from './run-turn';
 import { summarizeTurns, type CompactOptions } from './summarize-turns';
-import { TokenCounter } from '../prompt/prompt-builder';
+import { TokenCounter } from '../prompt/token-counter';
 import { PrefixCache } from '../prompt/prefix-cache';
 import {
   clone,

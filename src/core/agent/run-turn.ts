@@ -6,7 +6,7 @@
 import { AgentError } from '../../contract/errors';
 import type { LanguageModel, TokenUsage } from '../../contract/language-model';
 import { IMAGE_INPUT_TOKENS } from '../../contract/image-input';
-import type { TokenCounter } from '../prompt/prompt-builder';
+import type { TokenCounter } from '../prompt/token-counter';
 import type { PrefixCache } from '../prompt/prefix-cache';
 import type { TranscriptEntry } from '../transcript';
 import type { AgentConfig } from './config';

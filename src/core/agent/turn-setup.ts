@@ -5,7 +5,7 @@
 import { AgentError } from '../../contract/errors';
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
-import type { TokenCounter } from '../prompt/prompt-builder';
+import type { TokenCounter } from '../prompt/token-counter';
 import type { PrefixCache } from '../prompt/prefix-cache';
 import type { PrefixInput } from '../prompt/stable-prefix';
 import type { TranscriptEntry } from '../transcript';
