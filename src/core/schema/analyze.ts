@@ -1,9 +1,8 @@
 /**
  * Reads a raw JSON Schema: rejects malformed ones with an `invalid_schema` AgentError naming
- * the path, warns about keywords it ignores, and builds the normalised tree the validator,
- * coercer, orderer and renderer share.
+ * the path (schema-problems.ts), warns about keywords it ignores, and builds the normalised tree
+ * the validator, coercer, orderer and renderer share; its references are checked in schema-refs.ts.
  */
-import { AgentError } from '../../contract/errors';
 import {
   SchemaNode,
   TYPE_NAMES,
@@ -11,16 +10,15 @@ import {
   appendIndex,
   appendKey,
   deepCopy,
-  escapePointerSegment,
   hasOwn,
   isPlainObject,
-  refSegments,
-  resolvePointer,
 } from './schema-node';
-import { childNodes, makeNullable } from './schema-children';
+import { makeNullable } from './schema-children';
+import { appendKeyword, describeValue, invalid } from './schema-problems';
+import { checkReferences } from './schema-refs';
 
 export const MAX_SCHEMA_DEPTH = 32;
-export const MAX_REF_HOPS = 16;
+export { MAX_REF_HOPS } from './schema-refs';
 
 export interface AnalyzedSchema {
   root: SchemaNode;
@@ -34,21 +32,35 @@ export interface AnalyzedSchema {
 /** Shown to the model or metadata; accepted without a warning and not enforced. */
 const SILENT_KEYWORDS = ['title', 'description', 'default', 'examples', '$schema', '$id', '$comment', 'x-order'];
 
-/** Keywords read `$.x-order`, `$.$ref`; odd ones are quoted like property names. */
-function appendKeyword(path: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(key) ? `${path}.${key}` : appendKey(path, key);
+/** One keyword of a schema object being read: its value, where it sits, how deep its schema is. */
+interface Keyword {
+  key: string;
+  value: unknown;
+  at: string;
+  depth: number;
 }
 
-function invalid(path: string, reason: string): AgentError {
-  return new AgentError('invalid_schema', `${path}: ${reason}`);
+/** What a schema object says about itself rather than its value, applied once all its keywords are read. */
+interface NodeFlags {
+  nullable: boolean;
+  xOrder?: string[];
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 30 ? value.slice(0, 30) + '…' : value);
-  return String(value);
+function nonNegativeInteger({ value, at }: Keyword): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalid(at, `must be a non-negative integer; got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function finiteNumber({ value, at }: Keyword): number {
+  if (typeof value !== 'number' || !isFinite(value)) throw invalid(at, `must be a number; got ${describeValue(value)}`);
+  return value;
+}
+
+function stringValue({ value, at }: Keyword): string {
+  if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
+  return value;
 }
 
 class Analyzer {
@@ -58,108 +70,20 @@ class Analyzer {
     if (!isPlainObject(raw)) throw invalid(path, `must be a schema object; got ${describeValue(raw)}`);
     if (depth > MAX_SCHEMA_DEPTH) throw invalid(path, `is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
     const out: SchemaNode = {};
-    let nullable = false;
-    let xOrder: string[] | undefined;
+    const flags: NodeFlags = { nullable: false };
+    // Keywords are read in the schema's own order, so the normalised node keeps that order.
     for (const key of Object.keys(raw)) {
-      const value = raw[key];
-      const at = appendKeyword(path, key);
-      switch (key) {
-        case 'type':
-          out.type = this.type(value, at);
-          break;
-        case 'nullable':
-          if (typeof value !== 'boolean') throw invalid(at, `must be true or false; got ${describeValue(value)}`);
-          nullable = value;
-          break;
-        case 'properties':
-          out.properties = this.schemaMap(value, at, depth);
-          break;
-        case 'required':
-          out.required = this.required(value, at);
-          break;
-        case 'additionalProperties':
-          if (typeof value === 'boolean') out.additionalProperties = value;
-          else if (isPlainObject(value)) out.additionalProperties = this.node(value, at, depth + 1);
-          else throw invalid(at, `must be true, false or a schema object; got ${describeValue(value)}`);
-          break;
-        case 'enum':
-          if (!Array.isArray(value)) throw invalid(at, `must be an array of values; got ${describeValue(value)}`);
-          if (value.length === 0) throw invalid(at, 'must list at least one value');
-          out.enum = deepCopy(value);
-          break;
-        case 'const':
-          out.const = deepCopy(value);
-          break;
-        case 'pattern':
-          if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
-          try {
-            new RegExp(value, 'u');
-          } catch {
-            throw invalid(at, `is not a valid regular expression: ${JSON.stringify(value)}`);
-          }
-          out.pattern = value;
-          break;
-        case 'minLength':
-        case 'maxLength':
-        case 'minItems':
-        case 'maxItems':
-          if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-            throw invalid(at, `must be a non-negative integer; got ${describeValue(value)}`);
-          }
-          out[key] = value;
-          break;
-        case 'minimum':
-        case 'maximum':
-          if (typeof value !== 'number' || !isFinite(value))
-            throw invalid(at, `must be a number; got ${describeValue(value)}`);
-          out[key] = value;
-          break;
-        case 'exclusiveMinimum':
-        case 'exclusiveMaximum':
-          // Draft 4 / OpenAPI 3.0 write these as booleans beside minimum/maximum; resolved below.
-          if (typeof value === 'boolean') break;
-          if (typeof value !== 'number' || !isFinite(value))
-            throw invalid(at, `must be a number; got ${describeValue(value)}`);
-          out[key] = value;
-          break;
-        case 'items':
-          if (Array.isArray(value))
-            throw invalid(at, 'tuple items (an array of schemas) are not supported; use one schema for all items');
-          out.items = this.node(value, at, depth + 1);
-          break;
-        case 'anyOf':
-        case 'oneOf':
-        case 'allOf':
-          out[key] = this.schemaList(value, at, depth);
-          break;
-        case '$ref':
-          if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
-          if (value.charAt(0) !== '#')
-            throw invalid(at, `only local references ("#…") are supported; got ${JSON.stringify(value)}`);
-          out.$ref = value;
-          break;
-        case '$defs':
-        case 'definitions':
-          out[key] = this.schemaMap(value, at, depth);
-          break;
-        case 'x-order':
-          if (Array.isArray(value) && value.every((name) => typeof name === 'string')) xOrder = value as string[];
-          else if (typeof value !== 'number' || !isFinite(value)) {
-            throw invalid(at, `must be a list of property names or a number; got ${describeValue(value)}`);
-          }
-          break;
-        case 'title':
-        case 'description':
-          if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
-          out[key] = value;
-          break;
-        case 'default':
-        case 'examples':
-          out[key] = deepCopy(value);
-          break;
-        default:
-          if (SILENT_KEYWORDS.indexOf(key) < 0) this.warnings.push(`${at}: ignored`);
-      }
+      const keyword: Keyword = { key, value: raw[key], at: appendKeyword(path, key), depth };
+      const read =
+        this.typeKeyword(out, keyword, flags) ||
+        this.objectKeyword(out, keyword) ||
+        this.arrayKeyword(out, keyword) ||
+        stringKeyword(out, keyword) ||
+        numberKeyword(out, keyword) ||
+        valueKeyword(out, keyword) ||
+        this.compositionKeyword(out, keyword) ||
+        annotationKeyword(out, keyword, flags);
+      if (!read && SILENT_KEYWORDS.indexOf(key) < 0) this.warnings.push(`${keyword.at}: ignored`);
     }
     this.exclusiveBounds(raw, out, path);
     this.checkRanges(out, path);
@@ -170,9 +94,76 @@ class Analyzer {
         }
       }
     }
-    if (out.properties) out.properties = this.ordered({ properties: out.properties, raw, xOrder, path });
-    if (nullable) makeNullable(out);
+    if (out.properties) out.properties = this.ordered({ properties: out.properties, raw, xOrder: flags.xOrder, path });
+    if (flags.nullable) makeNullable(out);
     return out;
+  }
+
+  /** `type` and `nullable`: which JSON types the value may have. */
+  private typeKeyword(out: SchemaNode, keyword: Keyword, flags: NodeFlags): boolean {
+    const { key, value, at } = keyword;
+    if (key === 'type') out.type = this.type(value, at);
+    else if (key === 'nullable') {
+      if (typeof value !== 'boolean') throw invalid(at, `must be true or false; got ${describeValue(value)}`);
+      flags.nullable = value;
+    } else return false;
+    return true;
+  }
+
+  /** `properties`, `required`, `additionalProperties`. */
+  private objectKeyword(out: SchemaNode, keyword: Keyword): boolean {
+    const { key, value, at, depth } = keyword;
+    switch (key) {
+      case 'properties':
+        out.properties = this.schemaMap(value, at, depth);
+        return true;
+      case 'required':
+        out.required = this.required(value, at);
+        return true;
+      case 'additionalProperties':
+        if (typeof value === 'boolean') out.additionalProperties = value;
+        else if (isPlainObject(value)) out.additionalProperties = this.node(value, at, depth + 1);
+        else throw invalid(at, `must be true, false or a schema object; got ${describeValue(value)}`);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** `items`, `minItems`, `maxItems`. */
+  private arrayKeyword(out: SchemaNode, keyword: Keyword): boolean {
+    const { key, value, at, depth } = keyword;
+    if (key === 'items') {
+      if (Array.isArray(value))
+        throw invalid(at, 'tuple items (an array of schemas) are not supported; use one schema for all items');
+      out.items = this.node(value, at, depth + 1);
+    } else if (key === 'minItems' || key === 'maxItems') out[key] = nonNegativeInteger(keyword);
+    else return false;
+    return true;
+  }
+
+  /** `anyOf`, `oneOf`, `allOf`, and the references: `$ref`, `$defs`, `definitions`. */
+  private compositionKeyword(out: SchemaNode, keyword: Keyword): boolean {
+    const { key, value, at, depth } = keyword;
+    switch (key) {
+      case 'anyOf':
+      case 'oneOf':
+      case 'allOf':
+        out[key] = this.schemaList(value, at, depth);
+        return true;
+      case '$ref':
+        if (typeof value !== 'string') throw invalid(at, `must be a string; got ${describeValue(value)}`);
+        if (value.charAt(0) !== '#')
+          throw invalid(at, `only local references ("#…") are supported; got ${JSON.stringify(value)}`);
+        out.$ref = value;
+        return true;
+      case '$defs':
+      case 'definitions':
+        out[key] = this.schemaMap(value, at, depth);
+        return true;
+      default:
+        return false;
+    }
   }
 
   private type(value: unknown, at: string): TypeName | TypeName[] {
@@ -286,84 +277,71 @@ class Analyzer {
   }
 }
 
+/** `pattern`, `minLength`, `maxLength`. */
+function stringKeyword(out: SchemaNode, keyword: Keyword): boolean {
+  const { key, value, at } = keyword;
+  if (key === 'pattern') {
+    const pattern = stringValue(keyword);
+    try {
+      new RegExp(pattern, 'u');
+    } catch {
+      throw invalid(at, `is not a valid regular expression: ${JSON.stringify(value)}`);
+    }
+    out.pattern = pattern;
+  } else if (key === 'minLength' || key === 'maxLength') out[key] = nonNegativeInteger(keyword);
+  else return false;
+  return true;
+}
+
+/** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. */
+function numberKeyword(out: SchemaNode, keyword: Keyword): boolean {
+  const { key, value } = keyword;
+  if (key === 'minimum' || key === 'maximum') out[key] = finiteNumber(keyword);
+  else if (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') {
+    // Draft 4 / OpenAPI 3.0 write these as booleans beside minimum/maximum; resolved by exclusiveBounds.
+    if (typeof value !== 'boolean') out[key] = finiteNumber(keyword);
+  } else return false;
+  return true;
+}
+
+/** `enum`, `const`: the values allowed. */
+function valueKeyword(out: SchemaNode, { key, value, at }: Keyword): boolean {
+  if (key === 'enum') {
+    if (!Array.isArray(value)) throw invalid(at, `must be an array of values; got ${describeValue(value)}`);
+    if (value.length === 0) throw invalid(at, 'must list at least one value');
+    out.enum = deepCopy(value);
+  } else if (key === 'const') out.const = deepCopy(value);
+  else return false;
+  return true;
+}
+
+/** What the model is shown or the schema's reader keeps: `title`, `description`, `default`, `examples`, `x-order`. */
+function annotationKeyword(out: SchemaNode, keyword: Keyword, flags: NodeFlags): boolean {
+  const { key, value, at } = keyword;
+  switch (key) {
+    case 'x-order':
+      if (Array.isArray(value) && value.every((name) => typeof name === 'string')) flags.xOrder = value as string[];
+      else if (typeof value !== 'number' || !isFinite(value)) {
+        throw invalid(at, `must be a list of property names or a number; got ${describeValue(value)}`);
+      }
+      return true;
+    case 'title':
+    case 'description':
+      out[key] = stringValue(keyword);
+      return true;
+    case 'default':
+    case 'examples':
+      out[key] = deepCopy(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Reads and checks a raw schema; throws AgentError('invalid_schema') naming the path. */
 export function analyzeSchema(raw: unknown): AnalyzedSchema {
   const analyzer = new Analyzer();
   const root = analyzer.node(raw, '$', 0);
-  const pointers = new Map<SchemaNode, string>();
-  const paths = new Map<SchemaNode, string>();
-  const refNodes: SchemaNode[] = [];
-  const walk = (node: SchemaNode, pointer: string, path: string): void => {
-    pointers.set(node, pointer);
-    paths.set(node, path);
-    if (node.$ref !== undefined) refNodes.push(node);
-    for (const child of childNodes(node)) {
-      const [key, rest] = child.segments;
-      const keyPath = appendKey(path, key);
-      const childPath =
-        rest === undefined
-          ? keyPath
-          : key === 'anyOf' || key === 'oneOf' || key === 'allOf'
-            ? appendIndex(keyPath, Number(rest))
-            : appendKey(keyPath, rest);
-      walk(child.node, pointer + '/' + child.segments.map(escapePointerSegment).join('/'), childPath);
-    }
-  };
-  walk(root, '', '$');
-
-  const targets = new Map<string, SchemaNode>();
-  const resolveAt = (ref: string, path: string): SchemaNode => {
-    const known = targets.get(ref);
-    if (known) return known;
-    const segments = refSegments(ref);
-    const target = segments ? resolvePointer(root, segments) : undefined;
-    if (!isPlainObject(target) || !pointers.has(target as SchemaNode)) {
-      throw invalid(appendKey(path, '$ref'), `points at nothing: ${JSON.stringify(ref)}`);
-    }
-    targets.set(ref, target as SchemaNode);
-    return target as SchemaNode;
-  };
-  for (const node of refNodes) resolveAt(node.$ref as string, paths.get(node) as string);
-
-  // A chain of references that never reaches a real schema, or a schema that contains itself
-  // without descending into a property or item, would recurse forever: reject both.
-  const state = new Map<SchemaNode, 1 | 2>();
-  const sameValueEdges = (node: SchemaNode): SchemaNode[] => {
-    const out: SchemaNode[] = [];
-    if (node.$ref !== undefined) out.push(targets.get(node.$ref) as SchemaNode);
-    for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (node[key]) out.push(...(node[key] as SchemaNode[]));
-    return out;
-  };
-  const visit = (node: SchemaNode): void => {
-    state.set(node, 1);
-    for (const next of sameValueEdges(node)) {
-      const seen = state.get(next);
-      if (seen === 1)
-        throw invalid(paths.get(node) as string, '$ref cycle: the schema refers to itself without nesting');
-      if (seen === undefined) visit(next);
-    }
-    state.set(node, 2);
-  };
-  pointers.forEach((_p, node) => {
-    if (!state.has(node)) visit(node);
-  });
-
-  for (const node of refNodes) {
-    let hops = 0;
-    let current: SchemaNode = node;
-    while (current.$ref !== undefined) {
-      hops++;
-      if (hops > MAX_REF_HOPS)
-        throw invalid(appendKey(paths.get(node) as string, '$ref'), `more than ${MAX_REF_HOPS} $ref hops`);
-      current = targets.get(current.$ref) as SchemaNode;
-    }
-  }
-  return {
-    root,
-    warnings: analyzer.warnings,
-    pointers,
-    resolve(ref: string): SchemaNode {
-      return targets.get(ref) ?? resolveAt(ref, '$');
-    },
-  };
+  const { pointers, resolve } = checkReferences(root);
+  return { root, warnings: analyzer.warnings, pointers, resolve };
 }
