@@ -9,7 +9,9 @@
  *   (a system message, which the browser never drops on overflow); each request clones the
  *   base, so the browser reuses the prefix it already prefilled, and destroys the clone after;
  * - one base session per distinct prefix and sampling mode, the least recently used destroyed
- *   past `maxBaseSessions`;
+ *   past `maxBaseSessions` (base-sessions.ts);
+ * - the prompt is measured against the context window before it is sent, and its answer read
+ *   as a stream (prompt-stream.ts);
  * - `responseSchema` → `responseConstraint`: the browser constrains decoding to the schema;
  * - temperature → `samplingMode` (web pages may not set topK/temperature; seed is not settable);
  * - images → a base session created with `expectedInputs` image (its own, per prefix) and the
@@ -20,23 +22,21 @@ import { AgentError } from '../../contract/errors';
 import { abortError, raceSignal, throwIfAborted, type SignalLike } from '../../contract/abort';
 import {
   checkGenerationRequest,
-  estimateTokens,
-  type FinishReason,
   type GenerationChunk,
   type GenerationRequest,
   type LanguageModel,
   type ModelAvailability,
   type ModelCapabilities,
-  type TokenUsage,
 } from '../../contract/language-model';
-import { IMAGE_INPUT_TOKENS } from '../../contract/image-input';
-import { promptInput } from './image-parts';
+import { NO_API, availabilityFrom } from './availability';
+import { BaseSessionPool, stableOf, type BaseEntry, type BaseSpec } from './base-sessions';
+import { checkChromeOptions, samplingModeFor, type ChromePromptModelOptions } from './chrome-options';
 import { FRAME_HINT, GESTURE_HINT, fromPromptApi, nameOf, type PromptStage } from './errors';
 import {
-  contextUsageOf,
   contextWindowOf,
+  destroyQuietly,
   globalPromptApi,
-  inCrossOriginFrame,
+  linkToController,
   measureOf,
   newAbortController,
   permissionsPolicyAllows,
@@ -48,25 +48,10 @@ import {
   type PromptStreamReader,
   type SamplingMode,
 } from './prompt-api';
+import { measurePrompt, promptOptions, readAnswer, usageOf, watchOverflow, type OverflowWatch } from './prompt-stream';
 
-export interface ChromePromptModelOptions {
-  /** The Prompt API's global; default `globalThis.LanguageModel`, read at every call (tests pass a stand-in). */
-  api?: PromptApi;
-  /** Languages of prompts and answers, sent as expectedInputs/expectedOutputs (Chrome 140+: en, es, ja). Default ["en"]. */
-  languages?: string[];
-  /** How many distinct stable prefixes keep a base session (each holds its prefilled prefix in memory). Default 4. */
-  maxBaseSessions?: number;
-  /** Input budget the core plans prompts for; default 4000, lowered to fit the browser's context window. */
-  maxInputTokens?: number;
-  /** One sampling mode for every request instead of the one derived from each request's temperature. */
-  samplingMode?: SamplingMode;
-  /**
-   * Let Chrome add the response schema to the prompt (the spec's default). false sends
-   * omitResponseConstraintInput: saves the schema's tokens when the prompt already describes
-   * the format, as the core's prompts do. Default true.
-   */
-  schemaInPrompt?: boolean;
-}
+export { samplingModeFor } from './chrome-options';
+export type { ChromePromptModelOptions } from './chrome-options';
 
 export interface ChromeDownloadProgress {
   /** Chrome reports a fraction only (the spec hides the model's size): `loaded` of a total of 1. */
@@ -81,58 +66,22 @@ export interface ChromeDownloadOptions {
   signal?: SignalLike;
 }
 
-const SAMPLING_MODES: readonly SamplingMode[] = [
-  'most-predictable',
-  'predictable',
-  'balanced',
-  'creative',
-  'most-creative',
-];
 const DEFAULT_MAX_INPUT = 4000;
 /** Room the context window keeps for the answer, which the browser appends to the same session. */
 const OUTPUT_RESERVE = 1024;
-const NO_API =
-  'This runtime has no Prompt API (the global LanguageModel): Chrome 148+ on Windows, macOS, Linux or a Chromebook Plus has it; Cocos native builds, Chrome on Android, Safari and Firefox do not. Use GeminiNanoModel on Android or the stand-in.';
-
-/** What a base session is for: its stable prefix, sampling mode, and whether it takes images. */
-interface BaseSpec {
-  stable: string;
-  mode: SamplingMode | undefined;
-  images?: boolean;
-}
-
-interface BaseEntry {
-  key: string;
-  ready: Promise<PromptSession>;
-  users: number;
-  evicted: boolean;
-}
-
 type ChromeEvents = { downloadProgress: ChromeDownloadProgress; capabilities: ModelCapabilities };
-
-/** temperature → the nearest sampling preset; undefined → the browser's default. */
-export function samplingModeFor(temperature: number | undefined): SamplingMode | undefined {
-  if (temperature === undefined) return undefined;
-  if (temperature <= 0.15) return 'most-predictable';
-  if (temperature <= 0.45) return 'predictable';
-  if (temperature <= 0.9) return 'balanced';
-  if (temperature <= 1.3) return 'creative';
-  return 'most-creative';
-}
 
 export class ChromePromptModel implements LanguageModel {
   private caps: ModelCapabilities;
   private readonly injected: PromptApi | undefined;
   private readonly languages: string[];
-  private readonly maxBases: number;
   private readonly maxInputTokens: number | undefined;
   private readonly fixedMode: SamplingMode | undefined;
   private readonly schemaInPrompt: boolean;
-  private readonly bases = new Map<string, BaseEntry>();
+  private readonly pool: BaseSessionPool;
   private readonly events: Emitter<ChromeEvents> = mitt<ChromeEvents>();
   private downloadPromise: Promise<void> | undefined;
   private lastProgress: ChromeDownloadProgress | undefined;
-  private disposed = false;
 
   /** True when this runtime exposes the Prompt API at all (it may still say unavailable). */
   static isSupported(): boolean {
@@ -140,56 +89,19 @@ export class ChromePromptModel implements LanguageModel {
   }
 
   constructor(options: ChromePromptModelOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw new AgentError('invalid_request', 'ChromePromptModel options must be an object.');
-    const opts = options;
-    if (
-      opts.api !== undefined &&
-      ((typeof opts.api !== 'object' && typeof opts.api !== 'function') ||
-        opts.api === null ||
-        typeof opts.api.create !== 'function' ||
-        typeof opts.api.availability !== 'function')
-    ) {
-      throw new AgentError(
-        'invalid_request',
-        "api must be the Prompt API's LanguageModel (with create() and availability()).",
-      );
-    }
-    if (
-      opts.languages !== undefined &&
-      (!Array.isArray(opts.languages) ||
-        opts.languages.length === 0 ||
-        opts.languages.some((language) => typeof language !== 'string' || !language.trim()))
-    ) {
-      throw new AgentError('invalid_request', 'languages must be a non-empty list of language tags such as ["en"].');
-    }
-    if (opts.maxBaseSessions !== undefined && !(Number.isInteger(opts.maxBaseSessions) && opts.maxBaseSessions >= 1)) {
-      throw new AgentError(
-        'invalid_request',
-        `maxBaseSessions must be a whole number ≥ 1, got ${String(opts.maxBaseSessions)}.`,
-      );
-    }
-    if (opts.maxInputTokens !== undefined && !(typeof opts.maxInputTokens === 'number' && opts.maxInputTokens >= 256)) {
-      throw new AgentError(
-        'invalid_request',
-        `maxInputTokens must be at least 256, got ${String(opts.maxInputTokens)}.`,
-      );
-    }
-    if (opts.samplingMode !== undefined && SAMPLING_MODES.indexOf(opts.samplingMode) < 0) {
-      throw new AgentError(
-        'invalid_request',
-        `samplingMode must be one of ${SAMPLING_MODES.join(', ')}; got ${JSON.stringify(opts.samplingMode)}.`,
-      );
-    }
-    this.injected = opts.api;
-    this.languages = opts.languages ? opts.languages.slice() : ['en'];
-    this.maxBases = opts.maxBaseSessions ?? 4;
-    this.maxInputTokens = opts.maxInputTokens;
-    this.fixedMode = opts.samplingMode;
-    this.schemaInPrompt = opts.schemaInPrompt !== false;
+    checkChromeOptions(options);
+    this.injected = options.api;
+    this.languages = options.languages ? options.languages.slice() : ['en'];
+    this.pool = new BaseSessionPool({
+      maxBases: options.maxBaseSessions ?? 4,
+      create: (api, spec) => this.createBase(api, spec),
+    });
+    this.maxInputTokens = options.maxInputTokens;
+    this.fixedMode = options.samplingMode;
+    this.schemaInPrompt = options.schemaInPrompt !== false;
     this.caps = {
       modelName: 'chrome-built-in',
-      maxInputTokens: opts.maxInputTokens ?? DEFAULT_MAX_INPUT,
+      maxInputTokens: options.maxInputTokens ?? DEFAULT_MAX_INPUT,
       maxOutputTokens: OUTPUT_RESERVE,
       systemInstructions: true,
       prefixCaching: true,
@@ -204,7 +116,7 @@ export class ChromePromptModel implements LanguageModel {
 
   /** Base sessions alive now (one per stable prefix and sampling mode). */
   get baseSessionCount(): number {
-    return this.bases.size;
+    return this.pool.size;
   }
 
   /** Listens for download progress; returns the unsubscribe function. */
@@ -235,33 +147,7 @@ export class ChromePromptModel implements LanguageModel {
       return { status: 'unavailable', reason: 'unknown', detail: fromPromptApi(error, { stage: 'create' }).message };
     }
     if (this.downloadPromise && answer !== 'available' && answer !== 'unavailable') return this.downloading();
-    switch (answer) {
-      case 'available':
-        return { status: 'available' };
-      case 'downloadable':
-        return { status: 'downloadable' };
-      case 'downloading':
-        return this.downloading();
-      case 'unavailable':
-        if (inCrossOriginFrame())
-          return {
-            status: 'unavailable',
-            reason: 'permissions_policy',
-            detail: `Chrome says unavailable; ${FRAME_HINT}, or this machine cannot run the model.`,
-          };
-        return {
-          status: 'unavailable',
-          reason: 'device_not_eligible',
-          detail:
-            "Chrome's built-in model cannot run here: it needs Chrome 148+ on Windows 10/11, macOS 13+, Linux or a Chromebook Plus, 22 GB free disk, and a GPU with more than 4 GB VRAM or 16 GB RAM and 4 cores.",
-        };
-      default:
-        return {
-          status: 'unavailable',
-          reason: 'unknown',
-          detail: `Chrome answered availability() with ${JSON.stringify(answer)}.`,
-        };
-    }
+    return availabilityFrom(answer, this.downloading());
   }
 
   /**
@@ -289,14 +175,14 @@ export class ChromePromptModel implements LanguageModel {
     if (typeof text !== 'string') return null;
     try {
       // Any base session can measure: the count does not depend on what a session holds.
-      const entry = this.newest() ?? this.acquireBase(this.requireApi(), { stable: '', mode: this.fixedMode });
-      entry.users++;
+      const entry =
+        this.pool.shareNewest() ?? this.pool.acquire(this.requireApi(), { stable: '', mode: this.fixedMode });
       try {
         const session = await entry.ready;
         const measure = measureOf(session);
         return measure ? Math.round(await measure(text)) : null;
       } finally {
-        this.release(entry);
+        this.pool.release(entry);
       }
     } catch {
       return null;
@@ -305,15 +191,14 @@ export class ChromePromptModel implements LanguageModel {
 
   /** Creates the base session of this prefix ahead of the first request (the browser prefills it). */
   async prewarm(systemInstruction?: string, promptPrefix?: string): Promise<void> {
-    const entry = this.acquireBase(this.requireApi(), {
+    const entry = this.pool.acquire(this.requireApi(), {
       stable: stableOf(systemInstruction, promptPrefix),
       mode: this.fixedMode,
     });
-    entry.users++;
     try {
       await entry.ready;
     } finally {
-      this.release(entry);
+      this.pool.release(entry);
     }
   }
 
@@ -321,89 +206,36 @@ export class ChromePromptModel implements LanguageModel {
     checkGenerationRequest(request, this.caps, "Chrome's built-in model");
     throwIfAborted(signal);
     const api = this.requireApi();
-    const images = request.images ?? [];
-    const controller = newAbortController();
-    if (!controller)
-      throw new AgentError(
-        'model_unavailable',
-        'This runtime has no AbortController, so it cannot be a browser with the Prompt API.',
-      );
+    const controller = requireAbortController();
     const unlink = linkToController(signal, controller);
     const constrained = request.responseSchema !== undefined;
-    const mode = this.fixedMode ?? samplingModeFor(request.temperature);
+    // Which step failed decides the message of a DOMException (errors.ts).
     let stage: PromptStage = 'create';
     let entry: BaseEntry | undefined;
     let session: PromptSession | undefined;
+    let overflow: OverflowWatch | undefined;
     let reader: PromptStreamReader | undefined;
     let finished = false;
-    let overflowed = false;
-    const onOverflow = () => {
-      overflowed = true;
-    };
     try {
       const stable = stableOf(request.systemInstruction, request.promptPrefix);
-      const spec: BaseSpec = { stable, mode, images: images.length > 0 };
-      entry = this.acquireBase(api, spec);
-      entry.users++;
+      const mode = this.fixedMode ?? samplingModeFor(request.temperature);
+      const spec: BaseSpec = { stable, mode, images: (request.images ?? []).length > 0 };
+      entry = this.pool.acquire(api, spec);
       stage = 'clone';
-      session = await this.cloneBase(entry, { api, spec, controller, signal });
-      session.addEventListener('contextoverflow', onOverflow);
-      session.addEventListener('quotaoverflow', onOverflow);
-      const options: { signal: object; responseConstraint?: object; omitResponseConstraintInput?: boolean } = {
-        signal: controller.signal,
-      };
-      if (request.responseSchema) {
-        options.responseConstraint = request.responseSchema;
-        if (!this.schemaInPrompt) options.omitResponseConstraintInput = true;
-      }
+      session = await this.pool.clone(entry, { api, spec, controller, signal });
+      overflow = watchOverflow(session);
+      const options = promptOptions(request, { signal: controller.signal, schemaInPrompt: this.schemaInPrompt });
 
       stage = 'measure';
-      const prefixTokens = contextUsageOf(session) ?? estimateTokens(stable);
-      const measure = measureOf(session);
-      const input = promptInput(request.prompt, images);
-      const promptTokens = measure
-        ? await raceSignal(measure(input, options), signal)
-        : estimateTokens(request.prompt) + images.length * IMAGE_INPUT_TOKENS;
-      const windowSize = contextWindowOf(session);
-      if (windowSize !== undefined && isFinite(windowSize) && prefixTokens + promptTokens > windowSize) {
-        throw new AgentError(
-          'context_size_exceeded',
-          `The prompt needs ${Math.round(prefixTokens + promptTokens)} tokens of Chrome's context window of ${windowSize}. Shorten the instructions, tools or history (compactHistory()).`,
-        );
-      }
+      const { input, tokens } = await measurePrompt(session, { request, stable, options, signal });
 
       stage = 'prompt';
       reader = session.promptStreaming(input, options).getReader();
-      let text = '';
-      let finishReason: FinishReason = 'stop';
-      for (;;) {
-        const read = await reader.read();
-        if (read.done) break;
-        // The spec's chunks are new text only (Chrome's early cumulative chunks predate web-page access).
-        const delta = typeof read.value === 'string' ? read.value : '';
-        if (!delta) continue;
-        text += delta;
-        // Usage on every chunk: the core stops reading once a JSON answer closes and keeps the last usage it saw.
-        yield { delta, text, usage: usageOf(prefixTokens, promptTokens, text) };
-        if (request.maxOutputTokens !== undefined && estimateTokens(text) >= request.maxOutputTokens) {
-          finishReason = 'max_tokens'; // the Prompt API has no output limit: stop reading instead
-          break;
-        }
-      }
+      const answer = yield* readAnswer(reader, { tokens, maxOutputTokens: request.maxOutputTokens });
       throwIfAborted(signal);
-      if (overflowed) {
-        throw new AgentError(
-          'context_size_exceeded',
-          'Chrome dropped part of the prompt to fit its context window (contextoverflow). Shorten the instructions, tools or history (compactHistory()).',
-        );
-      }
+      overflow.throwIfOverflowed();
       finished = true;
-      yield {
-        delta: '',
-        text,
-        finishReason,
-        usage: usageOf(prefixTokens, promptTokens, text),
-      };
+      yield { delta: '', text: answer.text, finishReason: answer.finishReason, usage: usageOf(tokens, answer.text) };
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       throw fromPromptApi(error, { stage, constrained });
@@ -412,18 +244,16 @@ export class ChromePromptModel implements LanguageModel {
       if (reader && !finished) reader.cancel().catch(() => undefined);
       if (!finished) controller.abort();
       if (session) {
-        session.removeEventListener('contextoverflow', onOverflow);
-        session.removeEventListener('quotaoverflow', onOverflow);
+        overflow?.stop();
         destroyQuietly(session);
       }
-      if (entry) this.release(entry);
+      if (entry) this.pool.release(entry);
     }
   }
 
   /** Destroys every base session and stops listening; a later call starts afresh. */
   dispose(): void {
-    this.disposed = true;
-    for (const entry of Array.from(this.bases.values())) this.evict(entry);
+    this.pool.dispose();
     this.events.all.clear();
   }
 
@@ -487,29 +317,7 @@ export class ChromePromptModel implements LanguageModel {
     this.events.emit('downloadProgress', progress);
   }
 
-  /** The base session of a prefix (created once, shared); the caller counts itself in `users`. */
-  private acquireBase(api: PromptApi, base: BaseSpec): BaseEntry {
-    this.disposed = false;
-    const key = `${base.images ? 'image' : ''}\u0000${base.mode ?? ''}\u0000${base.stable}`;
-    const found = this.bases.get(key);
-    if (found) {
-      this.bases.delete(key); // most recently used last
-      this.bases.set(key, found);
-      return found;
-    }
-    const entry: BaseEntry = { key, users: 0, evicted: false, ready: this.createBase(api, base) };
-    // A failed creation is not kept: the next request tries again (after a download, say).
-    entry.ready.catch(() => {
-      if (this.bases.get(key) === entry) this.bases.delete(key);
-    });
-    this.bases.set(key, entry);
-    for (const old of Array.from(this.bases.values())) {
-      if (this.bases.size <= this.maxBases) break;
-      if (old !== entry) this.evict(old);
-    }
-    return entry;
-  }
-
+  /** A new base session for the pool, once the browser says the model is there. */
   private async createBase(api: PromptApi, base: BaseSpec): Promise<PromptSession> {
     const { stable, mode } = base;
     const core = this.coreOptions(mode, base.images);
@@ -550,54 +358,6 @@ export class ChromePromptModel implements LanguageModel {
     return session;
   }
 
-  /** Clones the base; a base the browser destroyed under us (AbortError) is replaced once. */
-  private async cloneBase(
-    entry: BaseEntry,
-    ctx: {
-      api: PromptApi;
-      spec: BaseSpec;
-      controller: AbortControllerLike;
-      signal: SignalLike | undefined;
-    },
-  ): Promise<PromptSession> {
-    const base = await raceSignal(entry.ready, ctx.signal);
-    try {
-      return await base.clone({ signal: ctx.controller.signal });
-    } catch (error) {
-      // Only a base the browser destroyed under us is replaced; anything else is this request's failure.
-      if (ctx.signal?.aborted || nameOf(error) !== 'AbortError') throw error;
-      this.evict(entry);
-      const fresh = this.acquireBase(ctx.api, ctx.spec);
-      fresh.users++;
-      try {
-        const again = await raceSignal(fresh.ready, ctx.signal);
-        return await again.clone({ signal: ctx.controller.signal });
-      } finally {
-        this.release(fresh);
-      }
-    }
-  }
-
-  private release(entry: BaseEntry): void {
-    entry.users = Math.max(0, entry.users - 1);
-    if (entry.evicted && entry.users === 0) entry.ready.then(destroyQuietly, () => undefined);
-  }
-
-  private evict(entry: BaseEntry): void {
-    if (this.bases.get(entry.key) === entry) this.bases.delete(entry.key);
-    if (entry.evicted) return;
-    entry.evicted = true;
-    if (entry.users === 0) entry.ready.then(destroyQuietly, () => undefined);
-  }
-
-  private newest(): BaseEntry | undefined {
-    let last: BaseEntry | undefined;
-    this.bases.forEach((entry) => {
-      last = entry;
-    });
-    return last;
-  }
-
   private learnWindow(session: PromptSession): void {
     const windowSize = contextWindowOf(session);
     if (windowSize === undefined || !isFinite(windowSize)) return;
@@ -605,38 +365,17 @@ export class ChromePromptModel implements LanguageModel {
     const budget = Math.min(this.maxInputTokens ?? DEFAULT_MAX_INPUT, fits);
     if (budget === this.caps.maxInputTokens) return;
     this.caps = { ...this.caps, maxInputTokens: budget };
-    if (!this.disposed) this.events.emit('capabilities', this.caps);
+    if (!this.pool.disposed) this.events.emit('capabilities', this.caps);
   }
 }
 
-/** Input from the browser's measure (the prefix served by the clone); output estimated: the API does not count it. */
-function usageOf(prefixTokens: number, promptTokens: number, text: string): TokenUsage {
-  return {
-    inputTokens: Math.round(prefixTokens + promptTokens),
-    cachedInputTokens: Math.round(prefixTokens),
-    outputTokens: estimateTokens(text),
-  };
-}
-
-/** The system message of a base session: the instruction, then the byte-stable prefix. */
-function stableOf(systemInstruction: string | undefined, promptPrefix: string | undefined): string {
-  const system = systemInstruction || '';
-  const prefix = promptPrefix || '';
-  return system && prefix ? `${system}\n\n${prefix}` : system || prefix;
-}
-
-/** The core's SignalLike drives a real AbortController, the only kind the Prompt API takes. */
-function linkToController(signal: SignalLike | undefined, controller: AbortControllerLike): () => void {
-  if (!signal) return () => undefined;
-  const onAbort = () => controller.abort();
-  signal.addEventListener('abort', onAbort);
-  return () => signal.removeEventListener('abort', onAbort);
-}
-
-function destroyQuietly(session: PromptSession): void {
-  try {
-    session.destroy();
-  } catch {
-    // Already destroyed.
-  }
+/** A real AbortController for the request: the Prompt API takes no other kind of signal. */
+function requireAbortController(): AbortControllerLike {
+  const controller = newAbortController();
+  if (!controller)
+    throw new AgentError(
+      'model_unavailable',
+      'This runtime has no AbortController, so it cannot be a browser with the Prompt API.',
+    );
+  return controller;
 }

@@ -5,6 +5,7 @@
  * measureContextUsage/measureInputUsage, contextoverflow/quotaoverflow): extension contexts
  * and older Chromes have the old ones, web pages only the new ones.
  */
+import type { SignalLike } from '../../contract/abort';
 
 export type PromptAvailability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
 
@@ -157,4 +158,21 @@ export function inCrossOriginFrame(): boolean {
   } catch {
     return true; // reading a cross-origin parent's location throws
   }
+}
+
+/** Destroys a session the browser may already have destroyed (then destroy() throws). */
+export function destroyQuietly(session: PromptSession): void {
+  try {
+    session.destroy();
+  } catch {
+    // Already destroyed.
+  }
+}
+
+/** The core's SignalLike drives a real AbortController, the only kind the Prompt API takes; returns the unlink. */
+export function linkToController(signal: SignalLike | undefined, controller: AbortControllerLike): () => void {
+  if (!signal) return () => undefined;
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort);
+  return () => signal.removeEventListener('abort', onAbort);
 }
