@@ -257,8 +257,6 @@ export const OVERSIZE_FILES = {
  */
 export const OVERSIZE_FUNCTIONS = {
   'extension/inspector/form-section.ts renderFormSection': 163,
-  'extension/inspector/meter-section.ts renderMeterSection': 254,
-  'extension/inspector/meter-section.ts renderMeterSection.drawFigures': 86,
   'extension/inspector/npc-picker.ts renderNpcPicker': 94,
   'extension/inspector/persona-view.ts renderPersonaInspector': 155,
   'extension/token-meter/token-meter.ts measurePersona': 90,
