@@ -3,13 +3,20 @@
  * form data while the designer types; values that are not valid stay as the file has them (an
  * unknown emotion is its own entry in the list, sentences are typed as text), so a message
  * never sits under a value that hides the problem.
+ *
+ * Each kind of input is built in a file of its own (form-text-inputs, form-list-input,
+ * form-emotion-input) on the shared FormContext of form-rows.ts.
  */
-import { EMOTION_CHOICES, LIST_FIELDS, LONG_TEXT_FIELDS, TEXT_FIELDS, emptyForm } from '../persona/form-model';
+import { LIST_FIELDS, TEXT_FIELDS, emptyForm } from '../persona/form-model';
 import type { FormField, ListField, PersonaForm, TextField } from '../persona/form-model';
 import { schemaBounds } from '../persona/problem-text';
 import type { Translate } from '../persona/i18n';
 import { PERSONA_FIELDS } from '../../src/game/persona';
 import type { MakeElement } from './dom';
+import { emotionInput, fillEmotion } from './form-emotion-input';
+import { listInput, renderList } from './form-list-input';
+import type { FormContext } from './form-rows';
+import { sentencesInput, textInput } from './form-text-inputs';
 
 export interface FormSection {
   element: HTMLElement;
@@ -28,173 +35,60 @@ export interface FormSectionOptions {
   onChange(field: FormField): void;
 }
 
-const LIST_ITEM_KEY: Record<ListField, string> = {
-  goals: 'persona.list.goal',
-  knowledge: 'persona.list.fact',
-  secrets: 'persona.list.secret',
-  fallbackLines: 'persona.list.line',
-};
+/** The row of `field`, with the input its kind takes (none for a field the form does not edit). */
+function inputRow(context: FormContext, field: string): HTMLElement | null {
+  if ((TEXT_FIELDS as readonly string[]).indexOf(field) >= 0) return textInput(context, field as TextField);
+  if ((LIST_FIELDS as readonly string[]).indexOf(field) >= 0) return listInput(context, field as ListField);
+  if (field === 'defaultEmotion') return emotionInput(context);
+  if (field === 'maxSentences') return sentencesInput(context);
+  return null;
+}
+
+/** Fills every input from the form just loaded. */
+function fillInputs(context: FormContext): void {
+  for (const field of TEXT_FIELDS) (context.inputs.get(field) as HTMLInputElement).value = context.form[field];
+  fillEmotion(context);
+  (context.inputs.get('maxSentences') as HTMLInputElement).value = context.form.maxSentences;
+  for (const field of LIST_FIELDS) renderList(context, field);
+}
+
+function showProblems(context: FormContext, byField: ReadonlyMap<FormField, readonly string[]>): void {
+  for (const [field, box] of context.problemBoxes) {
+    const list = byField.get(field) ?? [];
+    box.textContent = '';
+    for (const text of list) box.appendChild(context.el('div', { class: 'problem' }, text));
+    context.inputs.get(field)?.classList.toggle('invalid', list.length > 0);
+    context.listBoxes.get(field as ListField)?.classList.toggle('invalid-list', list.length > 0);
+  }
+}
 
 export function renderFormSection({ el, t, onChange }: FormSectionOptions): FormSection {
-  let form: PersonaForm = emptyForm();
+  const context: FormContext = {
+    el,
+    t,
+    form: emptyForm(),
+    inputs: new Map(),
+    problemBoxes: new Map(),
+    listBoxes: new Map(),
+    sentences: schemaBounds('maxSentences'),
+    changed: (field) => onChange(field),
+  };
   const element = el('div', { class: 'form', 'data-role': 'persona-form' });
-  const problemBoxes = new Map<FormField, HTMLElement>();
-  const inputs = new Map<FormField, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>();
-  const listBoxes = new Map<ListField, HTMLElement>();
-  const sentences = schemaBounds('maxSentences');
-
-  const changed = (field: FormField): void => onChange(field);
-
-  const fieldRow = (field: FormField): HTMLElement => {
-    const row = el('div', { class: 'row', 'data-field': field });
-    row.appendChild(el('label', { class: 'title', for: `oam-persona-${field}` }, t(`persona.field.${field}.label`)));
-    row.appendChild(el('div', { class: 'help' }, t(`persona.field.${field}.help`, { ...sentences })));
-    return row;
-  };
-
-  const addProblemBox = (row: HTMLElement, field: FormField): void => {
-    const box = el('div', { class: 'problems', 'data-role': 'problems' });
-    row.appendChild(box);
-    problemBoxes.set(field, box);
-  };
-
-  const textInput = (field: TextField): HTMLElement => {
-    const row = fieldRow(field);
-    const long = LONG_TEXT_FIELDS.indexOf(field) >= 0;
-    const input = long
-      ? el('textarea', { id: `oam-persona-${field}`, rows: '2' })
-      : el('input', { id: `oam-persona-${field}`, type: 'text' });
-    input.addEventListener('input', () => {
-      form[field] = input.value;
-      changed(field);
-    });
-    inputs.set(field, input);
-    row.appendChild(input);
-    addProblemBox(row, field);
-    return row;
-  };
-
-  const renderList = (field: ListField): void => {
-    const box = listBoxes.get(field)!;
-    box.textContent = '';
-    form[field].forEach((value, index) => {
-      const item = el('div', { class: 'list-item' });
-      const input = el('input', { type: 'text', 'data-index': String(index), placeholder: t(LIST_ITEM_KEY[field]) });
-      input.value = value;
-      input.addEventListener('input', () => {
-        form[field][index] = input.value;
-        changed(field);
-      });
-      const remove = el('button', { type: 'button', 'data-action': 'remove', title: t('persona.list.remove') }, '×');
-      remove.addEventListener('click', () => {
-        form[field].splice(index, 1);
-        renderList(field);
-        changed(field);
-      });
-      item.append(input, remove);
-      box.appendChild(item);
-    });
-  };
-
-  const listInput = (field: ListField): HTMLElement => {
-    const row = fieldRow(field);
-    const box = el('div', { class: 'list', 'data-role': 'list' });
-    listBoxes.set(field, box);
-    row.appendChild(box);
-    const add = el('button', { type: 'button', 'data-action': 'add' }, `+ ${t('persona.list.add')}`);
-    add.addEventListener('click', () => {
-      form[field].push('');
-      renderList(field);
-      const inputsNow = box.querySelectorAll('input');
-      (inputsNow[inputsNow.length - 1] as HTMLInputElement | undefined)?.focus();
-      changed(field);
-    });
-    row.appendChild(add);
-    addProblemBox(row, field);
-    return row;
-  };
-
-  const emotionSelect = el('select', { id: 'oam-persona-defaultEmotion' });
-  const emotionInput = (): HTMLElement => {
-    const row = fieldRow('defaultEmotion');
-    emotionSelect.appendChild(el('option', { value: '' }, t('persona.emotion.default')));
-    for (const emotion of EMOTION_CHOICES)
-      emotionSelect.appendChild(el('option', { value: emotion }, t(`persona.emotion.${emotion}`)));
-    emotionSelect.addEventListener('change', () => {
-      form.defaultEmotion = emotionSelect.value;
-      // The file's bad value is not offered again once a real emotion is picked.
-      if (EMOTION_CHOICES.indexOf(form.defaultEmotion) >= 0 || form.defaultEmotion === '') removeUnknownEmotion();
-      changed('defaultEmotion');
-    });
-    inputs.set('defaultEmotion', emotionSelect);
-    row.appendChild(emotionSelect);
-    addProblemBox(row, 'defaultEmotion');
-    return row;
-  };
-  const removeUnknownEmotion = (): void => emotionSelect.querySelector('option[data-role="unknown-emotion"]')?.remove();
-
-  const sentencesInput = (): HTMLElement => {
-    const row = fieldRow('maxSentences');
-    // Text, not type=number: a number input shows "two" or "2.5" from a file as empty.
-    const input = el('input', {
-      id: 'oam-persona-maxSentences',
-      type: 'text',
-      inputmode: 'numeric',
-      placeholder: `2 (${sentences.min}–${sentences.max})`,
-    });
-    input.addEventListener('input', () => {
-      form.maxSentences = input.value;
-      changed('maxSentences');
-    });
-    inputs.set('maxSentences', input);
-    row.appendChild(input);
-    addProblemBox(row, 'maxSentences');
-    return row;
-  };
-
   for (const field of PERSONA_FIELDS) {
-    if ((TEXT_FIELDS as readonly string[]).indexOf(field) >= 0) element.appendChild(textInput(field as TextField));
-    else if ((LIST_FIELDS as readonly string[]).indexOf(field) >= 0) element.appendChild(listInput(field as ListField));
-    else if (field === 'defaultEmotion') element.appendChild(emotionInput());
-    else if (field === 'maxSentences') element.appendChild(sentencesInput());
+    const row = inputRow(context, field);
+    if (row) element.appendChild(row);
   }
-
-  const fillInputs = (): void => {
-    for (const field of TEXT_FIELDS) (inputs.get(field) as HTMLInputElement).value = form[field];
-    removeUnknownEmotion();
-    const emotion = form.defaultEmotion;
-    if (emotion !== '' && EMOTION_CHOICES.indexOf(emotion) < 0) {
-      // Shown as the file has it, with its message below, never as the default.
-      const option = el(
-        'option',
-        { value: emotion, 'data-role': 'unknown-emotion' },
-        t('persona.emotion.unknown', { value: emotion }),
-      );
-      emotionSelect.insertBefore(option, emotionSelect.firstChild);
-    }
-    emotionSelect.value = emotion;
-    (inputs.get('maxSentences') as HTMLInputElement).value = form.maxSentences;
-    for (const field of LIST_FIELDS) renderList(field);
-  };
 
   return {
     element,
-    form: () => form,
+    form: () => context.form,
     setForm(next) {
-      form = next;
-      fillInputs();
+      context.form = next;
+      fillInputs(context);
     },
-    showProblems(byField) {
-      for (const [field, box] of problemBoxes) {
-        const list = byField.get(field) ?? [];
-        box.textContent = '';
-        for (const text of list) box.appendChild(el('div', { class: 'problem' }, text));
-        inputs.get(field)?.classList.toggle('invalid', list.length > 0);
-        listBoxes.get(field as ListField)?.classList.toggle('invalid-list', list.length > 0);
-      }
-    },
+    showProblems: (byField) => showProblems(context, byField),
     focus(field) {
-      inputs.get(field)?.focus();
+      context.inputs.get(field)?.focus();
     },
   };
 }
