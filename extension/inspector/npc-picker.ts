@@ -31,97 +31,124 @@ export interface NpcPickerOptions {
   onChange(): void;
 }
 
-export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): NpcPicker {
-  let setup: MeterSetup | string | null = null;
-  let chosen: SceneNpc | undefined;
-  let listed: SceneNpc[] = [];
+/** The picker's elements and what it holds now. */
+interface PickerParts {
+  el: MakeElement;
+  t: Translate;
+  source: SceneNpcSource;
+  onChange(): void;
+  select: HTMLSelectElement;
+  status: HTMLElement;
+  notes: HTMLElement;
+  setup: MeterSetup | string | null;
+  chosen: SceneNpc | undefined;
+  listed: SceneNpc[];
   // Answers that arrive after a newer request (or after close) are dropped.
-  let ticket = 0;
-  let disposed = false;
+  ticket: number;
+  disposed: boolean;
+}
 
+export function renderNpcPicker({ el, t, source, onChange }: NpcPickerOptions): NpcPicker {
   const element = el('div', { class: 'npc-choice', 'data-role': 'scene-npc-box' });
   const select = el('select', { 'data-role': 'scene-npc' });
   const refresh = el('button', { type: 'button', 'data-action': 'refresh-npcs' }, t('persona.meter.npc.refresh'));
   const status = el('div', { class: 'problem', 'data-role': 'scene-npc-problem' });
   const notes = el('div', { class: 'note', 'data-role': 'scene-npc-notes' });
   element.append(select, refresh, status, notes);
-
-  const label = (npc: SceneNpc): string => {
-    const where = npc.path && npc.path !== npc.name ? `${npc.name} (${npc.path})` : npc.name || npc.nodeUuid;
-    return npc.usesThisPersona ? `★ ${where} · ${t('persona.meter.npc.thisPersona')}` : where;
+  const parts: PickerParts = {
+    el,
+    t,
+    source,
+    onChange,
+    select,
+    status,
+    notes,
+    setup: null,
+    chosen: undefined,
+    listed: [],
+    ticket: 0,
+    disposed: false,
   };
 
-  function choose(nodeUuid: string): void {
-    const mine = ++ticket;
-    notes.textContent = '';
-    setup = null;
-    chosen = listed.find((npc) => npc.nodeUuid === nodeUuid);
-    if (!nodeUuid) {
-      onChange();
-      return;
-    }
-    status.textContent = t('persona.meter.npc.loading');
-    source.load(nodeUuid).then(
-      (result) => {
-        if (disposed || mine !== ticket) return;
-        status.textContent = '';
-        setup = result.ok ? result.setup : result.message;
-        notes.textContent = result.ok ? result.notes.join(' · ') : '';
-        onChange();
-      },
-      (error: unknown) => {
-        if (disposed || mine !== ticket) return;
-        status.textContent = '';
-        setup = errorMessage(error);
-        onChange();
-      },
-    );
-    onChange();
-  }
-
-  function list(): Promise<boolean | null> {
-    const mine = ++ticket;
-    const previous = select.value;
-    status.textContent = t('persona.meter.npc.listing');
-    return source.list().then(
-      (found) => {
-        if (disposed || mine !== ticket) return found.some((npc) => npc.usesThisPersona);
-        listed = found;
-        select.textContent = '';
-        select.appendChild(el('option', { value: '' }, t('persona.meter.npc.choose')));
-        for (const npc of found)
-          select.appendChild(
-            el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, label(npc)),
-          );
-        status.textContent = found.length === 0 ? t('persona.meter.npc.none') : '';
-        const keep = found.find((npc) => npc.nodeUuid === previous) ?? found.find((npc) => npc.usesThisPersona);
-        select.value = keep ? keep.nodeUuid : '';
-        choose(keep ? keep.nodeUuid : '');
-        return found.some((npc) => npc.usesThisPersona);
-      },
-      (error: unknown) => {
-        if (disposed || mine !== ticket) return null;
-        listed = [];
-        select.textContent = '';
-        status.textContent = t('persona.meter.npc.noScene', { reason: errorMessage(error) });
-        choose('');
-        return null;
-      },
-    );
-  }
-
   refresh.addEventListener('click', () => {
-    void list();
+    void listNpcs(parts);
   });
-  select.addEventListener('change', () => choose(select.value));
+  select.addEventListener('change', () => choose(parts, select.value));
 
   return {
     element,
-    list,
-    setup: () => setup,
-    chosenLabel: () => (chosen ? chosen.path || chosen.name || chosen.nodeUuid : ''),
+    list: () => listNpcs(parts),
+    setup: () => parts.setup,
+    chosenLabel: () => (parts.chosen ? parts.chosen.path || parts.chosen.name || parts.chosen.nodeUuid : ''),
     dispose: () => {
-      disposed = true;
+      parts.disposed = true;
     },
   };
+}
+
+function npcLabel(translate: Translate, npc: SceneNpc): string {
+  const where = npc.path && npc.path !== npc.name ? `${npc.name} (${npc.path})` : npc.name || npc.nodeUuid;
+  return npc.usesThisPersona ? `★ ${where} · ${translate('persona.meter.npc.thisPersona')}` : where;
+}
+
+/** Chooses the NPC `nodeUuid` ('' for none) and reads its set-up through the editor. */
+function choose(parts: PickerParts, nodeUuid: string): void {
+  const mine = ++parts.ticket;
+  const { status, notes, onChange } = parts;
+  notes.textContent = '';
+  parts.setup = null;
+  parts.chosen = parts.listed.find((npc) => npc.nodeUuid === nodeUuid);
+  if (!nodeUuid) {
+    onChange();
+    return;
+  }
+  status.textContent = parts.t('persona.meter.npc.loading');
+  parts.source.load(nodeUuid).then(
+    (result) => {
+      if (parts.disposed || mine !== parts.ticket) return;
+      status.textContent = '';
+      parts.setup = result.ok ? result.setup : result.message;
+      notes.textContent = result.ok ? result.notes.join(' · ') : '';
+      onChange();
+    },
+    (error: unknown) => {
+      if (parts.disposed || mine !== parts.ticket) return;
+      status.textContent = '';
+      parts.setup = errorMessage(error);
+      onChange();
+    },
+  );
+  onChange();
+}
+
+function listNpcs(parts: PickerParts): Promise<boolean | null> {
+  const mine = ++parts.ticket;
+  const { el, t, select, status } = parts;
+  const previous = select.value;
+  status.textContent = t('persona.meter.npc.listing');
+  return parts.source.list().then(
+    (found) => {
+      if (parts.disposed || mine !== parts.ticket) return found.some((npc) => npc.usesThisPersona);
+      parts.listed = found;
+      select.textContent = '';
+      select.appendChild(el('option', { value: '' }, t('persona.meter.npc.choose')));
+      for (const npc of found)
+        select.appendChild(
+          el('option', { value: npc.nodeUuid, 'data-this-persona': String(npc.usesThisPersona) }, npcLabel(t, npc)),
+        );
+      status.textContent = found.length === 0 ? t('persona.meter.npc.none') : '';
+      const keep = found.find((npc) => npc.nodeUuid === previous) ?? found.find((npc) => npc.usesThisPersona);
+      select.value = keep ? keep.nodeUuid : '';
+      choose(parts, keep ? keep.nodeUuid : '');
+      return found.some((npc) => npc.usesThisPersona);
+    },
+    (error: unknown) => {
+      if (parts.disposed || mine !== parts.ticket) return null;
+      parts.listed = [];
+      select.textContent = '';
+      status.textContent = t('persona.meter.npc.noScene', { reason: errorMessage(error) });
+      choose(parts, '');
+      return null;
+    },
+  );
 }
