@@ -171,28 +171,27 @@ function asPersona(value: unknown): Persona {
   return (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Persona;
 }
 
-/**
- * Measures a persona (valid or still being typed: odd fields count as absent) with an NPC
- * set-up, using the runtime's estimate of 4 characters per token. Throws, as the NPC would,
- * for a set-up a real NPC refuses (check with `setupProblem` first).
- */
-export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterFigures {
-  const persona = asPersona(personaValue);
+/** The NPC's stable prefix for one persona and set-up, as the runtime lays it out for Gemini Nano. */
+interface NpcPrefix {
+  persona: Persona;
+  normalized: ReturnType<typeof normalizePersona>;
+  options: ResolvedNPCOptions;
+  rules: ReturnType<typeof npcInstructionRules>;
+  relationship: number;
+  character: ReturnType<typeof npcCharacterInstructions>;
+  /** The tool section: the catalog's paragraph (when there are tools), then the reply rules. */
+  section: string;
+  systemInstruction: string;
+  promptPrefix: string;
+}
+
+function npcPrefix(persona: Persona, setup: MeterSetup): NpcPrefix {
   const normalized = normalizePersona(persona);
   const options = resolveNPCOptions(setup.options);
   const tools = npcToolCatalog(setup, options);
   // The NPC's own rules: the check-your-facts rule only with a tool that looks facts up, secrets, extras.
   const rules = npcInstructionRules(options, tools);
-  const secretsInPrefix = rules.secretsInPrefix;
-  const extraRules = rules.extra;
   const relationship = setup.relationship ?? 0;
-  const render = (shown: Persona, extra: string | undefined, withSecrets = secretsInPrefix): string =>
-    npcCharacterInstructions({
-      persona: shown,
-      rules: { ...rules, secretsInPrefix: withSecrets, extra },
-      options,
-      relationship,
-    }).text;
   const character = npcCharacterInstructions({ persona, rules, options, relationship });
   const instructions = character.text;
   // Text replies carry no reply schema: the emotion tag rule above replaces it.
@@ -210,35 +209,89 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
   // Gemini Nano takes system instructions, so the runtime splits the prefix this way.
   const systemInstruction = instructions.trim();
   const promptPrefix = section ? `${section}\n\n` : '';
-  const prefixTokens = estimateTokens(systemInstruction + promptPrefix);
+  return { persona, normalized, options, rules, relationship, character, section, systemInstruction, promptPrefix };
+}
 
-  // Rows by cumulative texts (the persona, then the answer rules, then the tool catalog, the
-  // section's first paragraph when there are tools), so they add up to the runtime's own count.
+/** The character instructions for another persona (a field left out) or other rules. */
+function instructionsWith(
+  prefix: NpcPrefix,
+  variant: { persona: Persona; extra: string | undefined; secretsInPrefix?: boolean },
+): string {
+  const { rules, options, relationship } = prefix;
+  return npcCharacterInstructions({
+    persona: variant.persona,
+    rules: { ...rules, secretsInPrefix: variant.secretsInPrefix ?? rules.secretsInPrefix, extra: variant.extra },
+    options,
+    relationship,
+  }).text;
+}
+
+/**
+ * Rows by cumulative texts (the persona, then the answer rules, then the tool catalog, the
+ * section's first paragraph when there are tools), so they add up to the runtime's own count.
+ */
+function prefixRows({ systemInstruction, promptPrefix, section }: NpcPrefix): {
+  prefixTokens: number;
+  personaTokens: number;
+  replyFormatTokens: number;
+  toolsTokens: number;
+} {
+  const prefixTokens = estimateTokens(systemInstruction + promptPrefix);
   const personaTokens = estimateTokens(systemInstruction);
   const catalogEnd = section.startsWith('Tools') ? section.indexOf('\n\n') : -1;
   const withoutCatalog = catalogEnd >= 0 ? section.slice(catalogEnd + 2) : section;
   const replyFormatTokens =
     estimateTokens(systemInstruction + (withoutCatalog ? `${withoutCatalog}\n\n` : '')) - personaTokens;
   const toolsTokens = prefixTokens - personaTokens - replyFormatTokens;
+  return { prefixTokens, personaTokens, replyFormatTokens, toolsTokens };
+}
 
-  let secretsTokens = 0;
-  if (!secretsInPrefix && normalized.secrets.length > 0) {
-    const guarded = render(persona, extraRules, true);
-    secretsTokens = estimateTokens(guarded) - estimateTokens(instructions);
-  }
+/** Secrets kept out of the prefix until the relationship unlocks them: what telling them adds. */
+function secretsToldTokens(prefix: NpcPrefix): number {
+  if (prefix.rules.secretsInPrefix || prefix.normalized.secrets.length === 0) return 0;
+  const guarded = instructionsWith(prefix, {
+    persona: prefix.persona,
+    extra: prefix.rules.extra,
+    secretsInPrefix: true,
+  });
+  return estimateTokens(guarded) - estimateTokens(prefix.character.text);
+}
 
-  const parts = personaParts(persona, (variant, extra) => render(variant, extra).trim(), extraRules);
-  parts.push(
-    { key: 'tools', group: 'tools', tokens: toolsTokens },
-    { key: 'replyFormat', group: 'replyFormat', tokens: replyFormatTokens },
+/** The bar's parts with tokens (persona fields, tools, reply format, secrets told) and the largest. */
+function meterParts(
+  prefix: NpcPrefix,
+  tokens: { toolsTokens: number; replyFormatTokens: number; secretsTokens: number },
+): Pick<MeterFigures, 'parts' | 'largestPart'> {
+  const extraRules = prefix.rules.extra;
+  const parts = personaParts(
+    prefix.persona,
+    (variant, extra) => instructionsWith(prefix, { persona: variant, extra }).trim(),
+    extraRules,
   );
-  if (secretsTokens > 0) parts.push({ key: 'secrets', group: 'secrets', tokens: secretsTokens });
+  parts.push(
+    { key: 'tools', group: 'tools', tokens: tokens.toolsTokens },
+    { key: 'replyFormat', group: 'replyFormat', tokens: tokens.replyFormatTokens },
+  );
+  if (tokens.secretsTokens > 0) parts.push({ key: 'secrets', group: 'secrets', tokens: tokens.secretsTokens });
   const shown = parts.filter((entry) => entry.tokens > 0);
   const largestPart = shown.reduce(
     (largest, candidate) => (candidate.tokens > largest.tokens ? candidate : largest),
     shown[0],
   );
+  return { parts: shown, largestPart };
+}
 
+/**
+ * Measures a persona (valid or still being typed: odd fields count as absent) with an NPC
+ * set-up, using the runtime's estimate of 4 characters per token. Throws, as the NPC would,
+ * for a set-up a real NPC refuses (check with `setupProblem` first).
+ */
+export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterFigures {
+  const prefix = npcPrefix(asPersona(personaValue), setup);
+  const { normalized, character } = prefix;
+  const { prefixTokens, personaTokens, replyFormatTokens, toolsTokens } = prefixRows(prefix);
+  const secretsTokens = secretsToldTokens(prefix);
+  const { parts, largestPart } = meterParts(prefix, { toolsTokens, replyFormatTokens, secretsTokens });
   const used = prefixTokens + secretsTokens;
   const share = used / USABLE_TOKENS;
   return {
@@ -251,10 +304,10 @@ export function measurePersona(personaValue: unknown, setup: MeterSetup): MeterF
     conversationTokens: USABLE_TOKENS - used,
     share,
     level: levelOf(share),
-    parts: shown,
+    parts,
     largestPart,
-    systemInstruction,
-    promptPrefix,
+    systemInstruction: prefix.systemInstruction,
+    promptPrefix: prefix.promptPrefix,
     stages: normalized.stages.map((stage) => ({
       name: stage.name,
       from: stage.from,
