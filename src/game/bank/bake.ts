@@ -12,6 +12,7 @@ import type { AgentTool } from '../../core/tools';
 import type { WorldState } from '../world';
 import { NPC } from '../npc/npc';
 import type { NPCOptions } from '../npc/npc-options';
+import type { DialogueTurn } from '../npc/dialogue';
 import { normalizePersona, type Persona } from '../persona/persona';
 import { parsePersona } from '../persona/validate-persona';
 import { parseLineBank, type BankLine, type LineBank } from './line-bank';
@@ -55,62 +56,17 @@ export async function bakeLineBank(input: BakeInput): Promise<LineBank> {
   const intents = Object.entries(input.intents ?? {});
   if (intents.length === 0)
     throw new AgentError('invalid_request', 'Baking needs at least one intent with example lines.');
-  const bands = (input.bands ?? [{ from: 0 }]).slice().sort((left, right) => left.from - right.from);
-  for (const [index, band] of bands.entries()) {
-    if (!(Number.isFinite(band.from) && band.from >= -100 && band.from <= 100))
-      throw new AgentError('invalid_request', `bands[${index}].from must be a number from -100 to 100.`);
-    if (index > 0 && band.from === bands[index - 1].from)
-      throw new AgentError('invalid_request', `bands: ${band.from} is given twice.`);
-  }
+  const bands = readBands(input.bands);
   const lines: BankLine[] = [];
-  for (const [band, { from }] of bands.entries()) {
-    const to = band + 1 < bands.length ? bands[band + 1].from - 1 : undefined;
+  for (const [index, { from }] of bands.entries()) {
+    const to = index + 1 < bands.length ? bands[index + 1].from - 1 : undefined;
+    const band = bands.length > 1 ? { from, to } : undefined;
     for (const [intent, examples] of intents) {
-      for (const said of examples.slice(0, perIntent)) {
-        const setup = input.setup ? input.setup() : {};
-        const npc = new NPC({
-          persona,
-          model: input.model,
-          tools: setup.tools,
-          world: setup.world,
-          options: input.options,
-          memory: { facts: [], relationship: from, summary: '' },
-        });
-        try {
-          const turn = await npc.talk(said, { signal: input.signal });
-          if (turn.isFallback) continue;
-          const line: BankLine = { intent, line: turn.line, emotion: turn.emotion };
-          if (bands.length > 1) {
-            line.minRelationship = from;
-            if (to !== undefined) line.maxRelationship = to;
-          }
-          // Only calls that were made and worked; a number the player said becomes "{count}", so
-          // "an ale" later serves one, not the two the baked line was asked for.
-          const asked = numberIn(said);
-          const calls = turn.toolCalls
-            .filter((record) => !record.rejected && !record.refused && record.output.kind !== 'error')
-            .filter((record) => !record.call.name.startsWith('read_'))
-            .map((record) => ({ name: record.call.name, args: withCount(record.call.args, asked) }));
-          if (calls.length > 0) line.calls = calls;
-          if (turn.endsConversation) line.end = true;
-          if (!lines.some((kept) => kept.intent === intent && kept.line === line.line)) lines.push(line);
-          input.onLine?.({ intent, said, line });
-        } finally {
-          npc.close();
-        }
-      }
+      for (const said of examples.slice(0, perIntent))
+        await bakeLine({ input, persona, relationship: from, band, intent, said, lines });
     }
   }
-  const barks: string[] = [];
-  for (const situation of input.barkSituations ?? []) {
-    const npc = new NPC({ persona, model: input.model, options: input.options });
-    try {
-      const bark = await npc.bark(situation, { signal: input.signal });
-      if (bark && barks.indexOf(bark) < 0) barks.push(bark);
-    } finally {
-      npc.close();
-    }
-  }
+  const barks = await bakeBarks(input, persona);
   const fallbacks = normalizePersona(persona).fallbackLines.map((line) => ({ line }));
   const bank: LineBank = {
     version: 1,
@@ -130,4 +86,85 @@ export async function bakeLineBank(input: BakeInput): Promise<LineBank> {
       `The model gave no usable answer for ${unanswered.join(', ')}; try again or write those lines by hand.`,
     );
   return parseLineBank(bank);
+}
+
+/** The relationship bands, lowest first; each must be in -100..100 and given once. */
+function readBands(given: BakeInput['bands']): Array<{ from: number }> {
+  const bands = (given ?? [{ from: 0 }]).slice().sort((left, right) => left.from - right.from);
+  for (const [index, band] of bands.entries()) {
+    if (!(Number.isFinite(band.from) && band.from >= -100 && band.from <= 100))
+      throw new AgentError('invalid_request', `bands[${index}].from must be a number from -100 to 100.`);
+    if (index > 0 && band.from === bands[index - 1].from)
+      throw new AgentError('invalid_request', `bands: ${band.from} is given twice.`);
+  }
+  return bands;
+}
+
+/**
+ * Plays one example line on a fresh NPC at the band's relationship and keeps its answer in
+ * `lines` (once per intent and wording); a fallback answer is not kept.
+ */
+async function bakeLine(parts: {
+  input: BakeInput;
+  persona: Persona;
+  relationship: number;
+  /** The band the line is kept for, when the bank has more than one. */
+  band: { from: number; to: number | undefined } | undefined;
+  intent: string;
+  said: string;
+  lines: BankLine[];
+}): Promise<void> {
+  const { input, persona, relationship, band, intent, said, lines } = parts;
+  const setup = input.setup ? input.setup() : {};
+  const npc = new NPC({
+    persona,
+    model: input.model,
+    tools: setup.tools,
+    world: setup.world,
+    options: input.options,
+    memory: { facts: [], relationship, summary: '' },
+  });
+  try {
+    const turn = await npc.talk(said, { signal: input.signal });
+    if (turn.isFallback) return;
+    const line: BankLine = { intent, line: turn.line, emotion: turn.emotion };
+    if (band) {
+      line.minRelationship = band.from;
+      if (band.to !== undefined) line.maxRelationship = band.to;
+    }
+    const calls = replayableCalls(turn.toolCalls, said);
+    if (calls.length > 0) line.calls = calls;
+    if (turn.endsConversation) line.end = true;
+    if (!lines.some((kept) => kept.intent === intent && kept.line === line.line)) lines.push(line);
+    input.onLine?.({ intent, said, line });
+  } finally {
+    npc.close();
+  }
+}
+
+/**
+ * Only calls that were made and worked; a number the player said becomes "{count}", so "an ale"
+ * later serves one, not the two the baked line was asked for.
+ */
+function replayableCalls(records: DialogueTurn['toolCalls'], said: string): NonNullable<BankLine['calls']> {
+  const asked = numberIn(said);
+  return records
+    .filter((record) => !record.rejected && !record.refused && record.output.kind !== 'error')
+    .filter((record) => !record.call.name.startsWith('read_'))
+    .map((record) => ({ name: record.call.name, args: withCount(record.call.args, asked) }));
+}
+
+/** One bark per situation, each on a fresh NPC; the same bark twice is kept once. */
+async function bakeBarks(input: BakeInput, persona: Persona): Promise<string[]> {
+  const barks: string[] = [];
+  for (const situation of input.barkSituations ?? []) {
+    const npc = new NPC({ persona, model: input.model, options: input.options });
+    try {
+      const bark = await npc.bark(situation, { signal: input.signal });
+      if (bark && barks.indexOf(bark) < 0) barks.push(bark);
+    } finally {
+      npc.close();
+    }
+  }
+  return barks;
 }
