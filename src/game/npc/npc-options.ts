@@ -98,20 +98,25 @@ export interface ResolvedNPCOptions {
 
 export const DEFAULT_FALLBACK_LINES = ['Hmm, give me a moment.', 'Sorry, what was that?', 'Let me think on that.'];
 
-/** A whole number option from `min` to `max`; `byDefault` when it is not given. */
-function whole({
-  name,
-  value,
-  byDefault,
-  min,
-  max,
-}: {
-  name: string;
-  value: number | undefined;
-  byDefault: number;
-  min: number;
-  max: number;
-}): number {
+/** The whole-number options: each one's default and the range it is checked against. */
+const WHOLE_OPTIONS = {
+  maxToolRounds: { byDefault: 2, min: 0, max: 16 },
+  maxToolCalls: { byDefault: 6, min: 0, max: 64 },
+  maxFacts: { byDefault: 12, min: 0, max: 200 },
+  maxRelationshipChange: { byDefault: 10, min: 0, max: 200 },
+  playerOptionCount: { byDefault: 0, min: 0, max: 4 },
+  sampleLineTokens: { byDefault: DEFAULT_SAMPLE_LINE_TOKENS, min: 0, max: 2000 },
+  compactAfterTurns: { byDefault: 8, min: 0, max: 1000 },
+  keepRecentTurns: { byDefault: 2, min: 0, max: 100 },
+  barkMaxTokens: { byDefault: 48, min: 8, max: 512 },
+  externalToolTimeoutMs: { byDefault: 30_000, min: 0, max: 3_600_000 },
+  toolTimeoutMs: { byDefault: 10_000, min: 1, max: 3_600_000 },
+} satisfies Partial<Record<keyof NPCOptions, { byDefault: number; min: number; max: number }>>;
+
+/** A whole number option within its range; its default when it is not given. */
+function whole(options: NPCOptions, name: keyof typeof WHOLE_OPTIONS): number {
+  const value = options[name];
+  const { byDefault, min, max } = WHOLE_OPTIONS[name];
   if (value === undefined) return byDefault;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new AgentError(
@@ -138,91 +143,76 @@ function paths(name: string, value: unknown, def: string[]): string[] {
   return value.slice();
 }
 
-export function resolveNPCOptions(options: NPCOptions = {}): ResolvedNPCOptions {
-  if (options.replyFormat !== undefined && ['automatic', 'structured', 'text'].indexOf(options.replyFormat) < 0) {
+function replyFormat(value: NPCReplyFormat | undefined): NPCReplyFormat {
+  if (value !== undefined && ['automatic', 'structured', 'text'].indexOf(value) < 0) {
     throw new AgentError(
       'invalid_request',
-      `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(options.replyFormat)}.`,
+      `NPC option replyFormat must be "automatic", "structured" or "text"; got ${JSON.stringify(value)}.`,
     );
   }
-  const emotions = options.emotions ?? EMOTIONS.slice();
+  return value ?? 'automatic';
+}
+
+function emotionList(value: Emotion[] | undefined): Emotion[] {
+  const emotions = value ?? EMOTIONS.slice();
   if (!Array.isArray(emotions) || emotions.length === 0 || emotions.some((emotion) => !isEmotion(emotion))) {
     throw new AgentError('invalid_request', `NPC option emotions must be a non-empty list of: ${EMOTIONS.join(', ')}.`);
   }
-  const threshold = options.secretsUnlockAtRelationship === undefined ? 50 : options.secretsUnlockAtRelationship;
+  return emotions.slice();
+}
+
+/** null keeps the secrets guarded in the prompt at every relationship; the default is 50. */
+function secretsThreshold(value: number | null | undefined): number | null {
+  const threshold = value === undefined ? 50 : value;
   if (threshold !== null && (typeof threshold !== 'number' || !(threshold >= -100 && threshold <= 100))) {
     throw new AgentError(
       'invalid_request',
       'NPC option secretsUnlockAtRelationship must be null or a number from -100 to 100.',
     );
   }
-  const lines = options.fallbackLines;
+  return threshold;
+}
+
+function fallbackLines(lines: string[] | undefined): string[] {
   if (
     lines !== undefined &&
     (!Array.isArray(lines) || lines.some((line) => typeof line !== 'string' || !line.trim()))
   ) {
     throw new AgentError('invalid_request', 'NPC option fallbackLines must be a list of non-empty strings.');
   }
+  return (lines ?? []).map((line) => line.trim());
+}
+
+export function resolveNPCOptions(options: NPCOptions = {}): ResolvedNPCOptions {
+  // Checked first, in this order, so the error for a set-up with several mistakes stays the same.
+  const format = replyFormat(options.replyFormat);
+  const emotions = emotionList(options.emotions);
+  const threshold = secretsThreshold(options.secretsUnlockAtRelationship);
+  const lines = fallbackLines(options.fallbackLines);
   const resolved: ResolvedNPCOptions = {
     toolChoice: options.toolChoice ?? 'auto',
-    maxToolRounds: whole({ name: 'maxToolRounds', value: options.maxToolRounds, byDefault: 2, min: 0, max: 16 }),
-    maxToolCalls: whole({ name: 'maxToolCalls', value: options.maxToolCalls, byDefault: 6, min: 0, max: 64 }),
+    maxToolRounds: whole(options, 'maxToolRounds'),
+    maxToolCalls: whole(options, 'maxToolCalls'),
     worldReadable: paths('worldReadable', options.worldReadable, ['']),
     worldWritable: paths('worldWritable', options.worldWritable, []),
     worldContextPaths: paths('worldContextPaths', options.worldContextPaths, []),
     memoryTools: parseMemoryToolSelection(options.memoryTools ?? 'none'),
-    maxFacts: whole({ name: 'maxFacts', value: options.maxFacts, byDefault: 12, min: 0, max: 200 }),
-    maxRelationshipChange: whole({
-      name: 'maxRelationshipChange',
-      value: options.maxRelationshipChange,
-      byDefault: 10,
-      min: 0,
-      max: 200,
-    }),
+    maxFacts: whole(options, 'maxFacts'),
+    maxRelationshipChange: whole(options, 'maxRelationshipChange'),
     secretsUnlockAtRelationship: threshold,
-    replyFormat: options.replyFormat ?? 'automatic',
-    emotions: emotions.slice(),
-    playerOptionCount: whole({
-      name: 'playerOptionCount',
-      value: options.playerOptionCount,
-      byDefault: 0,
-      min: 0,
-      max: 4,
-    }),
+    replyFormat: format,
+    emotions,
+    playerOptionCount: whole(options, 'playerOptionCount'),
     canEndConversation: options.canEndConversation ?? true,
-    sampleLineTokens: whole({
-      name: 'sampleLineTokens',
-      value: options.sampleLineTokens,
-      byDefault: DEFAULT_SAMPLE_LINE_TOKENS,
-      min: 0,
-      max: 2000,
-    }),
-    compactAfterTurns: whole({
-      name: 'compactAfterTurns',
-      value: options.compactAfterTurns,
-      byDefault: 8,
-      min: 0,
-      max: 1000,
-    }),
-    keepRecentTurns: whole({ name: 'keepRecentTurns', value: options.keepRecentTurns, byDefault: 2, min: 0, max: 100 }),
+    sampleLineTokens: whole(options, 'sampleLineTokens'),
+    compactAfterTurns: whole(options, 'compactAfterTurns'),
+    keepRecentTurns: whole(options, 'keepRecentTurns'),
     fallbackOnFailure: options.fallbackOnFailure ?? true,
-    fallbackLines: (lines ?? []).map((line) => line.trim()),
-    barkMaxTokens: whole({ name: 'barkMaxTokens', value: options.barkMaxTokens, byDefault: 48, min: 8, max: 512 }),
+    fallbackLines: lines,
+    barkMaxTokens: whole(options, 'barkMaxTokens'),
     inlineReplies: options.inlineReplies ?? true,
-    externalToolTimeoutMs: whole({
-      name: 'externalToolTimeoutMs',
-      value: options.externalToolTimeoutMs,
-      byDefault: 30_000,
-      min: 0,
-      max: 3_600_000,
-    }),
-    toolTimeoutMs: whole({
-      name: 'toolTimeoutMs',
-      value: options.toolTimeoutMs,
-      byDefault: 10_000,
-      min: 1,
-      max: 3_600_000,
-    }),
+    externalToolTimeoutMs: whole(options, 'externalToolTimeoutMs'),
+    toolTimeoutMs: whole(options, 'toolTimeoutMs'),
     priority: finite('priority', options.priority, 100),
   };
   if (options.groundingTool !== undefined) resolved.groundingTool = options.groundingTool;
