@@ -3,102 +3,38 @@
  * one at a time; a turn that fails, falls back or is cancelled leaves history and memory as
  * they were.
  */
-import { AgentError, type AgentErrorCode } from '../../contract/errors';
-import { Canceller, type SignalLike } from '../../contract/abort';
+import { AgentError } from '../../contract/errors';
+import type { SignalLike } from '../../contract/abort';
 import {
   Agent,
-  createAgentSetup,
   validateToolChoice,
   validateToolClock,
-  type AgentResponse,
   type AgentRun,
-  type AgentSetup,
-  type ExternalToolHandler,
   type ToolChoice,
   type ToolClock,
 } from '../../core/agent';
-import { AgentTool, type ToolApproval } from '../../core/tools';
+import type { AgentTool, ToolApproval } from '../../core/tools';
 import type { JsonSchema } from '../../core/schema';
 import { Priority, type LanguageModel } from '../../contract/language-model';
-import { checkImageInput, type ImageInput } from '../../contract/image-input';
-import { parseEmotionTag, isEmotionTagPending, type Emotion } from '../emotion';
-import { isSameCharacter, normalizePersona, parsePersona, type NormalizedPersona, type Persona } from '../persona';
-import { currentStage, npcCharacterInstructions, unlockedSecrets, type NormalizedStage } from './stage-parts';
-import { MemoryStage, NPCMemory, renderMemoryNote, type NPCMemoryState } from '../memory';
+import { checkImageInput } from '../../contract/image-input';
+import { isSameCharacter, parsePersona, type NormalizedPersona, type Persona } from '../persona';
+import { currentStage, type NormalizedStage } from './stage-parts';
+import { MemoryStage, NPCMemory } from '../memory';
 import type { WorldState } from '../world';
-import { npcInstructionRules, npcToolSet } from './agent-parts';
 import type { DialogueTurn } from './dialogue';
 import { DialogueStream } from './dialogue-stream';
 import { LineTracker } from './line-tracker';
 import { resolveNPCOptions, DEFAULT_FALLBACK_LINES, type NPCOptions, type ResolvedNPCOptions } from './npc-options';
-import { NPC_LINE_FIELD, npcReplySchema, readStructuredReply, type ParsedReply } from './reply-format';
 import { barkLine, type BarkOptions } from './bark';
-import { readTextReply, retriesAsText, spokenLineOf, textRetryNote } from './text-reply';
+import type { NPCConfig, NPCRestoreConfig, TalkOptions } from './npc-config';
 import { NPC_SAVE_VERSION, readSaveState, type NPCSaveState } from './save-state';
+import { buildNPCSetup, type NPCSetupParts } from './npc-setup';
+import { TurnReply } from './turn-reply';
+import { translateEvents } from './turn-events';
+import { renderTurnNote } from './turn-note';
+import { BackgroundSummary } from './background-summary';
 
-export interface NPCConfig {
-  persona: Persona | unknown;
-  model: LanguageModel;
-  /** The game's tools (local handlers or external, answered by the game). */
-  tools?: AgentTool[];
-  world?: WorldState;
-  options?: NPCOptions;
-  /** Restored memory (from a save). */
-  memory?: NPCMemoryState;
-  /** Restored transcript (from a save). */
-  transcript?: unknown;
-  /**
-   * What tool timeouts count (default wall time); the Cocos components pass engine time, which
-   * stops while the game is paused.
-   */
-  toolClock?: ToolClock;
-  /**
-   * Looks at every call the NPC's model chose before it runs, after the tool's own `approve`:
-   * allow, change the arguments, or refuse with a reason the NPC reads (no more gold than the
-   * player has). A component passes one that asks the game through an engine event.
-   */
-  approveToolCall?: ToolApproval;
-}
-
-/** How restore() treats the persona. */
-export interface NPCRestoreConfig extends Omit<NPCConfig, 'persona' | 'memory' | 'transcript'> {
-  /**
-   * The persona the NPC is now (a game's current persona asset): the save gives only memory and
-   * conversation. Left out, the save's own persona is used.
-   */
-  persona?: Persona | unknown;
-  /** Take the memory and conversation of a save made by a character of another name. Default false: refused. */
-  acceptOtherPersona?: boolean;
-}
-
-export interface TalkOptions {
-  /** What is happening now; shown to the model for this turn only. */
-  situation?: string;
-  /** A picture the player shows with the line (a drawn badge), for a model that takes images. */
-  image?: ImageInput;
-  toolChoice?: ToolChoice;
-  signal?: SignalLike;
-  /** Answers external tool calls (otherwise answer them through the stream's events). */
-  externalTools?: ExternalToolHandler;
-}
-
-/** Programmer errors and cancels are thrown; everything else becomes a fallback line. */
-const NEVER_FALLBACK = new Set<AgentErrorCode>([
-  'cancelled',
-  'invalid_request',
-  'invalid_schema',
-  'context_size_exceeded',
-]);
-
-/** What `buildSetup` checks together: nothing of it is applied unless all of it is valid. */
-interface NPCSetupParts {
-  persona: Persona;
-  options: ResolvedNPCOptions;
-  tools: AgentTool[];
-}
-
-/** How one try of a turn is read: as the structured reply, or as emotion-tagged text. */
-type ReplyReading = 'structured' | 'text';
+export type { NPCConfig, NPCRestoreConfig, TalkOptions };
 
 export class NPC {
   readonly model: LanguageModel;
@@ -116,9 +52,7 @@ export class NPC {
   private replySchema!: JsonSchema;
   /** The relationship stage the setup's prefix was rendered for (-1: none). */
   private builtStage = -1;
-  private background: Promise<unknown> = Promise.resolve();
-  /** The background compaction queued or running (one at a time; an overdue one replaces it at a higher priority). */
-  private compaction: { priority: number; canceller: Canceller } | undefined;
+  private readonly summary = new BackgroundSummary((signal, priority) => this.compact(signal, priority));
   private fallbackIndex = 0;
 
   constructor(config: NPCConfig) {
@@ -175,10 +109,7 @@ export class NPC {
   talkStream(playerLine: string, options: TalkOptions = {}): DialogueStream {
     let choice: ToolChoice;
     try {
-      if (options.situation !== undefined && typeof options.situation !== 'string')
-        throw new AgentError('invalid_request', 'situation must be a string.');
-      if (options.image !== undefined) checkImageInput(options.image, 'image');
-      choice = this.turnChoice(options.toolChoice);
+      choice = this.checkTalk(options);
     } catch (error) {
       return DialogueStream.refused(AgentError.from(error));
     }
@@ -187,99 +118,62 @@ export class NPC {
     // This turn's settings, as they are now: a later setOptions() is for the turns after it.
     const persona = this._persona;
     const settings = this.options;
-    const names = [persona.name, 'Assistant'];
-    const readings: ReplyReading[] = [settings.replyFormat === 'text' ? 'text' : 'structured'];
-    let reply: ParsedReply | undefined;
-    // The model's own last answer: the agent unwraps a plain reply for the player, but an
-    // `{"emotion", "line"}` object in it still tells the NPC how it feels.
-    let lastOutput = '';
-    let note = '';
+    const reply = new TurnReply(settings, persona);
+    // Whether the turn has started: only then does the stage hold its changes.
     let started = false;
-    // A reply without words is rejected before the agent commits it, so a retry or a fallback
-    // leaves the history as it was.
-    const readReply = (reading: ReplyReading) => (response: AgentResponse) => {
-      reply =
-        reading === 'structured'
-          ? readStructuredReply({
-              value: response.structured,
-              options: settings,
-              names,
-              defaultEmotion: persona.defaultEmotion,
-            })
-          : readTextReply({
-              text: response.text,
-              modelOutput: lastOutput,
-              options: settings,
-              names,
-              defaultEmotion: persona.defaultEmotion,
-            });
-    };
     const run = this.agent.run(
       typeof playerLine === 'string' ? playerLine.trim() || '(The player says nothing.)' : playerLine,
       {
-        schema: readings[0] === 'structured' ? this.replySchema : undefined,
+        schema: reply.first === 'structured' ? this.replySchema : undefined,
         toolChoice: choice,
         // Read when the turn starts (the memory then), with this turn's settings.
-        context: () => (note = this.turnNote({ settings, persona, situation: options.situation })),
+        context: () => reply.keepNote(this.turnNote({ settings, persona, situation: options.situation })),
         signal: options.signal,
         images: options.image !== undefined ? [options.image] : undefined,
         externalTools: options.externalTools,
-        accept: readReply(readings[0]),
+        accept: reply.accept(reply.first),
         onStart: () => {
           started = true;
           this.stage.discard();
         },
-        retry: (failure) => {
-          if (settings.replyFormat !== 'automatic' || failure.attempt > 0 || !retriesAsText(failure.error))
-            return undefined;
-          // One more try as emotion-tagged text with tools off; tools that already ran are passed
-          // in as facts so their side effects are not repeated.
-          readings.push('text');
-          return {
-            toolChoice: 'none',
-            context: [note, textRetryNote(failure.toolCalls, settings.emotions)].filter(Boolean).join('\n\n'),
-            accept: readReply('text'),
-          };
-        },
+        retry: (failure) => reply.retry(failure),
         fallback: (failure) => {
-          if (!settings.fallbackOnFailure || NEVER_FALLBACK.has(failure.error.code) || failure.error.unexpected)
-            return undefined;
+          if (!reply.mayFallBack(failure)) return undefined;
           this.stage.discard();
-          const line = this.nextFallbackLine(settings, persona);
-          reply = { line, emotion: persona.defaultEmotion, playerOptions: [], endsConversation: false };
-          return { text: line };
+          return reply.fallBackTo(this.nextFallbackLine(settings, persona));
         },
         onCommit: () => this.stage.commit(this.memory),
       },
     );
+    return this.dialogueOf(run, { reply, started: () => started });
+  }
+
+  /** The turn's run as the game sees it: the player's events, then the finished DialogueTurn or the error. */
+  private dialogueOf(run: AgentRun, turn: { reply: TurnReply; started: () => boolean }): DialogueStream {
+    const { reply } = turn;
     const stream = DialogueStream.over(run);
-    const tracker = new LineTracker(names, (event) => stream.emit(event));
-    this.translateEvents({ run, stream, tracker, reading: () => readings[readings.length - 1], settings });
-    run.on('stepFinished', (event) => {
-      lastOutput = event.output;
+    const tracker = new LineTracker(reply.names, (event) => stream.emit(event));
+    translateEvents({
+      run,
+      stream,
+      tracker,
+      reading: () => reply.reading,
+      emotions: reply.settings.emotions,
+      defaultEmotion: reply.persona.defaultEmotion,
     });
+    run.on('stepFinished', (event) => reply.noteOutput(event.output));
     run.on('completed', ({ response }) => {
-      const finished = reply as ParsedReply;
+      const finished = reply.finished;
       tracker.setEmotion(finished.emotion);
       tracker.finish(finished.line);
-      const turn: DialogueTurn = {
-        line: finished.line,
-        emotion: finished.emotion,
-        playerOptions: finished.playerOptions,
-        endsConversation: finished.endsConversation,
-        toolCalls: response.toolCalls,
-        relationship: this.memory.relationship,
-        isFallback: response.isFallback === true,
-        usage: response.usage,
-        modelCalls: response.modelCalls,
-      };
-      stream.complete(turn, { type: 'completed', turn });
-      if (!response.isFallback) this.maybeCompact();
+      const done = reply.turnOf(response, this.memory.relationship);
+      stream.complete(done, { type: 'completed', turn: done });
+      if (!response.isFallback) this.summary.afterTurn(this.options, this.agent.turnCount);
     });
     run.on('error', (error) => {
       // The stage holds the running turn's changes: only this turn's own failure may clear it,
       // not a turn refused or cancelled while it waited in the queue.
-      if (started) this.stage.discard();
+      if (turn.started()) this.stage.discard();
       stream.fail(error);
     });
     return stream;
@@ -344,7 +238,13 @@ export class NPC {
 
   /** Checks the whole set-up first, then makes it the NPC's: a refused change changes nothing. */
   private apply(parts: NPCSetupParts): void {
-    const built = this.buildSetup(parts);
+    const built = buildNPCSetup(parts, {
+      world: this.world,
+      stage: this.stage,
+      memory: this.memory,
+      toolClock: this.toolClock,
+      approveToolCall: this.approveToolCall,
+    });
     this.rawPersona = parts.persona;
     this._persona = built.persona;
     this.options = parts.options;
@@ -362,57 +262,12 @@ export class NPC {
       this.apply({ persona: this.rawPersona, options: this.options, tools: this.gameTools });
   }
 
-  /** The agent setup of an NPC: its instructions, every tool it has, and all its settings from the defaults. */
-  private buildSetup({ persona: raw, options, tools: gameTools }: NPCSetupParts): {
-    setup: AgentSetup;
-    persona: NormalizedPersona;
-    replySchema: JsonSchema;
-    stageIndex: number;
-  } {
-    const persona = normalizePersona(raw);
-    const tools = npcToolSet({
-      gameTools,
-      world: this.world,
-      options,
-      stage: this.stage,
-      memory: () => this.memory.snapshot(),
-    });
-    const character = npcCharacterInstructions({
-      persona: raw,
-      rules: npcInstructionRules(options, tools),
-      options,
-      relationship: this.memory.relationship,
-    });
-    const instructions = character.text;
-    const setup = createAgentSetup({
-      instructions,
-      tools,
-      config: {
-        labels: { user: 'Player', assistant: labelOf(persona.name) },
-        inlineReplies: options.inlineReplies,
-        replyLineField: NPC_LINE_FIELD,
-        toolPolicy: {
-          choice: options.toolChoice,
-          maxToolRounds: options.maxToolRounds,
-          maxToolCalls: options.maxToolCalls,
-        },
-        structuredReplyRenderer: spokenLineOf,
-        temperature: options.temperature,
-        maxResponseTokens: options.maxResponseTokens,
-        toolTimeoutMs: options.toolTimeoutMs,
-        externalToolTimeoutMs: options.externalToolTimeoutMs,
-        toolClock: this.toolClock,
-        approveToolCall: this.approveToolCall,
-        priority: options.priority,
-        label: persona.name,
-      },
-    });
-    return {
-      setup,
-      persona,
-      replySchema: npcReplySchema(options, persona.maxSentences),
-      stageIndex: character.stageIndex,
-    };
+  /** What only the NPC can check of a turn before it is queued; returns the turn's tool choice. */
+  private checkTalk(options: TalkOptions): ToolChoice {
+    if (options.situation !== undefined && typeof options.situation !== 'string')
+      throw new AgentError('invalid_request', 'situation must be a string.');
+    if (options.image !== undefined) checkImageInput(options.image, 'image');
+    return this.turnChoice(options.toolChoice);
   }
 
   private turnChoice(perTurn?: ToolChoice): ToolChoice {
@@ -433,66 +288,15 @@ export class NPC {
 
   // ---- one turn -----------------------------------------------------------------------------
 
-  /** The agent run's events as the player sees them: tool calls as they are, the reply as a line and an emotion. */
-  private translateEvents(parts: {
-    run: AgentRun;
-    stream: DialogueStream;
-    tracker: LineTracker;
-    reading: () => ReplyReading;
-    settings: ResolvedNPCOptions;
-  }): void {
-    const { run, stream, tracker, reading, settings } = parts;
-    run.on('step', (event) => stream.emit({ type: 'modelStep', step: event.step, request: event.request }));
-    run.on('stepFinished', (event) =>
-      stream.emit({ type: 'modelStepFinished', step: event.step, output: event.output, usage: event.usage }),
-    );
-    run.on('toolStarted', (event) => stream.emit({ type: 'toolCall', call: event.call }));
-    run.on('toolRequested', (event) => stream.emit({ type: 'externalToolCall', call: event.call }));
-    run.on('toolCompleted', (event) => stream.emit({ type: 'toolResult', record: event.record }));
-    run.on('attempt', () => tracker.reset());
-    run.on('fallback', (event) => {
-      stream.emit({ type: 'fallback', reason: event.reason });
-      tracker.reset();
-    });
-    const defaultEmotion = this._persona.defaultEmotion;
-    run.on('partial', (event) => {
-      const value = event.value as { emotion?: unknown; line?: unknown } | null;
-      if (reading() !== 'structured' || !value || typeof value !== 'object') return;
-      // The emotion is complete once the model has moved on to the line.
-      if (typeof value.line === 'string') {
-        if (typeof value.emotion === 'string')
-          tracker.setEmotion(
-            parseEmotionTag(`[${value.emotion}]`, settings.emotions, defaultEmotion).emotion as Emotion,
-          );
-        tracker.setRawLine(value.line);
-      }
-    });
-    run.on('text', (event) => {
-      if (reading() !== 'text') return;
-      if (event.isReset && event.text === '') return tracker.reset();
-      if (isEmotionTagPending(event.text)) return;
-      if (event.text.trim().charAt(0) === '{') return; // a JSON answer: shown once read, never as raw JSON
-      const tag = parseEmotionTag(event.text, settings.emotions, defaultEmotion);
-      if (tag.emotion) tracker.setEmotion(tag.emotion);
-      tracker.setRawLine(tag.emotion ? tag.rest : event.text);
-    });
-  }
-
   /** Memory, world summary and situation: the part of the prompt that changes every turn. */
   private turnNote(turn: { settings: ResolvedNPCOptions; persona: NormalizedPersona; situation?: string }): string {
-    const { settings: options, persona, situation } = turn;
-    const state = this.memory.snapshot();
-    const unlocked = unlockedSecrets({ persona, options, relationship: state.relationship });
-    const parts = [
-      renderMemoryNote(state, {
-        showRelationship: options.memoryTools.relationship || state.relationship !== 0,
-        secretsUnlocked: unlocked,
-      }),
-    ];
-    const world = this.worldSummary(options);
-    if (world) parts.push(`Game state:\n${world}`);
-    if (situation && situation.trim()) parts.push(`Situation: ${situation.trim()}`);
-    return parts.filter(Boolean).join('\n');
+    return renderTurnNote({
+      memory: this.memory.snapshot(),
+      world: this.worldSummary(turn.settings),
+      options: turn.settings,
+      persona: turn.persona,
+      situation: turn.situation,
+    });
   }
 
   private worldSummary(options: ResolvedNPCOptions): string {
@@ -514,31 +318,6 @@ export class NPC {
   }
 
   // ---- compaction ---------------------------------------------------------------------------
-
-  private maybeCompact(): void {
-    const options = this.options;
-    if (options.compactAfterTurns === 0) return;
-    const due = Math.max(options.compactAfterTurns, options.keepRecentTurns + 1);
-    const turns = this.agent.turnCount;
-    if (turns < due) return;
-    // In the background, so the player's next turn never waits for the summary. A summary
-    // overdue by a whole interval goes at the NPC's own priority instead: at background
-    // priority it would wait behind every conversation turn of a busy game forever, and the
-    // history (and every prompt) would keep growing.
-    const priority = turns >= due + options.compactAfterTurns ? options.priority : Priority.background;
-    const queued = this.compaction;
-    if (queued && queued.priority >= priority) return; // one at a time
-    if (queued)
-      queued.canceller.abort(new AgentError('cancelled', 'The summary was queued again at a higher priority.'));
-    const compaction = { priority, canceller: new Canceller() };
-    this.compaction = compaction;
-    this.background = this.background
-      .then(() => this.compact(compaction.canceller.signal, priority))
-      .catch(() => undefined)
-      .then(() => {
-        if (this.compaction === compaction) this.compaction = undefined;
-      });
-  }
 
   /**
    * Folds older turns into the memory summary with one model call. Returns the summary, or null
@@ -574,7 +353,7 @@ export class NPC {
   /** Waits for running turns and background compaction, then saves. */
   async settledState(): Promise<NPCSaveState> {
     await this.agent.waitUntilIdle();
-    await this.background.catch(() => undefined);
+    await this.summary.settled();
     return this.saveState();
   }
 
@@ -591,17 +370,8 @@ export class NPC {
   /** Cancels running and queued turns and the background summary; the NPC takes no more. */
   close(): void {
     this.agent.close(`${this._persona.name} was closed.`);
-    // A summary waiting for a quiet moment would otherwise still cost a call (and keep a timer).
-    this.compaction?.canceller.abort(new AgentError('cancelled', `${this._persona.name} was closed.`));
+    this.summary.cancel(`${this._persona.name} was closed.`);
   }
-}
-
-function labelOf(name: string): string {
-  const clean = name
-    .replace(/[:\n\r]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return clean || 'NPC';
 }
 
 export type { BarkOptions };
