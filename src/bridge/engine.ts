@@ -26,10 +26,12 @@ import {
   type RequestId,
 } from './framing';
 import type { ModelFactory } from './models';
-import { npcMethods, NpcRegistry } from './npc-methods';
+import { npcMethods } from './npc-methods';
+import { NpcRegistry } from './npc-registry';
 import { sessionMethods } from './session-methods';
 import { systemTimers, type BridgeTimers } from './timers';
-import { worldMethods, WorldRegistry } from './world-methods';
+import { worldMethods } from './world-methods';
+import { WorldRegistry } from './world-registry';
 
 export interface BridgeEngineOptions {
   /** Receives every outgoing message, one JSON object per call, without a newline. */
