@@ -253,8 +253,7 @@ export const OVERSIZE_FILES = {
  * Today's functions over MAX_FUNCTION_LINES, as `file name` (name: the enclosing class and
  * functions, dotted), with their size when listed. Shrinks like OVERSIZE_FILES.
  */
-export const OVERSIZE_FUNCTIONS = {
-};
+export const OVERSIZE_FUNCTIONS = {};
 
 function measuredFiles(dir, base) {
   return readdirSync(dir).flatMap((name) => {
