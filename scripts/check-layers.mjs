@@ -245,9 +245,7 @@ const NOT_MEASURED = ['assets/runtime/', 'node_modules/', 'dist/', 'build/'];
  * (issue 30). The list only shrinks: the check fails when a listed file grows past its listed
  * size, and when it is at or under the limit (then remove its entry). Do not add entries.
  */
-export const OVERSIZE_FILES = {
-  'src/models/scheduler.ts': 629,
-};
+export const OVERSIZE_FILES = {};
 
 /**
  * Today's functions over MAX_FUNCTION_LINES, as `file name` (name: the enclosing class and
