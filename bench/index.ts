@@ -13,16 +13,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import {
-  COST_MODEL,
-  COST_SOURCES,
-  firstTokenSeconds,
-  stepSeconds,
-  type CostModel,
-  type StepCost,
-} from '../demo/phone-cost-model';
-import { gemmaTokens } from './tokenizer';
-import { floorRun, floorTiming as handFloorTiming } from './floor';
+import { COST_SOURCES, type StepCost } from '../demo/phone-cost-model';
+import { CONDITIONS, floorRow, floorTiming, stepCosts, timing, type FloorRow } from './measure';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';
 import { benchLongOutputs } from './long-outputs';
 import { benchLongHistory } from './long-history';
@@ -34,79 +26,7 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 40);
 const MODES = ['default', 'seed'] as const;
 type Mode = (typeof MODES)[number];
 
-interface Condition {
-  name: string;
-  model: CostModel;
-  /** Which recording: a fresh conversation or one at turn 12. */
-  turn: 1 | 12;
-  /** The first step of the turn finds the prefix not cached (a first turn without prewarm()). */
-  cold: boolean;
-}
-
-const CONDITIONS: Condition[] = [
-  { name: 'fresh conversation, warm prefix, 15 tok/s', model: COST_MODEL, turn: 1, cold: false },
-  { name: 'turn 12 (history, memory, a summary)', model: COST_MODEL, turn: 12, cold: false },
-  { name: 'first turn, cold prefix cache (no prewarm)', model: COST_MODEL, turn: 1, cold: true },
-  { name: 'device without prefix caching', model: { ...COST_MODEL, cachedPrefillFactor: 1 }, turn: 1, cold: false },
-  { name: 'slow decode, 9.6 tok/s', model: { ...COST_MODEL, decodeTokensPerSecond: 9.6 }, turn: 1, cold: false },
-  { name: 'fast decode, 19 tok/s', model: { ...COST_MODEL, decodeTokensPerSecond: 19 }, turn: 1, cold: false },
-];
-
-interface Timing {
-  firstWord: number;
-  total: number;
-}
-
-function stepCosts(run: ScenarioRun): StepCost[] {
-  return run.requests.map((request, index) => ({
-    promptTokens:
-      gemmaTokens(request.systemInstruction ?? '') + gemmaTokens((request.promptPrefix ?? '') + request.prompt),
-    cacheableTokens: gemmaTokens(request.systemInstruction ?? '') + gemmaTokens(request.promptPrefix ?? ''),
-    outputTokens: gemmaTokens(run.outputs[index] ?? ''),
-  }));
-}
-
-function timing(run: ScenarioRun, condition: Condition): Timing {
-  const steps = stepCosts(run);
-  // Every step of a turn has the same stable prefix: only the first can find it cold.
-  const cached = (stepIndex: number) => !(condition.cold && stepIndex === 0);
-  const ends: number[] = [];
-  let elapsed = 0;
-  steps.forEach((step, index) => {
-    elapsed += stepSeconds(step, cached(index), condition.model);
-    ends.push(elapsed);
-  });
-  const fw = run.firstWord;
-  if (!fw || fw.step < 0) return { firstWord: elapsed, total: elapsed };
-  const before = fw.step > 0 ? ends[fw.step - 1] : 0;
-  return {
-    firstWord:
-      before +
-      firstTokenSeconds(steps[fw.step], cached(fw.step), condition.model) +
-      fw.tokens / condition.model.decodeTokensPerSecond,
-    total: elapsed,
-  };
-}
-
-/** The hand floor of a scenario under a condition, with the words and actions of the default mode's turn. */
-function floorTiming(run: ScenarioRun, scenario: Scenario, condition: Condition): Timing & { promptTokens: number } {
-  return handFloorTiming(floorRun({ slugs: scenario.floor, words: run.floorText, actions: run.floorActions }), {
-    model: condition.model,
-    cold: condition.cold,
-    deliversValue: scenario.delivers === 'value',
-  });
-}
-
 /** The goals of issue 26 against the hand floor, as PASS/MISS lines (fresh turn, default mode). */
-interface FloorRow {
-  scenario: Scenario;
-  prompt: number;
-  warm: number;
-  cold: number;
-  total: number;
-  seconds: { project: number; floor: number };
-}
-
 function printFloorGoals(rows: FloorRow[]) {
   const worst = (key: 'prompt' | 'warm' | 'cold' | 'total', pick = (_: Scenario) => true) =>
     rows.filter((row) => pick(row.scenario)).reduce((top, row) => (row[key] > top[key] ? row : top));
@@ -193,26 +113,14 @@ async function main(): Promise<void> {
     );
   }
 
-  const cold = CONDITIONS.find((condition) => condition.cold) as Condition;
   console.log('\nagainst the hand floor (bench/floor/), default mode, fresh conversation, Gemma 3 tokens:');
   const fhead = `${'scenario'.padEnd(28)} ${pad('prompt', 6)} ${pad('floor', 6)} ${pad('×', 5)} ${pad('1st warm ×', 10)} ${pad('1st cold ×', 10)} ${pad('total ×', 8)}`;
   console.log(fhead);
   console.log('-'.repeat(fhead.length));
   const floorRows = SCENARIOS.map((scenario) => {
-    const run = find(scenario, 'default', 1).run;
-    const prompt = stepCosts(run).reduce((total, step) => total + step.promptTokens, 0);
-    const warmFloor = floorTiming(run, scenario, base);
-    const coldFloor = floorTiming(run, scenario, cold);
-    const row: FloorRow = {
-      scenario,
-      prompt: prompt / warmFloor.promptTokens,
-      warm: timing(run, base).firstWord / warmFloor.firstWord,
-      cold: timing(run, cold).firstWord / coldFloor.firstWord,
-      total: timing(run, base).total / warmFloor.total,
-      seconds: { project: timing(run, base).total, floor: warmFloor.total },
-    };
+    const row = floorRow(find(scenario, 'default', 1).run, scenario);
     console.log(
-      `${scenario.name.padEnd(28)} ${pad(prompt, 6)} ${pad(warmFloor.promptTokens, 6)} ${pad(row.prompt.toFixed(2), 5)} ${pad(row.warm.toFixed(2), 10)} ${pad(row.cold.toFixed(2), 10)} ${pad(row.total.toFixed(2), 8)}`,
+      `${scenario.name.padEnd(28)} ${pad(row.promptTokens, 6)} ${pad(row.floorTokens, 6)} ${pad(row.prompt.toFixed(2), 5)} ${pad(row.warm.toFixed(2), 10)} ${pad(row.cold.toFixed(2), 10)} ${pad(row.total.toFixed(2), 8)}`,
     );
     return row;
   });

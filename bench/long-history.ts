@@ -62,7 +62,21 @@ interface TurnFigures {
   maxPromptTokens: number;
 }
 
-export async function benchLongHistory(turns = 1000): Promise<void> {
+export interface LongHistoryFigures {
+  turns: number;
+  /** At turns 10, 100, 400 and 1,000 (those the run reaches). */
+  checkpoints: Map<number, TurnFigures>;
+  /** The largest prompt of the run, in Gemma 3 tokens, and its turn. */
+  worst: { tokens: number; turn: number };
+  /** Turns whose prompt went over the window. */
+  overWindow: number;
+}
+
+/** Plays the conversation and measures it; `onPrompt` sees every prompt as it was sent. */
+export async function longHistoryFigures(
+  turns = 1000,
+  onPrompt?: (prompt: string, turn: number) => void,
+): Promise<LongHistoryFigures> {
   const checkpoints = [10, 100, 400, 1000].filter((turn) => turn <= turns);
   const model = new ScriptedLanguageModel([], { chunkDelayMs: 0 });
   const agent = new Agent(model, {
@@ -87,6 +101,7 @@ export async function benchLongHistory(turns = 1000): Promise<void> {
     for (const request of model.requests.slice(before)) {
       const tokens = gemmaTokens(`${request.systemInstruction ?? ''}\n${request.promptPrefix ?? ''}${request.prompt}`);
       maxPromptTokens = Math.max(maxPromptTokens, tokens);
+      onPrompt?.(request.prompt, turn);
     }
     if (maxPromptTokens > worst.tokens) worst = { tokens: maxPromptTokens, turn };
     if (maxPromptTokens > WINDOW) overWindow++;
@@ -94,12 +109,18 @@ export async function benchLongHistory(turns = 1000): Promise<void> {
     if (window.length > 10) window.shift();
     if (checkpoints.includes(turn)) figures.set(turn, { cpuMsPerStep: median(window), maxPromptTokens });
   }
+  return { turns, checkpoints: figures, worst, overWindow };
+}
+
+export async function benchLongHistory(turns = 1000): Promise<void> {
+  const { checkpoints: figures, worst, overWindow } = await longHistoryFigures(turns);
+  const last = [...figures.keys()].pop() ?? turns;
   console.log(`\n## Long conversation without compaction (${turns} turns, a model without countTokens)\n`);
   console.log('| turn | library CPU per step, ms | prompt, Gemma 3 tokens |');
   console.log('|---|---|---|');
   for (const [turn, figure] of figures)
     console.log(`| ${turn} | ${figure.cpuMsPerStep.toFixed(2)} | ${figure.maxPromptTokens} |`);
-  const cpuAtEnd = figures.get(checkpoints[checkpoints.length - 1])?.cpuMsPerStep ?? 0;
+  const cpuAtEnd = figures.get(last)?.cpuMsPerStep ?? 0;
   console.log(
     `\nLargest prompt ${worst.tokens} tokens (turn ${worst.turn}); turns over the ${WINDOW}-token window: ${overWindow}.`,
   );
