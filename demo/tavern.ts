@@ -236,7 +236,9 @@ async function main(): Promise<void> {
     if (turn.endsConversation) break;
   }
 
-  console.log(bold('Per turn (tokens estimated at 4 characters each; time from demo/phone-cost-model.ts):'));
+  console.log(
+    bold('Per turn (tokens: the runtime estimate, calibrated against Gemma 3; time from demo/phone-cost-model.ts):'),
+  );
   console.log('turn  model calls  prompt tokens  cacheable  output tokens  est. phone time');
   for (const row of rows) {
     console.log(
