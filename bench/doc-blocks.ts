@@ -34,11 +34,6 @@ export function writeFigureBlocks(text: string, figures: Record<string, string>)
   });
 }
 
-/** The document without its figure blocks (what a person wrote). */
-export function withoutFigureBlocks(text: string): string {
-  return text.replace(BLOCK, '');
-}
-
 /** The documents that may hold figure blocks: README.md and docs/*.md, from the repository root. */
 export function documentsWithFigures(): string[] {
   const docs = readdirSync('docs')

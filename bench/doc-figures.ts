@@ -164,7 +164,7 @@ async function tokenEstimate(): Promise<Record<string, string>> {
   const { texts, estimates } = await tokenEstimateFigures();
   const [chars, runtime] = estimates;
   return {
-    'token-estimate': `On ${texts} texts (the bench's prompts and outputs, a long conversation, the docs, the peers' fixtures) the runtime's estimate is below the real count on ${runtime.below}, at most ${offBy(runtime.lowest)}, and ${offBy(runtime.median)} at the median; four characters per token was below on ${chars.below}, ${offBy(chars.median)} at the median and down to ${offBy(chars.lowest)}.`,
+    'token-estimate': `On ${texts} texts (the bench's prompts and outputs, a long conversation's prompts, the personas, the peers' fixtures) the runtime's estimate is below the real count on ${runtime.below} (its lowest: ${offBy(runtime.lowest)}), and ${offBy(runtime.median)} at the median; four characters per token was below on ${chars.below}, ${offBy(chars.median)} at the median and down to ${offBy(chars.lowest)}.`,
     'token-estimate-summary': `The benchmark measures the estimate against Gemma 3's tokenizer: ${offBy(runtime.median)} the real count at the median, below it on ${runtime.below} of ${texts} texts.`,
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The runtime's token estimate (src/contract/token-estimate.ts) against Gemma 3's tokenizer, beside
  * the old four characters per token, on texts the estimate was not written from alone: every
- * request and output of the bench's scenarios, a long conversation's prompts, the README and
- * docs, the persona files and the peers' tool-call fixtures. A prompt the estimate lets through
+ * request and output of the bench's scenarios, a long conversation's prompts, the persona files
+ * and the peers' tool-call fixtures. A prompt the estimate lets through
  * must fit the window, so it should rarely be below the real count.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +10,6 @@ import { estimateTokens } from '../src/contract/language-model';
 import { SCENARIOS } from './scenarios';
 import { gemmaTokens } from './tokenizer';
 import { longHistoryFigures } from './long-history';
-import { withoutFigureBlocks } from './doc-blocks';
 
 function chunks(text: string, size: number): string[] {
   const out: string[] = [];
@@ -40,13 +39,11 @@ async function longConversationTexts(): Promise<string[]> {
   return [...lastPrompt.values()];
 }
 
+/**
+ * The persona files and the peers' tool-call fixtures. The docs are not measured: their prose
+ * moves with every edit, and the figures written into them would then move too.
+ */
 function fileTexts(): string[] {
-  const docs = [
-    'README.md',
-    ...readdirSync('docs')
-      .filter((name) => name.endsWith('.md'))
-      .map((name) => `docs/${name}`),
-  ];
   const personas = readdirSync('demo/tavern')
     .filter((name) => name.endsWith('.json'))
     .map((name) => `demo/tavern/${name}`);
@@ -54,8 +51,6 @@ function fileTexts(): string[] {
     (name) => `tests/fixtures/peer/${name}`,
   );
   return [
-    // The figures the bench writes into the docs are left out: they would measure themselves.
-    ...docs.flatMap((path) => chunks(withoutFigureBlocks(readFileSync(path, 'utf8')), 3000)),
     ...personas.map((path) => readFileSync(path, 'utf8')),
     ...peers.flatMap((path) => chunks(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))), 1500).slice(0, 60)),
   ];

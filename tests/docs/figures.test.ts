@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { docFigures } from '../../bench/doc-figures';
-import { documentsWithFigures, figureBlocks, withoutFigureBlocks, writeFigureBlocks } from '../../bench/doc-blocks';
+import { documentsWithFigures, figureBlocks, writeFigureBlocks } from '../../bench/doc-blocks';
 
 jest.setTimeout(300000);
 
@@ -81,10 +81,5 @@ describe('the block reader', () => {
   it('does not read a block whose end marker names another block, or is missing', () => {
     expect(figureBlocks('<!-- figures:a -->\nx\n<!-- /figures:b -->').size).toBe(0);
     expect(figureBlocks('<!-- figures:a -->\nx\n').size).toBe(0);
-  });
-
-  it('strips the blocks, so the token-estimate bench does not measure its own figures', () => {
-    expect(withoutFigureBlocks(doc)).not.toContain('It takes 3 calls.');
-    expect(withoutFigureBlocks(doc)).toContain('# A doc');
   });
 });
