@@ -7,7 +7,16 @@
  */
 import { barkBurst, playTurns, type TurnsFigures } from './background-work';
 import { longHistoryFigures } from './long-history';
-import { CONDITIONS, floorRow, floorTiming, stepCosts, timing, type Condition, type FloorRow } from './measure';
+import {
+  CONDITIONS,
+  conditionSums,
+  floorRow,
+  floorTiming,
+  stepCosts,
+  timing,
+  type Condition,
+  type FloorRow,
+} from './measure';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';
 import { tokenEstimateFigures } from './token-estimate';
 
@@ -59,23 +68,22 @@ function comparison(find: Recordings): string {
     '|---|---|---|---|---|',
   ];
   const sums = { calls: 0, seedCalls: 0, total: 0, seedTotal: 0, floor: 0 };
-  for (const scenario of SCENARIOS) {
+  const rows = SCENARIOS.map((scenario) => floorRow(find(scenario, 'default', 1), scenario));
+  for (const [index, scenario] of SCENARIOS.entries()) {
     const run = find(scenario, 'default', 1);
     const seed = find(scenario, 'seed', 1);
     const own = timing(run, base);
     const seedTime = timing(seed, base);
     const floor = floorTiming(run, scenario, base);
-    const prompt = stepCosts(run).reduce((total, step) => total + step.promptTokens, 0);
     sums.calls += run.modelCalls;
     sums.seedCalls += seed.modelCalls;
     sums.total += own.total;
     sums.seedTotal += seedTime.total;
     sums.floor += floor.total;
     lines.push(
-      `| ${docName(scenario)} | ${run.modelCalls} / ${seed.modelCalls} | ${prompt} / ${floor.promptTokens} | ${seconds(own.firstWord)} / ${seconds(seedTime.firstWord)} / ${seconds(floor.firstWord)} s | ${seconds(own.total)} / ${seconds(floor.total)} s |`,
+      `| ${docName(scenario)} | ${run.modelCalls} / ${seed.modelCalls} | ${rows[index].promptTokens} / ${rows[index].floorTokens} | ${seconds(own.firstWord)} / ${seconds(seedTime.firstWord)} / ${seconds(floor.firstWord)} s | ${seconds(own.total)} / ${seconds(floor.total)} s |`,
     );
   }
-  const rows = SCENARIOS.map((scenario) => floorRow(find(scenario, 'default', 1), scenario));
   const lineRows = rows.filter((row) => row.scenario.delivers !== 'value');
   const worstWarm = Math.max(...lineRows.map((row) => row.warm));
   const worstCold = Math.max(...lineRows.map((row) => row.cold));
@@ -116,22 +124,12 @@ function conditions(find: Recordings): string {
     '|---|---|---|---|---|---|---|',
   ];
   for (const condition of CONDITIONS) {
-    let own = 0;
-    let seed = 0;
-    let floor = 0;
-    let worst = 0;
-    for (const scenario of SCENARIOS) {
-      const run = find(scenario, 'default', condition.turn);
-      const time = timing(run, condition);
-      const floorTime = floorTiming(run, scenario, condition);
-      own += time.total;
-      seed += timing(find(scenario, 'seed', condition.turn), condition).total;
-      floor += floorTime.total;
-      if (scenario.delivers !== 'value') worst = Math.max(worst, time.firstWord / floorTime.firstWord);
-    }
+    const { own, seed, floor, worst } = conditionSums(condition, SCENARIOS, (scenario, mode) =>
+      find(scenario, mode, condition.turn),
+    );
     const name = condition.name.replace('(no prewarm)', '(no `prewarm()`)');
     lines.push(
-      `| ${name} | ${own.toFixed(1)} s | ${seed.toFixed(1)} s | ${floor.toFixed(1)} s | ${(own / floor).toFixed(2)} | ${(own / seed).toFixed(2)} | ${times(worst)} |`,
+      `| ${name} | ${own.toFixed(1)} s | ${seed.toFixed(1)} s | ${floor.toFixed(1)} s | ${(own / floor).toFixed(2)} | ${(own / seed).toFixed(2)} | ${times(worst.ratio)} |`,
     );
   }
   // Fresh, at turn 12 and with a cold cache: the three a player meets most.

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { COST_SOURCES, type StepCost } from '../demo/phone-cost-model';
-import { CONDITIONS, floorRow, floorTiming, stepCosts, timing, type FloorRow } from './measure';
+import { CONDITIONS, conditionSums, floorRow, floorTiming, stepCosts, timing, type FloorRow } from './measure';
 import { SCENARIOS, type Scenario, type ScenarioRun } from './scenarios';
 import { benchLongOutputs } from './long-outputs';
 import { benchLongHistory } from './long-history';
@@ -133,23 +133,10 @@ async function main(): Promise<void> {
   console.log(chead);
   console.log('-'.repeat(chead.length));
   for (const condition of CONDITIONS) {
-    let defaultTotal = 0,
-      seed = 0,
-      floor = 0,
-      worst = 0,
-      worstName = '';
-    for (const scenario of SCENARIOS) {
-      const dr = find(scenario, 'default', condition.turn).run;
-      const td = timing(dr, condition);
-      const floorTime = floorTiming(dr, scenario, condition);
-      defaultTotal += td.total;
-      seed += timing(find(scenario, 'seed', condition.turn).run, condition).total;
-      floor += floorTime.total;
-      if (scenario.delivers !== 'value' && td.firstWord / floorTime.firstWord > worst) {
-        worst = td.firstWord / floorTime.firstWord;
-        worstName = scenario.name;
-      }
-    }
+    const sums = conditionSums(condition, SCENARIOS, (scenario, mode) => find(scenario, mode, condition.turn).run);
+    const { own: defaultTotal, seed, floor } = sums;
+    const worst = sums.worst.ratio;
+    const worstName = sums.worst.scenario?.name ?? '';
     const npcFirst = (name: string) =>
       timing(
         find(SCENARIOS.find((scenario) => scenario.name === name) as Scenario, 'default', condition.turn).run,

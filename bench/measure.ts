@@ -107,3 +107,32 @@ export function floorRow(run: ScenarioRun, scenario: Scenario): FloorRow {
     seconds: { project: warm.total, floor: warmFloor.total },
   };
 }
+
+/** One condition's sums over the scenarios, and the worst first word among the conversation ones. */
+export interface ConditionSums {
+  own: number;
+  seed: number;
+  floor: number;
+  /** The largest first word as a multiple of its floor, and whose it is. */
+  worst: { ratio: number; scenario?: Scenario };
+}
+
+/** `runOf` gives a scenario's recording in a mode, at the condition's turn. */
+export function conditionSums(
+  condition: Condition,
+  scenarios: Scenario[],
+  runOf: (scenario: Scenario, mode: 'default' | 'seed') => ScenarioRun,
+): ConditionSums {
+  const sums: ConditionSums = { own: 0, seed: 0, floor: 0, worst: { ratio: 0 } };
+  for (const scenario of scenarios) {
+    const run = runOf(scenario, 'default');
+    const time = timing(run, condition);
+    const floorTime = floorTiming(run, scenario, condition);
+    sums.own += time.total;
+    sums.seed += timing(runOf(scenario, 'seed'), condition).total;
+    sums.floor += floorTime.total;
+    const ratio = time.firstWord / floorTime.firstWord;
+    if (scenario.delivers !== 'value' && ratio > sums.worst.ratio) sums.worst = { ratio, scenario };
+  }
+  return sums;
+}
