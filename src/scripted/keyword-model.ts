@@ -104,13 +104,7 @@ export class KeywordModel implements LanguageModel {
     // An agent step's prompt holds the turn so far (readRenderedTurn); a bark's or a summary's does not.
     const turn = AGENT_STEPS.has(request.kind) ? readRenderedTurn(request.prompt) : undefined;
     const said = turn?.prompt || lastPlayerLine(request.prompt);
-    // A lookup read into the prompt ahead (`check_menu now: {…}`) counts as its result.
-    const ahead = Array.from(request.prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (match) => ({
-      tool: match[1],
-      args: {},
-      output: match[2],
-    }));
-    const results = [...ahead, ...(turn?.toolResults ?? [])];
+    const results = [...lookupsReadAhead(request.prompt), ...(turn?.toolResults ?? [])];
     const images = request.images ?? [];
     const instructions = `${request.systemInstruction ?? ''}\n${request.promptPrefix ?? ''}`;
     const ctx: KeywordContext = { said, toolResults: results, prompt: request.prompt, instructions, images };
@@ -126,12 +120,15 @@ export class KeywordModel implements LanguageModel {
     );
     const seedFormat = (request.promptPrefix ?? '').indexOf('"action":') >= 0;
     const structured =
-      /reply is a JSON object|reply has these parts|as one JSON object with these keys|JSON of this form|in brackets|then the \w+ on a new line|Other keys:/.test(
+      /reply is a JSON object|is one JSON object|reply has these parts|as one JSON object with these keys|JSON of this form|in brackets|then the \w+ on a new line|Other keys:/.test(
         `${request.promptPrefix ?? ''}${request.prompt}`,
       );
     // The default format asks for the words first, then JSON lines (the other keys, the actions).
-    const lineFirst = /as plain text\.|^Reply with .*'s words/m.test(`${request.promptPrefix ?? ''}${request.prompt}`);
-    const effects = afterReplyTools(request);
+    const lineFirst =
+      /as plain text\.|^Reply with .*'s words|^Actions(?: \([^)]*\))? go (?:on lines )?after the words|^If you need /m.test(
+        `${request.promptPrefix ?? ''}${request.prompt}`,
+      );
+    const effects = afterReplyTools(request, offered);
 
     switch (request.kind) {
       case 'toolArguments': {
@@ -218,14 +215,22 @@ function structuredReply(reply: KeywordReply): unknown {
 function jsonAnswer(json: unknown, request: GenerationRequest, lineFirst: boolean): string {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return JSON.stringify(json);
   const text = `${request.promptPrefix ?? ''}${request.prompt}`;
-  const listed = Array.from(text.matchAll(/^- "([^"]+)"/gm), (match) => match[1]);
+  const compact = /is one JSON object: (\{.*\})$/m.exec(text);
+  // The words alone (`Write Brom's choice (one option id), as plain text.`): that key is all.
+  const alone = lineFirst ? /'s (\w+)(?: \([^)]*\))?, as plain text/.exec(text) : null;
+  const listed = alone
+    ? [alone[1]]
+    : compact
+      ? Array.from(compact[1].matchAll(/"([^"]+)"\??: /g), (match) => match[1])
+      : Array.from(text.matchAll(/^- "([^"]+)"/gm), (match) => match[1]);
   const value: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(json as Record<string, unknown>))
     if (listed.length === 0 || listed.indexOf(key) >= 0) value[key] = entry;
-  const first = lineFirst ? /first the (\w+), as plain text/.exec(text) : null;
-  if (!first || typeof value[first[1]] !== 'string') return JSON.stringify(value);
-  const words = value[first[1]] as string;
-  delete value[first[1]];
+  const first = alone ?? (lineFirst ? /first the (\w+), as plain text/.exec(text) : null);
+  const key = first ? first[1] : undefined;
+  if (key === undefined || typeof value[key] !== 'string') return JSON.stringify(value);
+  const words = value[key] as string;
+  delete value[key];
   return Object.keys(value).length > 0 ? `${words}\n${JSON.stringify(value)}` : words;
 }
 
@@ -243,13 +248,42 @@ function lineFirstAnswer(reply: KeywordReply, structured: boolean, after: string
   return [...lines, ...after].join('\n');
 }
 
-/** The tools the prefix says go after the words (`actions that go with your words (a, b)`). */
-function afterReplyTools(request: GenerationRequest): string[] {
+/**
+ * The tools the prefix says go after the words (`Actions (a, b) go on lines after the words`);
+ * without names, every listed tool is one.
+ */
+function afterReplyTools(request: GenerationRequest, offered: string[]): string[] {
+  const prefix = request.promptPrefix ?? '';
   const match = /actions that go with your words \(([^)]*)\)|Actions \(([^)]*)\) go (?:on lines )?after the words/.exec(
-    request.promptPrefix ?? '',
+    prefix,
   );
   if (match) return (match[1] ?? match[2]).split(/,\s*/);
-  return [];
+  if (!/^Actions go after the words/m.test(prefix)) return [];
+  // The lookups are named when there are actions too (`If you need what a or b returns`).
+  const lookups = /^If you need what (.+) returns, /m.exec(prefix);
+  const named = lookups ? lookups[1].split(' or ') : [];
+  return offered.filter((name) => named.indexOf(name) < 0);
+}
+
+/** A lookup read into the prompt ahead (`check_menu now: ale 3, stew 5`) counts as its result. */
+function lookupsReadAhead(prompt: string): KeywordContext['toolResults'] {
+  return Array.from(prompt.matchAll(/^([A-Za-z_][\w.-]*) now: (.+)$/gm), (match) => ({
+    tool: match[1],
+    args: {},
+    output: readAhead(match[2]),
+  }));
+}
+
+/**
+ * A lookup read ahead as the lookup itself returns it: a table the prompt writes compactly
+ * (`ale 3, stew 5`, compact-value.ts) is JSON again, so a rule reads the same output either way.
+ */
+function readAhead(text: string): string {
+  const pairs = text.split(', ').map((pair) => /^([A-Za-z_][\w-]*) (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/i.exec(pair));
+  if (pairs.some((pair) => pair === null)) return text;
+  const table: Record<string, number> = {};
+  for (const pair of pairs as RegExpExecArray[]) table[pair[1]] = Number(pair[2]);
+  return JSON.stringify(table);
 }
 
 /** Tool names listed in the stable prefix's catalog (`- name: …`, or `- name(…): …` line first). */

@@ -58,7 +58,8 @@ describe('line first', () => {
     expect(prefix).toContain(
       'Reply with Mira\'s words, then the emotion on a new line, e.g. [neutral], [happy] or [sad]. Add a line {"end":true} only when you say goodbye or refuse to talk.',
     );
-    expect(prefix).toContain('Actions (remember_fact) go on lines after the words: remember_fact(fact="…")');
+    // With no lookup listed, every tool is an action: the rule does not name them.
+    expect(prefix).toContain('Actions go after the words: remember_fact(fact="…")');
   });
 
   test('the JSON form of the other keys is read too, and an optional key on its own line', async () => {
@@ -136,7 +137,8 @@ describe('line first', () => {
     const agent = new Agent(model, { instructions: 'You are Mira.', tools: [menu], config: FAST });
     const response = await agent.respond('What does ale cost?');
     expect(response).toMatchObject({ text: 'Ale is 3 gold.', modelCalls: 1 });
-    expect(model.requests[0].prompt).toContain('check_menu now: {"ale":3}');
+    // A flat table of numbers is written as words (compact-value.ts).
+    expect(model.requests[0].prompt).toContain('check_menu now: ale 3\n');
     // Read ahead on every turn, it is not listed in the prefix too.
     expect(model.requests[0].promptPrefix ?? '').not.toContain('check_menu');
   });

@@ -48,7 +48,9 @@ describe('the stable prefix', () => {
     const seed = tavernAgent([Script.action('respond'), 'x'], { inlineReplies: false });
     await inline.agent.respond('Hi');
     await seed.agent.respond('Hi');
-    expect(inline.model.requests[0].promptPrefix).toContain("Reply with Assistant's words.");
+    // Words without a trailer need no rule: the step ends on the speaker's cue.
+    expect(inline.model.requests[0].promptPrefix).not.toContain('Reply with');
+    expect(inline.model.requests[0].prompt.endsWith('\n\nAssistant:')).toBe(true);
     expect(seed.model.requests[0].promptPrefix).toContain('{"action":"respond","arguments":{}}');
     // The example uses a concrete value of the first tool with parameters, in Gemma's call syntax.
     expect(inline.model.requests[0].promptPrefix).toContain(
@@ -83,7 +85,7 @@ describe('the stable prefix', () => {
     expect(model.requests[0].promptPrefix).toBeUndefined();
     await agent.respond('How are you?');
     expect(model.requests[1].prompt).toBe(
-      "Conversation:\nUser: Hi there\nAssistant: Hello!\nUser: How are you?\n\nWrite Assistant's reply to User's last message. Answer with only what Assistant says.",
+      'Conversation:\nUser: Hi there\nAssistant: Hello!\nUser: How are you?\n\nAssistant:',
     );
   });
 
@@ -103,8 +105,8 @@ describe('labels', () => {
     );
     await agent.respond('Hello');
     await agent.respond('Menu?');
-    expect(model.requests[0].promptPrefix).toContain("Reply with Mira's words.");
-    expect(model.requests[0].promptPrefix).toContain("If Player's message needs a tool's result");
+    expect(model.requests[0].prompt.endsWith('Player: Hello\n\nMira:')).toBe(true);
+    expect(model.requests[0].promptPrefix).toContain("If you need a tool's result");
     expect(model.requests[2].prompt).toContain(
       'Player: Hello\nMira: Welcome!\nPlayer: Menu?\n[check_menu {} → {"ale":3,"stew":5,"bread":1}]',
     );

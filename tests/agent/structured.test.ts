@@ -29,7 +29,7 @@ describe('structured output', () => {
     expect(model.requests[0].prompt.startsWith('Greet me\n\n')).toBe(true);
     // The keys are listed once, in the cached prefix; the task line points at them.
     expect(model.requests[0].promptPrefix).toContain('"mood"');
-    expect(model.requests[0].prompt).toContain('the reply JSON object described above');
+    expect(model.requests[0].prompt).toContain('Answer with that JSON object only.');
     expect(agent.history[1]).toEqual({ type: 'response', text: response.text, structured: response.structured });
   });
 
@@ -102,7 +102,10 @@ describe('structured output', () => {
     expect(model.kinds).toEqual(['decide']);
     expect(partials(events).length).toBeGreaterThan(0);
     // The reply shape is in the byte-stable prefix.
-    expect(model.requests[0].promptPrefix).toContain('reply is a JSON object with these keys');
+    // Keys that explain themselves are one line (compact-schema.ts).
+    expect(model.requests[0].promptPrefix).toContain(
+      'reply is one JSON object: {"mood": "happy"|"sad", "line": string, "coins": integer}',
+    );
   });
 
   test('an invalid inline structured reply gets one structured repair step', async () => {
@@ -131,7 +134,7 @@ describe('structured output', () => {
     const response = await agent.respond('Menu?', { schema: mood() });
     expect(model.kinds).toEqual(['decide', 'decide', 'structured']);
     expect(model.requests[2].prompt).toContain('using the facts from the tool results');
-    expect(model.requests[2].prompt).toContain('new reply');
+    expect(model.requests[2].prompt).toContain('Answer with that JSON object only');
     expect(response.toolCalls).toHaveLength(1);
   });
 

@@ -5,10 +5,11 @@
 import type { AgentTool } from '../tools';
 import { readSnapshot } from '../tools/snapshot';
 import { isPrefetchedLookup } from '../prompt/stable-prefix';
+import { compactValue } from '../prompt/compact-value';
 import type { EngineState } from './engine-state';
 
 /**
- * Places parameterless lookups' small snapshots in the turn's note (`check_menu now: {…}`).
+ * Places parameterless lookups' small snapshots in the turn's note (`check_menu now: ale 3, stew 5`).
  * The prefix does not list such a lookup (isPrefetchedLookup), so one whose snapshot cannot
  * be read this turn (too big, it threw) is offered here instead, to be called as usual.
  */
@@ -16,7 +17,7 @@ export function prefetchLookups(engine: EngineState, enabled: readonly AgentTool
   const facts: string[] = [];
   for (const tool of enabled) {
     const snapshot = tool.isParameterless ? readSnapshot(tool) : undefined;
-    if (snapshot) facts.push(`${tool.name} now: ${snapshot.json}`);
+    if (snapshot) facts.push(`${tool.name} now: ${compactValue(snapshot.value, snapshot.json)}`);
     else if (isPrefetchedLookup(tool))
       facts.push(`Tool you can call now: ${tool.name}()${tool.description ? `: ${tool.description}` : ''}`);
   }

@@ -3,6 +3,7 @@
  */
 import { AgentError } from '../../contract/errors';
 import { respondTask } from '../prompt/task-lines';
+import { stablePrompt } from '../prompt/prompt-builder';
 import { PlainReplyReader } from '../envelope/plain-reply';
 import { LineFirstReader, readLineFirst } from '../envelope/line-first';
 import type { EngineState } from './engine-state';
@@ -14,9 +15,14 @@ export async function respondStep(engine: EngineState): Promise<string> {
   const { config } = engine.turn;
   engine.turn.resetText();
   const usedTools = engine.records.length > 0;
-  const raw = engine.setup.tools.length === 0 && engine.setup.history.length === 0 && !usedTools;
+  // Line first, a turn that offers no tool (toolChoice 'none') and has sent no step yet goes out
+  // without the catalog and its rules: they would be prefilled for nothing (111 Gemma tokens
+  // of the sample's 140), and the step ends on the speaker's cue as a line-first step does.
+  const toolFree = engine.lineFirst && engine.turn.modelCalls === 0 && !usedTools;
+  const bare = toolFree || engine.setup.tools.length === 0;
   // A first plain turn goes to the model as the user's words alone.
-  const task = raw ? '' : respondTask(config.labels, usedTools);
+  const raw = bare && engine.setup.history.length === 0 && !usedTools && !engine.contextNote;
+  const task = raw ? '' : toolFree ? `${config.labels.assistant}:` : respondTask(config.labels, usedTools);
   const reader = new PlainReplyReader();
   // Line first, a model may still write actions after its words here (tools are off now):
   // they are cut from the words and recorded as not made.
@@ -29,6 +35,7 @@ export async function respondStep(engine: EngineState): Promise<string> {
     mode: 'disallowed',
     enabledTools: [],
     raw,
+    stable: toolFree ? stablePrompt(engine.setup.instructions, '', engine.turn.model) : undefined,
     onText: (full) => {
       const state = lines ? lines.push(full) : undefined;
       const shown =

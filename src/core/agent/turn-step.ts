@@ -2,7 +2,7 @@
  * One model step as the tool loop asks for it: the step's prompt built on the stable prefix,
  * its sampling settings and output cap by kind, then run and read as it streams (model-step.ts).
  */
-import { buildStepPrompt } from '../prompt/prompt-builder';
+import { buildStepPrompt, type StablePrompt } from '../prompt/prompt-builder';
 import type { StepKind } from '../../contract/language-model';
 import type { ToolCallingMode } from './events';
 import { runModelStep } from './model-step';
@@ -24,6 +24,8 @@ export interface StepInput {
   raw?: boolean;
   /** A JSON Schema the whole answer must match, for backends that constrain decoding. */
   responseSchema?: Record<string, unknown>;
+  /** The prefix this step goes out with, when not the turn's own (a step that offers no tool). */
+  stable?: StablePrompt;
 }
 
 export async function runStep(engine: EngineState, step: StepInput): Promise<string> {
@@ -32,7 +34,7 @@ export async function runStep(engine: EngineState, step: StepInput): Promise<str
   const t0 = performance.now();
   const built = await buildStepPrompt({
     input: { kind, history: engine.setup.history, current: engine.current, contextNote: engine.contextNote, task, raw },
-    stable: engine.stable,
+    stable: step.stable ?? engine.stable,
     settings: config,
     model,
     counter: engine.setup.counter,

@@ -65,10 +65,11 @@ export interface RenderedTurn {
  * these openings). The last one is the task, unless it is a repair note: then the one before.
  */
 const TASK_START =
-  /\n\n(?=Next step: |Tools available now: |[^\n:]{1,200}:(?:\n\n|$)|Use [^\n]* now\. Write only its arguments |Write [^\n]*'s (?:new )?reply to |Write the [^\n]* asked for[ ,]|Your previous answer was invalid: )/g;
+  /\n\n(?=Next step: |Tools available now: |[^\n:]{1,200}:(?:\n\n|$)|Use [^\n]* now\. Write only its arguments |Write [^\n]*'s (?:new )?reply to |Write [^\n]*'s \w+(?: \([^)\n]*\))?(?:, using the facts from the tool results)?, as plain text\.|Write the [^\n]* asked for[ ,]|Answer with that JSON object only|Your previous answer was invalid: )/g;
 const REPAIR_OPENING = 'Your previous answer was invalid: ';
 /** The only tasks a raw prompt (a first turn without tools) is sent with: a structured reply's or content's. */
-const RAW_TASK_START = /\n\n(?=Write [^\n]*'s new reply to the last message|Write the [^\n]* asked for[ ,])/g;
+const RAW_TASK_START =
+  /\n\n(?=Write [^\n]*'s new reply to the last message|Write the [^\n]* asked for[ ,]|Answer with that JSON object only)/g;
 const CONVERSATION = 'Conversation:\n';
 /** A tool line's start: `[name {`. */
 const TOOL_START = /\[([^\s[\]{}]+) (?=\{)/y;

@@ -2,7 +2,7 @@
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
 import type { AgentLabels } from './policy';
-import { replyTrailerOf } from './stable-prefix';
+import { isPrefetchedLookup, replyTrailerOf, wordsOnly } from './stable-prefix';
 
 export function decideTask(input: {
   required: boolean;
@@ -12,9 +12,13 @@ export function decideTask(input: {
   /** The speaker's label: a line-first step ends on `Mira:`, the cue a model continues from. */
   assistant: string;
 }): string {
-  const { required, enabled, allTools } = input;
-  const narrowed =
-    enabled.length < allTools.length ? ` Tools available now: ${enabled.map((tool) => tool.name).join(', ')}.` : '';
+  const { required, enabled } = input;
+  // Line first, a lookup read ahead is not in the catalog: the note only narrows what is listed.
+  const listed =
+    input.format === 'lineFirst' ? input.allTools.filter((tool) => !isPrefetchedLookup(tool)) : input.allTools;
+  const narrowed = listed.some((tool) => enabled.indexOf(tool) < 0)
+    ? ` Tools available now: ${enabled.map((tool) => tool.name).join(', ')}.`
+    : '';
   if (required) return `Next step: you must use one of the tools now.${narrowed} Answer with one JSON object.`;
   // The prefix says how to answer; the speaker's label is all the step adds (2 tokens, where
   // "Next step: a tool whose result you need, or your reply." cost 12 on every decide step).
@@ -39,15 +43,14 @@ export function structuredTask(labels: AgentLabels, schema: JsonSchema, usedTool
   const isObject =
     (schema.json as { type?: unknown }).type === 'object' ||
     (schema.json as { properties?: unknown }).properties !== undefined;
-  // An object reply's keys are listed in the stable prefix already (cached); repeating them here
-  // would cost ~90 uncached prompt tokens on every structured step.
-  const shape = isObject
-    ? `the ${labels.writes ? '' : 'reply '}JSON object described above, on its own`
-    : `JSON of this form: ${schema.render()}`;
+  // An object reply's shape is in the stable prefix already (cached), and the request is the
+  // prompt's last words: 9 Gemma tokens, where "Write the content Game asked for as the JSON
+  // object described above, on its own." cost 18 on every structured step.
+  if (isObject) return `Answer with that JSON object only${facts}.`;
   const what = labels.writes
     ? `the ${labels.writes} ${labels.user} asked for`
     : `${labels.assistant}'s new reply to the last message`;
-  return `Write ${what}${facts} as ${shape}.\nAnswer with the JSON only.`;
+  return `Write ${what}${facts} as JSON of this form: ${schema.render()}.\nAnswer with the JSON only.`;
 }
 
 /** A structured reply written line first: the words as plain text, then the other keys as JSON. */
@@ -65,6 +68,12 @@ export function lineFirstTask({
   usedTools: boolean;
 }): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
+  if (wordsOnly(schema, lineField)) {
+    // The words are the whole reply (a decision's choice): the task says what they are.
+    const prop = (schema.json as { properties: Record<string, { description?: unknown }> }).properties[lineField];
+    const about = typeof prop.description === 'string' && prop.description ? ` (${prop.description})` : '';
+    return `Write ${labels.assistant}'s ${lineField}${about}${facts}, as plain text.`;
+  }
   const trailer = replyTrailerOf(schema, lineField).text;
   const then = trailer ? `\n${trailer}` : '';
   const first = lineField === 'line' ? `what ${labels.assistant} says` : `the ${lineField}`;

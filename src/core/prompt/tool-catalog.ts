@@ -12,12 +12,17 @@ type Node = Record<string, unknown>;
 
 /** At most this many enum values are spelled out; a longer list keeps the word form. */
 const MAX_ENUM_VALUES = 8;
+/** A value that reads as itself without quotes: not a number, not true/false/null, no spaces. */
+const PLAIN_WORD = /^(?!(?:true|false|null)$)[A-Za-z_][\w-]*$/;
 
 function compactType(node: Node): string | undefined {
   if (node.$ref !== undefined || node.anyOf || node.oneOf || node.allOf) return undefined;
   const values = node.enum;
   if (Array.isArray(values)) {
     if (values.length === 0 || values.length > MAX_ENUM_VALUES) return undefined;
+    // Plain words need no quotes (`ale|stew`, 4 Gemma tokens fewer for four); the call example
+    // shows how a value is written.
+    if (values.every((value) => typeof value === 'string' && PLAIN_WORD.test(value))) return values.join('|');
     return values.map((value) => JSON.stringify(value)).join('|');
   }
   if ('const' in node) return JSON.stringify(node.const);
@@ -75,7 +80,9 @@ export function renderCompactCatalog(tools: readonly AgentTool[]): string {
       const compact = signature(tool);
       if (!compact) return `- ${tool.name}: ${described} Arguments: ${tool.parameters.render()}`.replace(/: {2}/, ': ');
       const notes = compact.notes.length > 0 ? ` ${compact.notes.join('; ')}` : '';
-      return `- ${compact.call}:${described ? ` ${described}` : ''}${notes}`;
+      // The line's end closes a description with nothing after it; its full stop is a token more.
+      const text = notes ? described : described.replace(/\.$/, '');
+      return `- ${compact.call}:${text ? ` ${text}` : ''}${notes}`;
     })
     .join('\n');
 }
