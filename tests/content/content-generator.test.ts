@@ -37,7 +37,7 @@ describe('generate', () => {
     await gen.generate({ prompt: 'A sword for a fire mage.', schema: ITEM, facts: { level: 3 } });
     const whole = `${model.requests[0].promptPrefix ?? ''}${model.requests[0].prompt}`;
     expect(whole).toContain('The content is a JSON object with these keys:');
-    expect(whole).toContain('Write the content Game asked for as the JSON object described above, on its own.');
+    expect(whole).toContain('Answer with that JSON object only.');
     expect(whole).not.toMatch(/reply/i);
     // Models that answer from the prompt read the request back without the task line.
     expect(readRenderedTurn(model.requests[0].prompt).prompt).toBe('A sword for a fire mage.\nFacts: {"level":3}');

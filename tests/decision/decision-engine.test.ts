@@ -44,7 +44,9 @@ describe('decide', () => {
     const { model, engine: decisionEngine } = engine(['flee']);
     const decision = await decisionEngine.decide(request());
     expect(decision).toMatchObject({ optionId: 'flee', reason: '', isFallback: false, modelCalls: 1 });
-    expect(model.requests[0].prompt).toContain('first the choice, as plain text.');
+    // The choice is the whole reply: the task line says what it is, and no key list is sent.
+    expect(model.requests[0].prompt).toContain("Write Character's choice (one option id), as plain text.");
+    expect(model.requests[0].promptPrefix).toBeUndefined();
     // Decisions with other options share the cached prefix: the ids are in the prompt only.
     expect(`${model.requests[0].systemInstruction}${model.requests[0].promptPrefix}`).not.toContain('attack');
   });
@@ -275,7 +277,7 @@ describe('decide', () => {
     const decision = await decisionEngine.decide(request());
     expect(decision).toMatchObject({ optionId: 'beg', reason: '' });
     const text = `${model.requests[0].promptPrefix ?? ''}${model.requests[0].prompt}`;
-    expect(text).toContain('"choice"');
+    expect(text).toContain("'s choice (one option id)");
     expect(text).not.toContain('"reason"');
     expect(text).not.toContain('"confidence"');
   });

@@ -285,7 +285,9 @@ describe('measuring with a scene NPC', () => {
 
       const requests: GenerationRequest[] = [];
       const info = readNpcNode(npcDump(overrides))!;
-      await realNpc(info, WORLD, requests).talk('Evening!', { toolChoice: 'none' });
+      // Tools on: a turn with toolChoice 'none' sends no catalog (respond-step.ts), and the meter
+      // measures the prefix a turn that offers the tools sends.
+      await realNpc(info, WORLD, requests).talk('Evening!');
       const sent = requests[0];
       expect(sent.systemInstruction).toBe(figures.systemInstruction);
       expect(sent.promptPrefix ?? '').toBe(figures.promptPrefix);
@@ -304,7 +306,7 @@ describe('measuring with a scene NPC', () => {
       'remember_fact',
     ]);
     const text = measurePersona(MIRA, okSetup(sceneNpcSetup(readNpcNode(npcDump({ replyFormat: 2 }))!, WORLD)));
-    expect(text.promptPrefix).toContain('Tools:\n- pour_drink(drink: "ale"|"wine"): Pours the player a drink.');
+    expect(text.promptPrefix).toContain('Tools:\n- pour_drink(drink: ale|wine): Pours the player a drink\n');
     expect(text.promptPrefix).not.toContain("Mira's reply is a JSON object");
     expect(text.systemInstruction).toContain('Start every reply with how you feel in brackets');
     const withTools = measurePersona(MIRA, setup);
@@ -312,8 +314,8 @@ describe('measuring with a scene NPC', () => {
     expect(withTools.toolsTokens).toBeGreaterThan(without.toolsTokens);
     // The read tool names the world's top-level keys, so the world's content counts.
     const empty = measurePersona(MIRA, okSetup(sceneNpcSetup(readNpcNode(npcDump())!, {})));
-    expect(empty.promptPrefix).toContain('It is empty right now.');
-    expect(withTools.promptPrefix).toContain('Keys: player, time, menu.');
+    expect(empty.promptPrefix).toContain('; empty right now\n');
+    expect(withTools.promptPrefix).toContain('keys: player, time, menu\n');
   });
 
   it("reads the world from the store's JSON asset before its inline JSON", async () => {
@@ -340,7 +342,7 @@ describe('measuring with a scene NPC', () => {
       'asset-db:query-asset-info:world-asset',
     ]);
     expect(loaded).toMatchObject({ ok: true, notes: [] });
-    expect(measurePersona(MIRA, (loaded as { setup: MeterSetup }).setup).promptPrefix).toContain('Keys: fromAsset.');
+    expect(measurePersona(MIRA, (loaded as { setup: MeterSetup }).setup).promptPrefix).toContain('keys: fromAsset\n');
   });
 
   it("measures with an empty world, and says why, when the store's state cannot be read", async () => {
@@ -366,7 +368,7 @@ describe('measuring with a scene NPC', () => {
       const { setup, notes } = loaded as { setup: MeterSetup; notes: string[] };
       expect(notes).toHaveLength(1);
       expect(notes[0]).toMatch(note);
-      expect(measurePersona(MIRA, setup).promptPrefix).toContain('It is empty right now.');
+      expect(measurePersona(MIRA, setup).promptPrefix).toContain('; empty right now\n');
     }
     const unreadable = {
       nodes: { n: npcDump() },

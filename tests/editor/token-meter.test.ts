@@ -36,16 +36,16 @@ describe('the token meter', () => {
   it('measures a bare persona with no tools', () => {
     const figures = measurePersona(BARE, noToolsSetup());
     expect(figures).toMatchObject({
-      personaTokens: 49,
+      personaTokens: 48,
       toolsTokens: 0,
       replyFormatTokens: 101,
-      prefixTokens: 150,
+      prefixTokens: 149,
       secretsTokens: 0,
-      conversationTokens: 3594,
+      conversationTokens: 3595,
       level: 'ok',
     });
-    // The runtime's own estimate (src/contract/token-estimate.ts) of 165 characters of instructions and the 364-character reply block.
-    expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([165, 364]);
+    // The runtime's own estimate (src/contract/token-estimate.ts) of 161 characters of instructions and the 364-character reply block.
+    expect([figures.systemInstruction.length, figures.promptPrefix.length]).toEqual([161, 364]);
     expect(figures.promptPrefix.startsWith("Bo's reply has these parts:")).toBe(true);
     expect(sumOfRows(figures)).toBe(figures.prefixTokens);
     expect(figures.prefixTokens).toBe(estimateTokens(figures.systemInstruction + figures.promptPrefix));
@@ -54,22 +54,22 @@ describe('the token meter', () => {
   it('measures Mira with no tools, the tavern tools and custom tools', () => {
     const none = measurePersona(MIRA, noToolsSetup());
     expect(none).toMatchObject({
-      personaTokens: 161,
+      personaTokens: 156,
       toolsTokens: 0,
       replyFormatTokens: 101,
-      prefixTokens: 262,
-      secretsTokens: 43,
-      conversationTokens: 3439,
+      prefixTokens: 257,
+      secretsTokens: 42,
+      conversationTokens: 3445,
     });
 
     const tavern = measurePersona(MIRA, tavernSetup());
     expect(tavern).toMatchObject({
-      personaTokens: 147,
-      toolsTokens: 165,
-      replyFormatTokens: 115,
-      prefixTokens: 427,
+      personaTokens: 142,
+      toolsTokens: 129,
+      replyFormatTokens: 106,
+      prefixTokens: 377,
       secretsTokens: 43,
-      conversationTokens: 3274,
+      conversationTokens: 3324,
     });
 
     const custom = customToolsSetup(
@@ -85,10 +85,10 @@ describe('the token meter', () => {
     expect(custom.ok).toBe(true);
     const withCustom = measurePersona(MIRA, (custom as { ok: true; setup: MeterSetup }).setup);
     expect(withCustom).toMatchObject({
-      personaTokens: 147,
-      toolsTokens: 31,
-      replyFormatTokens: 82,
-      prefixTokens: 260,
+      personaTokens: 142,
+      toolsTokens: 30,
+      replyFormatTokens: 79,
+      prefixTokens: 251,
     });
 
     for (const figures of [none, tavern, withCustom]) {
@@ -186,17 +186,17 @@ describe('the token meter', () => {
       expect(figures.largestPart.tokens).toBe(Math.max(...figures.parts.map((part) => part.tokens)));
     }
     const none = measurePersona(MIRA, noToolsSetup());
-    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (49 + 9 + 21 + 17 + 23 + 20 + 22 = 161).
+    // Mira's greeting, fallback lines and emotion are not in the prompt, so they have no slice (48 + 9 + 21 + 15 + 21 + 20 + 22 = 156).
     expect(none.parts.map((part) => `${part.key}:${part.tokens}`)).toEqual([
-      'rules:49',
+      'rules:48',
       'role:9',
       'personality:21',
-      'speakingStyle:17',
-      'backstory:23',
+      'speakingStyle:15',
+      'backstory:21',
       'goals:20',
       'knowledge:22',
       'replyFormat:101',
-      'secrets:43',
+      'secrets:42',
     ]);
     expect(none.largestPart.key).toBe('replyFormat');
     expect(measurePersona(MIRA, tavernSetup()).largestPart.key).toBe('tools');

@@ -54,7 +54,7 @@ describe('NPCComponent with an NPC profile', () => {
     // Its world paths and tools, none of the Inspector's defaults (the read tool reads "" by default).
     const prefix = model.requests[0].promptPrefix ?? '';
     expect(prefix).toMatch(/show_wares\(\)/);
-    expect(prefix).toMatch(/forge_item\(item: "horseshoe"\|"dagger"\|"sword"\)/);
+    expect(prefix).toMatch(/forge_item\(item: horseshoe\|dagger\|sword\)/);
     expect(prefix).not.toMatch(/read_world_state|remember_fact/);
     expect(model.requests[0].prompt).toMatch(/player\.silver: 12/);
   });

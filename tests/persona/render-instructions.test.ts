@@ -22,12 +22,12 @@ describe('renderPersonaInstructions', () => {
     expect(text.split('\n')).toEqual([
       'You are Greta, the innkeeper of the Rusty Tankard, a character in a video game.',
       'Personality: warm, nosy and quick to laugh.',
-      "Speaking style: short folksy sentences, calls everyone 'love'.",
-      'Background: Ran the inn for thirty years after her husband vanished at sea.',
+      "Style: short folksy sentences, calls everyone 'love'.",
+      'Ran the inn for thirty years after her husband vanished at sea.',
       'Goals: keep the inn full; find out who stole the silver.',
       'You know: a room costs 5 gold a night; the blacksmith is Ulf; the road north is closed.',
       'Your secret: she hides smugglers in the cellar.',
-      'Speak only as Greta; never say you are an AI. Say at most 3 short sentences. Check facts with your tools before you state them. Never reveal your secret unless the game note below says you trust the player.',
+      'Speak only as Greta; never say you are an AI. At most 3 short sentences. Check facts with your tools before you state them. Never reveal your secret unless the game note below says you trust the player.',
     ]);
   });
 
@@ -35,7 +35,7 @@ describe('renderPersonaInstructions', () => {
     const text = renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: true });
     expect(text.split('\n')).toEqual([
       'You are Ulf, a character in a video game.',
-      'Speak only as Ulf; never say you are an AI. Say at most 2 short sentences. If you do not know something, say so in character.',
+      'Speak only as Ulf; never say you are an AI. At most 2 short sentences. If you do not know something, say so in character.',
     ]);
   });
 
@@ -67,17 +67,17 @@ describe('renderPersonaInstructions', () => {
 
   test('the sentence limit: override, singular, at least 1', () => {
     expect(renderPersonaInstructions(FULL, { usesTools: true, secretsInPrefix: false, maxSentences: 1 })).toContain(
-      'Say one short sentence at most.',
+      'One short sentence at most.',
     );
     expect(
       renderPersonaInstructions({ name: 'Ulf', maxSentences: 1 }, { usesTools: false, secretsInPrefix: false }),
-    ).toContain('Say one short sentence at most.');
+    ).toContain('One short sentence at most.');
     expect(
       renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 0 }),
-    ).toContain('Say one short sentence at most.');
+    ).toContain('One short sentence at most.');
     expect(
       renderPersonaInstructions({ name: 'Ulf' }, { usesTools: false, secretsInPrefix: false, maxSentences: 4.7 }),
-    ).toContain('Say at most 4 short sentences.');
+    ).toContain('At most 4 short sentences.');
   });
 
   test('extra lines become rules at the end', () => {
@@ -121,7 +121,7 @@ describe('renderPersonaInstructions', () => {
     expect(text.split('\n').slice(0, 3)).toEqual([
       'You are Ulf, a character in a video game.',
       'Personality: gruff but fair.',
-      'Speak only as Ulf; never say you are an AI. Say at most 2 short sentences. If you do not know something, say so in character.',
+      'Speak only as Ulf; never say you are an AI. At most 2 short sentences. If you do not know something, say so in character.',
     ]);
   });
 });

@@ -75,19 +75,17 @@ describe('worldStateTools: which tools', () => {
 
   it('describes the top-level keys (up to 12) or the readable and writable paths', () => {
     const { read, update } = toolsOf(tavern(), { readable: [''], writable: ['quest', 'player.gold'] });
-    expect(read!.description).toBe(
-      'A game value by dot path, e.g. player.gold ("" for all). Keys: player, party, quest.',
-    );
+    expect(read!.description).toBe('Game values by dot path; keys: player, party, quest.');
     expect(update!.description).toBe(
       "Change a value in the game's world state. Writable paths: quest, player.gold. The new value keeps the type already stored (a number stays a number).",
     );
     const many = new WorldState(Object.fromEntries(Array.from({ length: 15 }, (_, index) => [`k${index}`, index])));
     expect(toolsOf(many).read!.description).toContain(
-      'Keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 (and 3 more).',
+      'keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 (and 3 more).',
     );
-    expect(toolsOf(new WorldState()).read!.description).toContain('It is empty right now.');
+    expect(toolsOf(new WorldState()).read!.description).toContain('; empty right now.');
     expect(toolsOf(tavern(), { readable: ['player.gold', 'quest', 'quest.stage'] }).read!.description).toContain(
-      'Readable paths: player.gold, quest.',
+      '; readable: player.gold, quest.',
     );
   });
 

@@ -202,7 +202,7 @@ export class DecisionEngine {
   private schema(): JsonSchema {
     if (this.answerSchema) return this.answerSchema;
     const props: Record<string, JsonSchema> = {
-      choice: JsonSchema.string({ description: 'the id of the option you pick, from the Options list' }),
+      choice: JsonSchema.string({ description: 'one option id' }),
     };
     const after = this.options.reason === 'after';
     if (after) {
@@ -238,7 +238,7 @@ export class DecisionEngine {
     const actor = request.actor ? normalizePersona(request.actor) : undefined;
     const lines = [
       this.options.instructions ??
-        `You decide what ${actor ? actor.name : 'a character'} does next in a video game. Pick the option that fits the character and the situation best.`,
+        `You decide what ${actor ? actor.name : 'a character'} does next in a video game, in character.`,
     ];
     if (actor) {
       if (actor.role) lines.push(`Role: ${actor.role}`);

@@ -82,7 +82,8 @@ function changeRelationshipTool(stage: MemoryStage, currentMemory: () => NPCMemo
       parameters: JsonSchema.obj({
         // The range is described, not enforced: an overshoot is clamped here instead of sent back for repair.
         delta: JsonSchema.integer({ description: `-${limit} worse to ${limit} better` }),
-        reason: JsonSchema.string({ description: 'why, briefly' }),
+        // The name says what it is: a note would cost 5 tokens in every prompt that lists the tool.
+        reason: JsonSchema.string(),
       }),
     },
     (args) => {

@@ -39,7 +39,7 @@ function list(items: readonly string[]): string {
 }
 
 function sentenceRule(count: number): string {
-  return count === 1 ? 'Say one short sentence at most.' : `Say at most ${count} short sentences.`;
+  return count === 1 ? 'One short sentence at most.' : `At most ${count} short sentences.`;
 }
 
 function extraRules(extra: string | undefined): string[] {
@@ -68,8 +68,10 @@ export function renderPersonaInstructions(persona: Persona, options: PersonaInst
       : `You are ${normalized.name}, a character in a video game.`,
   );
   if (normalized.personality) lines.push(`Personality: ${sentence(normalized.personality)}`);
-  if (normalized.speakingStyle) lines.push(`Speaking style: ${sentence(normalized.speakingStyle)}`);
-  if (normalized.backstory) lines.push(`Background: ${sentence(normalized.backstory)}`);
+  // Every word here is prefilled on a cold turn: a backstory is a sentence and needs no label
+  // (3 Gemma tokens), "Style" says what "Speaking style" did (2 fewer).
+  if (normalized.speakingStyle) lines.push(`Style: ${sentence(normalized.speakingStyle)}`);
+  if (normalized.backstory) lines.push(sentence(normalized.backstory));
   if (normalized.goals.length > 0) lines.push(`Goals: ${list(normalized.goals)}`);
   if (normalized.knowledge.length > 0) lines.push(`You know: ${list(normalized.knowledge)}`);
   if (secrets.length > 0) lines.push(`${plural ? 'Your secrets' : 'Your secret'}: ${list(secrets)}`);

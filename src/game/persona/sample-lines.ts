@@ -1,6 +1,6 @@
 /**
  * Sample lines: a few example exchanges that set a character's voice better than any adjective
- * ("Speaking style: gruff"). They sit in the cacheable prefix, so they cost every call's prefill:
+ * ("Style: gruff"). They sit in the cacheable prefix, so they cost every call's prefill:
  * they are rendered in order until a token budget is spent, and the later ones are dropped.
  */
 import { estimateTokens } from '../../contract/language-model';
