@@ -34,14 +34,15 @@ export function tavernTools(world: WorldState, options: { orderIsSideEffect?: bo
   const takeOrder = AgentTool.local(
     {
       name: 'take_order',
-      description: "Serves food or drink to the player and takes the gold from the player's purse.",
+      // Short on purpose: a listed tool's words are prefilled on every turn (docs/performance.md).
+      description: "Serves food or drink and takes the player's gold.",
       // Mira's lines report what the order cost and what is left, so by default the line waits
       // for the result. A game whose line does not need it declares the order a side effect:
       // it is applied right after the streamed line, and a refusal is in the turn's tool calls.
       sideEffect: options.orderIsSideEffect === true,
       parameters: JsonSchema.obj({
         item: JsonSchema.enumOf(MENU_ITEMS, { description: 'what the player ordered' }),
-        quantity: JsonSchema.integer({ minimum: 1, maximum: 10, description: 'how many' }),
+        quantity: JsonSchema.integer({ minimum: 1, maximum: 10 }),
       }),
     },
     (args: { item: MenuItem; quantity: number }) => serveOrder(world, args),
