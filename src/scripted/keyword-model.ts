@@ -16,6 +16,7 @@ import { DEFAULT_CAPABILITIES } from '../contract/language-model';
 import type { ImageInput } from '../contract/image-input';
 import { readRenderedTurn } from '../core/prompt/render-conversation';
 import { formatCall } from '../core/prompt/stable-prefix';
+import { setOwnKey } from '../core/json';
 import { ScriptedLanguageModel, Script } from './scripted-model';
 
 /** The steps of an agent turn, whose prompts hold the turn so far. */
@@ -282,7 +283,7 @@ function readAhead(text: string): string {
   const pairs = text.split(', ').map((pair) => /^([A-Za-z_][\w-]*) (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/i.exec(pair));
   if (pairs.some((pair) => pair === null)) return text;
   const table: Record<string, number> = {};
-  for (const pair of pairs as RegExpExecArray[]) table[pair[1]] = Number(pair[2]);
+  for (const pair of pairs as RegExpExecArray[]) setOwnKey(table, pair[1], Number(pair[2]));
   return JSON.stringify(table);
 }
 

@@ -148,8 +148,23 @@ describe('replies that need no key list', () => {
     expect(model.requests[0].prompt.endsWith("Write Brom's choice (one option id), as plain text.")).toBe(true);
   });
 
+  test('with a tool the model may call first, the rules say what the words are', async () => {
+    const model = new ScriptedLanguageModel(['flee']);
+    const scout = AgentTool.local({ name: 'scout', description: 'Looks around.' }, () => 'A bear, close.');
+    await new DecisionEngine(model).decide({
+      situation: 'A noise.',
+      options: [
+        { id: 'flee', description: 'run' },
+        { id: 'fight', description: 'stand' },
+      ],
+      actor: { name: 'Brom' },
+      tools: [scout],
+    });
+    expect(model.requests[0].promptPrefix).toContain("Reply with Brom's choice (one option id).");
+  });
+
   test('a schema whose keys explain themselves is one line; a described key keeps the list', async () => {
-    const model = new ScriptedLanguageModel(['{"name":"Lamp","value":3}', '{"name":"Lamp","value":3}']);
+    const model = new ScriptedLanguageModel(Array.from({ length: 3 }, () => '{"name":"Lamp","value":3}'));
     const gen = new ContentGenerator(model);
     const plain = JsonSchema.obj(
       { name: JsonSchema.string(), value: JsonSchema.integer({ minimum: 1, maximum: 9 }) },
@@ -166,5 +181,33 @@ describe('replies that need no key list', () => {
     });
     await gen.generate({ prompt: 'An item.', schema: described });
     expect(model.requests[1].promptPrefix).toContain('The content is a JSON object with these keys:\n- "name"');
+    // A constraint the one line cannot say (a length) keeps the words too.
+    const limited = JsonSchema.from({
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 12 } },
+      required: ['name'],
+    });
+    await gen.generate({ prompt: 'An item.', schema: limited });
+    expect(model.requests[2].promptPrefix).toContain('The content is a JSON object with these keys:\n- "name"');
+  });
+});
+
+describe('the keyword stand-in', () => {
+  test('reads back negative, fractional and exponent numbers and a __proto__ key as own keys', async () => {
+    const odd = JSON.parse('{"__proto__":1,"cold":-2,"warm":0.5,"huge":1e21}') as Record<string, unknown>;
+    const model = new KeywordModel({
+      rules: [
+        {
+          when: ['price'],
+          tools: [{ name: 'check_menu' }],
+          reply: (ctx) => ({ line: ctx.toolResults[0]?.output ?? 'none' }),
+        },
+      ],
+    });
+    const response = await new Agent(model, { instructions: INSTRUCTIONS, tools: [menuTool(odd)] }).respond(
+      'Any price list?',
+    );
+    expect(JSON.parse(response.text)).toEqual(odd);
+    expect(Object.keys(JSON.parse(response.text) as object)).toEqual(['__proto__', 'cold', 'warm', 'huge']);
   });
 });

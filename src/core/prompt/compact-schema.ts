@@ -11,9 +11,11 @@ type Node = Record<string, unknown>;
 /** At most this many enum values are spelled out in the compact form. */
 const MAX_ENUM_VALUES = 8;
 
+/** What the one-line form can say of a key; any other keyword (a pattern, a length, a format) keeps the words. */
+const SAID = new Set(['type', 'enum', 'minimum', 'maximum']);
+
 function compactType(node: Node): string | undefined {
-  if (typeof node.description === 'string' && node.description.trim()) return undefined;
-  if (node.$ref !== undefined || node.anyOf || node.oneOf || node.allOf) return undefined;
+  if (Object.keys(node).some((keyword) => !SAID.has(keyword))) return undefined;
   if (Array.isArray(node.enum)) {
     const values = node.enum;
     if (values.length === 0 || values.length > MAX_ENUM_VALUES) return undefined;

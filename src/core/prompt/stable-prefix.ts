@@ -131,6 +131,13 @@ export function wordsOnly(schema: JsonSchema, lineField: string | undefined): bo
   return lineField !== undefined && keys.length === 1 && keys[0] === lineFieldOf(schema, lineField);
 }
 
+/** `choice (one option id)`: the words-only reply's key and its description, or undefined. */
+export function wordsOnlyLabel(schema: JsonSchema, lineField: string | undefined): string | undefined {
+  if (!lineField || !wordsOnly(schema, lineField)) return undefined;
+  const prop = (schema.json as { properties: Record<string, { description?: unknown }> }).properties[lineField];
+  return typeof prop.description === 'string' && prop.description ? `${lineField} (${prop.description})` : lineField;
+}
+
 /** The reply's spoken-text key when the schema has it as a string property. */
 export function lineFieldOf(schema: JsonSchema, field: string | undefined): string | undefined {
   if (!field) return undefined;
@@ -238,8 +245,14 @@ function lineFirstRules(input: PrefixInput): string {
   const needed = tools.filter((tool) => !tool.sideEffect);
   const effects = tools.filter((tool) => tool.sideEffect);
   const trailer = lineFirstTrailer(input);
-  // Without a trailer the words need no rule: the step ends on the speaker's cue (`Mira:`).
-  const lines: string[] = trailer ? [`Reply with ${labels.assistant}'s words, ${trailer}`] : [];
+  // Without a trailer plain words need no rule: the step ends on the speaker's cue (`Mira:`).
+  // Words that are the whole reply (a decision's choice) are said, as the step cannot tell.
+  const alone = input.replySchema ? wordsOnlyLabel(input.replySchema, input.replyLineField) : undefined;
+  const lines: string[] = trailer
+    ? [`Reply with ${labels.assistant}'s words, ${trailer}`]
+    : alone
+      ? [`Reply with ${labels.assistant}'s ${alone}.`]
+      : [];
   if (effects.length > 0) {
     const example = effects.find((tool) => !tool.isParameterless) ?? effects[0];
     lines.push(`Actions go after the words: ${callExample(example)}`);

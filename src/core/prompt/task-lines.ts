@@ -2,7 +2,7 @@
 import type { AgentTool } from '../tools';
 import type { JsonSchema } from '../schema';
 import type { AgentLabels } from './policy';
-import { isPrefetchedLookup, replyTrailerOf, wordsOnly } from './stable-prefix';
+import { isPrefetchedLookup, replyTrailerOf, wordsOnlyLabel } from './stable-prefix';
 
 export function decideTask(input: {
   required: boolean;
@@ -68,12 +68,9 @@ export function lineFirstTask({
   usedTools: boolean;
 }): string {
   const facts = usedTools ? ', using the facts from the tool results' : '';
-  if (wordsOnly(schema, lineField)) {
-    // The words are the whole reply (a decision's choice): the task says what they are.
-    const prop = (schema.json as { properties: Record<string, { description?: unknown }> }).properties[lineField];
-    const about = typeof prop.description === 'string' && prop.description ? ` (${prop.description})` : '';
-    return `Write ${labels.assistant}'s ${lineField}${about}${facts}, as plain text.`;
-  }
+  // The words are the whole reply (a decision's choice): the task says what they are.
+  const alone = wordsOnlyLabel(schema, lineField);
+  if (alone) return `Write ${labels.assistant}'s ${alone}${facts}, as plain text.`;
   const trailer = replyTrailerOf(schema, lineField).text;
   const then = trailer ? `\n${trailer}` : '';
   const first = lineField === 'line' ? `what ${labels.assistant} says` : `the ${lineField}`;
