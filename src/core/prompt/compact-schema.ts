@@ -5,6 +5,7 @@
  * long enum keeps the list in words (JsonSchema.renderFields), so nothing is left unsaid.
  */
 import type { JsonSchema } from '../schema';
+import { numberRange } from './tool-catalog';
 
 type Node = Record<string, unknown>;
 
@@ -28,10 +29,8 @@ function compactType(node: Node): string | undefined {
       return 'true|false';
     case 'integer':
     case 'number': {
-      const low = typeof node.minimum === 'number' ? node.minimum : undefined;
-      const high = typeof node.maximum === 'number' ? node.maximum : undefined;
-      if (low === undefined || high === undefined) return String(node.type);
-      return `${String(node.type)} ${low}${low < 0 ? '..' : '-'}${high}`;
+      const range = numberRange(node);
+      return range ? `${String(node.type)} ${range}` : String(node.type);
     }
     default:
       return undefined;

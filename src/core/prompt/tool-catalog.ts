@@ -33,16 +33,19 @@ function compactType(node: Node): string | undefined {
     case 'boolean':
       return 'true|false';
     case 'integer':
-    case 'number': {
-      const low = typeof node.minimum === 'number' ? node.minimum : undefined;
-      const high = typeof node.maximum === 'number' ? node.maximum : undefined;
-      // `-10..10`, not `-10-10`: a range with a negative end must read as one.
-      if (low !== undefined && high !== undefined) return low < 0 ? `${low}..${high}` : `${low}-${high}`;
-      return String(node.type);
-    }
+    case 'number':
+      return numberRange(node) ?? String(node.type);
     default:
       return undefined;
   }
+}
+
+/** `1-10`, or `-10..10` (not `-10-10`: a range with a negative end must read as one); undefined without both ends. */
+export function numberRange(node: Node): string | undefined {
+  const low = typeof node.minimum === 'number' ? node.minimum : undefined;
+  const high = typeof node.maximum === 'number' ? node.maximum : undefined;
+  if (low === undefined || high === undefined) return undefined;
+  return low < 0 ? `${low}..${high}` : `${low}-${high}`;
 }
 
 function oneLine(text: string): string {
