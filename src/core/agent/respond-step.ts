@@ -16,8 +16,8 @@ export async function respondStep(engine: EngineState): Promise<string> {
   engine.turn.resetText();
   const usedTools = engine.records.length > 0;
   // Line first, a turn that offers no tool (toolChoice 'none') and has sent no step yet goes out
-  // without the catalog and its rules: they would be prefilled for nothing (111 Gemma tokens
-  // of the sample's 140), and the step ends on the speaker's cue as a line-first step does.
+  // without the catalog and its rules: they would be prefilled for nothing (115 Gemma tokens
+  // of the bench's 140), and the step ends on the speaker's cue as a line-first step does.
   const toolFree = engine.lineFirst && engine.turn.modelCalls === 0 && !usedTools;
   const bare = toolFree || engine.setup.tools.length === 0;
   // A first plain turn goes to the model as the user's words alone.
