@@ -16,7 +16,7 @@ import { DEFAULT_CAPABILITIES } from '../contract/language-model';
 import type { ImageInput } from '../contract/image-input';
 import { readRenderedTurn } from '../core/prompt/render-conversation';
 import { formatCall } from '../core/prompt/stable-prefix';
-import { setOwnKey } from '../core/json';
+import { readCompactTable } from '../core/prompt/compact-value';
 import { ScriptedLanguageModel, Script } from './scripted-model';
 
 /** The steps of an agent turn, whose prompts hold the turn so far. */
@@ -280,11 +280,8 @@ function lookupsReadAhead(prompt: string): KeywordContext['toolResults'] {
  * (`ale 3, stew 5`, compact-value.ts) is JSON again, so a rule reads the same output either way.
  */
 function readAhead(text: string): string {
-  const pairs = text.split(', ').map((pair) => /^([A-Za-z_][\w-]*) (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/i.exec(pair));
-  if (pairs.some((pair) => pair === null)) return text;
-  const table: Record<string, number> = {};
-  for (const pair of pairs as RegExpExecArray[]) setOwnKey(table, pair[1], Number(pair[2]));
-  return JSON.stringify(table);
+  const table = readCompactTable(text);
+  return table ? JSON.stringify(table) : text;
 }
 
 /** Tool names listed in the stable prefix's catalog (`- name: …`, or `- name(…): …` line first). */

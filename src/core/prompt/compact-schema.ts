@@ -5,12 +5,9 @@
  * long enum keeps the list in words (JsonSchema.renderFields), so nothing is left unsaid.
  */
 import type { JsonSchema } from '../schema';
-import { numberRange } from './tool-catalog';
+import { MAX_ENUM_VALUES, numberRange } from './tool-catalog';
 
 type Node = Record<string, unknown>;
-
-/** At most this many enum values are spelled out in the compact form. */
-const MAX_ENUM_VALUES = 8;
 
 /** What the one-line form can say of a key; any other keyword (a pattern, a length, a format) keeps the words. */
 const SAID = new Set(['type', 'enum', 'minimum', 'maximum']);

@@ -4,6 +4,8 @@
  * fewer than its JSON for four entries, on every turn that reads it ahead. Anything else stays
  * JSON, which says exactly what the value is.
  */
+import { setOwnKey } from '../json';
+
 const PLAIN_KEY = /^[A-Za-z_][\w-]*$/;
 
 export function compactValue(value: unknown, json: string): string {
@@ -13,4 +15,15 @@ export function compactValue(value: unknown, json: string): string {
     entries.length > 0 &&
     entries.every(([key, entry]) => PLAIN_KEY.test(key) && typeof entry === 'number' && Number.isFinite(entry));
   return table ? entries.map(([key, entry]) => `${key} ${String(entry)}`).join(', ') : json;
+}
+
+const TABLE_ENTRY = /^([A-Za-z_][\w-]*) (-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/i;
+
+/** The table compactValue wrote (`ale 3, stew 5`) as its value again; undefined for any other text. */
+export function readCompactTable(text: string): Record<string, number> | undefined {
+  const pairs = text.split(', ').map((pair) => TABLE_ENTRY.exec(pair));
+  if (pairs.some((pair) => pair === null)) return undefined;
+  const table: Record<string, number> = {};
+  for (const pair of pairs as RegExpExecArray[]) setOwnKey(table, pair[1], Number(pair[2]));
+  return table;
 }

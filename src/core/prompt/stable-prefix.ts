@@ -125,7 +125,7 @@ export function writesLineFirst(
 }
 
 /** True when the reply's only key is its words (the line field). */
-export function wordsOnly(schema: JsonSchema, lineField: string | undefined): boolean {
+function wordsOnly(schema: JsonSchema, lineField: string | undefined): boolean {
   const props = (schema.json as { properties?: Record<string, unknown> }).properties ?? {};
   const keys = Object.keys(props);
   return lineField !== undefined && keys.length === 1 && keys[0] === lineFieldOf(schema, lineField);

@@ -11,7 +11,7 @@ import type { AgentTool } from '../tools';
 type Node = Record<string, unknown>;
 
 /** At most this many enum values are spelled out; a longer list keeps the word form. */
-const MAX_ENUM_VALUES = 8;
+export const MAX_ENUM_VALUES = 8;
 /** A value that reads as itself without quotes: not a number, not true/false/null, no spaces. */
 const PLAIN_WORD = /^(?!(?:true|false|null)$)[A-Za-z_][\w-]*$/;
 

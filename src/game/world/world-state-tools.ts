@@ -56,7 +56,7 @@ function readTool(world: WorldState, readable: WorldPath[], maxChars: number): A
   } else {
     where = `readable: ${listPaths(readable)}`;
   }
-  // Listed in every turn's prompt: 23 Gemma tokens for the sample's world, where the longer
+  // Listed in every turn's prompt: 24 Gemma tokens for the sample's world, where the longer
   // wording with an example path and the "" for all hint cost 36.
   const description = `Game values by dot path; ${where}.`;
   return AgentTool.local(
